@@ -1,0 +1,3 @@
+module github.com/tetherdev/tether
+
+go 1.26.0
