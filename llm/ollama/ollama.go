@@ -1,0 +1,166 @@
+package ollama
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/llm/internal/transport"
+)
+
+// Config configures a Model. The zero value talks to a local Ollama at
+// DefaultHost; only Model (or Request.Model on each call) is required.
+type Config struct {
+	// Host is the server address in OLLAMA_HOST syntax (see ParseHost);
+	// "" means DefaultHost. Reading OLLAMA_HOST is the caller's choice
+	// (llmtest.Open does it).
+	Host string
+	// Model is the default model name, e.g. "qwen3:8b".
+	Model string
+	// HTTPClient is used for every request; nil means a client on
+	// http.DefaultTransport. Its Transport is wrapped with the retry and
+	// stall logic; do not set a client Timeout, which would cut long
+	// streams: StallTimeout is the right knob.
+	HTTPClient *http.Client
+	// Retry says how failed requests are retried before any byte arrives.
+	Retry llm.RetryPolicy
+	// StallTimeout ends a stream that sends nothing for this long, including
+	// the wait for the first byte while Ollama loads the model. 0 means 2
+	// minutes; negative disables it.
+	StallTimeout time.Duration
+	// Options are default model options (num_ctx, top_p…) under
+	// Request.Options and Request.Temperature.
+	Options map[string]any
+	// KeepAlive asks Ollama to keep the model loaded this long; 0 leaves
+	// the server default.
+	KeepAlive time.Duration
+	// Logger receives retry notices; nil means silence.
+	Logger *slog.Logger
+}
+
+// Model is an llm.Model on Ollama's native /api/chat. It is safe for
+// concurrent use.
+type Model struct {
+	cfg    Config
+	base   *url.URL
+	client *api.Client
+
+	mu   sync.Mutex
+	caps map[string]llm.Capabilities // by model name; only successes are cached
+}
+
+var (
+	_ llm.Model              = (*Model)(nil)
+	_ llm.CapabilityReporter = (*Model)(nil)
+)
+
+// New returns a Model for cfg. It does not contact the server.
+func New(cfg Config) (*Model, error) {
+	base, err := ParseHost(cfg.Host)
+	if err != nil {
+		return nil, err
+	}
+	hc := http.Client{}
+	if cfg.HTTPClient != nil {
+		hc = *cfg.HTTPClient
+	}
+	hc.Transport = &transport.Transport{
+		Base:         hc.Transport,
+		Retry:        cfg.Retry,
+		StallTimeout: cfg.StallTimeout,
+		Logger:       cfg.Logger,
+	}
+	return &Model{cfg: cfg, base: base, client: api.NewClient(base, &hc)}, nil
+}
+
+// Host is the server address in use.
+func (m *Model) Host() string { return m.base.String() }
+
+// errStop ends the client's read loop when the consumer stops iterating.
+var errStop = errors.New("consumer stopped")
+
+// Chat streams one response from /api/chat. No goroutine is started: the
+// client's read loop runs inside the iteration, so stopping the iteration
+// or cancelling ctx closes the HTTP stream before Chat's iterator returns.
+func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		areq, err := m.request(req)
+		if err != nil {
+			yield(llm.Chunk{}, err)
+			return
+		}
+		tctx, rec := transport.Track(ctx)
+		var (
+			chunks, calls int
+			done, stopped bool
+		)
+		err = m.client.Chat(tctx, areq, func(r api.ChatResponse) error {
+			c, err := chunk(r, calls)
+			if err != nil {
+				return err
+			}
+			calls += len(c.ToolCalls)
+			if c.Done {
+				c.StopReason = stopReason(r.DoneReason, calls > 0)
+				done = true
+			} else if c.Content == "" && c.Thinking == "" && len(c.ToolCalls) == 0 {
+				return nil // keep-alive or metadata-only line
+			}
+			chunks++
+			if !yield(c, nil) {
+				stopped = true
+				return errStop
+			}
+			return nil
+		})
+		if stopped || (done && err == nil) {
+			return
+		}
+		yield(llm.Chunk{}, m.streamError(ctx, err, rec, areq.Model, chunks))
+	}
+}
+
+// streamError explains why a stream did not end with a done message. The
+// Record is consulted first because the ollama client swallows read errors
+// (a reset connection looks like a clean end) and ignores error statuses
+// whose body is empty.
+func (m *Model) streamError(ctx context.Context, err error, rec *transport.Record, model string, chunks int) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	if se := m.statusError(rec, model); se != nil {
+		return se
+	}
+	if cerr := rec.ConnErr(); cerr != nil {
+		return fmt.Errorf("ollama: cannot reach %s after %d attempt(s): %w (is `ollama serve` running? OLLAMA_HOST sets the address)", m.base, rec.Attempts(), cerr)
+	}
+	if rerr := rec.ReadErr(); rerr != nil {
+		if errors.Is(rerr, llm.ErrStalled) {
+			return fmt.Errorf("ollama: %w after %d chunk(s); the response is incomplete", rerr, chunks)
+		}
+		return fmt.Errorf("ollama: connection lost after %d chunk(s): %w: %w", chunks, llm.ErrIncomplete, rerr)
+	}
+	if err != nil {
+		var syn *jsonSyntaxError
+		if errors.As(err, &syn) {
+			return fmt.Errorf("ollama: malformed line in the stream after %d chunk(s): %w: %w", chunks, llm.ErrIncomplete, err)
+		}
+		// The client turns an in-stream {"error":…} line, and a line that is
+		// not JSON at all, into an error carrying that text.
+		msg := err.Error()
+		if kind := transport.Classify(http.StatusOK, msg); kind != nil {
+			return fmt.Errorf("ollama: %s: %w", msg, kind)
+		}
+		return fmt.Errorf("ollama: stream failed after %d chunk(s): %q: %w", chunks, llm.Excerpt([]byte(msg)), llm.ErrIncomplete)
+	}
+	return fmt.Errorf("ollama: %w (the server closed the stream after %d chunk(s) without a done message)", llm.ErrIncomplete, chunks)
+}
