@@ -30,7 +30,7 @@ var (
 	ErrRateLimited = errors.New("rate limited: wait and retry later, or lower the request rate")
 
 	// ErrStalled: the server sent no bytes for longer than the stall timeout.
-	ErrStalled = errors.New("stream stalled: no data from the server within the stall timeout (raise the timeout for slow models or check the server)")
+	ErrStalled = errors.New("stream stalled: no data from the server within the stall timeout")
 
 	// ErrIncomplete: the stream ended before the model finished its
 	// response. What was delivered before stays delivered; the response

@@ -117,8 +117,8 @@ func (f *FakeServer) take(body []byte) (fault Fault, turn Turn, ok bool) {
 		fault = f.faults[0]
 		f.faults = f.faults[1:]
 	}
-	if fault.Kind == FaultStatus {
-		return fault, Turn{}, true
+	if fault.Kind == FaultStatus || (fault.Kind == FaultReset && fault.After == 0) {
+		return fault, Turn{}, true // nothing is streamed: the turn stays for the retry
 	}
 	if f.next >= len(f.script.Turns) {
 		return fault, Turn{}, false

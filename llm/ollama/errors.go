@@ -41,6 +41,9 @@ func (m *Model) statusError(rec *transport.Record, model string) error {
 		se.Hint = "shorten the history or raise num_ctx in Options"
 	case llm.ErrRateLimited:
 		se.Hint = fmt.Sprintf("still rate limited after %d attempt(s); retry later", rec.Attempts())
+		if se.RetryAfter > 0 {
+			se.Hint = "the wait asked for is longer than RetryPolicy.MaxRetryAfter; retry after it"
+		}
 	default:
 		if status >= 500 {
 			se.Hint = fmt.Sprintf("server error after %d attempt(s); see the Ollama server log", rec.Attempts())

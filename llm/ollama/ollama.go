@@ -143,16 +143,19 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 	if cerr := rec.ConnErr(); cerr != nil {
 		return fmt.Errorf("ollama: cannot reach %s after %d attempt(s): %w (is `ollama serve` running? OLLAMA_HOST sets the address)", m.base, rec.Attempts(), cerr)
 	}
+	if st := (*transport.StallError)(nil); errors.As(err, &st) {
+		return fmt.Errorf("ollama: %w, waiting for the first byte (a model that takes long to load needs a larger StallTimeout)", st)
+	}
 	if rerr := rec.ReadErr(); rerr != nil {
 		if errors.Is(rerr, llm.ErrStalled) {
-			return fmt.Errorf("ollama: %w after %d chunk(s); the response is incomplete", rerr, chunks)
+			return fmt.Errorf("ollama: %w; the response is incomplete after %d chunk(s)", rerr, chunks)
 		}
-		return fmt.Errorf("ollama: connection lost after %d chunk(s): %w: %w", chunks, llm.ErrIncomplete, rerr)
+		return fmt.Errorf("ollama: connection lost after %d chunk(s) (%w): %w", chunks, rerr, llm.ErrIncomplete)
 	}
 	if err != nil {
 		var syn *jsonSyntaxError
 		if errors.As(err, &syn) {
-			return fmt.Errorf("ollama: malformed line in the stream after %d chunk(s): %w: %w", chunks, llm.ErrIncomplete, err)
+			return fmt.Errorf("ollama: malformed line in the stream after %d chunk(s) (%w): %w", chunks, err, llm.ErrIncomplete)
 		}
 		// The client turns an in-stream {"error":…} line, and a line that is
 		// not JSON at all, into an error carrying that text.
@@ -160,7 +163,7 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 		if kind := transport.Classify(http.StatusOK, msg); kind != nil {
 			return fmt.Errorf("ollama: %s: %w", msg, kind)
 		}
-		return fmt.Errorf("ollama: stream failed after %d chunk(s): %q: %w", chunks, llm.Excerpt([]byte(msg)), llm.ErrIncomplete)
+		return fmt.Errorf("ollama: stream failed after %d chunk(s), the server sent %q: %w", chunks, llm.Excerpt([]byte(msg)), llm.ErrIncomplete)
 	}
 	return fmt.Errorf("ollama: %w (the server closed the stream after %d chunk(s) without a done message)", llm.ErrIncomplete, chunks)
 }

@@ -26,11 +26,14 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 	if cerr := rec.ConnErr(); cerr != nil {
 		return fmt.Errorf("openai: cannot reach %s after %d attempt(s): %w (check the base URL and that the server is running)", m.base, rec.Attempts(), cerr)
 	}
-	if errors.Is(err, llm.ErrStalled) {
-		return fmt.Errorf("openai: %w after %d chunk(s); the response is incomplete", err, chunks)
+	if st := (*transport.StallError)(nil); errors.As(err, &st) {
+		if chunks == 0 {
+			return fmt.Errorf("openai: %w, waiting for the first byte", st)
+		}
+		return fmt.Errorf("openai: %w; the response is incomplete after %d chunk(s)", st, chunks)
 	}
 	if rerr := rec.ReadErr(); rerr != nil {
-		return fmt.Errorf("openai: connection lost after %d chunk(s): %w: %w", chunks, llm.ErrIncomplete, rerr)
+		return fmt.Errorf("openai: connection lost after %d chunk(s) (%w): %w", chunks, rerr, llm.ErrIncomplete)
 	}
 	msg := err.Error()
 	if inStream, ok := strings.CutPrefix(msg, "received error while streaming: "); ok {
@@ -43,7 +46,7 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 		}
 		return fmt.Errorf("openai: server error in the stream after %d chunk(s): %s: %w", chunks, text, llm.ErrIncomplete)
 	}
-	return fmt.Errorf("openai: bad data in the stream after %d chunk(s): %w: %w", chunks, llm.ErrIncomplete, err)
+	return fmt.Errorf("openai: bad data in the stream after %d chunk(s) (%w): %w", chunks, err, llm.ErrIncomplete)
 }
 
 // statusError builds a typed error from the final HTTP error status, or
@@ -78,6 +81,9 @@ func (m *Model) statusError(rec *transport.Record) error {
 		se.Hint = "shorten the history or use a model with a larger context"
 	case llm.ErrRateLimited:
 		se.Hint = fmt.Sprintf("still rate limited after %d attempt(s); retry later", rec.Attempts())
+		if se.RetryAfter > 0 {
+			se.Hint = "the wait asked for is longer than RetryPolicy.MaxRetryAfter; retry after it"
+		}
 	default:
 		if status >= 500 {
 			se.Hint = fmt.Sprintf("server error after %d attempt(s)", rec.Attempts())

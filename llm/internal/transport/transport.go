@@ -136,7 +136,7 @@ func (t *Transport) try(req *http.Request, n int, getBody func() (io.ReadCloser,
 	}
 	stall := t.stall()
 	var timer *time.Timer
-	stallErr := fmt.Errorf("%w (nothing received for %s)", llm.ErrStalled, stall)
+	stallErr := &StallError{Timeout: stall}
 	if stall > 0 {
 		timer = time.AfterFunc(stall, func() { cancel(stallErr) })
 	}
@@ -205,7 +205,7 @@ type watchedBody struct {
 	timer     *time.Timer
 	timeout   time.Duration
 	ctx       context.Context
-	stallErr  error
+	stallErr  *StallError
 	stop      func()
 	rec       *Record
 	prefix    []byte
@@ -243,3 +243,15 @@ func (b *watchedBody) Close() error {
 	})
 	return err
 }
+
+// StallError is the error a stalled stream ends with; errors.Is matches
+// llm.ErrStalled.
+type StallError struct {
+	Timeout time.Duration
+}
+
+func (e *StallError) Error() string {
+	return fmt.Sprintf("stream stalled: nothing received for %s (raise the stall timeout for slow models, or check the server)", e.Timeout)
+}
+
+func (e *StallError) Unwrap() error { return llm.ErrStalled }
