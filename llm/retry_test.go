@@ -49,10 +49,10 @@ func TestRetryAfterHeader(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	p := RetryPolicy{Now: func() time.Time { return now }}
 	tests := map[string]time.Duration{
-		"":                              0,
-		"7":                             7 * time.Second,
-		"-3":                            0,
-		"soon":                          0,
+		"":     0,
+		"7":    7 * time.Second,
+		"-3":   0,
+		"soon": 0,
 		now.Add(90 * time.Second).Format(http.TimeFormat): 90 * time.Second,
 		now.Add(-time.Hour).Format(http.TimeFormat):       0,
 	}
