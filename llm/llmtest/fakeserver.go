@@ -157,7 +157,8 @@ type streamWriter struct {
 	f       *FakeServer
 	fault   Fault
 	lines   int
-	garbage string // the malformed line, in the wire's framing
+	garbage string              // the malformed line, in the wire's framing
+	errLine func(string) string // an in-stream error line, in the wire's framing
 }
 
 func (s *streamWriter) write(line string) bool {
@@ -189,6 +190,12 @@ func (s *streamWriter) inject() bool {
 		}
 		s.fault = Fault{} // the stream goes on after the garbage, as a confused proxy's would
 		return false
+	case FaultErrorLine:
+		s.w.Write([]byte(s.errLine(s.fault.Body)))
+		if fl, ok := s.w.(http.Flusher); ok {
+			fl.Flush()
+		}
+		return true
 	case FaultStall:
 		if fl, ok := s.w.(http.Flusher); ok {
 			fl.Flush()

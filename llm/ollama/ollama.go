@@ -161,6 +161,9 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 		// not JSON at all, into an error carrying that text.
 		msg := err.Error()
 		if kind := transport.Classify(http.StatusOK, msg); kind != nil {
+			if chunks > 0 {
+				return fmt.Errorf("ollama: %s: %w (after %d chunk(s): %w)", msg, kind, chunks, llm.ErrIncomplete)
+			}
 			return fmt.Errorf("ollama: %s: %w", msg, kind)
 		}
 		return fmt.Errorf("ollama: stream failed after %d chunk(s), the server sent %q: %w", chunks, llm.Excerpt([]byte(msg)), llm.ErrIncomplete)
