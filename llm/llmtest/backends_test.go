@@ -345,20 +345,39 @@ func TestBackendsCancel(t *testing.T) {
 			if elapsed > 100*time.Millisecond {
 				t.Errorf("stream ended %v after cancel, want ≤ 100ms", elapsed)
 			}
+			select {
+			case <-srv.ClientGone():
+				if d := time.Since(cancelled); d > 100*time.Millisecond {
+					t.Errorf("server saw the connection close %v after cancel, want ≤ 100ms", d)
+				}
+			case <-time.After(100*time.Millisecond - elapsed):
+				t.Error("the server did not see the connection close within 100ms of cancel")
+			}
 		})
 	}
 }
 
 // TestBackendsEarlyBreak stops iterating after one chunk; the connection
-// must be released (goleak in TestMain checks nothing is left running).
+// must be closed at once (goleak in TestMain checks nothing is left running).
 func TestBackendsEarlyBreak(t *testing.T) {
 	for _, be := range backends {
 		t.Run(be.name, func(t *testing.T) {
 			srv := be.fake(oneTurn)
 			defer srv.Close()
-			m := be.model(t, srv, backendOpts{})
-			for range m.Chat(t.Context(), userHello) {
-				break
+			srv.Fail(llmtest.StallAfter(3)) // the server would hold the stream open
+			m := be.model(t, srv, backendOpts{stall: time.Minute})
+			for c, err := range m.Chat(t.Context(), userHello) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Content != "" || c.Thinking != "" {
+					break
+				}
+			}
+			select {
+			case <-srv.ClientGone():
+			case <-time.After(100 * time.Millisecond):
+				t.Error("breaking out of the loop did not close the HTTP stream within 100ms")
 			}
 		})
 	}

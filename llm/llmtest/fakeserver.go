@@ -41,10 +41,11 @@ type FakeServer struct {
 	requests []json.RawMessage
 	closing  chan struct{}
 	once     sync.Once
+	gone     chan struct{}
 }
 
 func newFakeServer(s Script, h func(*FakeServer) http.Handler) *FakeServer {
-	f := &FakeServer{script: s, closing: make(chan struct{})}
+	f := &FakeServer{script: s, closing: make(chan struct{}), gone: make(chan struct{}, 64)}
 	f.Server = httptest.NewServer(h(f))
 	return f
 }
@@ -132,9 +133,18 @@ func (f *FakeServer) take(body []byte) (fault Fault, turn Turn, ok bool) {
 func (f *FakeServer) stall(r *http.Request) {
 	select {
 	case <-r.Context().Done():
+		select {
+		case f.gone <- struct{}{}:
+		default:
+		}
 	case <-f.closing:
 	}
 }
+
+// ClientGone receives a value each time a client closes the connection of
+// a stalled stream, so a test can check that cancelling really closed the
+// HTTP stream and did not merely stop reading it.
+func (f *FakeServer) ClientGone() <-chan struct{} { return f.gone }
 
 // split cuts s into pieces of n runes.
 func split(s string, n int) []string {
