@@ -95,6 +95,17 @@ func drain(stream func(func(llm.Chunk, error) bool)) (content, thinking string, 
 	return content, thinking, chunks, nil
 }
 
+// stallFor keeps the stall timeout short only where a stall is the point,
+// so that a loaded machine cannot turn a slow line into a false stall.
+func stallFor(faults []llmtest.Fault) time.Duration {
+	for _, f := range faults {
+		if f.Kind == llmtest.FaultStall {
+			return 250 * time.Millisecond
+		}
+	}
+	return 30 * time.Second
+}
+
 func TestBackendsFaults(t *testing.T) {
 	const full = "Hello there, how can I help you today?"
 	tests := []struct {
@@ -133,9 +144,9 @@ func TestBackendsFaults(t *testing.T) {
 		{name: "context error line before content", faults: []llmtest.Fault{llmtest.ErrorAfter(0, "the request exceeds the available context size, try increasing it")},
 			wantErr: llm.ErrContextTooLong, wantRequests: 1, wantInMsg: []string{"context size"}},
 		{name: "stall mid-stream", faults: []llmtest.Fault{llmtest.StallAfter(4)},
-			wantErr: llm.ErrStalled, wantRequests: 1, partial: true, wantInMsg: []string{"stalled", "150ms"}},
+			wantErr: llm.ErrStalled, wantRequests: 1, partial: true, wantInMsg: []string{"stalled", "250ms"}},
 		{name: "stall before the first byte is not retried", faults: []llmtest.Fault{llmtest.StallAfter(0)},
-			wantErr: llm.ErrStalled, wantRequests: 1, wantInMsg: []string{"150ms", "first byte"}},
+			wantErr: llm.ErrStalled, wantRequests: 1, wantInMsg: []string{"250ms", "first byte"}},
 		{name: "context too long", faults: []llmtest.Fault{llmtest.StatusBody(400,
 			`{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}`)},
 			wantErr: llm.ErrContextTooLong, wantStatus: 400, wantRequests: 1, wantInMsg: []string{"8192"}},
@@ -151,7 +162,7 @@ func TestBackendsFaults(t *testing.T) {
 				sl := &sleeper{}
 				m := be.model(t, srv, backendOpts{
 					retry: llm.RetryPolicy{MaxAttempts: 3, Sleep: sl.Sleep, MaxRetryAfter: time.Minute},
-					stall: 150 * time.Millisecond,
+					stall: stallFor(tt.faults),
 				})
 				content, thinking, chunks, err := drain(m.Chat(t.Context(), userHello))
 

@@ -97,7 +97,7 @@ func TestStallDuringBody(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	hc := &http.Client{Transport: &Transport{Base: srv.Client().Transport, StallTimeout: 50 * time.Millisecond}}
+	hc := &http.Client{Transport: &Transport{Base: srv.Client().Transport, StallTimeout: 200 * time.Millisecond}}
 	resp, err := hc.Get(srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +106,7 @@ func TestStallDuringBody(t *testing.T) {
 	start := time.Now()
 	_, err = io.ReadAll(resp.Body)
 	var st *StallError
-	if !errors.As(err, &st) || !errors.Is(err, llm.ErrStalled) || st.Timeout != 50*time.Millisecond {
+	if !errors.As(err, &st) || !errors.Is(err, llm.ErrStalled) || st.Timeout != 200*time.Millisecond {
 		t.Fatalf("err = %v", err)
 	}
 	if time.Since(start) > 2*time.Second {
