@@ -79,6 +79,20 @@ func TestToolCallAssembler(t *testing.T) {
 			want: []wantCall{{"", "write_file", `{"path":"a","content":"x"}`}},
 		},
 		{
+			name: "a call without id, then one with an id at the same index",
+			deltas: []ToolCallDelta{
+				d(0, "", "read_file", `{"path":"a"}`), d(0, "call_b", "list_files", `{}`),
+			},
+			want: []wantCall{{"", "read_file", `{"path":"a"}`}, {"call_b", "list_files", `{}`}},
+		},
+		{
+			name: "id arriving on a later fragment joins the open call",
+			deltas: []ToolCallDelta{
+				d(0, "", "read_file", `{"pa`), d(0, "call_a", "", `th":"a"}`),
+			},
+			want: []wantCall{{"call_a", "read_file", `{"path":"a"}`}},
+		},
+		{
 			name:   "no arguments at all become {}",
 			deltas: []ToolCallDelta{d(0, "c", "list_files", "")},
 			want:   []wantCall{{"c", "list_files", `{}`}},

@@ -34,8 +34,10 @@ type Config struct {
 	// Retry says how failed requests are retried before any byte arrives.
 	Retry llm.RetryPolicy
 	// StallTimeout ends a stream that sends nothing for this long, including
-	// the wait for the first byte while Ollama loads the model. 0 means 2
-	// minutes; negative disables it.
+	// the wait for the first byte while Ollama loads the model. Keep it
+	// generous: Ollama holds back a native tool call until it is complete,
+	// which for a large write_file is 10–80 s of silence mid-stream
+	// (seed 001). 0 means 2 minutes; negative disables it.
 	StallTimeout time.Duration
 	// Options are default model options (num_ctx, top_p…) under
 	// Request.Options and Request.Temperature.
