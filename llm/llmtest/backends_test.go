@@ -186,6 +186,9 @@ func TestBackendsFaults(t *testing.T) {
 					t.Errorf("thinking %q is not a prefix of the script's", thinking)
 				}
 				if tt.wantErr == nil {
+					if srv.Served() != 1 {
+						t.Errorf("server streamed %d turns, want 1: a failed attempt used up a turn", srv.Served())
+					}
 					if err != nil {
 						t.Fatalf("unexpected error: %v", err)
 					}

@@ -168,3 +168,23 @@ func TestRecorderWriteFailureIsNotSilent(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestRecorderCapabilitiesFirst(t *testing.T) {
+	m := llmtest.NewScripted(llmtest.Script{Capabilities: &llm.Capabilities{Tools: false, Thinking: true}, Turns: []llmtest.Turn{{Content: "a"}}})
+	var buf bytes.Buffer
+	r := llmtest.NewRecorder(m, &buf)
+	c, err := r.Capabilities(t.Context())
+	if err != nil || !c.Thinking || c.Tools {
+		t.Fatalf("%+v %v", c, err)
+	}
+	if _, err := llm.Collect(r.Chat(t.Context(), llm.Request{})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Capabilities(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"capabilities":{"tools":false,"thinking":true,"vision":false}}` + "\n" + `{"content":"a"}` + "\n"
+	if buf.String() != want {
+		t.Fatalf("recording:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
