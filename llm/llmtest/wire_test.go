@@ -68,4 +68,3 @@ func TestFakeWireGolden(t *testing.T) {
 		})
 	}
 }
-
