@@ -56,6 +56,12 @@ func TestRetryAfterHeader(t *testing.T) {
 		now.Add(90 * time.Second).Format(http.TimeFormat): 90 * time.Second,
 		now.Add(-time.Hour).Format(http.TimeFormat):       0,
 	}
+	ms := http.Header{}
+	ms.Set("Retry-After-Ms", "1500")
+	ms.Set("Retry-After", "9")
+	if got := p.RetryAfter(ms); got != 1500*time.Millisecond {
+		t.Errorf("retry-after-ms: got %v, want 1.5s", got)
+	}
 	for v, want := range tests {
 		h := http.Header{}
 		if v != "" {
