@@ -106,6 +106,9 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, 
 			done, stopped bool
 		)
 		err = m.client.Chat(tctx, areq, func(r api.ChatResponse) error {
+			if done {
+				return nil // nothing may follow the Done chunk
+			}
 			c, err := chunk(r, calls)
 			if err != nil {
 				return err
