@@ -66,6 +66,10 @@ func escape(s string, multiline bool) string {
 	// Fast path: nothing to escape, no allocation.
 	i := 0
 	for i < len(s) {
+		if c := s[i]; c >= 0x20 && c < 0x7f {
+			i++ // printable ASCII: no need to decode
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if needsEscape(r, size, multiline) {
 			break

@@ -71,8 +71,7 @@ type Manager struct {
 	mu       sync.Mutex
 	pending  map[string]*pending
 	seq      uint64 // arrival order of pending requests
-	finished []string
-	done     map[string]struct{}
+	finished recent
 }
 
 type pending struct {
@@ -171,7 +170,7 @@ func (m *Manager) Resolve(id string, resp Response) error {
 	defer m.mu.Unlock()
 	p, ok := m.pending[id]
 	if !ok {
-		if _, was := m.done[id]; was {
+		if m.finished.lookup(id) != nil {
 			return fmt.Errorf("%w: %s", ErrStale, quoteDisplay(id))
 		}
 		return fmt.Errorf("%w: %s", ErrUnknownRequest, quoteDisplay(id))
@@ -184,19 +183,8 @@ func (m *Manager) Resolve(id string, resp Response) error {
 // finishLocked moves id from pending to the bounded finished list.
 func (m *Manager) finishLocked(id string) {
 	delete(m.pending, id)
-	if m.done == nil {
-		m.done = make(map[string]struct{})
-	}
-	limit := m.Remember
-	if limit <= 0 {
-		limit = defaultRemember
-	}
-	for len(m.finished) >= limit {
-		delete(m.done, m.finished[0])
-		m.finished = m.finished[1:]
-	}
-	m.finished = append(m.finished, id)
-	m.done[id] = struct{}{}
+	m.finished.limit = m.Remember
+	m.finished.add(id, ErrStale)
 }
 
 // Pending returns the requests now waiting, oldest first. A UI that starts
