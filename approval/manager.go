@@ -180,6 +180,19 @@ func (m *Manager) Resolve(id string, resp Response) error {
 	return nil
 }
 
+// ResolveAll answers every pending request with resp and returns how many it
+// answered: for a UI that disconnects or a host shutting down, which should
+// deny what nobody will now see (resp's zero value is a deny).
+func (m *Manager) ResolveAll(resp Response) int {
+	n := 0
+	for _, req := range m.Pending() {
+		if m.Resolve(req.ID, resp) == nil {
+			n++
+		}
+	}
+	return n
+}
+
 // finishLocked moves id from pending to the bounded finished list.
 func (m *Manager) finishLocked(id string) {
 	delete(m.pending, id)
