@@ -183,7 +183,7 @@ func (s *Stager) PreviewWrite(ctx context.Context, path string, content []byte) 
 // is missing or ambiguous fails the whole preview with an *EditError.
 func (s *Stager) PreviewEdit(ctx context.Context, path string, edits ...Edit) (Preview, error) {
 	if len(edits) == 0 {
-		return Preview{}, fmt.Errorf("approval: no edits given for %s", path)
+		return Preview{}, fmt.Errorf("%w: no edits given for %s", ErrInvalidRequest, Escape(path))
 	}
 	return s.preview(ctx, path, func(rel string, st fileState) ([]byte, error) {
 		if !st.exists {
@@ -201,6 +201,9 @@ func (s *Stager) preview(ctx context.Context, path string, change func(rel strin
 	chk := s.files.Check(path, safety.OpWrite)
 	if chk.Decision == safety.Deny {
 		return Preview{}, fmt.Errorf("%w: %s: %s", ErrPathDenied, Escape(path), chk.Reason)
+	}
+	if chk.Resolved == "" || chk.Rel == "" {
+		return Preview{}, fmt.Errorf("%w: %s: the workspace did not resolve it", ErrPathDenied, Escape(path))
 	}
 	before, err := s.state(chk.Resolved, chk.Rel, true)
 	if err != nil {
