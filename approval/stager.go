@@ -30,19 +30,23 @@ var _ Files = (*safety.Workspace)(nil)
 
 // Defaults for StagerConfig.
 const (
-	DefaultTokenTTL    = 15 * time.Minute
-	DefaultMaxStaged   = 64
-	DefaultMaxFileSize = 8 << 20
+	DefaultTokenTTL       = 15 * time.Minute
+	DefaultMaxStaged      = 64
+	DefaultMaxFileSize    = 8 << 20
+	DefaultMaxStagedBytes = 64 << 20
 )
 
 // StagerConfig configures a Stager. The zero value is usable.
 type StagerConfig struct {
-	TTL          time.Duration    // how long a token stays valid; 0 means DefaultTokenTTL
-	Now          func() time.Time // clock, for tests; nil means time.Now
-	MaxStaged    int              // live tokens kept; the oldest is evicted beyond it; 0 means DefaultMaxStaged
-	MaxFileSize  int64            // larger files are refused; 0 means DefaultMaxFileSize
-	ContextLines int              // diff context; 0 means 3, negative means none
-	Logger       *slog.Logger     // nil means slog.Default()
+	TTL         time.Duration    // how long a token stays valid; 0 means DefaultTokenTTL
+	Now         func() time.Time // clock, for tests; nil means time.Now
+	MaxStaged   int              // live tokens kept; the oldest is evicted beyond it; 0 means DefaultMaxStaged
+	MaxFileSize int64            // larger files are refused; 0 means DefaultMaxFileSize
+	// MaxStagedBytes bounds the new content held for live tokens; the
+	// oldest are evicted beyond it. 0 means DefaultMaxStagedBytes.
+	MaxStagedBytes int64
+	ContextLines   int          // diff context; 0 means 3, negative means none
+	Logger         *slog.Logger // nil means slog.Default()
 }
 
 // Errors about change tokens and staged files; test with errors.Is.
@@ -55,6 +59,8 @@ var (
 	ErrPathDenied   = errors.New("approval: path may not be written")
 	ErrNotRegular   = errors.New("approval: not a regular file")
 	ErrTooLarge     = errors.New("approval: file too large to stage")
+	// ErrApprovalRequired: the path needs confirmation; use ApplyApproved.
+	ErrApprovalRequired = errors.New("approval: change needs approval")
 )
 
 // ChangedError reports that the file a token was bound to is no longer the
@@ -87,6 +93,7 @@ type Stager struct {
 	mu     sync.Mutex
 	staged map[string]*staged
 	order  []string // tokens in staging order, for eviction
+	bytes  int64    // sum of len(content) over staged
 	done   recent   // finished tokens and why: ErrTokenUsed, ErrTokenExpired…
 
 	applyMu sync.Mutex
@@ -122,6 +129,9 @@ func NewStager(files Files, cfg StagerConfig) *Stager {
 	}
 	if cfg.MaxFileSize <= 0 {
 		cfg.MaxFileSize = DefaultMaxFileSize
+	}
+	if cfg.MaxStagedBytes <= 0 {
+		cfg.MaxStagedBytes = DefaultMaxStagedBytes
 	}
 	switch {
 	case cfg.ContextLines == 0:
@@ -234,10 +244,11 @@ func (s *Stager) preview(ctx context.Context, path string, change func(rel strin
 	}
 	s.mu.Lock()
 	s.sweepLocked()
-	for len(s.order) >= s.cfg.MaxStaged {
-		s.finishLocked(s.order[0], fmt.Errorf("%w: evicted because more than %d changes were staged", ErrTokenExpired, s.cfg.MaxStaged))
+	for len(s.order) > 0 && (len(s.order) >= s.cfg.MaxStaged || s.bytes+int64(len(content)) > s.cfg.MaxStagedBytes) {
+		s.finishLocked(s.order[0], fmt.Errorf("%w: evicted to stay within %d staged changes and %d bytes", ErrTokenExpired, s.cfg.MaxStaged, s.cfg.MaxStagedBytes))
 	}
 	s.staged[p.Token] = &staged{preview: p, before: before, content: content, perm: perm}
+	s.bytes += int64(len(content))
 	s.order = append(s.order, p.Token)
 	s.mu.Unlock()
 
@@ -306,6 +317,9 @@ func (s *Stager) sweepLocked() {
 
 // finishLocked retires a token, remembering why.
 func (s *Stager) finishLocked(tok string, why error) {
+	if st, ok := s.staged[tok]; ok {
+		s.bytes -= int64(len(st.content))
+	}
 	delete(s.staged, tok)
 	if i := slices.Index(s.order, tok); i >= 0 {
 		s.order = slices.Delete(s.order, i, i+1)

@@ -392,3 +392,26 @@ func TestStagedResult(t *testing.T) {
 		}
 	}
 }
+
+func TestStagerEvictsByBytes(t *testing.T) {
+	files := newDirFiles(t)
+	s := NewStager(files, StagerConfig{MaxStagedBytes: 10, Logger: slog.New(&recorder{})})
+	p1, err := s.PreviewWrite(context.Background(), "a.txt", []byte("123456"))
+	must(t, err)
+	p2, err := s.PreviewWrite(context.Background(), "b.txt", []byte("123456"))
+	must(t, err)
+	if _, err := s.Lookup(p1.Token); !errors.Is(err, ErrTokenExpired) {
+		t.Errorf("first token = %v, want evicted", err)
+	}
+	if _, err := s.Lookup(p2.Token); err != nil {
+		t.Errorf("second token = %v", err)
+	}
+	if _, err := s.Apply(context.Background(), p2.Token); err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bytes != 0 {
+		t.Errorf("staged bytes = %d after everything was applied", s.bytes)
+	}
+}
