@@ -68,7 +68,10 @@
 // path, the file's identity (device and inode), its mode and the SHA-256 of
 // its content at preview time, or to its absence: if any of these changed,
 // Apply refuses with a *ChangedError (errors.Is ErrFileChanged) and writes
-// nothing.
+// nothing. Apply alone only writes paths the workspace allows outright; a
+// sensitive path (Preview.Decision Confirm) needs ApplyApproved with an
+// Approved from a Gate, and ApplyApproved refuses an approval that was judged
+// with a laxer decision than the workspace's or names another path.
 //
 // The tools a model sees map onto it directly: preview_write_file →
 // PreviewWrite, preview_edit_file → PreviewEdit, each returning

@@ -306,3 +306,30 @@ func TestManagerResolveAll(t *testing.T) {
 		}
 	}
 }
+
+func TestManagerNotifyPanicLeavesNothingPending(t *testing.T) {
+	m := &Manager{Notify: func(e Event) {
+		if e.Type == EventRequested {
+			panic("UI bug")
+		}
+	}}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("panic swallowed")
+			}
+		}()
+		_, _ = m.Wait(context.Background(), cmdReq("x"))
+	}()
+	if n := len(m.Pending()); n != 0 {
+		t.Errorf("%d requests left pending after a panicking Notify", n)
+	}
+}
+
+func TestManagerTimeoutReason(t *testing.T) {
+	m := &Manager{Timeout: time.Millisecond}
+	resp, _ := m.Wait(context.Background(), cmdReq("x"))
+	if resp.Reason != "no answer within 1ms" {
+		t.Errorf("Reason = %q", resp.Reason)
+	}
+}
