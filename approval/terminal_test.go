@@ -95,7 +95,7 @@ func TestTerminalEOFAndCancel(t *testing.T) {
 func TestTerminalDiscardsTypeAhead(t *testing.T) {
 	term := &Terminal{In: strings.NewReader(""), Out: io.Discard}
 	lines := make(chan answer, 2)
-	term.once.Do(func() { term.lines = lines }) // stand in for the reader goroutine
+	term.once.Do(func() { term.lines = lines })      // stand in for the reader goroutine
 	lines <- answer{line: "y", gen: term.gen.Load()} // typed while nothing was asked
 	lines <- answer{line: "n", gen: term.gen.Load() + 1}
 	resp, err := term.Approve(context.Background(), cmdReq("rm -rf build"))
