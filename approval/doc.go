@@ -49,6 +49,10 @@
 // get ErrStale; an id never seen gets ErrUnknownRequest. Pending lists what
 // is waiting, for a UI that attaches late. A Manager starts no goroutines.
 //
+// For command-line hosts, Terminal is an Approver that prints FormatPrompt
+// and reads y / a / n (or "n: message") from a reader, returning on ctx
+// cancellation and never letting type-ahead answer a question it predates.
+//
 // # Showing requests safely
 //
 // Request.Display returns every field escaped: control characters (ANSI

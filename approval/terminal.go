@@ -69,10 +69,13 @@ func (t *Terminal) Approve(ctx context.Context, req Request) (Response, error) {
 	defer t.ask.Unlock()
 	t.once.Do(t.start)
 
+	// Lines read from now on answer this question. The generation moves
+	// before the question is printed, so an answer typed the instant it
+	// appears is never mistaken for type-ahead.
+	gen := t.gen.Add(1)
 	if _, err := io.WriteString(t.Out, FormatPrompt(req)); err != nil {
 		return Response{Reason: "cannot write the question"}, fmt.Errorf("approval: terminal: %w", err)
 	}
-	gen := t.gen.Add(1) // lines read from now on answer this question
 	for {
 		select {
 		case <-ctx.Done():
