@@ -62,3 +62,19 @@ func TestSensitiveChangeNeedsApproval(t *testing.T) {
 		t.Error("approved change not written")
 	}
 }
+
+// The caller's buffer is not the staged content: changing it after the
+// preview cannot change what Apply writes.
+func TestPreviewWriteCopiesContent(t *testing.T) {
+	s, files, _ := newTestStager(t)
+	buf := []byte("reviewed\n")
+	p, err := s.PreviewWrite(context.Background(), "a.txt", buf)
+	must(t, err)
+	copy(buf, "injected")
+	if _, err := s.Apply(context.Background(), p.Token); err != nil {
+		t.Fatal(err)
+	}
+	if got := files.get(t, "a.txt"); got != "reviewed\n" {
+		t.Errorf("wrote %q, want the previewed bytes", got)
+	}
+}

@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -182,7 +183,10 @@ func (p Preview) Request(toolName string) Request {
 }
 
 // PreviewWrite stages replacing (or creating) the file at path with content.
+// The Stager keeps its own copy: changing content afterwards does not change
+// what Apply writes.
 func (s *Stager) PreviewWrite(ctx context.Context, path string, content []byte) (Preview, error) {
+	content = bytes.Clone(content)
 	return s.preview(ctx, path, func(string, fileState) ([]byte, error) {
 		return content, nil
 	})
