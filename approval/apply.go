@@ -86,6 +86,12 @@ func (s *Stager) apply(ctx context.Context, token string, approved bool) (Applie
 	if err := ctx.Err(); err != nil {
 		return Applied{}, err
 	}
+	if s.cfg.BeforeWrite != nil {
+		if err := s.cfg.BeforeWrite(ctx, p); err != nil {
+			s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "approval: apply stopped before writing", slog.String("path", Escape(p.Rel)), slog.String("error", err.Error()))
+			return Applied{}, fmt.Errorf("approval: not writing %s: %w", p.Rel, err)
+		}
+	}
 	if err := s.files.WriteFile(p.Resolved, st.content, st.perm); err != nil {
 		s.cfg.Logger.LogAttrs(ctx, slog.LevelError, "approval: apply failed", slog.String("path", Escape(p.Rel)), slog.String("error", err.Error()))
 		return Applied{}, fmt.Errorf("approval: write %s: %w", p.Rel, err)

@@ -78,3 +78,37 @@ func TestPreviewWriteCopiesContent(t *testing.T) {
 		t.Errorf("wrote %q, want the previewed bytes", got)
 	}
 }
+
+// BeforeWrite sees the file still as previewed (a checkpoint snapshots the
+// pre-image there), and its failure stops the write.
+func TestBeforeWriteHook(t *testing.T) {
+	files := newDirFiles(t)
+	files.put(t, "a.txt", "old\n")
+	var seen string
+	snapErr := errors.New("checkpoint store full")
+	fail := false
+	s := NewStager(files, StagerConfig{Logger: slog.New(&recorder{}), BeforeWrite: func(_ context.Context, p Preview) error {
+		seen = files.get(t, p.Rel)
+		if fail {
+			return snapErr
+		}
+		return nil
+	}})
+	ctx := context.Background()
+	p, err := s.PreviewWrite(ctx, "a.txt", []byte("new\n"))
+	must(t, err)
+	_, err = s.Apply(ctx, p.Token)
+	must(t, err)
+	if seen != "old\n" || files.get(t, "a.txt") != "new\n" {
+		t.Errorf("hook saw %q, file is %q", seen, files.get(t, "a.txt"))
+	}
+	fail = true
+	p, err = s.PreviewWrite(ctx, "a.txt", []byte("newer\n"))
+	must(t, err)
+	if _, err := s.Apply(ctx, p.Token); !errors.Is(err, snapErr) {
+		t.Fatalf("err = %v, want the hook's error", err)
+	}
+	if files.get(t, "a.txt") != "new\n" {
+		t.Error("written although the hook failed")
+	}
+}

@@ -48,6 +48,11 @@ type StagerConfig struct {
 	MaxStagedBytes int64
 	ContextLines   int          // diff context; 0 means 3, negative means none
 	Logger         *slog.Logger // nil means slog.Default()
+	// BeforeWrite, if set, runs in Apply after the file has been verified
+	// and just before it is written, with no other Apply in between: the
+	// place to snapshot the pre-image into a checkpoint. An error stops the
+	// write and is returned wrapped; the token is still consumed.
+	BeforeWrite func(ctx context.Context, p Preview) error
 }
 
 // Errors about change tokens and staged files; test with errors.Is.
