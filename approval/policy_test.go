@@ -72,3 +72,22 @@ func TestPolicyMatrix(t *testing.T) {
 		}
 	}
 }
+
+func TestByKind(t *testing.T) {
+	p := ByKind(nil, map[Kind]Policy{KindCommand: AutoApprove(), KindOther: nil})
+	ctx := context.Background()
+	cases := []struct {
+		req  Request
+		want safety.Decision
+	}{
+		{Request{Kind: KindCommand, Command: "npm i", Severity: safety.SeverityMedium}, safety.Allow},
+		{Request{Kind: KindCommand, Command: "mkfs", Severity: safety.SeverityCritical}, safety.Confirm},
+		{Request{Kind: KindFileEdit, Path: ".env", Severity: safety.SeverityHigh}, safety.Confirm},
+		{Request{Kind: KindOther, Summary: "x"}, safety.Confirm},
+	}
+	for _, c := range cases {
+		if v := p.Decide(ctx, c.req); v.Decision != c.want || v.Reason == "" {
+			t.Errorf("%v %q: %+v, want %v", c.req.Kind, c.req.Subject(), v, c.want)
+		}
+	}
+}
