@@ -34,7 +34,9 @@
 // Interactive asks about every confirm-level request. AutoApprove is seed
 // 001's toggle: everything but critical runs without asking. Headless is for
 // gateways with no person (seed 004): confirm-level actions are denied, except
-// applying a staged change whose token the Stager validates. Grants hold
+// applying a staged change whose token the Stager validates. ByKind routes
+// commands and file edits to different policies (seed 001 has one toggle for
+// each); PolicyFunc adapts your own. Grants hold
 // "allow for session" rules; they match byte for byte (a grant for `npm test`
 // does not cover `npm test; rm -rf x`), never cover critical actions, and
 // layer through Grants.Parent (project-wide under per-session).
