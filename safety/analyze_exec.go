@@ -58,13 +58,9 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	case name.dynamic:
 		idx := a.emit(ws, parent, NotWrapper)
 		a.unanalyzable(idx, "command name "+name.s+" is only known at run time")
-		if v, ok := a.vars[name.param]; ok && name.param != "" {
+		if _, ok := a.vars[name.param]; ok && name.param != "" {
 			// x=rm; $x -rf ~ : judge the value the script gave it.
-			var sub []word
-			for _, f := range strings.Fields(v) {
-				sub = append(sub, word{s: f})
-			}
-			a.run(append(sub, ws[1:]...), idx, heredoc)
+			a.run(a.substitute(ws), idx, heredoc)
 		} else if name.mayVanish && len(ws) > 1 && !strings.HasPrefix(ws[1].s, "-") {
 			// An empty expansion vanishes, making the next word the
 			// command: judge that reading too.
@@ -83,6 +79,22 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	}
 	classify(c)
 	return idx
+}
+
+// substitute replaces words that are exactly a variable the script gave a
+// literal value, splitting the value into words as bash does.
+func (a *analyzer) substitute(ws []word) []word {
+	var out []word
+	for _, w := range ws {
+		if v, ok := a.vars[w.param]; ok && w.param != "" {
+			for _, f := range strings.Fields(v) {
+				out = append(out, word{s: f})
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // commandBase is the name severity looks at: the base name, lower-cased

@@ -12,7 +12,7 @@ func remove(c *call) {
 	if c.base == "shred" || c.base == "wipe" || c.base == "srm" {
 		c.concern(SeverityCritical, true, c.base+" destroys file contents beyond recovery")
 	}
-	recursive := c.base == "rmdir" || has(flags, "rRd", "--recursive", "--dir")
+	recursive := has(flags, "rR", "--recursive")
 	force := has(flags, "f", "--force")
 	if has(flags, "", "--no-preserve-root") {
 		c.concern(SeverityCritical, true, "disables rm's protection of /")
@@ -172,7 +172,7 @@ func dd(c *call) {
 			c.a.path(c.idx, strings.TrimPrefix(w.s, "if="), OpRead, false)
 		case strings.HasPrefix(w.s, "of="):
 			c.path(word{s: strings.TrimPrefix(w.s, "of="), dynamic: w.dynamic}, OpWrite)
-			c.concern(SeverityMedium, true, "dd writes "+strings.TrimPrefix(w.s, "of="))
+			c.concern(SeverityMedium, false, "dd writes "+strings.TrimPrefix(w.s, "of="))
 		}
 	}
 	if c.a.res.Commands[c.idx].Severity < SeverityMedium {
@@ -272,13 +272,7 @@ func find(c *call) {
 			for j < len(c.args) && c.args[j].s != ";" && c.args[j].s != "+" {
 				j++
 			}
-			inner := append([]word(nil), c.args[i+1:j]...)
-			for k := range inner {
-				if strings.Contains(inner[k].s, "{}") {
-					inner[k].dynamic = true // the matched path
-				}
-			}
-			c.wrap(Opaque, inner)
+			c.wrap(Opaque, c.args[i+1:j]) // {} stands for each match
 			i = j
 		case "-delete":
 			c.concern(SeverityHigh, true, "find -delete removes every match")

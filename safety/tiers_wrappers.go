@@ -85,8 +85,10 @@ func wrapper(c *call) {
 				c.path(c.args[i+1], OpRead)
 			}
 		}
+		input := []word{{s: "{input}", dynamic: true}}
 		for i, w := range inner {
-			if w.s == ":::" || w.s == "::::" {
+			if w.s == ":::" {
+				input = inner[i+1:]
 				inner = inner[:i]
 				break
 			}
@@ -96,7 +98,7 @@ func wrapper(c *call) {
 			return // runs echo
 		}
 		// The inner command also receives words from the input.
-		inner = append(append([]word(nil), inner...), word{s: "{input}", dynamic: true})
+		inner = append(append([]word(nil), inner...), input...)
 		c.wrap(Opaque, inner)
 	case "watch":
 		flags, inner := opts(c.args, "-n --interval -d -q --equexit", true)
