@@ -10,7 +10,7 @@ var readOnly = map[string]string{
 	"ls": "files -I --ignore -w --width --hide --format --sort --time-style --color", "dir": "files", "vdir": "files",
 	"cat": "files", "tac": "files", "nl": "files -b -n -s -v -w -i", "head": "files -n -c --lines --bytes", "tail": "files -n -c --lines --bytes -s --pid",
 	"less": "files -p -x -b -h -j -y -z", "more": "files -n", "wc": "files", "file": "files -m -F", "stat": "files -c --format --printf",
-	"grep": "pattern -e -f -m -A -B -C -d -D --include --exclude --exclude-dir --color --label --max-count --context",
+	"grep":  "pattern -e -f -m -A -B -C -d -D --include --exclude --exclude-dir --color --label --max-count --context",
 	"egrep": "pattern -e -f -m -A -B -C", "fgrep": "pattern -e -f -m -A -B -C", "zgrep": "pattern -e -f -m -A -B -C",
 	"rg": "pattern -e -f -g --glob -t --type -T --type-not -m -A -B -C -M -j --max-count --context --iglob --sort --color --colors --max-depth --max-filesize --encoding -E",
 	"ag": "pattern -G --ignore -A -B -C -m", "ack": "pattern -A -B -C -m --type",
