@@ -21,7 +21,10 @@ type PathCheck struct {
 	Sensitive bool
 	// Secret: the path may hold secrets, so even reading it needs approval.
 	Secret bool
-	Reason string // human-readable: names the rule or the problem
+	// HardLinked: the file exists with more than one hard link, so its
+	// content is shared with names that may lie outside the workspace.
+	HardLinked bool
+	Reason     string // human-readable: names the rule or the problem
 	// Err is set when Decision is Deny: a *PathError wrapping
 	// ErrInvalidPath, ErrOutsideWorkspace, ErrNotDirectory,
 	// ErrRootOperation or an OS error.
@@ -131,6 +134,7 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 	if written := w.writtenRel(p); written != pc.Rel {
 		subject = written + " (resolves to " + pc.Rel + ")"
 	}
+	pc.HardLinked = nlinkOf(r.info) > 1
 	needs := m.Sensitive
 	if op == OpRead {
 		needs = m.Secret
@@ -139,7 +143,7 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 	case needs:
 		pc.Decision = Confirm
 		pc.Reason = fmt.Sprintf("%s %s needs approval: %s", verb(op), subject, m.Reason())
-	case op == OpWrite && nlinkOf(r.info) > 1:
+	case op == OpWrite && pc.HardLinked:
 		pc.Decision = Confirm
 		pc.Reason = fmt.Sprintf("writing %s needs approval: it has %d hard links, so its content is shared with names that may lie outside the workspace",
 			subject, nlinkOf(r.info))
