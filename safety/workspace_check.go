@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -87,7 +88,7 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 		// "link/../x" lexically, which is not where the kernel goes.
 		p = w.root + string(filepath.Separator) + p
 	}
-	r, err := resolvePath(p, followFinal)
+	r, err := w.resolve(p, followFinal)
 	if err != nil {
 		if errors.Is(err, errSymlinkLoop) {
 			return deny(PathCheck{}, ErrInvalidPath, err.Error())
@@ -155,6 +156,21 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 		}
 	}
 	return pc, nil
+}
+
+// resolve resolves the absolute path p. Paths spelled under either form of
+// the root start the walk at the resolved root instead of "/": its
+// components were resolved when the workspace was opened.
+func (w *Workspace) resolve(p string, followFinal bool) (resolved, error) {
+	for _, prefix := range []string{w.root, w.given} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok && (rest == "" || os.IsPathSeparator(rest[0])) {
+			if prefix == string(filepath.Separator) {
+				break // the root is "/": nothing to skip
+			}
+			return resolveFrom(w.root, rest, followFinal)
+		}
+	}
+	return resolvePath(p, followFinal)
 }
 
 // sensitivity judges the path as written (relative to whichever spelling of
