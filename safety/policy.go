@@ -217,6 +217,7 @@ func (p *Policy) assessCommand(s *signals, as *Assessment, a Action) {
 			}
 		}
 	}
+	p.runtimePaths(s, v.Analysis)
 	seen := map[string]bool{}
 	for _, pa := range v.Analysis.Paths {
 		if skipCommandPath(pa.Path) {
@@ -252,6 +253,48 @@ func (p *Policy) commandPath(s *signals, as *Assessment, an CommandAnalysis, pa 
 	case Confirm:
 		s.add(Confirm, fmt.Sprintf("%s %s %s: %s", who, accessVerb(pa.Op), pa.Path, pc.Reason))
 	}
+}
+
+// runtimeArg stands in for an argument whose value is known only at run
+// time, so that the analysis can say whether that position is a file.
+const runtimeArg = "__tether_runtime_value__"
+
+// runtimePaths handles `f=.env; cat "$f"` and `cat $(echo .env)`: the file
+// is named only at run time, so no check can see it. Each sub-command with
+// such arguments is analysed again with a placeholder in their place; if
+// the placeholder comes out as a file the command reads or writes, the
+// line needs approval.
+func (p *Policy) runtimePaths(s *signals, an CommandAnalysis) {
+	for _, c := range an.Commands {
+		if !c.Dynamic || strings.ContainsAny(c.Name, "$`") {
+			continue // a dynamic command name is the analysis' concern
+		}
+		var b strings.Builder
+		b.WriteString(shellQuote(c.Name))
+		var dyn []string
+		for _, a := range c.Args {
+			b.WriteByte(' ')
+			if strings.ContainsAny(a, "$`") {
+				b.WriteString(runtimeArg)
+				dyn = append(dyn, a)
+			} else {
+				b.WriteString(shellQuote(a))
+			}
+		}
+		probe := AnalyzeCommand(b.String())
+		for _, pa := range probe.Paths {
+			if strings.Contains(pa.Path, runtimeArg) {
+				s.add(Confirm, fmt.Sprintf("%s %s a file named only at run time (%s); it cannot be checked before running",
+					c.Name, accessVerb(pa.Op), strings.Join(dyn, " ")))
+				break
+			}
+		}
+	}
+}
+
+// shellQuote quotes s as one literal shell word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func accessVerb(op Op) string {

@@ -58,6 +58,13 @@ func TestPolicyCommands(t *testing.T) {
 		{"rm -rf /", "", Confirm, "critical"},
 		{"npm publish", "", Confirm, "no allow rule"},
 		{"cat < /dev/null 2>&1", "", Allow, "allowed"},
+		{`f=.env; cat "$f"`, "", Confirm, "named only at run time"},
+		{"cat $(echo .env)", "", Confirm, "named only at run time"},
+		{"echo $HOME $(ls)", "", Allow, "allowed"},
+		{"cat .en?", "", Confirm, "may hold secrets"},
+		{"cat .[e]nv", "", Confirm, "may hold secrets"},
+		{`cat .e"nv"`, "", Confirm, "may hold secrets"},
+		{"cat {notes.txt,.env}", "", Confirm, "may hold secrets"},
 	} {
 		p := &Policy{Workspace: w, Rules: rules}
 		a := p.AssessCommand(context.Background(), tc.cmd, tc.dir)
