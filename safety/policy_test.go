@@ -187,6 +187,29 @@ func TestPolicyLogsDecisions(t *testing.T) {
 	}
 }
 
+func TestAssessmentJSON(t *testing.T) {
+	w, _, _ := policyWorkspace(t)
+	p := &Policy{Workspace: w, Rules: CommandRules{Allow: []string{"cat"}}}
+	b, err := json.Marshal(p.AssessCommand(context.Background(), "cat .env", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Decision string `json:"decision"`
+		Severity string `json:"severity"`
+		Paths    []struct {
+			Rel    string `json:"rel"`
+			Secret bool   `json:"secret"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Decision != "confirm" || got.Severity != "none" || len(got.Paths) != 2 || got.Paths[1].Rel != ".env" || !got.Paths[1].Secret {
+		t.Errorf("JSON = %s", b)
+	}
+}
+
 func BenchmarkPolicyAssessCommand(b *testing.B) {
 	w := fuzzWorkspace(b, b.TempDir())
 	p := &Policy{Workspace: w, Rules: CommandRules{Allow: []string{"cat", "grep", "ls"}}}

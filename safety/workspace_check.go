@@ -13,23 +13,23 @@ import (
 
 // PathCheck is the verdict on one path for one operation.
 type PathCheck struct {
-	Decision Decision // Allow | Confirm | Deny
-	Resolved string   // absolute, symlinks resolved; "" when the spelling was refused
-	Rel      string   // slash-separated, relative to Root; "." for the root; "" when denied before resolving
-	Exists   bool     // the resolved path exists now
+	Decision Decision `json:"decision"` // Allow | Confirm | Deny
+	Resolved string   `json:"resolved"` // absolute, symlinks resolved; "" when the spelling was refused
+	Rel      string   `json:"rel"`      // slash-separated, relative to Root; "." for the root; "" when denied before resolving
+	Exists   bool     `json:"exists"`   // the resolved path exists now
 	// Sensitive: the path (as written or as resolved) matches the
 	// sensitivity rules, so changing it needs approval.
-	Sensitive bool
+	Sensitive bool `json:"sensitive"`
 	// Secret: the path may hold secrets, so even reading it needs approval.
-	Secret bool
+	Secret bool `json:"secret"`
 	// HardLinked: the file exists with more than one hard link, so its
 	// content is shared with names that may lie outside the workspace.
-	HardLinked bool
-	Reason     string // human-readable: names the rule or the problem
+	HardLinked bool   `json:"hard_linked,omitempty"`
+	Reason     string `json:"reason"` // human-readable: names the rule or the problem
 	// Err is set when Decision is Deny: a *PathError wrapping
-	// ErrInvalidPath, ErrOutsideWorkspace, ErrNotDirectory,
-	// ErrRootOperation or an OS error.
-	Err error
+	// ErrInvalidPath, ErrOutsideWorkspace, ErrNotDirectory, ErrNotRegular,
+	// ErrRootOperation or an OS error. Reason carries its text for JSON.
+	Err error `json:"-"`
 }
 
 // Check judges access to path for op without touching any file beyond
