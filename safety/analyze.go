@@ -63,6 +63,13 @@ type analyzer struct {
 	// `$x -rf ~` is also judged as `rm -rf ~`. Only a hint: a dynamic
 	// command name stays unanalysable whatever the value.
 	vars map[string]string
+
+	// fetchers counts fetch and decode commands emitted so far, so that
+	// a substitution or pipe stage can tell in O(1) whether it ran one.
+	fetchers int
+	// inFunc counts the function bodies being walked by name, to spot a
+	// function that calls itself (fork bomb) without rescanning.
+	inFunc map[string]int
 }
 
 // pipeIn says where a pipeline stage's standard input comes from.
@@ -122,17 +129,24 @@ func strayLineBreak(script string, f *syntax.File) (name string, off int, found 
 	if !strings.ContainsAny(script, "\r\u0085\u2028\u2029") {
 		return "", 0, false
 	}
-	var quoted [][2]int
+	// Mark quoted bytes once; ranges do not nest because the walk stops
+	// at double quotes, so this is linear in the input.
+	quoted := make([]bool, len(script)+1)
+	mark := func(n syntax.Node) {
+		for i := int(n.Pos().Offset()); i < int(n.End().Offset()) && i < len(quoted); i++ {
+			quoted[i] = true
+		}
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.SglQuoted:
-			quoted = append(quoted, [2]int{int(n.Pos().Offset()), int(n.End().Offset())})
+			mark(n)
 		case *syntax.DblQuoted:
-			quoted = append(quoted, [2]int{int(n.Pos().Offset()), int(n.End().Offset())})
+			mark(n)
 			return false
 		case *syntax.Redirect:
 			if n.Hdoc != nil {
-				quoted = append(quoted, [2]int{int(n.Hdoc.Pos().Offset()), int(n.Hdoc.End().Offset())})
+				mark(n.Hdoc)
 			}
 		}
 		return true
@@ -151,14 +165,7 @@ func strayLineBreak(script string, f *syntax.File) (name string, off int, found 
 		default:
 			continue
 		}
-		inside := false
-		for _, q := range quoted {
-			if i >= q[0] && i < q[1] {
-				inside = true
-				break
-			}
-		}
-		if !inside {
+		if !quoted[i] {
 			return nm, i, true
 		}
 	}

@@ -41,6 +41,12 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 	}
 	a.res.Commands = append(a.res.Commands, c)
 	idx := len(a.res.Commands) - 1
+	if isFetcherOrDecoder(c) {
+		a.fetchers++
+	}
+	if a.inFunc[c.Name] > 0 {
+		a.concern(idx, SeverityCritical, true, "function "+c.Name+" calls itself (fork bomb)")
+	}
 	for _, w := range ws {
 		if w.ansiC {
 			a.concern(idx, SeverityNone, true, "uses an ANSI-C quoted word $'…', which can spell any byte")

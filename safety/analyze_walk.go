@@ -134,28 +134,33 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, parent int) {
 			in = stdinPipe
 		}
 		a.pipe = in
-		first := len(a.res.Commands)
+		before := a.fetchers
 		a.stmt(s, parent)
-		for j := first; j < len(a.res.Commands); j++ {
-			if isFetcherOrDecoder(a.res.Commands[j]) {
-				in = stdinFetched
-			}
+		if a.fetchers > before {
+			in = stdinFetched
 		}
 	}
 	a.pipe = saved
 }
 
 func (a *analyzer) funcDecl(f *syntax.FuncDecl, parent int) {
-	name := f.Name.Value
-	a.concern(parent, SeverityMedium, true, "defines shell function "+name+", which can shadow any command")
-	first := len(a.res.Commands)
-	a.stmt(f.Body, parent)
-	for j := first; j < len(a.res.Commands); j++ {
-		if a.res.Commands[j].Name == name {
-			a.concern(j, SeverityCritical, true, "function "+name+" calls itself (fork bomb)")
-			break
-		}
+	name := "(anonymous)"
+	if f.Name != nil {
+		name = f.Name.Value
+	} else if len(f.Names) > 0 {
+		name = f.Names[0].Value
 	}
+	if f.Body == nil {
+		a.unanalyzable(parent, "function "+name+" has no body")
+		return
+	}
+	a.concern(parent, SeverityMedium, true, "defines shell function "+name+", which can shadow any command")
+	if a.inFunc == nil {
+		a.inFunc = make(map[string]int)
+	}
+	a.inFunc[name]++
+	a.stmt(f.Body, parent)
+	a.inFunc[name]--
 }
 
 func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
@@ -215,17 +220,14 @@ func (a *analyzer) scanPart(p syntax.WordPart) {
 func (a *analyzer) substitution(n syntax.WordPart, list []*syntax.Stmt) {
 	saved := a.pipe
 	a.pipe = stdinNone
-	first := len(a.res.Commands)
+	before := a.fetchers
 	a.stmts(list, -1)
 	a.pipe = saved
-	for j := first; j < len(a.res.Commands); j++ {
-		if isFetcherOrDecoder(a.res.Commands[j]) {
-			if a.fetched == nil {
-				a.fetched = make(map[syntax.WordPart]bool)
-			}
-			a.fetched[n] = true
-			break
+	if a.fetchers > before {
+		if a.fetched == nil {
+			a.fetched = make(map[syntax.WordPart]bool)
 		}
+		a.fetched[n] = true
 	}
 }
 

@@ -58,6 +58,21 @@ func network(c *call) bool {
 		} else {
 			c.concern(SeverityMedium, false, "curl fetches from the network")
 		}
+		// -d @file, -F name=@file and -T file send a local file.
+		for _, v := range valuesOf(c.args, "-d", "--data", "--data-binary", "--data-urlencode", "--json") {
+			if f, ok := strings.CutPrefix(v.s, "@"); ok && f != "" && f != "-" {
+				c.path(word{s: f}, OpRead)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-F", "--form") {
+			if _, f, ok := strings.Cut(v.s, "=@"); ok && f != "" {
+				f, _, _ = strings.Cut(f, ";")
+				c.path(word{s: f}, OpRead)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-T", "--upload-file") {
+			c.path(v, OpRead)
+		}
 		for _, v := range valuesOf(c.args, "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header") {
 			if v.s != "-" {
 				c.path(v, OpWrite)
