@@ -70,6 +70,10 @@ type analyzer struct {
 	// inFunc counts the function bodies being walked by name, to spot a
 	// function that calls itself (fork bomb) without rescanning.
 	inFunc map[string]int
+
+	// cwd is the directory the script changed into with a literal cd,
+	// or "" for the workspace (see chdir).
+	cwd string
 }
 
 // pipeIn says where a pipeline stage's standard input comes from.

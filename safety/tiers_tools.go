@@ -86,6 +86,7 @@ func readOnlyCmd(c *call, spec string) {
 		awk(c, flags, ops)
 		return
 	case "cd", "pushd":
+		c.a.chdir(ops)
 		if len(ops) > 0 {
 			c.path(ops[0], OpChdir)
 		}

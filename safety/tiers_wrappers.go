@@ -35,7 +35,13 @@ func wrapper(c *call) {
 			c.wrap(Transparent, ops[1:])
 		}
 	case "nice", "ionice", "stdbuf", "caffeinate":
-		_, inner := opts(c.args, "-n --adjustment -c --class -p --pid -P --pgid -u --uid -i -o -e --input --output --error -w -t", true)
+		valued := map[string]string{
+			"nice":       "-n --adjustment",
+			"ionice":     "-c --class -n --classdata -p --pid -P --pgid -u --uid",
+			"stdbuf":     "-i -o -e --input --output --error",
+			"caffeinate": "-w -t",
+		}[c.base]
+		_, inner := opts(c.args, valued, true)
 		c.wrap(Transparent, inner)
 	case "nohup", "builtin", "unbuffer":
 		c.wrap(Transparent, c.args)
