@@ -305,6 +305,16 @@ func (a *analyzer) testExpr(x syntax.TestExpr) {
 	case *syntax.BinaryTest:
 		a.testExpr(x.X)
 		a.testExpr(x.Y)
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			// [[ $x -eq 1 ]] evaluates $x as arithmetic, like $((x)).
+			for _, side := range []syntax.TestExpr{x.X, x.Y} {
+				if w, ok := side.(*syntax.Word); ok && !isArithLiteral(w.Lit()) {
+					a.unanalyzable(-1, "arithmetic comparison of "+a.src(w)+" can run commands hidden in its value")
+					return
+				}
+			}
+		}
 	case *syntax.UnaryTest:
 		a.testExpr(x.X)
 	case *syntax.ParenTest:
