@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -43,6 +44,48 @@ func AnalyzeCommand(cmd string) CommandAnalysis {
 // are followed; deeper nesting is unanalysable, never silently accepted.
 const maxNesting = 12
 
+// maxDepth bounds syntactic nesting. The parser slows down
+// superlinearly on thousands of nested levels, and no real command nests
+// that deep; beyond the bound the line is unanalysable (fails closed).
+const maxDepth = 1000
+
+// nestingDepth over-approximates how deeply s nests (…), {…}, $(…) and
+// `…`, skipping single-quoted text and backslash escapes.
+func nestingDepth(s string) int {
+	depth, deepest := 0, 0
+	single, double, tick := false, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case single:
+			single = c != '\''
+			continue
+		case c == '\\':
+			i++
+			continue
+		case c == '\'' && !double:
+			single = true
+			continue
+		case c == '"':
+			double = !double
+			continue
+		case c == '`':
+			tick = !tick
+			if tick {
+				depth++
+			} else if depth > 0 {
+				depth--
+			}
+		case c == '(' || c == '{' && !double:
+			depth++
+		case (c == ')' || c == '}' && !double) && depth > 0:
+			depth--
+		}
+		deepest = max(deepest, depth)
+	}
+	return deepest
+}
+
 // analyzer holds the state of one AnalyzeCommand call. It is not shared.
 type analyzer struct {
 	input string
@@ -74,6 +117,9 @@ type analyzer struct {
 	// cwd is the directory the script changed into with a literal cd,
 	// or "" for the workspace (see chdir).
 	cwd string
+
+	// wrapDepth counts wrappers being unwrapped (see maxWrappers).
+	wrapDepth int
 }
 
 // pipeIn says where a pipeline stage's standard input comes from.
@@ -99,6 +145,10 @@ func (a *analyzer) analyzeScript(script string, parent, depth int) {
 	}
 	if strings.IndexByte(script, 0) >= 0 {
 		a.unanalyzable(parent, "contains a NUL byte")
+		return
+	}
+	if d := nestingDepth(script); d > maxDepth {
+		a.unanalyzable(parent, fmt.Sprintf("nests brackets, braces or substitutions %d levels deep (more than %d)", d, maxDepth))
 		return
 	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
@@ -183,6 +233,20 @@ func (a *analyzer) src(n syntax.Node) string {
 		return "?"
 	}
 	return a.text[s:e]
+}
+
+// short abbreviates source text quoted in names and reasons, so that a
+// deeply nested 100 KB input cannot make every level copy all of it.
+func short(s string) string {
+	const limit = 80
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // concern records a finding about command idx (-1: the whole line).

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -56,12 +57,23 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 	return idx
 }
 
+// maxWrappers bounds wrappers inside wrappers (nohup nice timeout … cmd).
+// Each level lists the remaining words again, so deeper chains would cost
+// quadratic time; past the bound the line is unanalysable, not accepted.
+const maxWrappers = 64
+
 // run judges the command whose words are ws and returns its index, or -1
 // when ws is empty.
 func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	if len(ws) == 0 {
 		return -1
 	}
+	if a.wrapDepth >= maxWrappers {
+		a.unanalyzable(parent, fmt.Sprintf("more than %d wrappers nested in one command", maxWrappers))
+		return -1
+	}
+	a.wrapDepth++
+	defer func() { a.wrapDepth-- }()
 	name := ws[0]
 	switch {
 	case name.dynamic:
@@ -260,7 +272,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 	}
 	fs := a.fields(r.Word)
 	if len(fs) != 1 {
-		a.unanalyzable(idx, "redirect target "+a.src(r.Word)+" expands to several words")
+		a.unanalyzable(idx, "redirect target "+short(a.src(r.Word))+" expands to several words")
 		return
 	}
 	t := fs[0]

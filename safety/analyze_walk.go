@@ -179,8 +179,9 @@ func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
 			continue
 		}
 		a.assign(as, idx, true)
-		a.res.Commands[idx].Args = append(a.res.Commands[idx].Args, a.src(as))
-		a.res.Commands[idx].words = append(a.res.Commands[idx].words, word{s: a.src(as)})
+		text := a.src(as)
+		a.res.Commands[idx].Args = append(a.res.Commands[idx].Args, text)
+		a.res.Commands[idx].words = append(a.res.Commands[idx].words, word{s: text})
 	}
 }
 
@@ -281,7 +282,7 @@ func (a *analyzer) arith(x syntax.ArithmExpr, idx int) {
 			}
 			if !reported {
 				reported = true
-				a.unanalyzable(idx, "arithmetic over variables ("+a.src(n)+") can run commands hidden in their values")
+				a.unanalyzable(idx, "arithmetic over variables ("+short(a.src(n))+") can run commands hidden in their values")
 			}
 			return false
 		}
@@ -310,7 +311,7 @@ func (a *analyzer) testExpr(x syntax.TestExpr) {
 			// [[ $x -eq 1 ]] evaluates $x as arithmetic, like $((x)).
 			for _, side := range []syntax.TestExpr{x.X, x.Y} {
 				if w, ok := side.(*syntax.Word); ok && !isArithLiteral(w.Lit()) {
-					a.unanalyzable(-1, "arithmetic comparison of "+a.src(w)+" can run commands hidden in its value")
+					a.unanalyzable(-1, "arithmetic comparison of "+short(a.src(w))+" can run commands hidden in its value")
 					return
 				}
 			}

@@ -117,6 +117,11 @@ func wrapper(c *call) {
 		if len(c.args) == 0 {
 			return
 		}
+		if plainWords(c.args) {
+			// eval of words with no shell syntax runs exactly those words.
+			c.wrap(Opaque, c.args)
+			return
+		}
 		c.script(Opaque, joinWords(c.args))
 	case "trap":
 		_, ops := opts(c.args, "", true)
@@ -233,6 +238,23 @@ func envCmd(c *call) {
 		}
 	}
 	c.wrap(kind, ws)
+}
+
+// plainWords reports words that re-parse to themselves: no quoting,
+// expansion, operator, glob or blank characters.
+func plainWords(ws []word) bool {
+	for _, w := range ws {
+		if w.dynamic || w.s == "" {
+			return false
+		}
+		for i := 0; i < len(w.s); i++ {
+			c := w.s[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_./:@%+,-", c) >= 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // joinWords rebuilds a script from words the way eval and watch do: the
