@@ -2,7 +2,8 @@ package safety
 
 import "strings"
 
-// readOnly lists inspection commands: severity none. The value says how
+// readOnly lists inspection commands: severity none unless a flag says
+// otherwise (sort -o, rg --pre, awk system(), …). The value says how
 // their operands map to files: "files" (every operand is read), "pattern"
 // (first operand is a pattern, the rest are read), "" (no file operands)
 // and the flags that take a value, after a space.
@@ -31,12 +32,18 @@ var readOnly = map[string]string{
 	"sort": "files -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
 	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "", "apropos": "", "whatis": "", "info": "",
 	"numfmt": "", "expr": "", "bc": "", "dc": "", "factor": "", "shuf": "files -n", "split": "", "csplit": "", "tsort": "files", "ptx": "files",
-	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "alias": "", "unalias": "",
-	"enable": "", "kill": "", "killall": "", "pkill": "", "crontab": "", "mktemp": "", "tempfile": "",
+	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
+}
+
+// shellState lists builtins and small tools whose tier depends on their
+// arguments (readOnlyCmd judges them case by case).
+var shellState = map[string]bool{
+	"alias": true, "enable": true, "hash": true, "kill": true, "killall": true, "pkill": true,
+	"crontab": true, "mktemp": true, "tempfile": true,
 }
 
 func tools(c *call) {
-	if spec, ok := readOnly[c.base]; ok {
+	if spec, ok := readOnly[c.base]; ok || shellState[c.base] {
 		readOnlyCmd(c, spec)
 		return
 	}

@@ -13,9 +13,17 @@
 //	  "permissionDecision":"allow|ask|deny","permissionDecisionReason":"…"}}
 //
 // so that another agent can use Tether as its command guard. Calls to
-// tools that are not shells get no output (no opinion). Input that cannot
-// be read exits with status 2 and a message on standard error, which hook
-// hosts treat as a block: the guard fails closed.
+// tools that are not shells get no output (no opinion); with -passive,
+// neither do commands Tether would allow, leaving them to the host's own
+// rules. Input that cannot be read exits with status 2 and a message on
+// standard error, which hook hosts treat as a block: the guard fails
+// closed.
+//
+// To guard Claude Code, build the binary and register it in
+// .claude/settings.json:
+//
+//	{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+//	  "command": "tether-safety -hook -readonly -allow 'go test,npm run test' -deny 'git push --force'"}]}]}}
 package main
 
 import (
@@ -50,6 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&deny, "deny", "comma-separated rules that always deny")
 	fs.BoolVar(&rules.AllowReadOnly, "readonly", false, "approve read-only commands (severity none) without a rule")
 	hook := fs.Bool("hook", false, "read a PreToolUse hook object on stdin and answer allow, ask or deny")
+	passive := fs.Bool("passive", false, "with -hook, answer only ask and deny; say nothing about commands Tether would allow")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: safety [-allow RULES] [-ask RULES] [-deny RULES] [-readonly] 'COMMAND'")
 		fmt.Fprintln(stderr, "       safety -hook [rules…] < hook-input.json")
@@ -65,7 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "safety: -hook reads the command from stdin; drop the command argument")
 			return 2
 		}
-		if err := answerHook(rules, stdin, stdout); err != nil {
+		if err := answerHook(rules, *passive, stdin, stdout); err != nil {
 			fmt.Fprintln(stderr, "safety:", err)
 			return 2
 		}
@@ -113,7 +122,7 @@ var shellTools = map[string]bool{
 
 var errNoCommand = errors.New(`hook input has no tool_input.command string (want {"tool_name":"Bash","tool_input":{"command":"…"}})`)
 
-func answerHook(rules safety.CommandRules, stdin io.Reader, stdout io.Writer) error {
+func answerHook(rules safety.CommandRules, passive bool, stdin io.Reader, stdout io.Writer) error {
 	data, err := io.ReadAll(io.LimitReader(stdin, 16<<20))
 	if err != nil {
 		return fmt.Errorf("reading hook input: %w", err)
@@ -132,6 +141,9 @@ func answerHook(rules safety.CommandRules, stdin io.Reader, stdout io.Writer) er
 		return errNoCommand
 	}
 	v := rules.Evaluate(*ti.Command)
+	if passive && v.Decision == safety.Allow {
+		return nil
+	}
 	decision := map[safety.Decision]string{safety.Allow: "allow", safety.Confirm: "ask", safety.Deny: "deny"}[v.Decision]
 	event := in.HookEventName
 	if event == "" {

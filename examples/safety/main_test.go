@@ -70,6 +70,8 @@ func TestHook(t *testing.T) {
 		{"gemini", `{"tool_name":"run_shell_command","tool_input":{"command":"echo hi > .env"}}`, []string{"-allow", "echo"}, "ask", "redirects output into .env"},
 		{"readonly", `{"tool_name":"Bash","tool_input":{"command":"cat README.md | head"}}`, []string{"-readonly"}, "allow", "read-only"},
 		{"other tool", `{"tool_name":"Read","tool_input":{"file_path":"/x"}}`, nil, "", ""},
+		{"passive allow", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, []string{"-readonly", "-passive"}, "", ""},
+		{"passive ask", `{"tool_name":"Bash","tool_input":{"command":"ls; rm x"}}`, []string{"-readonly", "-passive"}, "ask", "rm x: no allow rule matches"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
