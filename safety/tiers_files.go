@@ -138,6 +138,9 @@ func writeFiles(c *call) {
 	flags, ops := opts(c.args, "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x", false)
 	switch c.base {
 	case "tar", "unzip", "gunzip", "gzip", "zip", "bzip2", "xz", "unxz", "7z":
+		if f, ok := hasPrefixFlag(flags, "--to-command", "--checkpoint-action", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F", "-TT", "--unzip-command", "--rsh-command"); ok && (c.base == "tar" || c.base == "zip") {
+			c.concern(SeverityHigh, true, c.base+" "+f+" runs another program")
+		}
 		if c.base == "tar" && !has(flags, "xcruA", "--extract", "--create", "--append", "--update", "--get") && len(flags) > 0 && strings.ContainsAny(flags[0], "t") {
 			return // listing an archive
 		}

@@ -77,11 +77,17 @@ func readOnlyCmd(c *call, spec string) {
 			c.concern(SeverityHigh, true, "sort "+f+" runs another program")
 		}
 	case "rg":
-		if f, ok := hasPrefixFlag(flags, "--pre"); ok {
-			c.concern(SeverityHigh, true, "rg "+f+" runs a preprocessor program on every file")
+		if f, ok := hasPrefixFlag(flags, "--pre", "--hostname-bin"); ok {
+			c.concern(SeverityHigh, true, "rg "+f+" runs another program")
 		}
 	case "less", "more", "man":
 		c.concern(SeverityNone, false, c.base+" is interactive")
+		for _, w := range c.args {
+			if strings.HasPrefix(w.s, "+") || c.base == "man" && (w.s == "-P" || w.s == "-H" || strings.HasPrefix(w.s, "--pager") || strings.HasPrefix(w.s, "--html") || strings.HasPrefix(w.s, "-P")) {
+				c.concern(SeverityHigh, true, c.base+" "+w.s+" can run shell commands")
+				break
+			}
+		}
 	case "xxd":
 		if has(flags, "r", "--revert") {
 			if len(ops) > 1 {

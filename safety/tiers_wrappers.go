@@ -91,6 +91,27 @@ func wrapper(c *call) {
 				c.path(c.args[i+1], OpRead)
 			}
 		}
+		// With -I R (or -i, meaning {}), R in the inner words is replaced
+		// by input: those words are known only at run time.
+		replace := ""
+		for i, w := range c.args {
+			switch {
+			case w.s == "-I" && i+1 < len(c.args):
+				replace = c.args[i+1].s
+			case strings.HasPrefix(w.s, "-I") && len(w.s) > 2:
+				replace = w.s[2:]
+			case w.s == "-i" || strings.HasPrefix(w.s, "--replace"):
+				replace = "{}"
+			}
+		}
+		if replace != "" {
+			inner = append([]word(nil), inner...)
+			for i := range inner {
+				if strings.Contains(inner[i].s, replace) {
+					inner[i] = word{s: inner[i].s, dynamic: true}
+				}
+			}
+		}
 		input := []word{{s: "{input}", dynamic: true}}
 		for i, w := range inner {
 			if w.s == ":::" {
