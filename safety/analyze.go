@@ -161,8 +161,10 @@ func (a *analyzer) analyzeScript(script string, parent, depth int) {
 		a.unanalyzable(parent, fmt.Sprintf("contains a raw %s outside quotes at byte %d, which bash and this parser split differently", r, off))
 		return
 	}
+	// The script inherits its runner's standard input: in
+	// `curl … | bash -c 'sh'` the inner sh reads the download.
 	savedText, savedDepth, savedPipe := a.text, a.depth, a.pipe
-	a.text, a.depth, a.pipe = script, depth, stdinNone
+	a.text, a.depth = script, depth
 	a.stmts(f.Stmts, parent)
 	a.text, a.depth, a.pipe = savedText, savedDepth, savedPipe
 }

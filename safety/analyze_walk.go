@@ -172,8 +172,12 @@ func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
 			for _, w := range f {
 				a.res.Commands[idx].Args = append(a.res.Commands[idx].Args, w.s)
 				a.res.Commands[idx].words = append(a.res.Commands[idx].words, w)
-				if w.dynamic {
+				switch {
+				case w.dynamic:
 					a.unanalyzable(idx, d.Variant.Value+" of a dynamic word "+w.s)
+				case strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "n"):
+					// declare -n r=PATH; r=/tmp changes PATH under another name.
+					a.unanalyzable(idx, d.Variant.Value+" "+w.s+" makes a name reference, which hides what later assignments change")
 				}
 			}
 			continue
