@@ -9,18 +9,51 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// AnalyzeCommand parses cmd as bash and judges every command that can run
-// in it: pipelines, lists, subshells, blocks, command and process
-// substitutions, unquoted here-document bodies, control structures,
-// function bodies, declaration values, and the literal scripts given to
-// bash -c, eval, trap, watch, su -c and env -S. Wrappers are unwrapped
-// (`sudo rm` lists sudo, then rm).
+// AnalyzeCommand parses cmd as bash (mvdan.cc/sh) and judges every
+// command that can run in it: pipelines, lists, subshells, blocks, command
+// and process substitutions, unquoted here-document bodies, control
+// structures, function bodies, declaration values, and the literal scripts
+// given to bash -c, eval, trap, watch, su -c and env -S. Wrappers are
+// unwrapped (`sudo rm` lists sudo, then rm). Commands are listed in the
+// order they run: a substitution before the command whose word it is in.
+//
+// Words are normalised as bash would before anything is matched: quotes
+// and backslashes removed, $'…' decoded, braces expanded ({rm,-rf,~} is
+// rm -rf ~), $HOME read as ~. A literal `cd DIR` earlier in the line is
+// followed, so `cd / && rm -rf .` deletes /.
+//
+// The severity is the highest tier over all sub-commands:
+//
+//   - critical: recursive or forced deletes of /, system directories,
+//     home directories or the workspace's parents; disk tools (mkfs, dd
+//     if=, wipefs, shred); fork bombs; writes into system paths or
+//     devices; kill -1, shutdown, firewall flushes; downloaded or decoded
+//     code fed to a shell or interpreter; reverse shells.
+//   - high: privilege (sudo, su, doas), chmod 777, chown root, kill,
+//     publishing, destructive git, rm -r/-f in the workspace, find -delete,
+//     exfiltration (curl -d, nc, scp, remote rsync), persistence (start-up
+//     files, ssh keys, crontab, git hooks and program-running git config,
+//     agent configuration), escape-hatch flags (find -exec, rg --pre,
+//     git -c/-p/--output/--ext-diff, sed e/w, sort --compress-program …),
+//     dangerous environment (LD_PRELOAD, PATH, PAGER, GIT_SSH_COMMAND …),
+//     and everything unanalysable.
+//   - medium: installs, builds, tests, scripts, inline interpreter code,
+//     containers, network fetches, workspace writes, non-destructive git
+//     mutations, and unknown commands.
+//   - none: read-only inspection (ls, cat, grep, git status, sed -n …)
+//     with redirects only to /dev/null or other descriptors.
 //
 // It fails closed: anything it cannot judge statically — a parse error, a
 // dynamic command name, eval of a variable, ${!x}, ${x@P}, arithmetic over
 // variables, $IFS, raw CR, NUL or U+2028/U+2029/U+0085 outside quotes — is
 // at least high and marks the analysis Unanalyzable. There is no length
-// cap: a long command is analysed completely.
+// cap: a long command is analysed completely. Shapes no real command has
+// (nesting beyond 1000 levels, 64 wrappers inside each other, scripts in
+// scripts beyond 12 levels) are unanalysable rather than walked at
+// quadratic cost.
+//
+// Static analysis cannot see into scripts, interpreters or programs: it is
+// the first line of defence; an OS sandbox is the boundary.
 func AnalyzeCommand(cmd string) CommandAnalysis {
 	a := &analyzer{input: cmd, res: CommandAnalysis{Input: cmd}}
 	// A command per ~24 bytes is typical of long chains; sizing the
