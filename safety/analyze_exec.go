@@ -282,8 +282,8 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 			return // fd duplication or close
 		}
 	}
-	if t.dynamic {
-		a.unanalyzable(idx, "redirects to a target known only at run time ("+t.s+")")
+	if t.dynamic || t.glob {
+		a.unanalyzable(idx, "redirects to a target known only at run time ("+short(t.s)+")")
 		return
 	}
 	if r.Op == syntax.RdrIn || r.Op == syntax.DplIn {
