@@ -50,6 +50,10 @@ type Policy struct {
 	// without asking (seed 001's auto_approve_sensitive_edits). Reading
 	// secrets, hard-linked files and every command still need approval.
 	AutoApproveSensitiveEdits bool
+	// SecretScanLimit bounds how many directory entries are searched for
+	// secrets when a command reads a tree recursively (`grep -r x .`);
+	// a larger tree needs approval. Zero means 10000.
+	SecretScanLimit int
 	// Logger receives one record per assessment; default: none.
 	Logger *slog.Logger
 }
@@ -218,6 +222,7 @@ func (p *Policy) assessCommand(s *signals, as *Assessment, a Action) {
 		}
 	}
 	p.runtimePaths(s, v.Analysis)
+	p.recursiveSecrets(s, v.Analysis, bases)
 	seen := map[string]bool{}
 	for _, pa := range v.Analysis.Paths {
 		if skipCommandPath(pa.Path) {
