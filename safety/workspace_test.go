@@ -145,6 +145,9 @@ func TestWriteFileAtomicAndConfined(t *testing.T) {
 	if err := w.WriteFile("escape/x", []byte("no"), 0o644); !errors.Is(err, ErrOutsideWorkspace) {
 		t.Errorf("write through an outward symlink = %v, want ErrOutsideWorkspace", err)
 	}
+	if err := w.WriteFile("newdir/", []byte("no"), 0o644); !errors.Is(err, ErrInvalidPath) {
+		t.Errorf("WriteFile(newdir/) = %v, want ErrInvalidPath", err)
+	}
 	if err := w.WriteFile("a/b", []byte("no"), 0o644); err == nil {
 		t.Error("writing over a directory succeeded")
 	}
