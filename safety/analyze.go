@@ -62,6 +62,9 @@ func AnalyzeCommand(cmd string) CommandAnalysis {
 		a.res.Commands = make([]Command, 0, n)
 		a.res.Concerns = make([]Concern, 0, n/2)
 	}
+	if r, off, ok := deceptiveRune(cmd); ok {
+		a.concern(-1, SeverityHigh, true, fmt.Sprintf("contains %U at byte %d, an invisible, bidirectional or terminal control character that can make the command shown for approval differ from the one that runs", r, off))
+	}
 	a.analyzeScript(cmd, -1, 0)
 	a.res.Severity = SeverityNone
 	for _, c := range a.res.Concerns {
@@ -268,6 +271,24 @@ func (a *analyzer) src(n syntax.Node) string {
 		return "?"
 	}
 	return a.text[s:e]
+}
+
+// deceptiveRune finds the first character that can hide or reorder text
+// when a command is shown to a human: C0 controls other than tab and
+// newline (ESC starts terminal escape sequences), DEL, C1 controls,
+// zero-width and bidirectional formatting characters, soft hyphen, BOM.
+func deceptiveRune(s string) (rune, int, bool) {
+	for i, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == 0:
+			// CR and NUL are judged by the parser checks.
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0 && r != 0x85,
+			r == 0xad, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
+			r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
+			return r, i, true
+		}
+	}
+	return 0, 0, false
 }
 
 // short abbreviates source text quoted in names and reasons, so that a
