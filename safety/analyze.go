@@ -54,8 +54,17 @@ import (
 //
 // Static analysis cannot see into scripts, interpreters or programs: it is
 // the first line of defence; an OS sandbox is the boundary.
-func AnalyzeCommand(cmd string) CommandAnalysis {
+func AnalyzeCommand(cmd string) (result CommandAnalysis) {
 	a := &analyzer{input: cmd, res: CommandAnalysis{Input: cmd}}
+	defer func() {
+		// A bug in the analyser must neither crash the host nor approve
+		// anything: it fails closed like any other unanalysable input.
+		// The fuzz target treats this concern as a failure.
+		if r := recover(); r != nil {
+			a.unanalyzable(-1, fmt.Sprintf("%s: %v", errInternal, r))
+			result = a.finish()
+		}
+	}()
 	// A command per ~24 bytes is typical of long chains; sizing the
 	// slices up front keeps 100 KB inputs from regrowing them repeatedly.
 	if n := len(cmd) / 24; n > 8 {
@@ -66,6 +75,14 @@ func AnalyzeCommand(cmd string) CommandAnalysis {
 		a.concern(-1, SeverityHigh, true, fmt.Sprintf("contains %U at byte %d, an invisible, bidirectional or terminal control character that can make the command shown for approval differ from the one that runs", r, off))
 	}
 	a.analyzeScript(cmd, -1, 0)
+	return a.finish()
+}
+
+// errInternal prefixes the concern recorded when the analyser panics.
+const errInternal = "internal error in the command analyser"
+
+// finish computes the line's severity from its concerns.
+func (a *analyzer) finish() CommandAnalysis {
 	a.res.Severity = SeverityNone
 	for _, c := range a.res.Concerns {
 		a.res.Severity = max(a.res.Severity, c.Severity)
@@ -166,11 +183,6 @@ const (
 	stdinPipe                  // output of a previous stage
 	stdinFetched               // output of a network fetch or decoder
 )
-
-// ErrUnanalyzable is wrapped by the reason for anything AnalyzeCommand
-// cannot judge; it is exported so that callers logging analysis failures
-// can classify them with errors.Is.
-var ErrUnanalyzable = errors.New("command cannot be analysed statically")
 
 // analyzeScript parses script and walks it. parent is the command that
 // runs the script (bash -c, eval…) or -1 for the top level.

@@ -203,7 +203,7 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	}
 	name := as.Name.Value
 	if shell && as.Value != nil && as.Index == nil && !as.Append {
-		if w := a.join(as.Value.Parts, as.Value); !w.dynamic {
+		if w := a.join(as.Value.Parts, a.src(as.Value)); !w.dynamic {
 			if a.vars == nil {
 				a.vars = make(map[string]string)
 			}
@@ -270,9 +270,10 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 			return
 		}
 	}
+	text := a.src(r.Word)
 	fs := a.fields(r.Word)
 	if len(fs) != 1 {
-		a.unanalyzable(idx, "redirect target "+short(a.src(r.Word))+" expands to several words")
+		a.unanalyzable(idx, "redirect target "+short(text)+" expands to several words")
 		return
 	}
 	t := fs[0]

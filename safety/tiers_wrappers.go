@@ -364,7 +364,7 @@ func stdinScript(c *call) {
 			body = h.Word
 		}
 		if body != nil && isShellName(c.base) {
-			w := c.a.join(body.Parts, body)
+			w := c.a.join(body.Parts, c.a.src(body))
 			if w.dynamic {
 				c.unanalyzable(c.base + " runs a here-document with expansions")
 				return
