@@ -173,6 +173,9 @@ type analyzer struct {
 
 	// wrapDepth counts wrappers being unwrapped (see maxWrappers).
 	wrapDepth int
+
+	// downloads holds files fetch commands wrote earlier in the line.
+	downloads map[string]bool
 }
 
 // pipeIn says where a pipeline stage's standard input comes from.

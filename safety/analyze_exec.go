@@ -96,6 +96,9 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	idx := a.emit(ws, parent, NotWrapper)
 	c := &call{a: a, idx: idx, name: name.s, base: commandBase(name.s), args: ws[1:], heredoc: heredoc}
 	if strings.Contains(name.s, "/") && !systemBinary(name.s) {
+		if a.wasDownloaded(name) {
+			c.concern(SeverityCritical, true, "runs "+name.s+", downloaded earlier in this command")
+		}
 		c.concern(SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
 	}
 	classify(c)

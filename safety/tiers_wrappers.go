@@ -168,6 +168,9 @@ func wrapper(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " of a script known only at run time (" + f.s + ")")
+		case c.a.wasDownloaded(f):
+			c.path(f, OpRead)
+			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
 			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s+" in the current shell")
@@ -346,6 +349,9 @@ func shell(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " runs a script known only at run time (" + f.s + ")")
+		case c.a.wasDownloaded(f):
+			c.path(f, OpRead)
+			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
 			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s)
