@@ -158,8 +158,13 @@ func (c *call) unanalyzable(reason string) { c.a.unanalyzable(c.idx, reason) }
 
 func (c *call) path(p word, op Op) {
 	if p.dynamic {
-		if op == OpWrite {
+		switch op {
+		case OpWrite:
 			c.concern(SeverityMedium, true, "writes to a path known only at run time ("+p.s+")")
+		case OpRead:
+			if !p.pipe {
+				c.concern(SeverityMedium, true, "reads a path known only at run time ("+p.s+"), so its sensitivity cannot be checked")
+			}
 		}
 		return
 	}

@@ -274,6 +274,9 @@ func (a *analyzer) paramExp(p *syntax.ParamExp) {
 // in that value can run a command (`x='a[$(rm -rf ~)]'; echo $((x))`), so
 // arithmetic over variables is unanalysable.
 func (a *analyzer) arith(x syntax.ArithmExpr, idx int) {
+	if x == nil {
+		return // ${x:1} has no length, for ((;;)) no parts
+	}
 	reported := false
 	syntax.Walk(x, func(n syntax.Node) bool {
 		switch n := n.(type) {

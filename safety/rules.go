@@ -162,7 +162,7 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 			m.List, m.Rule = "allow", rl.text
 		} else if c.Wrapper == Transparent {
 			m.List = "transparent"
-		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !c.Dynamic && !strings.Contains(c.Name, "/") {
+		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !strings.Contains(c.Name, "/") {
 			m.List = "read-only"
 		} else {
 			unmatched = append(unmatched, fmt.Sprintf("%s: no allow rule matches", m.Text))

@@ -26,6 +26,9 @@ type word struct {
 	fetched bool
 	// param names the variable when the word is exactly $name or ${name}.
 	param string
+	// pipe: the word is exactly <(…) or >(…), a pipe to commands that are
+	// analysed, not a file.
+	pipe bool
 }
 
 // maxBraceFields bounds brace expansion: `{1..99999999}` must not allocate
@@ -229,6 +232,9 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 			}
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
 			w.dynamic = true
+			if _, ok := p.(*syntax.ProcSubst); ok && len(parts) == 1 {
+				w.pipe = true
+			}
 			w.fetched = w.fetched || a.fetched[p]
 			if _, ok := p.(*syntax.CmdSubst); ok && len(parts) == 1 {
 				w.mayVanish = true
