@@ -200,6 +200,9 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	}
 	if as.Array != nil {
 		for _, e := range as.Array.Elems {
+			if e.Index != nil {
+				a.arith(e.Index, idx)
+			}
 			a.scanWord(e.Value)
 		}
 	}
@@ -269,6 +272,10 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 		return
 	case syntax.WordHdoc:
 		a.scanWord(r.Word)
+		return
+	}
+	if r.Word == nil {
+		a.unanalyzable(idx, "redirect without a target")
 		return
 	}
 	if len(r.Word.Parts) == 1 {

@@ -18,6 +18,9 @@ func (a *analyzer) stmts(list []*syntax.Stmt, parent int) {
 // stmt walks one statement; its redirects belong to the first command the
 // statement runs.
 func (a *analyzer) stmt(s *syntax.Stmt, parent int) {
+	if s == nil {
+		return
+	}
 	first := len(a.res.Commands)
 	var heredoc *syntax.Redirect
 	for _, r := range s.Redirs {

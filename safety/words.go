@@ -226,7 +226,7 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 			w.dynamic = true
 			if len(parts) == 1 {
 				w.mayVanish = true
-				if p.Short || simpleParam(p) {
+				if p.Param != nil && (p.Short || simpleParam(p)) {
 					w.param = p.Param.Value
 				}
 			}
