@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -92,6 +93,13 @@ func (a *analyzer) finish() CommandAnalysis {
 	}
 	return a.res
 }
+
+// parsers recycles bash parsers: a new one costs about 5 KB, most of the
+// allocation of analysing a short command. Parse resets all parser state,
+// and the returned syntax tree does not refer back to the parser.
+var parsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}}
 
 // maxNesting bounds how deep scripts inside scripts (bash -c "bash -c …")
 // are followed; deeper nesting is unanalysable, never silently accepted.
@@ -202,8 +210,9 @@ func (a *analyzer) analyzeScript(script string, parent, depth int) {
 		a.unanalyzable(parent, fmt.Sprintf("nests brackets, braces or substitutions %d levels deep (more than %d)", d, maxDepth))
 		return
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	p := parsers.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(script), "")
+	parsers.Put(p)
 	if err != nil {
 		a.unanalyzable(parent, "does not parse as bash: "+parseMessage(err))
 		return
