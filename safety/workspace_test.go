@@ -2,6 +2,7 @@ package safety
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -376,5 +377,40 @@ func TestCheckReasons(t *testing.T) {
 		if pc.Decision == Deny && pc.Err == nil {
 			t.Errorf("Check(%q) denied without Err", tc.path)
 		}
+	}
+}
+
+// Concurrent writers to one file: every reader sees one complete version,
+// and no temporary file is left behind.
+func TestWriteFileConcurrent(t *testing.T) {
+	w, root, _ := newTestWorkspace(t)
+	versions := map[string]bool{}
+	for i := range 6 {
+		versions[strings.Repeat(string(rune('a'+i)), 64<<10)] = true
+	}
+	done := make(chan error)
+	for v := range versions {
+		go func() {
+			for range 10 {
+				if err := w.WriteFile("shared/file.txt", []byte(v), 0o644); err != nil {
+					done <- err
+					return
+				}
+				if b, err := w.ReadFile("shared/file.txt"); err != nil || !versions[string(b)] {
+					done <- fmt.Errorf("read a torn or failed version (%d bytes): %v", len(b), err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range versions {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+	ents, _ := os.ReadDir(filepath.Join(root, "shared"))
+	if len(ents) != 1 {
+		t.Errorf("shared/ holds %d entries, want only file.txt", len(ents))
 	}
 }
