@@ -14,10 +14,10 @@ import (
 
 // read_file limits.
 const (
-	ChunkLines      = 100     // lines per chunk (seed 001); each chunk is one UI action
-	DefaultMaxLines = 500     // lines returned when no end_line is given
-	MaxLines        = 2000    // most lines one call returns
-	MaxLineBytes    = 2000    // longer lines are cut, with a marker
+	ChunkLines      = 100  // lines per chunk (seed 001); each chunk is one UI action
+	DefaultMaxLines = 500  // lines returned when no end_line is given
+	MaxLines        = 2000 // most lines one call returns
+	MaxLineBytes    = 2000 // longer lines are cut, with a marker
 	maxOutputBytes  = 256 << 10
 	sampleBytes     = 8 << 10 // sniffed for binary and encoding
 	countLimit      = 256 << 20

@@ -37,7 +37,9 @@ func contentAliases() tools.Option {
 func NewWrite(ws Workspace) tools.Tool {
 	return tools.New(WriteName,
 		"Write a file: replace its whole content (or create it), or add to its end with append=true. The write is atomic: the file is never left half-written.",
-		func(ctx context.Context, a WriteArgs) (tools.Result, error) { return write(ws, a.Path, a.Content, a.Append, false) },
+		func(ctx context.Context, a WriteArgs) (tools.Result, error) {
+			return write(ws, a.Path, a.Content, a.Append, false)
+		},
 		contentAliases(),
 	)
 }
@@ -47,7 +49,9 @@ func NewWrite(ws Workspace) tools.Tool {
 func NewCreate(ws Workspace) tools.Tool {
 	return tools.New(CreateName,
 		"Create a new file with the given content. Fails if the file exists: use write_file to replace it or edit_file to change part of it.",
-		func(ctx context.Context, a CreateArgs) (tools.Result, error) { return write(ws, a.Path, a.Content, false, true) },
+		func(ctx context.Context, a CreateArgs) (tools.Result, error) {
+			return write(ws, a.Path, a.Content, false, true)
+		},
 		contentAliases(),
 	)
 }
