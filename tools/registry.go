@@ -325,8 +325,13 @@ func (r *Registry) execute(ctx context.Context, call Call) Result {
 			o.err = context.Cause(cctx)
 		}
 	}
-	if o.err == nil && errors.Is(context.Cause(cctx), ErrTimeout) {
-		o.res.Meta.TimedOut = true // returned after its deadline
+	if errors.Is(context.Cause(cctx), ErrTimeout) {
+		switch {
+		case o.err == nil:
+			o.res.Meta.TimedOut = true // returned (a partial result) after its deadline
+		case errors.Is(o.err, context.DeadlineExceeded), errors.Is(o.err, context.Canceled):
+			o.err = ErrTimeout // the tool passed on ctx.Err(); say what happened
+		}
 	}
 	if o.err != nil {
 		res := errorResult(describeFailure(e.spec.Name, timeout, o.err))
