@@ -76,9 +76,10 @@ func TestStatePersists(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(s.Root(), "sub"), r.Output)
 
-	// cd out of the workspace is not adopted.
-	run(t, s, "cd /")
+	// cd out of the workspace is not adopted, and the result says so.
+	r = run(t, s, "cd /")
 	assert.Equal(t, s.Root(), s.Cwd())
+	assert.Contains(t, r.DirReset, "outside the workspace")
 	run(t, s, "unset GREETING")
 	assert.Equal(t, "", run(t, s, "echo -n $GREETING").Output)
 }
