@@ -227,8 +227,10 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	cmd.Dir = dir
 	cmd.Env = slices.Clone(s.env)
 	cmd.Stdin = nil // /dev/null: a command waiting for input gets EOF
-	cmd.Stdout = out
-	cmd.Stderr = out
+	w, stopLive := startLive(ctx, out)
+	defer stopLive()
+	cmd.Stdout = w
+	cmd.Stderr = w
 	cmd.ExtraFiles = []*os.File{stateW}
 	cmd.WaitDelay = killGrace
 	if s.cfg.Sandbox != nil {
@@ -279,6 +281,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 		}
 	}
 	res.Elapsed = time.Since(start)
+	stopLive() // Wait has returned: no more writes to out
 
 	res.ExitCode = -1
 	if ps := cmd.ProcessState; ps != nil {
