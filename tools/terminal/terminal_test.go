@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -101,7 +102,7 @@ func TestTimeoutKillsGroup(t *testing.T) {
 	start := time.Now()
 	r, err := s.Run(context.Background(), Command{
 		Command: "echo started; (trap '' TERM; sleep 300) & echo $! > child.pid; sleep 300",
-		Timeout: 300 * time.Millisecond,
+		Timeout: 2 * time.Second,
 	})
 	require.NoError(t, err)
 	assert.True(t, r.TimedOut)
@@ -113,11 +114,22 @@ func TestTimeoutKillsGroup(t *testing.T) {
 func TestCancelKillsGroup(t *testing.T) {
 	s := newShell(t, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
-	r, err := s.Run(ctx, Command{Command: "sleep 300 & echo $! > child.pid; wait"})
+	pidFile := filepath.Join(s.Root(), "child.pid")
+	// Cancel only once the child exists: a fixed delay races a slow
+	// machine, and a cancel before the fork would prove nothing.
+	go func() {
+		defer cancel()
+		for ctx.Err() == nil {
+			if b, _ := os.ReadFile(pidFile); len(bytes.TrimSpace(b)) > 0 {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	r, err := s.Run(ctx, Command{Command: "sleep 300 & echo $! > child.pid.tmp; mv child.pid.tmp child.pid; wait"})
 	require.NoError(t, err)
 	assert.True(t, r.Canceled)
-	assertDead(t, filepath.Join(s.Root(), "child.pid"))
+	assertDead(t, pidFile)
 }
 
 func TestLeftoverChildrenKilled(t *testing.T) {
