@@ -30,6 +30,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -63,6 +64,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	settings := fs.String("settings", "", "read rules from a JSON file: {\"allow\":[…],\"ask\":[…],\"deny\":[…],\"read_only\":true}, or a Claude Code settings.json (its Bash(…) permissions)")
 	hook := fs.Bool("hook", false, "read a PreToolUse hook object on stdin and answer allow, ask or deny")
 	passive := fs.Bool("passive", false, "with -hook, answer only ask and deny; say nothing about commands Tether would allow")
+	workspace := fs.String("workspace", "", "the workspace the command runs in, for file sensitivity and confinement (default: the hook's cwd, else the current directory)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: safety [-allow RULES] [-ask RULES] [-deny RULES] [-readonly] 'COMMAND'")
 		fmt.Fprintln(stderr, "       safety -hook [rules…] < hook-input.json")
@@ -84,7 +86,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "safety: -hook reads the command from stdin; drop the command argument")
 			return 2
 		}
-		if err := answerHook(rules, *passive, stdin, stdout); err != nil {
+		if err := answerHook(rules, *workspace, *passive, stdin, stdout); err != nil {
 			fmt.Fprintln(stderr, "safety:", err)
 			return 2
 		}
@@ -95,11 +97,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "safety: give exactly one command, quoted as a single argument")
 		return 2
 	}
-	v := rules.Evaluate(fs.Arg(0))
+	p, err := policy(rules, *workspace)
+	if err != nil {
+		fmt.Fprintln(stderr, "safety:", err)
+		return 2
+	}
+	a := p.AssessCommand(context.Background(), fs.Arg(0), "")
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := enc.Encode(a); err != nil {
 		fmt.Fprintln(stderr, "safety:", err)
 		return 1
 	}
@@ -163,6 +170,7 @@ func bashRules(entries []string) []string {
 // hookInput is the part of a PreToolUse event the guard reads.
 type hookInput struct {
 	HookEventName string          `json:"hook_event_name"`
+	Cwd           string          `json:"cwd"`
 	ToolName      string          `json:"tool_name"`
 	ToolInput     json.RawMessage `json:"tool_input"`
 }
@@ -186,7 +194,7 @@ var shellTools = map[string]bool{
 
 var errNoCommand = errors.New(`hook input has no tool_input.command string (want {"tool_name":"Bash","tool_input":{"command":"…"}})`)
 
-func answerHook(rules safety.CommandRules, passive bool, stdin io.Reader, stdout io.Writer) error {
+func answerHook(rules safety.CommandRules, workspace string, passive bool, stdin io.Reader, stdout io.Writer) error {
 	data, err := io.ReadAll(io.LimitReader(stdin, 16<<20))
 	if err != nil {
 		return fmt.Errorf("reading hook input: %w", err)
@@ -204,7 +212,14 @@ func answerHook(rules safety.CommandRules, passive bool, stdin io.Reader, stdout
 	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil || ti.Command == nil {
 		return errNoCommand
 	}
-	v := rules.Evaluate(*ti.Command)
+	if workspace == "" {
+		workspace = in.Cwd
+	}
+	p, err := policy(rules, workspace)
+	if err != nil {
+		return err
+	}
+	v := p.AssessCommand(context.Background(), *ti.Command, "")
 	if passive && v.Decision == safety.Allow {
 		return nil
 	}
@@ -222,4 +237,18 @@ func answerHook(rules safety.CommandRules, passive bool, stdin io.Reader, stdout
 		PermissionDecision:       decision,
 		PermissionDecisionReason: reason,
 	}})
+}
+
+// policy judges commands as the agent would: the rules' verdict, then the
+// files each command reads or writes against the workspace's sensitivity
+// and confinement, so `cat .env` asks even when `cat` is allowed.
+func policy(rules safety.CommandRules, workspace string) (*safety.Policy, error) {
+	if workspace == "" {
+		workspace = "."
+	}
+	ws, err := safety.OpenWorkspace(workspace)
+	if err != nil {
+		return nil, fmt.Errorf("opening workspace %q: %w", workspace, err)
+	}
+	return &safety.Policy{Workspace: ws, Rules: rules}, nil
 }

