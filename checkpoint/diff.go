@@ -150,6 +150,9 @@ func (c *Checkpoint) fileDiff(ctx context.Context, oldPath, newPath string, befo
 	edits := udiff.Lines(string(a), string(b))
 	fd.Stats = lineStats(string(a), edits)
 	fd.Unified, err = udiff.ToUnified(oldLabel, newLabel, string(a), edits, ContextLines)
+	if fd.Kind == Renamed && fd.Unified == "" {
+		fd.Unified = fmt.Sprintf("rename from %s\nrename to %s\n", oldPath, newPath)
+	}
 	return fd, err
 }
 
