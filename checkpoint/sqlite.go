@@ -13,9 +13,12 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 )
 
-// SQLiteStore is the default Store: one SQLite file in WAL mode, written
-// with synchronous=FULL so that a Commit that returned survives a crash
-// of the process or the machine. Blobs live in the same file, keyed by
+// SQLiteStore is the default Store: one SQLite file in WAL mode. A
+// Commit that returned survives the process being killed; by default
+// (synchronous=NORMAL, SQLite's recommendation for WAL) a power cut may
+// lose the last few commits but never corrupts the store. SQLiteFullSync
+// makes every commit survive power loss too, at one fsync per commit.
+// Blobs live in the same file, keyed by
 // their sha256, so an unchanged pre-image is stored once however many
 // checkpoints refer to it. Open it with OpenSQLite.
 type SQLiteStore struct {
@@ -66,16 +69,40 @@ var migrations = []string{
 	) WITHOUT ROWID;`,
 }
 
+// SQLiteOption configures OpenSQLite.
+type SQLiteOption func(*sqliteConfig) error
+
+type sqliteConfig struct {
+	fullSync bool
+}
+
+// SQLiteFullSync fsyncs the write-ahead log on every commit
+// (synchronous=FULL), so that checkpoints survive a power cut, not only a
+// crash of the process.
+func SQLiteFullSync() SQLiteOption {
+	return func(c *sqliteConfig) error { c.fullSync = true; return nil }
+}
+
 // OpenSQLite opens (creating if needed) the store in the file at path and
 // brings its schema up to date. Keep the file outside the workspace the
 // agent edits. It fails with ErrSchemaTooNew if a newer Tether wrote it.
-func OpenSQLite(ctx context.Context, path string) (*SQLiteStore, error) {
+func OpenSQLite(ctx context.Context, path string, opts ...SQLiteOption) (*SQLiteStore, error) {
 	if path == "" {
 		return nil, fmt.Errorf("checkpoint: OpenSQLite: empty path; pass the file that should hold the checkpoints")
 	}
+	var cfg sqliteConfig
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	sync := "NORMAL"
+	if cfg.fullSync {
+		sync = "FULL"
+	}
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "synchronous("+sync+")")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Set("_txlock", "immediate")
