@@ -26,6 +26,7 @@ type Checkpoint struct {
 	info    Info
 	files   map[string]FileRecord
 	nextSeq int64
+	deleted bool // Manager.Delete dropped it from the store
 }
 
 // ID returns the checkpoint's id, for Manager.Open after a restart.
@@ -63,6 +64,9 @@ func (c *Checkpoint) sortedFiles() []FileRecord {
 
 // writable checks the state; c.mu must be held.
 func (c *Checkpoint) writable() error {
+	if c.deleted {
+		return fmt.Errorf("%w (checkpoint %s was deleted)", ErrClosed, c.info.ID)
+	}
 	if c.info.State != StateOpen {
 		return fmt.Errorf("%w (checkpoint %s is %s)", ErrClosed, c.info.ID, c.info.State)
 	}
@@ -108,6 +112,9 @@ func (c *Checkpoint) commit(ctx context.Context, b Batch) error {
 	}
 	if b.State != "" {
 		c.info.State = b.State
+		if b.State != StateOpen {
+			c.m.release(c.info.ID)
+		}
 	}
 	return nil
 }

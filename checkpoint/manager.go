@@ -173,9 +173,57 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 	if c != nil {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.info.State = StateKept
+		c.deleted = true
 	}
 	return m.store.Delete(ctx, id)
+}
+
+// release drops the cached handle of a checkpoint that can no longer
+// change, so a long-running host does not accumulate them; Open reloads
+// it from the store if asked.
+func (m *Manager) release(id string) {
+	m.mu.Lock()
+	delete(m.open, id)
+	m.mu.Unlock()
+}
+
+// UndoSince undoes checkpoint id and every later checkpoint of the same
+// session, newest first: "go back to before this turn". Kept checkpoints
+// are left alone (their files then usually conflict and are reported).
+// It stops at the first error other than a conflict; conflicts from all
+// checkpoints are gathered into one *ConflictError.
+func (m *Manager) UndoSince(ctx context.Context, id string, opts UndoOptions) (UndoReport, error) {
+	info, err := m.store.Info(ctx, id)
+	if err != nil {
+		return UndoReport{}, err
+	}
+	list, err := m.store.List(ctx, info.Session)
+	if err != nil {
+		return UndoReport{}, err
+	}
+	start := slices.IndexFunc(list, func(i Info) bool { return i.ID == id })
+	var total UndoReport
+	for _, i := range slices.Backward(list[start:]) {
+		if i.State == StateKept {
+			continue
+		}
+		c, err := m.Open(ctx, i.ID)
+		if err != nil {
+			return total, err
+		}
+		rep, err := c.Undo(ctx, opts)
+		total.Restored = append(total.Restored, rep.Restored...)
+		total.Removed = append(total.Removed, rep.Removed...)
+		total.Unchanged = append(total.Unchanged, rep.Unchanged...)
+		total.Skipped = append(total.Skipped, rep.Skipped...)
+		if err != nil && !errors.Is(err, ErrConflict) {
+			return total, err
+		}
+	}
+	if len(total.Skipped) > 0 {
+		return total, &ConflictError{Skipped: slices.Clone(total.Skipped)}
+	}
+	return total, nil
 }
 
 // lockPaths locks the stripes of the given paths in a fixed order and

@@ -57,6 +57,9 @@ func (c *Checkpoint) UndoFile(ctx context.Context, name string, opts UndoOptions
 // c.mu must be held.
 func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(string) bool) (UndoReport, error) {
 	var rep UndoReport
+	if c.deleted {
+		return rep, fmt.Errorf("%w (checkpoint %s was deleted)", ErrClosed, c.info.ID)
+	}
 	if c.info.State == StateKept {
 		return rep, fmt.Errorf("%w (checkpoint %s was kept)", ErrClosed, c.info.ID)
 	}
@@ -163,6 +166,9 @@ func (c *Checkpoint) restore(ctx context.Context, rec FileRecord) error {
 func (c *Checkpoint) Keep(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.deleted {
+		return fmt.Errorf("%w (checkpoint %s was deleted)", ErrClosed, c.info.ID)
+	}
 	if c.info.State == StateUndone {
 		return fmt.Errorf("%w (checkpoint %s was undone)", ErrClosed, c.info.ID)
 	}
