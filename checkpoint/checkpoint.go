@@ -39,9 +39,9 @@ func (c *Checkpoint) Info() Info {
 	return c.info
 }
 
-// Files returns the records of every file the checkpoint touched, in the
-// order they were first touched.
-func (c *Checkpoint) Files() []FileRecord {
+// Records returns the records of every file the checkpoint touched, in
+// the order they were first touched.
+func (c *Checkpoint) Records() []FileRecord {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sortedFiles()

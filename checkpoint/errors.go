@@ -36,8 +36,8 @@ var (
 
 // Skip is one file an undo (or hunk operation) left alone, and why.
 type Skip struct {
-	Path   string
-	Reason string
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // ConflictError reports the files an Undo skipped because someone other

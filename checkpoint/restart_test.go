@@ -79,7 +79,7 @@ func TestRecoverInterruptedChange(t *testing.T) {
 			// version leaves behind.
 			v2 := Image{Exists: true, Hash: hashOf([]byte("v2\n")), Mode: 0o644}
 			v3 := Image{Exists: true, Hash: hashOf([]byte("v3\n")), Mode: 0o644}
-			rec := c.Files()[0]
+			rec := c.Records()[0]
 			rec.Post = v3
 			err := store.Commit(ctx, c.ID(), Batch{Blobs: map[string][]byte{v3.Hash: []byte("v3\n")}, Files: []FileRecord{rec},
 				Changes: []Change{{Checkpoint: c.ID(), Seq: 9, Path: "a.txt", Op: OpWrite, Before: v2, After: v3, Pending: true}}})

@@ -19,10 +19,10 @@ type UndoOptions struct {
 
 // UndoReport says what an undo did to each file it looked at.
 type UndoReport struct {
-	Restored  []string // written back to the pre-image
-	Removed   []string // created by the agent, now deleted
-	Unchanged []string // already equal to the pre-image
-	Skipped   []Skip   // changed by someone else; left alone
+	Restored  []string `json:"restored,omitempty"`  // written back to the pre-image
+	Removed   []string `json:"removed,omitempty"`   // created by the agent, now deleted
+	Unchanged []string `json:"unchanged,omitempty"` // already equal to the pre-image
+	Skipped   []Skip   `json:"skipped,omitempty"`   // changed by someone else; left alone
 }
 
 // Undo restores every file the checkpoint touched to its pre-image and
