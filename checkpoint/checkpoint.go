@@ -201,7 +201,7 @@ func (c *Checkpoint) WriteFile(ctx context.Context, call Call, name string, data
 
 // Remove deletes name on behalf of call, snapshotting it first.
 func (c *Checkpoint) Remove(ctx context.Context, call Call, name string) error {
-	rel, err := key(c.m.files, name)
+	rel, err := keyNoFollow(c.m.files, name)
 	if err != nil {
 		return err
 	}
@@ -234,11 +234,11 @@ func (c *Checkpoint) Remove(ctx context.Context, call Call, name string) error {
 // recorded: Undo puts the file back at oldname and restores (or removes)
 // whatever was at newname.
 func (c *Checkpoint) Rename(ctx context.Context, call Call, oldname, newname string) error {
-	from, err := key(c.m.files, oldname)
+	from, err := keyNoFollow(c.m.files, oldname)
 	if err != nil {
 		return err
 	}
-	to, err := key(c.m.files, newname)
+	to, err := keyNoFollow(c.m.files, newname)
 	if err != nil {
 		return err
 	}

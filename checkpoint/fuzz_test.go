@@ -3,11 +3,15 @@ package checkpoint
 import (
 	"context"
 	"errors"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/tetherdev/tether/safety"
 )
 
 // FuzzKey checks the path canonicaliser on the paths a model might send:
@@ -18,9 +22,30 @@ func FuzzKey(f *testing.F) {
 		"a\\..\\..\\x", "~/x", "a\x00b", "dir/.gitignore", "x/.git", ".github/workflows/ci.yml"} {
 		f.Add(s)
 	}
-	files := &rootFiles{} // key does not touch the file system without Rel
+	dir := f.TempDir()
+	os.MkdirAll(filepath.Join(dir, "sub", ".git"), 0o755)
+	os.Symlink(filepath.Join("sub", ".git"), filepath.Join(dir, "gitlink")) // a link into .git
+	os.Symlink("..", filepath.Join(dir, "sub", "up"))
+	ws, err := safety.OpenWorkspace(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(filepath.Join(dir, "sub/x"))
+	f.Add("gitlink/config")
+	f.Add("sub/up/../../x")
 	f.Fuzz(func(t *testing.T, p string) {
-		rel, err := key(files, p)
+		for _, k := range []func(Files, string) (string, error){key, keyNoFollow} {
+			for _, files := range []Files{&rootFiles{}, ws} {
+				checkKey(t, p, k, files)
+			}
+		}
+	})
+}
+
+func checkKey(t *testing.T, p string, k func(Files, string) (string, error), files Files) {
+	t.Helper()
+	{
+		rel, err := k(files, p)
 		if err != nil {
 			if !errors.Is(err, ErrInvalidPath) && !errors.Is(err, ErrProtectedPath) {
 				t.Fatalf("key(%q) error %v is neither ErrInvalidPath nor ErrProtectedPath", p, err)
@@ -35,7 +60,7 @@ func FuzzKey(f *testing.F) {
 				t.Fatalf("key(%q) = %q reaches into .git", p, rel)
 			}
 		}
-	})
+	}
 }
 
 // FuzzHunks checks the hunk algebra on arbitrary text: rejecting every

@@ -66,6 +66,14 @@ func TestWithSafetyWorkspace(t *testing.T) {
 			t.Errorf("WriteFile(%q) = %v, want ErrInvalidPath wrapping safety.ErrOutsideWorkspace", p, err)
 		}
 	}
+	// Removing or renaming a symlink would act on the link itself, which a
+	// checkpoint cannot snapshot: refused, and the target is untouched.
+	if err := cp.Remove(ctx, call, "link.go"); !errors.Is(err, checkpoint.ErrNotRegular) {
+		t.Errorf("Remove(symlink) = %v, want ErrNotRegular", err)
+	}
+	if err := cp.Rename(ctx, call, "link.go", "link2.go"); !errors.Is(err, checkpoint.ErrNotRegular) {
+		t.Errorf("Rename(symlink) = %v, want ErrNotRegular", err)
+	}
 	if err := cp.WriteFile(ctx, call, ".git/HEAD", []byte("x"), 0); !errors.Is(err, checkpoint.ErrProtectedPath) {
 		t.Errorf("write to .git = %v", err)
 	}
@@ -104,5 +112,26 @@ func TestWithSafetyWorkspace(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(outside, "secret")); string(got) != "s" {
 		t.Errorf("file outside the workspace changed: %q", got)
+	}
+}
+
+func TestSymlinkIntoGitRefused(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[core]\n"), 0o644)
+	os.Symlink(".git", filepath.Join(dir, "innocent"))
+	ws, err := safety.OpenWorkspace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	m, _ := checkpoint.New(ws, checkpoint.NewMemoryStore())
+	cp, _ := m.Begin(ctx, "s", "")
+	if err := cp.WriteFile(ctx, checkpoint.Call{}, "innocent/config", []byte("pwned"), 0); !errors.Is(err, checkpoint.ErrProtectedPath) {
+		t.Errorf("write through a symlink into .git = %v, want ErrProtectedPath", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(got) != "[core]\n" {
+		t.Errorf(".git/config changed: %q", got)
 	}
 }
