@@ -390,6 +390,39 @@ func TestFailedWriteLeavesNoRecord(t *testing.T) {
 	}
 }
 
+// lateFailFiles writes, then reports a failure, as a Workspace does when
+// only the directory sync fails.
+type lateFailFiles struct{ *rootFiles }
+
+func (f lateFailFiles) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	if err := f.rootFiles.WriteFile(name, data, perm); err != nil {
+		return err
+	}
+	return errors.New("written, but syncing the directory failed")
+}
+
+func TestFailedWriteThatLandedIsRecorded(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o644)
+	root := newRootFiles(t, dir)
+	m, _ := New(lateFailFiles{root}, NewMemoryStore())
+	c, _ := m.Begin(ctx, "s", "")
+	if err := c.WriteFile(ctx, call1, "a.txt", []byte("b"), 0); err == nil {
+		t.Fatal("the Files error was swallowed")
+	}
+	if ch, _ := c.Changes(ctx); len(ch) != 1 || ch[0].Pending {
+		t.Errorf("changes = %+v, want the landed write confirmed", ch)
+	}
+	m.files = root // restores go through a healthy Files
+	if _, err := c.Undo(ctx, UndoOptions{}); err != nil {
+		t.Fatalf("Undo = %v", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(got) != "a" {
+		t.Errorf("a.txt = %q, want a", got)
+	}
+}
+
 func TestSnapshotAndRecord(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, NewMemoryStore(), map[string]string{"go.mod": "module x\n"})

@@ -261,44 +261,44 @@ func (c *Checkpoint) recover(ctx context.Context, changes []Change) error {
 		if !ch.Pending {
 			continue
 		}
-		var b Batch
-		cur, _, err := c.m.capture(ch.Path)
-		if err != nil {
+		b := c.settle(ch)
+		if err := c.commit(ctx, b); err != nil {
 			return err
-		}
-		settled := ch
-		settled.Pending = false
-		switch {
-		case ch.Op == OpRename:
-			from, _, err := c.m.capture(ch.From)
-			if err != nil {
-				return err
-			}
-			if from.Same(ch.FromBefore) && cur.Same(ch.Before) { // rename never happened
-				dst, src := c.files[ch.Path], c.files[ch.From]
-				dst.Post, src.Post = ch.Before, ch.FromBefore
-				b = Batch{Files: []FileRecord{dst, src}, DropChanges: []int64{ch.Seq}}
-			} else {
-				b = Batch{Changes: []Change{settled}}
-			}
-		case cur.Same(ch.Before) && !cur.Same(ch.After): // write never landed
-			rec := c.files[ch.Path]
-			rec.Post = ch.Before
-			b = Batch{Files: []FileRecord{rec}, DropChanges: []int64{ch.Seq}}
-		default:
-			// Landed, or someone changed the file since: either way the
-			// recorded Post stands and Undo's conflict check protects
-			// any foreign edit.
-			b = Batch{Changes: []Change{settled}}
-		}
-		if err := c.m.store.Commit(ctx, c.info.ID, b); err != nil {
-			return err
-		}
-		for _, f := range b.Files {
-			c.files[f.Path] = f
 		}
 		c.m.log.Info("checkpoint: settled interrupted change", "checkpoint", c.info.ID, "path", ch.Path,
 			"op", ch.Op, "rolled_back", len(b.DropChanges) > 0)
 	}
 	return nil
+}
+
+// settle looks at the disk to decide what became of a pending change and
+// returns the batch that records it: the change dropped and the records'
+// Post put back if the operation did not happen, the change confirmed
+// otherwise. When the disk matches neither side (someone changed the file
+// since, or it cannot be read) the change is confirmed: the recorded Post
+// then differs from the disk and Undo's conflict check protects that
+// other edit.
+func (c *Checkpoint) settle(ch Change) Batch {
+	landed := ch
+	landed.Pending = false
+	confirm := Batch{Changes: []Change{landed}}
+	cur, _, err := c.m.capture(ch.Path)
+	if err != nil {
+		return confirm
+	}
+	if ch.Op == OpRename {
+		from, _, err := c.m.capture(ch.From)
+		if err != nil || !from.Same(ch.FromBefore) || !cur.Same(ch.Before) {
+			return confirm
+		}
+		dst, src := c.files[ch.Path], c.files[ch.From]
+		dst.Post, src.Post = ch.Before, ch.FromBefore
+		return Batch{Files: []FileRecord{dst, src}, DropChanges: []int64{ch.Seq}}
+	}
+	if !cur.Same(ch.Before) || cur.Same(ch.After) {
+		return confirm
+	}
+	rec := c.files[ch.Path]
+	rec.Post = ch.Before
+	return Batch{Files: []FileRecord{rec}, DropChanges: []int64{ch.Seq}}
 }
