@@ -137,3 +137,8 @@ type Store interface {
 	// Close releases the store.
 	Close() error
 }
+
+var (
+	_ Store = (*MemoryStore)(nil)
+	_ Store = (*SQLiteStore)(nil)
+)
