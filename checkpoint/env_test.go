@@ -95,4 +95,3 @@ func mustEqualTree(t *testing.T, got, want map[string]string) {
 		}
 	}
 }
-
