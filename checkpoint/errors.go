@@ -30,6 +30,9 @@ var (
 	// ErrStaleHunk: the hunk id does not match the file's current diff
 	// (the file or the baseline changed); list the hunks again.
 	ErrStaleHunk = errors.New("checkpoint: hunk is stale; list the hunks again")
+	// ErrWrongWorkspace: the checkpoint was taken in another workspace than
+	// the one this Manager serves; undoing it here would write the wrong files.
+	ErrWrongWorkspace = errors.New("checkpoint: checkpoint belongs to another workspace")
 	// ErrSchemaTooNew: the store was written by a newer version of Tether.
 	ErrSchemaTooNew = errors.New("checkpoint: store schema is newer than this program understands")
 )

@@ -36,6 +36,11 @@ type (
 	relativizer interface {
 		Rel(path string) (string, error)
 	}
+	// rooter names the workspace, to tie checkpoints to it:
+	// (*safety.Workspace).Root.
+	rooter interface {
+		Root() string
+	}
 	// chmoder restores exact permission bits a umask would otherwise mask.
 	chmoder interface {
 		Chmod(name string, mode fs.FileMode) error

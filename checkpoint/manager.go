@@ -25,6 +25,7 @@ const DefaultMaxFileSize = 32 << 20
 // records are guarded by its own lock.
 type Manager struct {
 	files   Files
+	root    string // Files' workspace root, if it reports one
 	store   Store
 	log     *slog.Logger
 	maxSize int64
@@ -99,6 +100,9 @@ func New(files Files, store Store, opts ...Option) (*Manager, error) {
 			return nil, err
 		}
 	}
+	if r, ok := files.(rooter); ok {
+		m.root = r.Root()
+	}
 	return m, nil
 }
 
@@ -108,7 +112,7 @@ func (m *Manager) Store() Store { return m.store }
 // Begin opens a new checkpoint. Call it once per agent run, or once per
 // turn for finer undo: every checkpoint undoes independently.
 func (m *Manager) Begin(ctx context.Context, session, label string) (*Checkpoint, error) {
-	info := Info{ID: newID(m.now()), Session: session, Label: label, Created: m.now(), State: StateOpen}
+	info := Info{ID: newID(m.now()), Session: session, Label: label, Created: m.now(), State: StateOpen, Workspace: m.root}
 	if err := m.store.Create(ctx, info); err != nil {
 		return nil, err
 	}
@@ -132,6 +136,9 @@ func (m *Manager) Open(ctx context.Context, id string) (*Checkpoint, error) {
 	info, err := m.store.Info(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if info.Workspace != "" && m.root != "" && info.Workspace != m.root {
+		return nil, fmt.Errorf("%w: %s was taken in %s, this manager serves %s", ErrWrongWorkspace, id, info.Workspace, m.root)
 	}
 	recs, err := m.store.Files(ctx, id)
 	if err != nil {

@@ -67,6 +67,9 @@ var migrations = []string{
 		time_ns INTEGER NOT NULL,
 		PRIMARY KEY (checkpoint, seq)
 	) WITHOUT ROWID;`,
+	// 2: remember which workspace a checkpoint belongs to, so a host that
+	// shares one store between workspaces cannot undo into the wrong one.
+	`ALTER TABLE checkpoints ADD COLUMN workspace TEXT NOT NULL DEFAULT '';`,
 }
 
 // SQLiteOption configures OpenSQLite.
@@ -165,8 +168,8 @@ func (s *SQLiteStore) Create(ctx context.Context, info Info) error {
 	if info.ID == "" {
 		return fmt.Errorf("checkpoint: create: empty id")
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO checkpoints (id, session, label, created_ns, state) VALUES (?, ?, ?, ?, ?)`,
-		info.ID, info.Session, info.Label, info.Created.UnixNano(), string(info.State))
+	_, err := s.db.ExecContext(ctx, `INSERT INTO checkpoints (id, session, label, created_ns, state, workspace) VALUES (?, ?, ?, ?, ?, ?)`,
+		info.ID, info.Session, info.Label, info.Created.UnixNano(), string(info.State), info.Workspace)
 	if err != nil {
 		return fmt.Errorf("checkpoint: create %s: %w", info.ID, err)
 	}
@@ -176,8 +179,8 @@ func (s *SQLiteStore) Create(ctx context.Context, info Info) error {
 func (s *SQLiteStore) Info(ctx context.Context, id string) (Info, error) {
 	var i Info
 	var ns int64
-	err := s.db.QueryRowContext(ctx, `SELECT id, session, label, created_ns, state FROM checkpoints WHERE id = ?`, id).
-		Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State)
+	err := s.db.QueryRowContext(ctx, `SELECT id, session, label, created_ns, state, workspace FROM checkpoints WHERE id = ?`, id).
+		Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State, &i.Workspace)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Info{}, fmt.Errorf("checkpoint %q: %w", id, ErrNotFound)
 	}
@@ -189,7 +192,7 @@ func (s *SQLiteStore) Info(ctx context.Context, id string) (Info, error) {
 }
 
 func (s *SQLiteStore) List(ctx context.Context, session string) ([]Info, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, session, label, created_ns, state FROM checkpoints
+	rows, err := s.db.QueryContext(ctx, `SELECT id, session, label, created_ns, state, workspace FROM checkpoints
 		WHERE ? = '' OR session = ? ORDER BY rowid`, session, session)
 	if err != nil {
 		return nil, err
@@ -199,7 +202,7 @@ func (s *SQLiteStore) List(ctx context.Context, session string) ([]Info, error) 
 	for rows.Next() {
 		var i Info
 		var ns int64
-		if err := rows.Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State); err != nil {
+		if err := rows.Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State, &i.Workspace); err != nil {
 			return nil, err
 		}
 		i.Created = time.Unix(0, ns)

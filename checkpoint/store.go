@@ -23,6 +23,10 @@ type Info struct {
 	Label   string    `json:"label"`   // free text for the UI ("turn 3", the user's prompt…)
 	Created time.Time `json:"created"`
 	State   State     `json:"state"`
+	// Workspace is the root of the workspace the checkpoint was taken in,
+	// when Files reports one (safety.Workspace does); Manager.Open refuses
+	// a checkpoint of another workspace.
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // Image is the state of one path at one moment: absent, or a regular

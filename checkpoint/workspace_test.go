@@ -135,3 +135,29 @@ func TestSymlinkIntoGitRefused(t *testing.T) {
 		t.Errorf(".git/config changed: %q", got)
 	}
 }
+
+func TestCheckpointBoundToItsWorkspace(t *testing.T) {
+	ctx := context.Background()
+	store := checkpoint.NewMemoryStore()
+	open := func(dir string) *checkpoint.Manager {
+		ws, err := safety.OpenWorkspace(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws.Close() })
+		m, err := checkpoint.New(ws, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	dirA, dirB := t.TempDir(), t.TempDir()
+	cp, _ := open(dirA).Begin(ctx, "s", "")
+	cp.WriteFile(ctx, checkpoint.Call{}, "x.txt", []byte("x"), 0)
+	if _, err := open(dirB).Open(ctx, cp.ID()); !errors.Is(err, checkpoint.ErrWrongWorkspace) {
+		t.Errorf("Open from another workspace = %v, want ErrWrongWorkspace", err)
+	}
+	if _, err := open(dirA).Open(ctx, cp.ID()); err != nil {
+		t.Errorf("Open from its own workspace = %v", err)
+	}
+}
