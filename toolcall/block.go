@@ -1,6 +1,9 @@
 package toolcall
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // A block is call markup recognised by an explicit opener: a tag,
 // [TOOL_CALLS], <|python_tag|>, >>>name, or a yips fence. Its content is a
@@ -41,7 +44,9 @@ const (
 )
 
 func (s *Stream) startBlock(p int, r rec) {
-	s.flushText(p)
+	// Show the prose before the block now, but keep the prose run open:
+	// if the block fails, its text joins the same run.
+	s.showUpTo(p)
 	s.blk = block{
 		seq:    s.blocks,
 		start:  p,
@@ -135,7 +140,7 @@ func (s *Stream) blockItems() (more, done bool) {
 		if !s.eof {
 			return false, false
 		}
-		s.endBlock(i)
+		s.endBlock(s.pos) // trailing whitespace after the last item stays text
 		return false, true
 	}
 	if k.fnClose {
@@ -156,6 +161,7 @@ func (s *Stream) blockItems() (more, done bool) {
 			s.pos = i + len(ct)
 			if k.items == 0 {
 				s.failBlock(s.pos, ErrNotACall, "empty "+k.describe()+" block: put a JSON object with the tool name and arguments inside")
+				s.skip.end = s.pos
 				return false, true
 			}
 			if k.fenced {
@@ -165,9 +171,16 @@ func (s *Stream) blockItems() (more, done bool) {
 			s.endBlock(s.pos)
 			return false, true
 		}
-		if partial && !s.eof {
-			s.pos = i
-			return false, false
+		if partial {
+			if !s.eof {
+				s.pos = i
+				return false, false
+			}
+			if k.items > 0 {
+				// The output was cut inside the close tag: still markup.
+				s.endBlock(len(b))
+				return false, true
+			}
 		}
 	}
 	if k.format == FormatPythonTag {
@@ -223,7 +236,7 @@ func (s *Stream) blockItems() (more, done bool) {
 		}
 	}
 	if k.items > 0 {
-		s.endBlock(i) // the close tag is missing; prose follows
+		s.endBlock(s.pos) // the close tag is missing; prose follows
 		return false, true
 	}
 	s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected a JSON object after %s, found %s", k.describe(), quoteByte(c)))
@@ -363,7 +376,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		}
 		c.Kind = "tool"
 		c.Format = k.format
-		c.Repaired = repaired || rawCtl
+		c.Repaired = k.repaired
 		k.calls = append(k.calls, c)
 	}
 	return true
@@ -449,7 +462,11 @@ func (s *Stream) endBlock(end int) {
 func (s *Stream) failBlock(at int, err error, reason string) {
 	k := &s.blk
 	k.calls = k.calls[:0]
-	s.skip = skipState{err: err, reason: reason}
+	s.skip = skipState{err: err, reason: reason, end: -1}
+	if k.open != nil && k.open.soft && errors.Is(err, ErrNotACall) {
+		// <response>{"answer": 42}</response> is just text, not a broken call.
+		s.skip.quiet = true
+	}
 	s.pos = max(at, s.pos)
 	if s.pos > len(s.buf) {
 		s.pos = len(s.buf)

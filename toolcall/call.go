@@ -3,6 +3,7 @@ package toolcall
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // The one alias table. Models name the same two things many ways:
@@ -106,7 +107,7 @@ func buildCall(b []byte, obj, depth int, members []member) shape {
 		return s
 	}
 	name, ok := unquote(b[nameM.valStart:nameM.valEnd])
-	if !ok || name == "" {
+	if !ok || name == "" || strings.IndexFunc(name, func(r rune) bool { return r < 0x20 }) >= 0 {
 		s.err, s.reason = ErrNotACall, "the tool name is empty or not a valid string"
 		return s
 	}

@@ -164,7 +164,7 @@ func (s *Stream) displayLimit() int {
 	case mCandidate, mTentative:
 		return s.cand.chainStart
 	}
-	return s.textStart // block, skip and think hold their text
+	return 0 // block, skip and think hold their text
 }
 
 // emitText releases settled prose as an EventText.
@@ -175,13 +175,18 @@ func (s *Stream) emitText() {
 	}
 }
 
-// flushText ends the current prose run at end: emits what is still held
-// and records the run as a text segment.
-func (s *Stream) flushText(end int) {
+// showUpTo emits settled prose up to end without ending the prose run.
+func (s *Stream) showUpTo(end int) {
 	if end > s.shown {
 		s.events = append(s.events, Event{Kind: EventText, Text: string(s.buf[s.shown:end])})
 		s.shown = end
 	}
+}
+
+// flushText ends the current prose run at end: emits what is still held
+// and records the run as a text segment.
+func (s *Stream) flushText(end int) {
+	s.showUpTo(end)
 	if end > s.textStart {
 		t := string(s.buf[s.textStart:end])
 		s.text.WriteString(t)
