@@ -32,6 +32,7 @@ type block struct {
 	pathSent int // members already checked for progress events
 	nameSent bool
 	id       string // [CALL_ID] of a Mistral call
+	itemEnd  int    // offset just past the last item (and its </function>)
 }
 
 type bstate uint8
@@ -63,7 +64,7 @@ func (s *Stream) startBlock(p int, r rec) {
 	if r.format == FormatMistral {
 		s.blk.state = bMistral
 	}
-	s.events = append(s.events, Event{Kind: EventCallStart, Block: s.blk.seq, Format: r.format, Name: r.name})
+	s.emit(Event{Kind: EventCallStart, Block: s.blk.seq, Format: r.format, Name: r.name})
 	if r.name != "" {
 		s.blk.nameSent = true
 	}
@@ -111,6 +112,7 @@ func (s *Stream) blockStep() bool {
 				}
 			}
 			if k.jm.done() {
+				k.itemEnd = k.jm.end
 				if !s.finishItem(b[k.jm.start:k.jm.end], k.jm.members, k.jm.start, k.jm.rawCtl, false) {
 					return true
 				}
@@ -140,7 +142,7 @@ func (s *Stream) blockItems() (more, done bool) {
 		if !s.eof {
 			return false, false
 		}
-		s.endBlock(s.pos) // trailing whitespace after the last item stays text
+		s.endBlock(k.itemEnd) // trailing whitespace after the last item stays text
 		return false, true
 	}
 	if k.fnClose {
@@ -152,6 +154,7 @@ func (s *Stream) blockItems() (more, done bool) {
 		k.fnClose = false
 		if full {
 			s.pos = i + len(functionClose)
+			k.itemEnd = s.pos
 			return true, false
 		}
 	}
@@ -231,12 +234,12 @@ func (s *Stream) blockItems() (more, done bool) {
 			k.itemName = r.name
 			k.fnClose = false
 			s.pos = r.end
-			s.events = append(s.events, Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})
+			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})
 			return true, false
 		}
 	}
 	if k.items > 0 {
-		s.endBlock(s.pos) // the close tag is missing; prose follows
+		s.endBlock(k.itemEnd) // the close tag is missing; prose follows
 		return false, true
 	}
 	s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected a JSON object after %s, found %s", k.describe(), quoteByte(c)))
@@ -318,7 +321,7 @@ func (s *Stream) mistralPrefix() bool {
 	k.state = bItems
 	s.pos = j + len(mistralArgs)
 	k.id = id
-	s.events = append(s.events, Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
+	s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
 	k.nameSent = true
 	return true
 }
@@ -515,6 +518,9 @@ func (s *Stream) fenceClose() bool {
 
 // progress emits the call's name and path as soon as they are complete.
 func (s *Stream) progress() {
+	if s.silent {
+		return
+	}
 	k := &s.blk
 	ms := k.jm.members
 	base := 1 // depth of a call object's members
@@ -532,13 +538,13 @@ func (s *Stream) progress() {
 		switch {
 		case !named && m.depth == base && isNameKey(key):
 			if name, ok := unquote(val); ok {
-				s.events = append(s.events, Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
+				s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
 			}
 		case isPathKey(key) && ((named && m.depth == 1) ||
 			(!named && m.depth == base+1 && m.parentKeyStart >= 0 && isArgsKey(s.buf[m.parentKeyStart:m.parentKeyEnd])) ||
 			(!named && m.depth == base)):
 			if path, ok := unquote(val); ok {
-				s.events = append(s.events, Event{Kind: EventCallPath, Block: k.seq, Format: k.format, Path: path})
+				s.emit(Event{Kind: EventCallPath, Block: k.seq, Format: k.format, Path: path})
 			}
 		}
 	}
