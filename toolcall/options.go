@@ -114,3 +114,14 @@ type Event struct {
 
 // Type returns the event's kind as a snake_case string.
 func (e Event) Type() string { return e.Kind.String() }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (k *EventKind) UnmarshalText(b []byte) error {
+	for i, n := range eventKindNames {
+		if n == string(b) {
+			*k = EventKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("toolcall: unknown event type %q", b)
+}
