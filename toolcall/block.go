@@ -342,7 +342,8 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		k.itemName = ""
 		k.fnClose = true
 	}
-	var shapes []shape
+	var one [1]shape
+	shapes := one[:0]
 	switch {
 	case name != "":
 		if v[0] != '{' {
@@ -350,7 +351,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		}
 		shapes = append(shapes, shape{call: Call{Name: name, Arguments: v, ID: k.id}})
 	case v[0] == '{':
-		shapes = append(shapes, buildCall(v, 0, 1, rebase(members, base)))
+		shapes = append(shapes, buildCall(v, 0, 1, rebase(members, base), s.src != ""))
 	default:
 		ms := rebase(members, base)
 		for _, m := range ms {
@@ -360,7 +361,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 			if m.kind != '{' {
 				return s.failItem(ErrNotACall, "every element of the array must be a call object, found "+kindName(m.kind))
 			}
-			shapes = append(shapes, buildCall(v, m.valStart, 2, ms))
+			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, s.src != ""))
 		}
 		if len(shapes) == 0 {
 			return s.failItem(ErrNotACall, "the array of calls is empty")
@@ -380,6 +381,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		c.Kind = "tool"
 		c.Format = k.format
 		c.Repaired = k.repaired
+		c.Arguments = s.ownArgs(c.Arguments)
 		k.calls = append(k.calls, c)
 	}
 	return true

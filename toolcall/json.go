@@ -36,6 +36,8 @@ type jsonMachine struct {
 	valStart         [maxDepth]int
 	contStart        [maxDepth]int
 	members          []member
+
+	quote, backslash byteFinder // string scanning, see byteFinder
 }
 
 // maxDepth bounds the depths whose members are recorded. A call needs at
@@ -84,6 +86,8 @@ func (m *jsonMachine) reset(start int) {
 	m.errPos = 0
 	m.errMsg = ""
 	m.members = m.members[:0]
+	m.quote.reset()
+	m.backslash.reset()
 }
 
 func (m *jsonMachine) done() bool   { return m.state == jDone }
@@ -151,12 +155,23 @@ func (m *jsonMachine) run(b []byte, i int) int {
 		case jDone, jError:
 			return i
 		case jString:
-			// Fast path: skip ordinary string bytes in bulk.
-			j := indexStringSpecial(b[i:])
-			if j < 0 {
+			// Fast path: skip ordinary string bytes in bulk. The quote and
+			// backslash finders are vectorised and remember their hits, so
+			// a long string full of escapes is still searched once.
+			end := len(b)
+			if q := m.quote.next(b, i, '"'); q >= 0 {
+				end = q
+			}
+			if e := m.backslash.next(b, i, '\\'); e >= 0 && e < end {
+				end = e
+			}
+			if k := indexControl(b[i:end]); k >= 0 {
+				end = i + k
+			}
+			if end == len(b) {
 				return len(b)
 			}
-			i += j
+			i = end
 			c := b[i]
 			switch {
 			case c == '"':

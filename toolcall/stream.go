@@ -2,7 +2,10 @@ package toolcall
 
 import (
 	"bytes"
+	"encoding/json"
+	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Stream finds tool calls while a message streams in.
@@ -41,6 +44,8 @@ type Stream struct {
 	src string
 	// silent suppresses events: Parse has no one to report them to.
 	silent bool
+
+	find proseFinder
 
 	noCandUntil int // bare JSON may not start before this offset
 	blocks      int // call blocks opened so far
@@ -82,7 +87,10 @@ func Parse(text string) Result {
 // ParseWith is Parse with options (an allow-list of tools, formats).
 func ParseWith(text string, opts ...Option) Result {
 	s := NewStream(opts...)
-	s.buf = []byte(text)
+	// The scanner reads text in place, without copying it: the buffer is
+	// never written in this mode, and nothing handed to the caller
+	// aliases it as []byte (see ownArgs); strings are sliced from src.
+	s.buf = unsafe.Slice(unsafe.StringData(text), len(text))
 	s.src = text
 	s.silent = true
 	s.eof = true
@@ -159,6 +167,16 @@ func (s *Stream) joinSegments(thinking bool) string {
 		}
 	}
 	return b.String()
+}
+
+// ownArgs returns arguments safe to hand to the caller: a copy when the
+// buffer is the caller's string, else the bytes clipped so that an append
+// by the caller cannot write into the buffer.
+func (s *Stream) ownArgs(a json.RawMessage) json.RawMessage {
+	if s.src != "" {
+		return bytes.Clone(a)
+	}
+	return slices.Clip(a)
 }
 
 // str returns buf[a:b] as a string, without copying when it can.
@@ -273,12 +291,11 @@ func (s *Stream) prose() bool {
 			}
 			continue
 		}
-		j := indexProseSpecial(b[s.pos:])
-		if j < 0 {
+		p := s.find.next(b, s.pos)
+		if p < 0 {
 			s.pos = len(b)
 			return false
 		}
-		p := s.pos + j
 		s.pos = p
 		r := s.recognize(b, p, s.eof)
 		switch r.v {

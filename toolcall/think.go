@@ -31,12 +31,11 @@ func (s *Stream) emitThinking(upTo int) {
 func (s *Stream) thinkStep() bool {
 	b := s.buf
 	for s.pos < len(b) {
-		j := indexProseSpecial(b[s.pos:])
-		if j < 0 {
+		p := s.find.next(b, s.pos)
+		if p < 0 {
 			s.pos = len(b)
 			break
 		}
-		p := s.pos + j
 		s.pos = p
 		var r rec
 		switch b[p] {
