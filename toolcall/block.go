@@ -48,6 +48,10 @@ func (s *Stream) startBlock(p int, r rec) {
 	// Show the prose before the block now, but keep the prose run open:
 	// if the block fails, its text joins the same run.
 	s.showUpTo(p)
+	// Keep the slices' memory from block to block: a message with many
+	// calls then allocates almost nothing per call.
+	stack, members, calls := s.blk.jm.stack[:0], s.blk.jm.members[:0], s.blk.calls[:0]
+	quote, backslash := s.blk.jm.quote, s.blk.jm.backslash
 	s.blk = block{
 		seq:    s.blocks,
 		start:  p,
@@ -56,10 +60,10 @@ func (s *Stream) startBlock(p int, r rec) {
 		name:   r.name,
 		yips:   r.yips,
 		fenced: r.fenced,
-		calls:  s.blk.calls[:0],
+		calls:  calls,
 	}
-	s.blk.jm.stack = s.blk.jm.stack[:0]
-	s.blk.jm.members = s.blk.jm.members[:0]
+	s.blk.jm.stack, s.blk.jm.members = stack, members
+	s.blk.jm.quote, s.blk.jm.backslash = quote, backslash
 	s.blocks++
 	if r.format == FormatMistral {
 		s.blk.state = bMistral

@@ -86,8 +86,7 @@ func (m *jsonMachine) reset(start int) {
 	m.errPos = 0
 	m.errMsg = ""
 	m.members = m.members[:0]
-	m.quote.reset()
-	m.backslash.reset()
+	// The finders are kept: they describe the buffer, not this value.
 }
 
 func (m *jsonMachine) done() bool   { return m.state == jDone }
