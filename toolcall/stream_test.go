@@ -214,3 +214,15 @@ func TestLargeArgument(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLongFenceInfo: a ``` line longer than the info-string window is not
+// a fence, whether or not the output ends on that line.
+func TestLongFenceInfo(t *testing.T) {
+	in := "```" + strings.Repeat("x", 300) + ` {"name": "a", "arguments": {}}`
+	if err := streamChunks(chunks(in, 16)); err != nil {
+		t.Fatal(err)
+	}
+	if r := Parse(in); len(r.Calls) != 1 {
+		t.Errorf("calls = %d, want the bare call after the non-fence", len(r.Calls))
+	}
+}
