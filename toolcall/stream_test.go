@@ -226,3 +226,26 @@ func TestLongFenceInfo(t *testing.T) {
 		t.Errorf("calls = %d, want the bare call after the non-fence", len(r.Calls))
 	}
 }
+
+func TestEventJSON(t *testing.T) {
+	evs := feedAll(NewStream(), `Hi <tool_call>{"name": "ls", "arguments": {}}</tool_call>`)
+	var lines []string
+	for _, e := range evs {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+		var back Event
+		if err := json.Unmarshal(b, &back); err != nil || back.Kind != e.Kind || back.Block != e.Block {
+			t.Errorf("round trip of %s: %+v, %v", b, back, err)
+		}
+	}
+	want := `{"type":"text","text":"Hi "}` + "\n" +
+		`{"type":"call_start","block":0,"format":"tag"}` + "\n" +
+		`{"type":"call_name","block":0,"format":"tag","name":"ls"}` + "\n" +
+		`{"type":"call","block":0,"format":"tag","name":"ls","index":0,"call":{"name":"ls","arguments":{},"kind":"tool","format":"tag","start":3,"end":57}}`
+	if got := strings.Join(lines, "\n"); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
