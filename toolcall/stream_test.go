@@ -122,6 +122,7 @@ func TestStreamPrefixNamedFormats(t *testing.T) {
 		`<tool_call><function=write_file>{"path": "a.go", "content": "x"}</function></tool_call>`,
 		`<tool_call>{"name": "write_file", "path": "a.go", "content": "x"}</tool_call>`,
 		`<tool_call>[{"name": "write_file", "arguments": {"path": "a.go", "content": "x"}}]</tool_call>`,
+		"<tool_call>\n<function=write_file>\n<parameter=path>\na.go\n</parameter>\n<parameter=content>\nx\n</parameter>\n</function>\n</tool_call>",
 	} {
 		evs := feedAll(NewStream(), in)
 		var name, path string
