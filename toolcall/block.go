@@ -1,0 +1,369 @@
+package toolcall
+
+import (
+	"errors"
+	"fmt"
+)
+
+// A block is call markup recognised by an explicit opener: a tag,
+// [TOOL_CALLS], <|python_tag|>, >>>name, or a yips fence. Its content is a
+// sequence of JSON items; it ends at its close tag, or where something
+// other than an item follows, or at the end of input (a missing close tag
+// at the very end is accepted).
+
+type block struct {
+	seq    int
+	start  int // span start (the fence when a fence wraps the tag)
+	format Format
+	open   *opener // tag blocks
+	name   string  // tool name given by the markup (<function=x>, name[ARGS], >>>x)
+	yips   string
+	fenced bool // a call-capable fence opened before the tag
+
+	state    bstate
+	jm       jsonMachine
+	itemName string // name from a <function=x> inside a wrapper
+	fnClose  bool   // a </function> may follow the current item
+	items    int
+	calls    []Call
+	repaired bool
+	envText  string
+	warnings []Warning
+	pathSent int // members already checked for progress events
+	nameSent bool
+	id       string // [CALL_ID] of a Mistral call
+	itemEnd  int    // offset just past the last item (and its </function>)
+	par      params
+}
+
+type bstate uint8
+
+const (
+	bItems      bstate = iota // between items
+	bValue                    // inside an item's JSON
+	bMistral                  // after [TOOL_CALLS]: a JSON value or name[ARGS]
+	bFenceClose               // after the close tag of a fenced block
+	bParams                   // inside <parameter=…> arguments (params.go)
+)
+
+func (s *Stream) startBlock(p int, r rec) {
+	// Show the prose before the block now, but keep the prose run open:
+	// if the block fails, its text joins the same run.
+	s.showUpTo(p)
+	// Keep the slices' memory from block to block: a message with many
+	// calls then allocates almost nothing per call.
+	stack, members, calls := s.blk.jm.stack[:0], s.blk.jm.members[:0], s.blk.calls[:0]
+	quote, backslash, lt := s.blk.jm.quote, s.blk.jm.backslash, s.blk.par.lt
+	s.blk = block{
+		seq:    s.blocks,
+		start:  p,
+		format: r.format,
+		open:   r.open,
+		name:   r.name,
+		yips:   r.yips,
+		fenced: r.fenced,
+		calls:  calls,
+	}
+	s.blk.jm.stack, s.blk.jm.members = stack, members
+	s.blk.jm.quote, s.blk.jm.backslash, s.blk.par.lt = quote, backslash, lt
+	s.blocks++
+	if r.format == FormatMistral {
+		s.blk.state = bMistral
+	}
+	s.emit(Event{Kind: EventCallStart, Block: s.blk.seq, Format: r.format, Name: r.name})
+	if r.name != "" {
+		s.blk.nameSent = true
+	}
+	s.pos = r.end
+	s.mode = mBlock
+}
+
+// closeTag returns the tag that ends the current block, if any.
+func (k *block) closeTag() string {
+	switch {
+	case k.open != nil:
+		return k.open.close
+	case k.format == FormatFunctionTag:
+		return functionClose
+	}
+	return ""
+}
+
+// singleItem reports block kinds that hold exactly one JSON item.
+func (k *block) singleItem() bool {
+	return k.name != "" || k.format == FormatMistral || k.format == FormatYips || k.format == FormatFunctionary
+}
+
+func (s *Stream) blockStep() bool {
+	k := &s.blk
+	b := s.buf
+	for {
+		switch k.state {
+		case bMistral:
+			return s.mistralPrefix()
+		case bValue:
+			s.pos = k.jm.run(b, s.pos)
+			s.progress()
+			if k.jm.failed() {
+				s.failBlock(k.jm.errPos, ErrInvalidJSON, "invalid JSON: "+k.jm.errMsg+fmt.Sprintf(" at byte %d", k.jm.errPos-k.jm.start))
+				return true
+			}
+			if !k.jm.done() && s.pos == len(b) {
+				if !s.eof {
+					return false
+				}
+				if !k.jm.atEOF(b) {
+					s.truncatedItem()
+					return true
+				}
+			}
+			if k.jm.done() {
+				k.itemEnd = k.jm.end
+				if !s.finishItem(b[k.jm.start:k.jm.end], k.jm.members, k.jm.start, k.jm.rawCtl, false) {
+					return true
+				}
+				k.state = bItems
+			}
+		case bItems:
+			more, done := s.blockItems()
+			if done || !more {
+				return done
+			}
+		case bFenceClose:
+			return s.fenceClose()
+		case bParams:
+			return s.paramsStep()
+		}
+	}
+}
+
+// blockItems handles the gap between items. It returns more=false when
+// it needs input, done=true when the block ended.
+func (s *Stream) blockItems() (more, done bool) {
+	k := &s.blk
+	b := s.buf
+	i := s.pos
+	for i < len(b) && (isSpace(b[i]) || (k.items > 0 && (b[i] == ',' || b[i] == ';'))) {
+		i++
+	}
+	if i == len(b) {
+		if !s.eof {
+			return false, false
+		}
+		s.endBlock(k.itemEnd) // trailing whitespace after the last item stays text
+		return false, true
+	}
+	if k.fnClose {
+		full, partial := hasPrefixOrPartial(b[i:], functionClose)
+		if partial && !s.eof {
+			s.pos = i
+			return false, false
+		}
+		k.fnClose = false
+		if full {
+			s.pos = i + len(functionClose)
+			k.itemEnd = s.pos
+			return true, false
+		}
+	}
+	canTake := k.items == 0 || !k.singleItem()
+	if canTake && k.paramsAllowed() {
+		fullP, partP := hasPrefixOrPartial(b[i:], paramOpen)
+		fullF, partF := hasPrefixOrPartial(b[i:], functionClose)
+		if (partP || partF) && !s.eof {
+			return false, false
+		}
+		if fullP {
+			s.startParams(i)
+			return true, false
+		}
+		if fullF { // <function=NAME></function>: a call without arguments
+			k.itemEnd, s.pos = i, i
+			if !s.finishItem([]byte("{}"), nil, 0, false, false) {
+				return false, true
+			}
+			return true, false
+		}
+	}
+	if ct := k.closeTag(); ct != "" {
+		full, partial := hasPrefixOrPartial(b[i:], ct)
+		if full {
+			s.pos = i + len(ct)
+			if k.items == 0 {
+				s.failBlock(s.pos, ErrNotACall, "empty "+k.describe()+" block: put a JSON object with the tool name and arguments inside")
+				s.skip.end = s.pos
+				return false, true
+			}
+			if k.fenced {
+				k.state = bFenceClose
+				return true, false
+			}
+			s.endBlock(s.pos)
+			return false, true
+		}
+		if partial {
+			if !s.eof {
+				s.pos = i
+				return false, false
+			}
+			if k.items > 0 {
+				// The output was cut inside the close tag: still markup.
+				s.endBlock(len(b))
+				return false, true
+			}
+		}
+	}
+	if k.format == FormatPythonTag {
+		for _, e := range llamaEnds {
+			full, partial := hasPrefixOrPartial(b[i:], e)
+			if full {
+				s.endBlock(i + len(e))
+				return false, true
+			}
+			if partial && !s.eof {
+				s.pos = i
+				return false, false
+			}
+		}
+	}
+	if k.format == FormatYips && k.items > 0 {
+		end, ok, need := isFenceClose(b, i, s.eof)
+		if need {
+			s.pos = i
+			return false, false
+		}
+		if ok {
+			s.endBlock(end)
+			return false, true
+		}
+		s.failBlock(i, ErrInvalidJSON, "unexpected text after the envelope's JSON object; close the fence with ``` right after it")
+		return false, true
+	}
+	c := b[i]
+	if canTake && (c == '{' || (c == '[' && k.name == "" && k.itemName == "")) {
+		if k.format == FormatYips && c != '{' {
+			s.failBlock(i, ErrInvalidJSON, "the envelope must be a JSON object")
+			return false, true
+		}
+		k.jm.reset(i)
+		k.state = bValue
+		s.pos = i
+		return true, false
+	}
+	if canTake && k.open != nil && k.open.wrap && k.itemName == "" {
+		r := recognizeFunctionTag(b, i, s.eof)
+		if r.v == vNeed {
+			s.pos = i
+			return false, false
+		}
+		if r.v == vBlock {
+			k.itemName = r.name
+			k.fnClose = false
+			s.pos = r.end
+			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})
+			return true, false
+		}
+	}
+	if k.items > 0 {
+		s.endBlock(k.itemEnd) // the close tag is missing; prose follows
+		return false, true
+	}
+	s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected a JSON object after %s, found %s", k.describe(), quoteByte(c)))
+	return false, true
+}
+
+func (k *block) describe() string {
+	switch {
+	case k.open != nil:
+		return k.open.tag
+	case k.format == FormatFunctionTag:
+		return "<function=" + k.name + ">"
+	case k.format == FormatMistral:
+		return mistralTag
+	case k.format == FormatPythonTag:
+		return pythonTag
+	case k.format == FormatFunctionary:
+		return ">>>" + k.name
+	case k.format == FormatYips:
+		return "```" + k.yips
+	}
+	return k.format.String()
+}
+
+// endBlock completes the block at end (exclusive).
+func (s *Stream) endBlock(end int) {
+	k := &s.blk
+	if k.items == 0 {
+		s.failBlock(end, ErrTruncated, "output ended before the call's JSON")
+		return
+	}
+	if k.format == FormatYips {
+		s.envelopes++
+	}
+	for i := range k.calls {
+		k.calls[i].Start, k.calls[i].End = k.start, end
+	}
+	for _, w := range k.warnings {
+		s.addWarning(w)
+	}
+	s.addCallSegment(k.start, end, k.envText, k.calls, k.seq)
+	k.calls = k.calls[:0]
+	s.pos = end
+	s.mode = mProse
+}
+
+// failBlock gives up on the current block. at is where the problem was
+// found; the block's end is found by skipStep, and its text stays prose.
+func (s *Stream) failBlock(at int, err error, reason string) {
+	k := &s.blk
+	k.calls = k.calls[:0]
+	s.skip = skipState{err: err, reason: reason, end: -1}
+	if k.open != nil && k.open.soft && errors.Is(err, ErrNotACall) {
+		// <response>{"answer": 42}</response> is just text, not a broken call.
+		s.skip.quiet = true
+	}
+	s.pos = max(at, s.pos)
+	if s.pos > len(s.buf) {
+		s.pos = len(s.buf)
+	}
+	s.mode = mSkip
+}
+
+// fenceClose absorbs the ``` that closes a fence wrapping a tag block.
+func (s *Stream) fenceClose() bool {
+	b := s.buf
+	tagEnd := s.pos
+	i := skipSpace(b, tagEnd)
+	if i == len(b) {
+		if !s.eof {
+			return false
+		}
+		s.endBlock(tagEnd)
+		return true
+	}
+	end, ok, need := isFenceClose(b, i, s.eof)
+	if need {
+		return false
+	}
+	if ok {
+		s.endBlock(end)
+		return true
+	}
+	// The fence stays open. Another call block may follow inside it;
+	// anything else makes the rest of the fence ordinary code.
+	var r rec
+	if b[i] == '<' || b[i] == '[' {
+		r = s.recognize(b, i, s.eof)
+		if r.v == vNeed {
+			return false
+		}
+	}
+	s.endBlock(tagEnd)
+	if r.v == vBlock {
+		r.fenced = true
+		s.startBlock(i, r)
+		return true
+	}
+	s.mode = mFence
+	return true
+}

@@ -1,0 +1,149 @@
+package toolcall
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
+
+// The hot loops of the package skip ordinary bytes eight at a time
+// (SWAR: SIMD within a register). Prose only matters at the few bytes that
+// can open markup, and JSON strings only at quotes, backslashes and
+// control characters, so these scans decide most of the throughput.
+
+const (
+	lo7 = 0x0101010101010101
+	hi7 = 0x8080808080808080
+)
+
+// zeroBytes has the high bit set in each byte of x that is zero (exact,
+// no false positives from borrows).
+func zeroBytes(x uint64) uint64 {
+	return ^(((x & ^uint64(hi7)) + ^uint64(hi7)) | x) & hi7
+}
+
+// byteFinder finds the next occurrence of one byte with bytes.IndexByte
+// (vectorised in the runtime) and remembers the answer, so that asking
+// again from a later position costs nothing until that occurrence is
+// passed. Each byte of the buffer is searched at most once per finder,
+// which keeps scans linear however often the caller asks.
+//
+// The buffer only ever grows and its bytes never change, so a remembered
+// answer stays true.
+type byteFinder struct {
+	lo, hi int  // the byte does not occur in [lo, hi)
+	found  bool // and it does occur at hi
+}
+
+func (f *byteFinder) reset() { *f = byteFinder{} }
+
+// next returns the first offset ≥ pos holding c, or -1. Callers may move
+// backwards (a dropped candidate rescans its span); the remembered
+// interval is only used when pos falls inside it.
+func (f *byteFinder) next(b []byte, pos int, c byte) int {
+	from, lo := pos, pos
+	if pos >= f.lo && pos <= f.hi {
+		if f.found {
+			return f.hi
+		}
+		from, lo = f.hi, f.lo
+	}
+	f.lo = lo
+	if from < len(b) {
+		if j := bytes.IndexByte(b[from:], c); j >= 0 {
+			f.hi, f.found = from+j, true
+			return f.hi
+		}
+	}
+	f.hi, f.found = len(b), false
+	return -1
+}
+
+// proseFinder finds the bytes that may start markup in prose:
+// '<' '>' '[' '{' and '`'.
+type proseFinder [len(proseSpecials)]byteFinder
+
+const proseSpecials = "<>[{`"
+
+// next returns the first offset ≥ pos holding a markup byte, or -1.
+func (f *proseFinder) next(b []byte, pos int) int {
+	best := -1
+	for k := range f {
+		if h := f[k].next(b, pos, proseSpecials[k]); h >= 0 && (best < 0 || h < best) {
+			best = h
+		}
+	}
+	return best
+}
+
+// indexStringSpecial returns the index of the first byte in b that ends
+// or escapes a JSON string or is a raw control character, or -1.
+func indexStringSpecial(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		m := zeroBytes(x&(0xE0*lo7)) | zeroBytes(x^('"'*lo7)) | zeroBytes(x^('\\'*lo7))
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return -1
+}
+
+// indexControl returns the index of the first byte < 0x20 in b, or -1.
+func indexControl(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		// A byte is < 0x20 when its top three bits are zero.
+		if m := zeroBytes(binary.LittleEndian.Uint64(b[i:]) & (0xE0 * lo7)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return i
+		}
+	}
+	return -1
+}
+
+// hasPrefixOrPartial reports whether b starts with lit (full) or b is a
+// proper prefix of lit (partial: more bytes may still complete it).
+func hasPrefixOrPartial(b []byte, lit string) (full, partial bool) {
+	if len(b) >= len(lit) {
+		return string(b[:len(lit)]) == lit, false
+	}
+	return false, string(b) == lit[:len(b)]
+}
+
+// skipSpace returns the offset of the first non-space byte at or after i.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// atLineStart reports whether only up to three spaces or tabs separate
+// offset i from the previous newline or the beginning of the buffer.
+func atLineStart(b []byte, i int) bool {
+	for k := 0; k <= 3; k++ {
+		if i-k == 0 || b[i-k-1] == '\n' {
+			return true
+		}
+		if c := b[i-k-1]; c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return false
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '-' || c == '.' || c == ':' || c == '/'
+}
