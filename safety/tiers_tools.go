@@ -10,17 +10,17 @@ import "strings"
 var readOnly = map[string]string{
 	"ls": "files -I --ignore -w --width --hide --format --sort --time-style --color", "dir": "files", "vdir": "files",
 	"cat": "files", "tac": "files", "nl": "files -b -n -s -v -w -i", "head": "files -n -c --lines --bytes", "tail": "files -n -c --lines --bytes -s --pid",
-	"less": "files -p -x -b -h -j -y -z", "more": "files -n", "wc": "files", "file": "files -m -F", "stat": "files -c --format --printf",
-	"grep":  "pattern -e -f -m -A -B -C -d -D --include --exclude --exclude-dir --color --label --max-count --context",
-	"egrep": "pattern -e -f -m -A -B -C", "fgrep": "pattern -e -f -m -A -B -C", "zgrep": "pattern -e -f -m -A -B -C",
-	"rg": "pattern -e -f -g --glob -t --type -T --type-not -m -A -B -C -M -j --max-count --context --iglob --sort --color --colors --max-depth --max-filesize --encoding -E",
+	"less": "files -p -x -b -h -j -y -z", "more": "files -n", "wc": "files --files0-from", "file": "files -m -F", "stat": "files -c --format --printf",
+	"grep":  "pattern -e -f -m -A -B -C -d -D --include --exclude --exclude-dir --color --label --max-count --context --regexp --file --exclude-from",
+	"egrep": "pattern -e -f -m -A -B -C --regexp --file", "fgrep": "pattern -e -f -m -A -B -C --regexp --file", "zgrep": "pattern -e -f -m -A -B -C --regexp --file",
+	"rg": "pattern -e -f --regexp --file --ignore-file -g --glob -t --type -T --type-not -m -A -B -C -M -j --max-count --context --iglob --sort --color --colors --max-depth --max-filesize --encoding -E",
 	"ag": "pattern -G --ignore -A -B -C -m", "ack": "pattern -A -B -C -m --type",
-	"diff": "files -I -x -X --exclude -U -C --label", "cmp": "files -i -n", "comm": "files", "md5sum": "files", "sha1sum": "files",
+	"diff": "files -I -x -X --exclude --exclude-from -U -C --label", "cmp": "files -i -n", "comm": "files", "md5sum": "files", "sha1sum": "files",
 	"sha256sum": "files", "sha512sum": "files", "cksum": "files", "b2sum": "files", "strings": "files -n -t", "od": "files -A -t -N -j",
 	"hexdump": "files -n -s -e -f", "cut": "files -d -f -c -b", "uniq": "files -f -s -w", "fold": "files -w", "fmt": "files -w",
 	"paste": "files -d", "join": "files -t -1 -2 -o", "expand": "files -t", "unexpand": "files -t", "rev": "files", "column": "files -t -s -c",
 	"tr": "", "echo": "", "printf": "", "pwd": "", "which": "", "whereis": "", "type": "", "whoami": "", "id": "", "groups": "",
-	"uname": "", "hostname": "", "date": "", "cal": "", "uptime": "", "free": "", "df": "files", "du": "files -d --max-depth --exclude -B",
+	"uname": "", "hostname": "", "date": "", "cal": "", "uptime": "", "free": "", "df": "files", "du": "files -d --max-depth --exclude -B -X --exclude-from --files0-from",
 	"tree": "files -L -I -P", "ps": "", "pgrep": "", "pidof": "", "lsof": "", "env": "", "printenv": "", "true": "", "false": "",
 	"test": "", "[": "", ":": "", "basename": "", "dirname": "", "realpath": "files", "readlink": "files", "seq": "", "sleep": "",
 	"yes": "", "jq": "pattern --arg --argjson --slurpfile --rawfile --indent -f --from-file", "yq": "pattern", "locate": "", "man": "", "help": "",
@@ -29,10 +29,10 @@ var readOnly = map[string]string{
 	"export": "", "ulimit": "", "umask": "", "times": "", "dirs": "", "popd": "", "disown": "", "bg": "", "fg": "", "hash": "",
 	"tput": "", "clear": "", "nproc": "", "arch": "", "lscpu": "", "lsblk": "", "sw_vers": "", "tty": "", "logname": "", "users": "",
 	"who": "", "w": "", "last": "", "netstat": "", "ss": "", "ip": "", "ifconfig": "", "top": "", "htop": "", "vmstat": "", "iostat": "",
-	"sort": "files -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
+	"sort": "files --files0-from -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
 	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "", "apropos": "", "whatis": "", "info": "",
 	"numfmt": "", "expr": "", "bc": "", "dc": "", "factor": "", "shuf": "files -n", "split": "", "csplit": "", "tsort": "files", "ptx": "files",
-	"awk": " -v -F -f", "gawk": " -v -F -f -e", "mawk": " -v -F -f", "nawk": " -v -F -f", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
+	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
 }
 
 // shellState lists builtins and small tools whose tier depends on their
@@ -58,9 +58,28 @@ func tools(c *call) {
 	}
 }
 
+// readFlags lists, per inspection command, the options whose value is a
+// file the command reads: `grep -f .env x` prints nothing of x but
+// reports .env's lines as patterns, `wc --files0-from=.env` echoes its
+// content in error messages.
+var readFlags = map[string][]string{
+	"grep": {"-f", "--file", "--exclude-from"}, "egrep": {"-f", "--file"}, "fgrep": {"-f", "--file"}, "zgrep": {"-f", "--file"},
+	"rg": {"-f", "--file", "--ignore-file"}, "diff": {"-X", "--exclude-from"}, "du": {"-X", "--exclude-from", "--files0-from"},
+	"wc": {"--files0-from"}, "sort": {"--files0-from"}, "hexdump": {"-f"}, "jq": {"-f", "--from-file"},
+}
+
 func readOnlyCmd(c *call, spec string) {
 	kind, valued, _ := strings.Cut(spec, " ")
-	flags, ops := opts(c.args, valued, false)
+	args := c.args
+	if c.base == "jq" {
+		args = jqArgs(c)
+	}
+	if names := readFlags[c.base]; names != nil {
+		for _, v := range valuesOf(args, names...) {
+			c.path(v, OpRead)
+		}
+	}
+	flags, ops := opts(args, valued, false)
 	switch c.base {
 	case "sort":
 		if f, ok := hasPrefixFlag(flags, "-o", "--output"); ok {
@@ -96,7 +115,7 @@ func readOnlyCmd(c *call, spec string) {
 			}
 		}
 	case "awk", "gawk", "mawk", "nawk":
-		awk(c, ops)
+		awk(c)
 		return
 	case "cd", "pushd":
 		c.a.chdir(ops)
@@ -154,31 +173,6 @@ func readOnlyCmd(c *call, spec string) {
 			ops = ops[1:]
 		}
 		for _, w := range ops {
-			c.path(w, OpRead)
-		}
-	}
-}
-
-func awk(c *call, ops []word) {
-	prog := word{}
-	if len(ops) > 0 {
-		prog, ops = ops[0], ops[1:]
-	}
-	for i, w := range c.args {
-		if w.s == "-f" && i+1 < len(c.args) {
-			c.path(c.args[i+1], OpRead)
-			c.concern(SeverityMedium, false, "awk runs a program file")
-			return
-		}
-	}
-	switch {
-	case prog.dynamic:
-		c.unanalyzable("awk program known only at run time")
-	case strings.Contains(prog.s, "system") || strings.Contains(prog.s, "|") || strings.Contains(prog.s, ">") || strings.Contains(prog.s, "getline"):
-		c.concern(SeverityHigh, true, "awk program can run commands or write files")
-	}
-	for _, w := range ops {
-		if !strings.Contains(w.s, "=") {
 			c.path(w, OpRead)
 		}
 	}

@@ -1,0 +1,45 @@
+package safety
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// Reads of a secret through options and sub-languages of allowed
+// inspection commands, and the harmless neighbours that must stay
+// allowed. The allow list is the plausible one a user writes.
+func TestPolicyHiddenReads(t *testing.T) {
+	w, _, _ := policyWorkspace(t)
+	rules := CommandRules{Allow: []string{"ls,cat,echo,git status,git log,git diff,git show,git blame,grep,rg,find,sed,awk,jq,wc,sort,diff,du,npm test,go test"}}
+	for _, tc := range []struct {
+		cmd     string
+		want    Decision
+		mention string
+	}{
+		{"grep -f .env notes.txt", Confirm, "grep reads .env"},
+		{"grep --file=.env notes.txt", Confirm, "grep reads .env"},
+		{"grep --file .env notes.txt", Confirm, "grep reads .env"},
+		{"grep -f.env notes.txt", Confirm, "grep reads .env"},
+		{"grep -rf .env notes.txt", Confirm, "grep reads .env"},
+		{"rg -f .env notes.txt", Confirm, "rg reads .env"},
+		{"diff --exclude-from=.env notes.txt notes.txt", Confirm, "diff reads .env"},
+		{"wc --files0-from=.env", Confirm, "wc reads .env"},
+		{"sort --files0-from=.env", Confirm, "sort reads .env"},
+		{"jq -n --rawfile x .env '$x'", Confirm, "jq reads .env"},
+		{"jq -n --slurpfile x .env '$x'", Confirm, "jq reads .env"},
+		{"sed -n 'r .env' notes.txt", Confirm, "sed reads .env"},
+		{"sed '1R .env' notes.txt", Confirm, "sed reads .env"},
+		{"awk -f.env", Confirm, "awk reads .env"},
+		{"awk --file=.env", Confirm, "awk reads .env"},
+		{"grep -f notes.txt notes.txt", Allow, "allowed"},
+		{"jq --arg k v . notes.txt", Allow, "allowed"},
+		{"sed -n 'r notes.txt' notes.txt", Allow, "allowed"},
+	} {
+		p := &Policy{Workspace: w, Rules: rules}
+		a := p.AssessCommand(context.Background(), tc.cmd, "")
+		if a.Decision != tc.want || !strings.Contains(a.Reason(), tc.mention) {
+			t.Errorf("AssessCommand(%q) = %v, want %v mentioning %q\nreasons: %s", tc.cmd, a.Decision, tc.want, tc.mention, a.Reason())
+		}
+	}
+}
