@@ -65,6 +65,7 @@ func git(c *call) {
 				c.concern(SeverityHigh, true, "git "+sub.s+" "+f+" writes a file")
 			}
 		}
+		gitReads(c, sub.s, ops)
 	case "branch":
 		if has(flags, "dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description", "--force") {
 			if has(flags, "D", "--force") || hasCombo(flags, "d", "f") {
@@ -243,4 +244,55 @@ func dangerousGitKey(k string) bool {
 		return true
 	}
 	return strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "includeif.")
+}
+
+// gitReads records the files an inspection subcommand shows: pathspecs
+// (`git diff HEAD -- .env`, `git log -p .env`), both sides of `git diff
+// --no-index`, and the path of a rev:path object (`git show HEAD:.env`,
+// `git cat-file -p :.env`). Git cannot tell a revision from a path
+// without the repository either, so every operand is taken as a possible
+// path; one that names no file costs nothing.
+func gitReads(c *call, sub string, ops []word) {
+	switch sub {
+	case "diff", "log", "show", "blame", "annotate", "whatchanged", "diff-files", "diff-index", "diff-tree", "cat-file", "grep", "ls-files", "range-diff":
+	default:
+		return
+	}
+	if sub == "grep" && len(ops) > 0 && !hasWordIn(c.args, "-e", "-f", "--") {
+		ops = ops[1:] // the pattern
+	}
+	for _, v := range valuesOf(c.args, "-L") {
+		// -L start,end:file and -L :funcname:file trace a file's lines.
+		if i := strings.LastIndexByte(v.s, ':'); i >= 0 && !v.dynamic {
+			c.path(word{s: v.s[i+1:]}, OpRead)
+		}
+	}
+	for _, w := range ops {
+		if w.dynamic {
+			continue
+		}
+		if rev, p, ok := strings.Cut(w.s, ":"); ok {
+			// rev:path, :path and :stage:path name a blob; :/text is a
+			// commit message search.
+			if _, after, staged := strings.Cut(p, ":"); staged && rev == "" {
+				p = after
+			}
+			if p != "" && !strings.HasPrefix(p, "/") {
+				c.path(word{s: p}, OpRead)
+			}
+			continue
+		}
+		c.path(w, OpRead)
+	}
+}
+
+func hasWordIn(ws []word, names ...string) bool {
+	for _, w := range ws {
+		for _, n := range names {
+			if w.s == n {
+				return true
+			}
+		}
+	}
+	return false
 }
