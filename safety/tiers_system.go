@@ -174,6 +174,7 @@ func packages(c *call) bool {
 	default:
 		return false
 	}
+	buildHatches(c, b)
 	if runsCommand(b, sub) && len(ops) > 1 {
 		// npm exec, uv run, bundle exec …: the rest is a command.
 		c.concern(SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
