@@ -18,7 +18,12 @@ func wrapper(c *call) {
 		if has(flags, "sie", "--shell", "--login", "--edit") && len(inner) == 0 {
 			c.concern(SeverityHigh, true, c.base+" opens a root shell or editor")
 		}
+		saved := c.a.cwd
+		for _, d := range valuesOf(c.args[:len(c.args)-len(inner)], "-D", "--chdir") {
+			c.wrapIn(d) // sudo -D / rm -rf . deletes /
+		}
 		c.wrap(Opaque, envPrefix(c, inner))
+		c.a.cwd = saved
 	case "su":
 		c.concern(SeverityHigh, false, "su switches user")
 		c.a.res.Commands[c.idx].Wrapper = Opaque
@@ -214,8 +219,18 @@ func envPrefix(c *call, ws []word) []word {
 	return ws
 }
 
+// wrapIn makes the command a wrapper run in dir: relative paths of the
+// command it runs resolve there, as after a literal cd. The caller
+// restores the script's directory once the wrapped command is judged.
+func (c *call) wrapIn(dir word) {
+	c.path(dir, OpChdir)
+	c.a.chdir([]word{dir})
+}
+
 func envCmd(c *call) {
 	kind := Transparent
+	saved := c.a.cwd
+	defer func() { c.a.cwd = saved }()
 	ws := c.args
 	for len(ws) > 0 {
 		w := ws[0]
@@ -226,11 +241,22 @@ func envCmd(c *call) {
 		case w.s == "-i" || w.s == "--ignore-environment" || w.s == "-":
 			kind = Opaque
 			ws = ws[1:]
-		case w.s == "-u" || w.s == "--unset" || w.s == "-C" || w.s == "--chdir":
-			if len(ws) > 1 && (w.s == "-C" || w.s == "--chdir") {
-				c.a.path(c.idx, ws[1].s, OpChdir, false)
-			}
+		case w.s == "-u" || w.s == "--unset":
 			ws = ws[min(2, len(ws)):]
+		case w.s == "-C" || w.s == "--chdir" || strings.HasPrefix(w.s, "--chdir=") || strings.HasPrefix(w.s, "-C") && len(w.s) > 2:
+			// The command runs in DIR: `env -C / rm -rf .` deletes /.
+			dir := word{}
+			switch {
+			case strings.HasPrefix(w.s, "--chdir="):
+				dir.s, ws = strings.TrimPrefix(w.s, "--chdir="), ws[1:]
+			case len(w.s) > 2 && w.s[1] == 'C':
+				dir.s, ws = w.s[2:], ws[1:]
+			case len(ws) > 1:
+				dir, ws = ws[1], ws[2:]
+			default:
+				ws = ws[1:]
+			}
+			c.wrapIn(dir)
 		case w.s == "-S" || w.s == "--split-string" || strings.HasPrefix(w.s, "--split-string=") || strings.HasPrefix(w.s, "-S") && len(w.s) > 2:
 			payload := word{}
 			switch {
