@@ -11,7 +11,7 @@ import (
 // allowed. The allow list is the plausible one a user writes.
 func TestPolicyHiddenReads(t *testing.T) {
 	w, _, _ := policyWorkspace(t)
-	rules := CommandRules{Allow: []string{"ls,cat,echo,git status,git log,git diff,git show,git blame,grep,rg,find,sed,awk,jq,wc,sort,diff,du,npm test,go test"}}
+	rules := CommandRules{Allow: []string{"ls,cat,echo,git status,git log,git diff,git show,git blame,grep,rg,find,sed,awk,jq,wc,sort,diff,du,xargs,npm test,go test"}}
 	for _, tc := range []struct {
 		cmd     string
 		want    Decision
@@ -42,6 +42,8 @@ func TestPolicyHiddenReads(t *testing.T) {
 		{"git diff HEAD~1 -- notes.txt", Allow, "allowed"},
 		{"git log --oneline -n 5 main", Allow, "allowed"},
 		{"git show HEAD:notes.txt", Allow, "allowed"},
+		{"xargs --arg-file=.env echo", Confirm, "xargs reads .env"},
+		{"xargs -a.env echo", Confirm, "xargs reads .env"},
 		{"grep -f notes.txt notes.txt", Allow, "allowed"},
 		{"jq --arg k v . notes.txt", Allow, "allowed"},
 		{"sed -n 'r notes.txt' notes.txt", Allow, "allowed"},

@@ -13,7 +13,7 @@ func classify(c *call) {
 		"watch", "eval", "exec", "source", ".", "trap", "npx", "pnpx", "bunx", "uvx", "pipx",
 		"flock", "script", "unbuffer", "caffeinate", "chroot", "nsenter", "unshare", "systemd-run", "firejail":
 		wrapper(c)
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox":
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox", "toybox":
 		shell(c)
 
 	// Files (tiers_files.go).

@@ -90,10 +90,8 @@ func wrapper(c *call) {
 		c.wrap(Opaque, inner)
 	case "xargs", "parallel":
 		_, inner := opts(c.args, "-I -n --max-args -L --max-lines -P --max-procs -s --max-chars -d --delimiter -E -a --arg-file -j --jobs -S --sshlogin", true)
-		for i, w := range c.args {
-			if (w.s == "-a" || w.s == "--arg-file") && i+1 < len(c.args) {
-				c.path(c.args[i+1], OpRead)
-			}
+		for _, f := range valuesOf(c.args[:len(c.args)-len(inner)], "-a", "--arg-file") {
+			c.path(f, OpRead) // -a F, -aF, --arg-file=F
 		}
 		// With -I R (or -i, meaning {}), R in the inner words is replaced
 		// by input: those words are known only at run time.
@@ -324,7 +322,7 @@ func joinWords(ws []word) word {
 // if typed (transparent); a script file, a pipe or a dynamic script is
 // not visible and needs approval.
 func shell(c *call) {
-	if c.base == "busybox" {
+	if c.base == "busybox" || c.base == "toybox" {
 		c.wrap(Transparent, c.args)
 		return
 	}
