@@ -39,6 +39,7 @@ func TestPolicyHiddenReads(t *testing.T) {
 		{"git show HEAD:.env", Confirm, "git reads .env"},
 		{"git show :0:.env", Confirm, "git reads .env"},
 		{"git blame .env", Confirm, "git reads .env"},
+		{"git blame --contents=.env notes.txt", Confirm, "git reads .env"},
 		{"git diff HEAD~1 -- notes.txt", Allow, "allowed"},
 		{"git log --oneline -n 5 main", Allow, "allowed"},
 		{"git show HEAD:notes.txt", Allow, "allowed"},

@@ -49,6 +49,7 @@ func git(c *call) {
 	rest := c.args[i+1:]
 	flags, ops := opts(rest, "-m --message -F --file -C -c -n -b -B -o --output -S -G --author --format --pretty", false)
 	escapeHatch(c, flags)
+	gitHatches(c, sub.s, rest, flags, ops)
 	if sub.s == "rebase" {
 		for _, v := range valuesOf(rest, "-x", "--exec") {
 			c.concern(SeverityHigh, true, "git rebase --exec runs a command after each commit")
@@ -67,6 +68,9 @@ func git(c *call) {
 		}
 		gitReads(c, sub.s, ops)
 	case "branch":
+		if has(flags, "", "--no-list") {
+			flags = withoutList(flags) // --no-list cancels -l: the operands name a new branch
+		}
 		if has(flags, "dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description", "--force") {
 			if has(flags, "D", "--force") || hasCombo(flags, "d", "f") {
 				c.concern(SeverityHigh, false, "git branch force-deletes or overwrites a branch")
@@ -77,6 +81,9 @@ func git(c *call) {
 			c.concern(SeverityMedium, false, "git branch creates a branch")
 		}
 	case "tag":
+		if has(flags, "", "--no-list") {
+			flags = withoutList(flags)
+		}
 		if len(ops) > 0 && !has(flags, "l", "--list", "--contains", "--points-at", "--merged") {
 			sev := SeverityMedium
 			if has(flags, "df", "--delete", "--force") {
