@@ -127,6 +127,12 @@ func copyMove(c *call) {
 	c.concern(SeverityMedium, false, c.base+" writes files")
 }
 
+// tarOldStyleExtract reports `tar xf a.tar`: the first word is a cluster
+// of letters without a dash.
+func tarOldStyleExtract(args []word) bool {
+	return len(args) > 0 && !strings.HasPrefix(args[0].s, "-") && strings.Contains(args[0].s, "x") && isLetters(args[0].s)
+}
+
 // remoteSpec reports host:path or user@host:path arguments.
 func remoteSpec(s string) bool {
 	host, _, ok := strings.Cut(s, ":")
@@ -149,6 +155,13 @@ func writeFiles(c *call) {
 		c.concern(SeverityMedium, false, c.base+" creates or extracts files")
 		for _, w := range ops {
 			c.path(w, OpWrite)
+		}
+		if c.base == "unzip" || c.base == "tar" && (has(flags, "x", "--extract", "--get") || tarOldStyleExtract(c.args)) {
+			// The directory extracted into is written: tar -xf x.tar -C /
+			// replaces system files, unzip -d ~ start-up files.
+			for _, d := range valuesOf(c.args, "-C", "--directory", "-d") {
+				c.path(d, OpWrite)
+			}
 		}
 		return
 	case "patch":
