@@ -80,6 +80,7 @@ func readOnlyCmd(c *call, spec string) {
 		}
 	}
 	flags, ops := opts(args, valued, false)
+	nameArgs(c)
 	switch c.base {
 	case "sort":
 		if f, ok := hasPrefixFlag(flags, "-o", "--output"); ok {
