@@ -230,6 +230,13 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	if as.Name == nil {
 		return
 	}
+	if a.intAttr && as.Value != nil {
+		// After declare -i, assigning to an integer variable evaluates
+		// the value as arithmetic (declare -i x='a[$(id)]' runs id).
+		if w := a.join(as.Value.Parts, a.src(as.Value)); w.dynamic || subscriptRuns(w.s) {
+			a.unanalyzable(idx, "assigns "+short(a.src(as.Value))+" where an integer variable (declare -i) evaluates it as arithmetic")
+		}
+	}
 	name := as.Name.Value
 	if shell && as.Value != nil && as.Index == nil && !as.Append {
 		if w := a.join(as.Value.Parts, a.src(as.Value)); !w.dynamic {

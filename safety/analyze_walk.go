@@ -180,6 +180,8 @@ func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
 					a.unanalyzable(idx, d.Variant.Value+" of a dynamic word "+w.s)
 				case subscriptRuns(strings.SplitN(w.s, "=", 2)[0]):
 					a.unanalyzable(idx, d.Variant.Value+" "+short(w.s)+" evaluates the array subscript as arithmetic, which runs the command substitution in it")
+				case strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "i") && !strings.Contains(w.s, "n"):
+					a.intAttr = true
 				case strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "n"):
 					// declare -n r=PATH; r=/tmp changes PATH under another name.
 					a.unanalyzable(idx, d.Variant.Value+" "+w.s+" makes a name reference, which hides what later assignments change")
