@@ -170,6 +170,7 @@ func wrapper(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " of a script known only at run time (" + f.s + ")")
+		case descriptorScript(c, f):
 		case c.a.wasDownloaded(f):
 			c.path(f, OpRead)
 			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
@@ -372,6 +373,7 @@ func shell(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " runs a script known only at run time (" + f.s + ")")
+		case descriptorScript(c, f):
 		case c.a.wasDownloaded(f):
 			c.path(f, OpRead)
 			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
@@ -392,7 +394,7 @@ func stdinScript(c *call) {
 		if h.Op == syntax.WordHdoc {
 			body = h.Word
 		}
-		if body != nil && isShellName(c.base) {
+		if body != nil && (isShellName(c.base) || c.base == "source" || c.base == ".") {
 			w := c.a.join(body.Parts, c.a.src(body))
 			if w.dynamic {
 				c.unanalyzable(c.base + " runs a here-document with expansions")
@@ -421,4 +423,29 @@ func isShellName(b string) bool {
 		return true
 	}
 	return false
+}
+
+// descriptorScript judges a script named by a file descriptor path:
+// `source /dev/stdin` and `bash /dev/fd/0` run whatever is piped in,
+// exactly like `| sh`; another descriptor (`. /dev/fd/3 3<<<…`) holds
+// content no argument shows. It reports whether f was such a path.
+func descriptorScript(c *call, f word) bool {
+	p := cleanPath(f.s)
+	fd := ""
+	switch {
+	case p == "/dev/stdin":
+		fd = "0"
+	case strings.HasPrefix(p, "/dev/fd/"):
+		fd = strings.TrimPrefix(p, "/dev/fd/")
+	case strings.HasPrefix(p, "/proc/") && strings.Contains(p, "/fd/"):
+		fd = p[strings.LastIndex(p, "/fd/")+4:]
+	default:
+		return false
+	}
+	if fd == "0" {
+		stdinScript(c)
+		return true
+	}
+	c.unanalyzable(c.base + " runs a script read from file descriptor " + fd + " (" + f.s + "), whose content cannot be seen")
+	return true
 }
