@@ -11,7 +11,7 @@ import (
 // allowed. The allow list is the plausible one a user writes.
 func TestPolicyHiddenReads(t *testing.T) {
 	w, _, _ := policyWorkspace(t)
-	rules := CommandRules{Allow: []string{"ls,cat,echo,git status,git log,git diff,git show,git blame,grep,rg,find,sed,awk,jq,wc,sort,diff,du,xargs,npm test,go test"}}
+	rules := CommandRules{Allow: []string{"ls,cat,echo,git status,git log,git diff,git show,git blame,grep,rg,find,sed,awk,jq,wc,sort,diff,du,xargs,bat,glow,split,look,vim,make,npm test,go test"}}
 	for _, tc := range []struct {
 		cmd     string
 		want    Decision
@@ -45,6 +45,14 @@ func TestPolicyHiddenReads(t *testing.T) {
 		{"git show HEAD:notes.txt", Allow, "allowed"},
 		{"xargs --arg-file=.env echo", Confirm, "xargs reads .env"},
 		{"xargs -a.env echo", Confirm, "xargs reads .env"},
+		{"bat .env", Confirm, "bat reads .env"},
+		{"glow --style=dark .env", Confirm, "glow reads .env"},
+		{"bat --file-name=x .e*", Confirm, "may hold secrets"},
+		{"split .env", Confirm, "split reads .env"},
+		{"look TOKEN .env", Confirm, "look reads .env"},
+		{"vim .env", Confirm, "vim writes .env"},
+		{"bat notes.txt", Allow, "allowed"},
+		{"make build", Allow, "allowed"},
 		{"grep -f notes.txt notes.txt", Allow, "allowed"},
 		{"jq --arg k v . notes.txt", Allow, "allowed"},
 		{"sed -n 'r notes.txt' notes.txt", Allow, "allowed"},

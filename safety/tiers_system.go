@@ -311,6 +311,11 @@ func system(c *call) bool {
 			}
 		}
 		c.concern(SeverityMedium, false, c.base+" opens an interactive editor")
+		for _, w := range c.args {
+			if !strings.HasPrefix(w.s, "-") {
+				c.path(w, OpWrite) // an editor shows and may save what it opens
+			}
+		}
 		return true
 	case "open", "xdg-open", "start":
 		c.concern(SeverityMedium, false, c.base+" opens a file or URL with another program")

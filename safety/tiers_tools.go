@@ -30,8 +30,8 @@ var readOnly = map[string]string{
 	"tput": "", "clear": "", "nproc": "", "arch": "", "lscpu": "", "lsblk": "", "sw_vers": "", "tty": "", "logname": "", "users": "",
 	"who": "", "w": "", "last": "", "netstat": "", "ss": "", "ip": "", "ifconfig": "", "top": "", "htop": "", "vmstat": "", "iostat": "",
 	"sort": "files --files0-from -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
-	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "", "apropos": "", "whatis": "", "info": "",
-	"numfmt": "", "expr": "", "bc": "", "dc": "", "factor": "", "shuf": "files -n", "split": "", "csplit": "", "tsort": "files", "ptx": "files",
+	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "pattern -d -f -t", "apropos": "", "whatis": "", "info": "",
+	"numfmt": "", "expr": "", "bc": "", "dc": "", "factor": "", "shuf": "files -n", "tsort": "files", "ptx": "files",
 	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
 }
 
@@ -55,6 +55,32 @@ func tools(c *call) {
 	case system(c):
 	default:
 		c.concern(SeverityMedium, false, c.base+" is not a known read-only command")
+		unknownOperands(c)
+	}
+}
+
+// unknownOperands records the operands of a command whose arguments are
+// not modelled as possible reads: `bat .env`, `split .env` or `glow
+// .env` under an allow rule for that tool must not show a secret
+// unasked. Over-recording is cheap: a word that names no file passes the
+// workspace check. Values of --name=VALUE options count too.
+func unknownOperands(c *call) {
+	for _, w := range c.args {
+		s := w.s
+		if w.dynamic || w.pipe || s == "" || s == "-" {
+			continue
+		}
+		if strings.HasPrefix(s, "-") {
+			_, v, ok := strings.Cut(s, "=")
+			if !ok || !strings.HasPrefix(s, "--") {
+				continue
+			}
+			s = v
+		}
+		if s == "" || strings.Contains(s, "://") || strings.ContainsAny(s, "=\n") && !strings.Contains(s, "/") {
+			continue // URLs, NAME=value, odd words
+		}
+		c.path(word{s: s, glob: w.glob}, OpRead)
 	}
 }
 
