@@ -10,7 +10,7 @@ import "strings"
 var readOnly = map[string]string{
 	"ls": "files -I --ignore -w --width --hide --format --sort --time-style --color", "dir": "files", "vdir": "files",
 	"cat": "files", "tac": "files", "nl": "files -b -n -s -v -w -i", "head": "files -n -c --lines --bytes", "tail": "files -n -c --lines --bytes -s --pid",
-	"less": "files -p -x -b -h -j -y -z", "more": "files -n", "wc": "files --files0-from", "file": "files -m -F", "stat": "files -c --format --printf",
+	"less": "files -p -x -b -h -j -y -z -o -O --log-file --LOG-FILE -k --lesskey-file", "more": "files -n", "wc": "files --files0-from", "file": "files -m -F", "stat": "files -c --format --printf",
 	"grep":  "pattern -e -f -m -A -B -C -d -D --include --exclude --exclude-dir --color --label --max-count --context --regexp --file --exclude-from",
 	"egrep": "pattern -e -f -m -A -B -C --regexp --file", "fgrep": "pattern -e -f -m -A -B -C --regexp --file", "zgrep": "pattern -e -f -m -A -B -C --regexp --file",
 	"rg": "pattern -e -f --regexp --file --ignore-file -g --glob -t --type -T --type-not -m -A -B -C -M -j --max-count --context --iglob --sort --color --colors --max-depth --max-filesize --encoding -E",
@@ -21,17 +21,17 @@ var readOnly = map[string]string{
 	"paste": "files -d", "join": "files -t -1 -2 -o", "expand": "files -t", "unexpand": "files -t", "rev": "files", "column": "files -t -s -c",
 	"tr": "", "echo": "", "printf": "", "pwd": "", "which": "", "whereis": "", "type": "", "whoami": "", "id": "", "groups": "",
 	"uname": "", "hostname": "", "date": "", "cal": "", "uptime": "", "free": "", "df": "files", "du": "files -d --max-depth --exclude -B -X --exclude-from --files0-from",
-	"tree": "files -L -I -P", "ps": "", "pgrep": "", "pidof": "", "lsof": "", "env": "", "printenv": "", "true": "", "false": "",
+	"tree": "files -L -I -P -o", "ps": "", "pgrep": "", "pidof": "", "lsof": "", "env": "", "printenv": "", "true": "", "false": "",
 	"test": "", "[": "", ":": "", "basename": "", "dirname": "", "realpath": "files", "readlink": "files", "seq": "", "sleep": "",
 	"yes": "", "jq": "pattern --arg --argjson --slurpfile --rawfile --indent -f --from-file", "yq": "pattern", "locate": "", "man": "", "help": "",
-	"history": "", "jobs": "", "wait": "", "shift": "", "getopts": "", "read": "", "unset": "", "set": "", "shopt": "",
+	"history": "files", "jobs": "", "wait": "", "shift": "", "getopts": "", "read": "", "unset": "", "set": "", "shopt": "",
 	"return": "", "exit": "", "break": "", "continue": "", "let": "", "local": "", "declare": "", "typeset": "", "readonly": "",
 	"export": "", "ulimit": "", "umask": "", "times": "", "dirs": "", "popd": "", "disown": "", "bg": "", "fg": "", "hash": "",
 	"tput": "", "clear": "", "nproc": "", "arch": "", "lscpu": "", "lsblk": "", "sw_vers": "", "tty": "", "logname": "", "users": "",
 	"who": "", "w": "", "last": "", "netstat": "", "ss": "", "ip": "", "ifconfig": "", "top": "", "htop": "", "vmstat": "", "iostat": "",
 	"sort": "files --files0-from -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
-	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "pattern -d -f -t", "apropos": "", "whatis": "", "info": "",
-	"numfmt": "", "expr": "", "bc": "", "dc": "", "factor": "", "shuf": "files -n", "tsort": "files", "ptx": "files",
+	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "pattern -d -f -t", "apropos": "", "whatis": "", "info": " -o --output",
+	"numfmt": "", "expr": "", "bc": "", "dc": "files -e --expression -f --file", "factor": "", "shuf": "files -n -o --output", "tsort": "files", "ptx": "files",
 	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
 }
 
@@ -128,18 +128,53 @@ func readOnlyCmd(c *call, spec string) {
 		}
 	case "less", "more", "man":
 		c.concern(SeverityNone, false, c.base+" is interactive")
+		outputOptions(c)
 		for _, w := range c.args {
 			if strings.HasPrefix(w.s, "+") || c.base == "man" && (w.s == "-P" || w.s == "-H" || strings.HasPrefix(w.s, "--pager") || strings.HasPrefix(w.s, "--html") || strings.HasPrefix(w.s, "-P")) {
 				c.concern(SeverityHigh, true, c.base+" "+w.s+" can run shell commands")
 				break
 			}
 		}
-	case "xxd":
-		if has(flags, "r", "--revert") {
-			if len(ops) > 1 {
-				c.path(ops[1], OpWrite)
-				c.concern(SeverityMedium, false, "xxd -r writes a file")
+	case "xxd", "uniq", "ptx":
+		// The second operand is the output file, with or without xxd -r.
+		if len(ops) > 1 {
+			c.path(ops[0], OpRead)
+			c.path(ops[1], OpWrite)
+			c.concern(SeverityMedium, false, c.base+" writes its output to "+ops[1].s)
+			return
+		}
+	case "tree", "shuf", "info":
+		outputOptions(c)
+	case "history":
+		// history -w/-a FILE writes the history, -r/-n FILE reads it.
+		if has(flags, "wa") {
+			for _, w := range ops {
+				c.path(w, OpWrite)
 			}
+			c.concern(SeverityMedium, false, "history writes a file")
+			return
+		}
+	case "dc":
+		// dc's ! command runs the rest of the line as a shell command, so
+		// only literal -e programs without ! are inspection.
+		exprs := valuesOf(c.args, "-e", "--expression")
+		safe := len(exprs) > 0 && len(ops) == 0 && len(valuesOf(c.args, "-f", "--file")) == 0
+		for _, v := range exprs {
+			safe = safe && !v.dynamic && !strings.Contains(v.s, "!")
+		}
+		if !safe {
+			c.concern(SeverityHigh, true, "dc runs a program from a file, its input or an expression, and its ! command runs shell commands")
+		}
+		return
+	case "yq":
+		if _, ok := hasPrefixFlag(flags, "-i", "--inplace"); ok {
+			c.concern(SeverityMedium, false, "yq -i edits files in place")
+			if len(ops) > 1 {
+				for _, w := range ops[1:] {
+					c.path(w, OpWrite)
+				}
+			}
+			return
 		}
 	case "awk", "gawk", "mawk", "nawk":
 		awk(c)
@@ -251,4 +286,17 @@ func isFetcherOrDecoder(cmd Command) bool {
 		}
 	}
 	return false
+}
+
+// outputOptions records the files that less -o/-O/--log-file, tree -o,
+// shuf -o and info -o write.
+func outputOptions(c *call) {
+	names := []string{"-o", "--output"}
+	if c.base == "less" {
+		names = []string{"-o", "-O", "--log-file", "--LOG-FILE"}
+	}
+	for _, v := range valuesOf(c.args, names...) {
+		c.path(v, OpWrite)
+		c.concern(SeverityMedium, false, c.base+" writes a file ("+v.s+")")
+	}
 }
