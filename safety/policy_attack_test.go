@@ -11,7 +11,7 @@ import (
 // allowed. The allow list is the plausible one a user writes.
 func TestPolicyHiddenReads(t *testing.T) {
 	w, _, _ := policyWorkspace(t)
-	rules := CommandRules{Allow: []string{"ls,cat,echo,git status,git log,git diff,git show,git blame,grep,rg,find,sed,awk,jq,wc,sort,uniq,diff,du,xargs,bat,glow,split,look,vim,make,npm test,go test"}}
+	rules := CommandRules{Allow: []string{"ls,cat,echo,git status,git log,git diff,git show,git blame,git commit,grep,rg,find,sed,awk,jq,wc,sort,uniq,diff,du,xargs,bat,glow,split,look,vim,make,npm test,go test"}}
 	for _, tc := range []struct {
 		cmd     string
 		want    Decision
@@ -40,6 +40,8 @@ func TestPolicyHiddenReads(t *testing.T) {
 		{"git show :0:.env", Confirm, "git reads .env"},
 		{"git blame .env", Confirm, "git reads .env"},
 		{"git blame --contents=.env notes.txt", Confirm, "git reads .env"},
+		{"git commit -F .env", Confirm, "git reads .env"},
+		{"git commit --template=.env", Confirm, "git reads .env"},
 		{"git diff HEAD~1 -- notes.txt", Allow, "allowed"},
 		{"git log --oneline -n 5 main", Allow, "allowed"},
 		{"git show HEAD:notes.txt", Allow, "allowed"},

@@ -250,7 +250,23 @@ func dangerousGitKey(k string) bool {
 		"uploadpack.packobjectshook", "remote.origin.uploadpack", "remote.origin.receivepack", "init.templatedir":
 		return true
 	}
-	return strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "includeif.")
+	if strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "includeif.") || strings.HasPrefix(k, "protocol.") {
+		return true // protocol.ext.allow enables ext:: remotes, which run commands
+	}
+	// Per-name sections whose keys name programs, and URL rewrites that can
+	// turn every later fetch into an ext:: command.
+	section, _, _ := strings.Cut(k, ".")
+	last := k[strings.LastIndexByte(k, '.')+1:]
+	switch {
+	case section == "url" && (last == "insteadof" || last == "pushinsteadof"),
+		section == "remote" && (last == "uploadpack" || last == "receivepack" || last == "proxy"),
+		(section == "difftool" || section == "mergetool" || section == "man" || section == "browser" || section == "trailer") && (last == "cmd" || last == "path" || last == "command"),
+		section == "tar" && last == "command", section == "gpg" && last == "program",
+		section == "submodule" && last == "update", section == "sendemail" && (last == "smtpserver" || last == "tocmd" || last == "cccmd"),
+		k == "web.browser" || k == "interactive.difffilter" || k == "core.fsmonitorhookversion":
+		return true
+	}
+	return false
 }
 
 // gitReads records the files an inspection subcommand shows: pathspecs

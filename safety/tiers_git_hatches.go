@@ -20,6 +20,23 @@ func gitHatches(c *call, sub string, rest []word, flags []string, ops []word) {
 		}
 	}
 	switch sub {
+	case "clone", "init":
+		if _, ok := hasPrefixFlag(flags, "--template"); ok {
+			c.concern(SeverityHigh, true, "git "+sub+" --template copies hooks from a template directory (persistence)")
+		}
+		if sub == "clone" {
+			for _, v := range valuesOf(rest, "-c", "--config") {
+				c.concern(SeverityHigh, true, "git clone -c "+v.s+" sets configuration, which can run programs")
+			}
+		}
+	case "commit", "tag", "merge", "notes":
+		// A message file or template goes into history: -F .env commits a
+		// secret.
+		for _, v := range valuesOf(rest, "-F", "--file", "-t", "--template") {
+			c.path(v, OpRead)
+		}
+	}
+	switch sub {
 	case "ls-remote", "clone":
 		if has(flags, "u") {
 			c.concern(SeverityHigh, true, "git "+sub+" -u runs another program as the upload pack")
