@@ -11,7 +11,7 @@ import (
 // allowed. The allow list is the plausible one a user writes.
 func TestPolicyHiddenReads(t *testing.T) {
 	w, _, _ := policyWorkspace(t)
-	rules := CommandRules{Allow: []string{"ls,cat,echo,git status,git log,git diff,git show,git blame,git commit,grep,rg,find,sed,awk,jq,wc,sort,uniq,diff,du,xargs,bat,glow,wget,http,curl,split,look,vim,make,npm test,go test"}}
+	rules := CommandRules{Allow: []string{"ls,cat,echo,git status,git log,git diff,git show,git blame,git commit,git mv,git add,git checkout,grep,rg,find,sed,awk,jq,wc,sort,uniq,diff,du,xargs,bat,glow,wget,http,curl,split,look,vim,make,npm test,go test"}}
 	for _, tc := range []struct {
 		cmd     string
 		want    Decision
@@ -42,6 +42,10 @@ func TestPolicyHiddenReads(t *testing.T) {
 		{"git blame --contents=.env notes.txt", Confirm, "git reads .env"},
 		{"git commit -F .env", Confirm, "git reads .env"},
 		{"git commit --template=.env", Confirm, "git reads .env"},
+		{"git mv .env public.txt && cat public.txt", Confirm, "git writes .env"},
+		{"git add -f .env", Confirm, "git reads .env"},
+		{"git checkout HEAD .env", Confirm, "git writes .env"},
+		{"git checkout main", Allow, "allowed"},
 		{"git diff HEAD~1 -- notes.txt", Allow, "allowed"},
 		{"git log --oneline -n 5 main", Allow, "allowed"},
 		{"git show HEAD:notes.txt", Allow, "allowed"},

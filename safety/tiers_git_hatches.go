@@ -29,6 +29,19 @@ func gitHatches(c *call, sub string, rest []word, flags []string, ops []word) {
 				c.concern(SeverityHigh, true, "git clone -c "+v.s+" sets configuration, which can run programs")
 			}
 		}
+	case "mv", "rm", "restore", "checkout":
+		// git mv .env public.txt && cat public.txt: the working-tree files
+		// these move, delete or overwrite are writes.
+		for i, w := range ops {
+			if sub == "checkout" && i == 0 && !hasWordIn(rest, "--") {
+				continue // the branch or commit
+			}
+			c.path(w, OpWrite)
+		}
+	case "add", "stage":
+		for _, w := range ops {
+			c.path(w, OpRead) // staged content is committed and pushed later
+		}
 	case "commit", "tag", "merge", "notes":
 		// A message file or template goes into history: -F .env commits a
 		// secret.
