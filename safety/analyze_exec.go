@@ -110,6 +110,12 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		idx := a.emit(ws, parent, NotWrapper)
 		a.unanalyzable(idx, "command name "+name.s+" is a glob pattern")
 		return idx
+	case !name.quoted && strings.Contains(name.s, "$"):
+		// bash keeps $= $~ $^ $+ literally, zsh expands them ($=x runs
+		// the words of x): no real command name holds an unquoted $.
+		idx := a.emit(ws, parent, NotWrapper)
+		a.unanalyzable(idx, "command name "+name.s+" holds a $ that bash keeps but zsh expands")
+		return idx
 	}
 	idx := a.emit(ws, parent, NotWrapper)
 	c := &call{a: a, idx: idx, name: name.s, base: commandBase(name.s), args: ws[1:], heredoc: heredoc}
@@ -143,6 +149,10 @@ func (a *analyzer) substitute(ws []word) []word {
 // on the extension-less part so that /usr/bin/RM on a case-insensitive
 // file system is still rm.
 func commandBase(name string) string {
+	// zsh expands =cmd in command position to cmd's path (EQUALS).
+	if len(name) > 1 && name[0] == '=' {
+		name = name[1:]
+	}
 	b := path.Base(name)
 	if strings.HasSuffix(name, "/") {
 		return name

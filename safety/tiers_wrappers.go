@@ -50,6 +50,10 @@ func wrapper(c *call) {
 		c.wrap(Transparent, inner)
 	case "nohup", "builtin", "unbuffer":
 		c.wrap(Transparent, c.args)
+	case "and", "or", "not":
+		// fish's combiners run the command after them (fish -c 'true; and
+		// rm -rf ~'); in bash no such command exists.
+		c.wrap(Transparent, c.args)
 	case "command":
 		flags, inner := opts(c.args, "", true)
 		if has(flags, "vV") {
