@@ -187,6 +187,10 @@ type analyzer struct {
 
 	// downloads holds files fetch commands wrote earlier in the line.
 	downloads map[string]bool
+
+	// intAttr is set once the line gives a variable the integer
+	// attribute (declare -i): later assignments evaluate arithmetic.
+	intAttr bool
 }
 
 // pipeIn says where a pipeline stage's standard input comes from.

@@ -110,6 +110,12 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		idx := a.emit(ws, parent, NotWrapper)
 		a.unanalyzable(idx, "command name "+name.s+" is a glob pattern")
 		return idx
+	case !name.quoted && strings.Contains(name.s, "$"):
+		// bash keeps $= $~ $^ $+ literally, zsh expands them ($=x runs
+		// the words of x): no real command name holds an unquoted $.
+		idx := a.emit(ws, parent, NotWrapper)
+		a.unanalyzable(idx, "command name "+name.s+" holds a $ that bash keeps but zsh expands")
+		return idx
 	}
 	idx := a.emit(ws, parent, NotWrapper)
 	c := &call{a: a, idx: idx, name: name.s, base: commandBase(name.s), args: ws[1:], heredoc: heredoc}
@@ -143,6 +149,10 @@ func (a *analyzer) substitute(ws []word) []word {
 // on the extension-less part so that /usr/bin/RM on a case-insensitive
 // file system is still rm.
 func commandBase(name string) string {
+	// zsh expands =cmd in command position to cmd's path (EQUALS).
+	if len(name) > 1 && name[0] == '=' {
+		name = name[1:]
+	}
 	b := path.Base(name)
 	if strings.HasSuffix(name, "/") {
 		return name
@@ -230,6 +240,13 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	if as.Name == nil {
 		return
 	}
+	if a.intAttr && as.Value != nil {
+		// After declare -i, assigning to an integer variable evaluates
+		// the value as arithmetic (declare -i x='a[$(id)]' runs id).
+		if w := a.join(as.Value.Parts, a.src(as.Value)); w.dynamic || subscriptRuns(w.s) {
+			a.unanalyzable(idx, "assigns "+short(a.src(as.Value))+" where an integer variable (declare -i) evaluates it as arithmetic")
+		}
+	}
 	name := as.Name.Value
 	if shell && as.Value != nil && as.Index == nil && !as.Append {
 		if w := a.join(as.Value.Parts, a.src(as.Value)); !w.dynamic {
@@ -265,10 +282,26 @@ func dangerousEnv(name string) (string, bool) {
 		return "makes git run other programs or read other configuration", true
 	case "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS4", "SHELLOPTS", "BASHOPTS", "IFS", "BASH_FUNC", "HISTFILE", "INPUTRC":
 		return "changes how the shell parses or what it runs", true
-	case "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_script_shell":
+	case "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS":
 		return "makes an interpreter load extra code", true
 	case "HOME", "XDG_CONFIG_HOME", "ZDOTDIR":
 		return "moves where programs read their configuration", true
+	case "GOFLAGS", "RIPGREP_CONFIG_PATH", "TAR_OPTIONS", "LESS", "MORE", "MANOPT", "GREP_OPTIONS", "MAKEFLAGS", "MFLAGS",
+		"WGETRC", "CURL_HOME", "VIMINIT", "EXINIT", "MYVIMRC", "PYTHONWARNINGS", "PERL5DB", "PERLDB_OPTS", "NODE_PATH", "GCONV_PATH",
+		"RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_HOME", "GOTOOLCHAIN",
+		"SUDO_ASKPASS", "GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_PACKET", "GIT_TRACE_SETUP":
+		// Options in the environment: GOFLAGS=-toolexec=x, RIPGREP_CONFIG_PATH
+		// (rg --pre), TAR_OPTIONS=--to-command, LESS=+!cmd, VIMINIT=:!cmd …
+		return "passes options or programs to the tools that read it", true
+	}
+	if u := strings.ToLower(name); strings.HasPrefix(u, "npm_config_") {
+		switch strings.TrimPrefix(u, "npm_config_") {
+		case "script_shell", "userconfig", "globalconfig", "node_options", "onload_script", "shell", "editor", "prefix", "git":
+			return "makes npm run other programs or read other configuration", true
+		}
+	}
+	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")) {
+		return "makes cargo run another program", true
 	}
 	if strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "BASH_FUNC_") {
 		return "changes how programs are loaded", true

@@ -178,6 +178,10 @@ func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
 				switch {
 				case w.dynamic:
 					a.unanalyzable(idx, d.Variant.Value+" of a dynamic word "+w.s)
+				case subscriptRuns(strings.SplitN(w.s, "=", 2)[0]):
+					a.unanalyzable(idx, d.Variant.Value+" "+short(w.s)+" evaluates the array subscript as arithmetic, which runs the command substitution in it")
+				case strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "i") && !strings.Contains(w.s, "n"):
+					a.intAttr = true
 				case strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "n"):
 					// declare -n r=PATH; r=/tmp changes PATH under another name.
 					a.unanalyzable(idx, d.Variant.Value+" "+w.s+" makes a name reference, which hides what later assignments change")
@@ -328,7 +332,22 @@ func (a *analyzer) testExpr(x syntax.TestExpr) {
 		}
 	case *syntax.UnaryTest:
 		a.testExpr(x.X)
+		if w, ok := x.X.(*syntax.Word); ok && (x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar) {
+			if v, lit := a.literal(w); lit && subscriptRuns(v) {
+				a.unanalyzable(-1, "[[ "+x.Op.String()+" "+short(v)+" ]] evaluates the array subscript as arithmetic, which runs the command substitution in it")
+			}
+		}
 	case *syntax.ParenTest:
 		a.testExpr(x.X)
 	}
+}
+
+// subscriptRuns reports a variable name whose array subscript holds a
+// command substitution or expansion: bash evaluates a subscript as
+// arithmetic wherever a builtin takes a name — test -v, printf -v, read,
+// declare, unset … — so `test -v 'a[$(rm -rf ~)]'` runs rm although the
+// substitution is single-quoted.
+func subscriptRuns(name string) bool {
+	i := strings.IndexByte(name, '[')
+	return i >= 0 && strings.ContainsAny(name[i:], "$`")
 }

@@ -11,9 +11,10 @@ func classify(c *call) {
 	case "sudo", "doas", "pkexec", "run0", "su", "env", "timeout", "nice", "ionice", "nohup",
 		"stdbuf", "command", "builtin", "time", "setsid", "chrt", "taskset", "xargs", "parallel",
 		"watch", "eval", "exec", "source", ".", "trap", "npx", "pnpx", "bunx", "uvx", "pipx",
-		"flock", "script", "unbuffer", "caffeinate", "chroot", "nsenter", "unshare", "systemd-run", "firejail":
+		"flock", "script", "unbuffer", "caffeinate", "chroot", "nsenter", "unshare", "systemd-run", "firejail",
+		"and", "or", "not":
 		wrapper(c)
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox":
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox", "toybox":
 		shell(c)
 
 	// Files (tiers_files.go).

@@ -127,6 +127,12 @@ func copyMove(c *call) {
 	c.concern(SeverityMedium, false, c.base+" writes files")
 }
 
+// tarOldStyleExtract reports `tar xf a.tar`: the first word is a cluster
+// of letters without a dash.
+func tarOldStyleExtract(args []word) bool {
+	return len(args) > 0 && !strings.HasPrefix(args[0].s, "-") && strings.Contains(args[0].s, "x") && isLetters(args[0].s)
+}
+
 // remoteSpec reports host:path or user@host:path arguments.
 func remoteSpec(s string) bool {
 	host, _, ok := strings.Cut(s, ":")
@@ -149,6 +155,13 @@ func writeFiles(c *call) {
 		c.concern(SeverityMedium, false, c.base+" creates or extracts files")
 		for _, w := range ops {
 			c.path(w, OpWrite)
+		}
+		if c.base == "unzip" || c.base == "tar" && (has(flags, "x", "--extract", "--get") || tarOldStyleExtract(c.args)) {
+			// The directory extracted into is written: tar -xf x.tar -C /
+			// replaces system files, unzip -d ~ start-up files.
+			for _, d := range valuesOf(c.args, "-C", "--directory", "-d") {
+				c.path(d, OpWrite)
+			}
 		}
 		return
 	case "patch":
@@ -180,78 +193,6 @@ func dd(c *call) {
 	if c.a.res.Commands[c.idx].Severity < SeverityMedium {
 		c.concern(SeverityMedium, false, "dd copies raw data")
 	}
-}
-
-func sed(c *call) {
-	flags, ops := opts(c.args, "-e --expression -f --file -l --line-length -s -E -r", false)
-	inPlace := false
-	for _, f := range flags {
-		if f == "-i" || strings.HasPrefix(f, "--in-place") || (strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "--") && strings.Contains(f, "i")) {
-			inPlace = true
-		}
-	}
-	var scripts []word
-	for i, w := range c.args {
-		if (w.s == "-e" || w.s == "--expression") && i+1 < len(c.args) {
-			scripts = append(scripts, c.args[i+1])
-		}
-		if (w.s == "-f" || w.s == "--file") && i+1 < len(c.args) {
-			c.path(c.args[i+1], OpRead)
-			c.concern(SeverityMedium, false, "sed runs a script file")
-		}
-	}
-	files := ops
-	if len(scripts) == 0 && len(ops) > 0 {
-		scripts, files = ops[:1], ops[1:]
-	}
-	for _, s := range scripts {
-		if s.dynamic {
-			c.unanalyzable("sed script known only at run time")
-			continue
-		}
-		if sedRunsOrWrites(s.s) {
-			c.concern(SeverityHigh, true, "sed script can write files or run commands (e/w): "+s.s)
-		}
-	}
-	op := OpRead
-	if inPlace {
-		op = OpWrite
-		c.concern(SeverityMedium, false, "sed -i edits files in place")
-	}
-	for _, f := range files {
-		c.path(f, op)
-	}
-}
-
-// sedRunsOrWrites is deliberately over-eager: a false alarm costs one
-// approval, a miss runs a command.
-func sedRunsOrWrites(script string) bool {
-	for _, part := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
-		p := strings.TrimSpace(part)
-		// Strip an address: digits, $, ranges, /regex/.
-		p = strings.TrimLeft(p, "0123456789$,!~ ")
-		if strings.HasPrefix(p, "/") {
-			if end := strings.Index(p[1:], "/"); end >= 0 {
-				p = strings.TrimLeft(p[end+2:], "0123456789$,!~ /")
-			}
-		}
-		if p == "" {
-			continue
-		}
-		switch p[0] {
-		case 'e', 'w', 'W':
-			return true
-		case 's':
-			if len(p) > 1 {
-				d := p[1]
-				parts := strings.Split(p[2:], string(d))
-				if len(parts) >= 3 && strings.ContainsAny(parts[len(parts)-1], "ewW") {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 func find(c *call) {

@@ -49,6 +49,7 @@ func git(c *call) {
 	rest := c.args[i+1:]
 	flags, ops := opts(rest, "-m --message -F --file -C -c -n -b -B -o --output -S -G --author --format --pretty", false)
 	escapeHatch(c, flags)
+	gitHatches(c, sub.s, rest, flags, ops)
 	if sub.s == "rebase" {
 		for _, v := range valuesOf(rest, "-x", "--exec") {
 			c.concern(SeverityHigh, true, "git rebase --exec runs a command after each commit")
@@ -65,7 +66,11 @@ func git(c *call) {
 				c.concern(SeverityHigh, true, "git "+sub.s+" "+f+" writes a file")
 			}
 		}
+		gitReads(c, sub.s, ops)
 	case "branch":
+		if has(flags, "", "--no-list") {
+			flags = withoutList(flags) // --no-list cancels -l: the operands name a new branch
+		}
 		if has(flags, "dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description", "--force") {
 			if has(flags, "D", "--force") || hasCombo(flags, "d", "f") {
 				c.concern(SeverityHigh, false, "git branch force-deletes or overwrites a branch")
@@ -76,6 +81,9 @@ func git(c *call) {
 			c.concern(SeverityMedium, false, "git branch creates a branch")
 		}
 	case "tag":
+		if has(flags, "", "--no-list") {
+			flags = withoutList(flags)
+		}
 		if len(ops) > 0 && !has(flags, "l", "--list", "--contains", "--points-at", "--merged") {
 			sev := SeverityMedium
 			if has(flags, "df", "--delete", "--force") {
@@ -242,5 +250,72 @@ func dangerousGitKey(k string) bool {
 		"uploadpack.packobjectshook", "remote.origin.uploadpack", "remote.origin.receivepack", "init.templatedir":
 		return true
 	}
-	return strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "includeif.")
+	if strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "includeif.") || strings.HasPrefix(k, "protocol.") {
+		return true // protocol.ext.allow enables ext:: remotes, which run commands
+	}
+	// Per-name sections whose keys name programs, and URL rewrites that can
+	// turn every later fetch into an ext:: command.
+	section, _, _ := strings.Cut(k, ".")
+	last := k[strings.LastIndexByte(k, '.')+1:]
+	switch {
+	case section == "url" && (last == "insteadof" || last == "pushinsteadof"),
+		section == "remote" && (last == "uploadpack" || last == "receivepack" || last == "proxy"),
+		(section == "difftool" || section == "mergetool" || section == "man" || section == "browser" || section == "trailer") && (last == "cmd" || last == "path" || last == "command"),
+		section == "tar" && last == "command", section == "gpg" && last == "program",
+		section == "submodule" && last == "update", section == "sendemail" && (last == "smtpserver" || last == "tocmd" || last == "cccmd"),
+		k == "web.browser" || k == "interactive.difffilter" || k == "core.fsmonitorhookversion":
+		return true
+	}
+	return false
+}
+
+// gitReads records the files an inspection subcommand shows: pathspecs
+// (`git diff HEAD -- .env`, `git log -p .env`), both sides of `git diff
+// --no-index`, and the path of a rev:path object (`git show HEAD:.env`,
+// `git cat-file -p :.env`). Git cannot tell a revision from a path
+// without the repository either, so every operand is taken as a possible
+// path; one that names no file costs nothing.
+func gitReads(c *call, sub string, ops []word) {
+	switch sub {
+	case "diff", "log", "show", "blame", "annotate", "whatchanged", "diff-files", "diff-index", "diff-tree", "cat-file", "grep", "ls-files", "range-diff":
+	default:
+		return
+	}
+	if sub == "grep" && len(ops) > 0 && !hasWordIn(c.args, "-e", "-f", "--") {
+		ops = ops[1:] // the pattern
+	}
+	for _, v := range valuesOf(c.args, "-L") {
+		// -L start,end:file and -L :funcname:file trace a file's lines.
+		if i := strings.LastIndexByte(v.s, ':'); i >= 0 && !v.dynamic {
+			c.path(word{s: v.s[i+1:]}, OpRead)
+		}
+	}
+	for _, w := range ops {
+		if w.dynamic {
+			continue
+		}
+		if rev, p, ok := strings.Cut(w.s, ":"); ok {
+			// rev:path, :path and :stage:path name a blob; :/text is a
+			// commit message search.
+			if _, after, staged := strings.Cut(p, ":"); staged && rev == "" {
+				p = after
+			}
+			if p != "" && !strings.HasPrefix(p, "/") {
+				c.path(word{s: p}, OpRead)
+			}
+			continue
+		}
+		c.path(w, OpRead)
+	}
+}
+
+func hasWordIn(ws []word, names ...string) bool {
+	for _, w := range ws {
+		for _, n := range names {
+			if w.s == n {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -82,6 +82,16 @@ func network(c *call) bool {
 		}
 		if has(flags, "O", "--remote-name", "--remote-name-all") {
 			c.concern(SeverityMedium, false, "curl -O writes a downloaded file")
+			// -O names the file after the URL: curl -O http://x/.bashrc
+			// writes .bashrc.
+			for _, u := range urlOperands(c.args) {
+				c.path(u, OpWrite)
+				c.a.downloaded(u)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-K", "--config") {
+			c.path(v, OpRead)
+			c.concern(SeverityHigh, true, "curl "+v.s+" reads options from a file, which can name any output or upload")
 		}
 	case "wget":
 		flags, _ := opts(c.args, "-O --output-document -o --output-file -P --directory-prefix --post-data --post-file --body-data --body-file --method -U --user-agent --header -e --execute", false)
@@ -90,11 +100,23 @@ func network(c *call) bool {
 		} else {
 			c.concern(SeverityMedium, false, "wget downloads from the network")
 		}
-		for _, v := range valuesOf(c.args, "-O", "--output-document") {
+		outs := valuesOf(c.args, "-O", "--output-document")
+		for _, v := range outs {
 			if v.s != "-" {
 				c.path(v, OpWrite)
 				c.a.downloaded(v)
 			}
+		}
+		if len(outs) == 0 && len(valuesOf(c.args, "-P", "--directory-prefix")) == 0 {
+			// wget saves under the URL's file name: wget http://x/.bashrc
+			// writes .bashrc.
+			for _, u := range urlOperands(c.args) {
+				c.path(u, OpWrite)
+				c.a.downloaded(u)
+			}
+		}
+		for _, v := range valuesOf(c.args, "--post-file", "--body-file", "-i", "--input-file", "--config") {
+			c.path(v, OpRead)
 		}
 	case "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mosh", "ftp", "tftp", "sshpass", "rsh", "rlogin":
 		for _, w := range c.args {
@@ -108,6 +130,16 @@ func network(c *call) bool {
 		c.concern(SeverityHigh, false, b+" opens a connection to another host (possible exfiltration or remote execution)")
 	case "fetch", "aria2c", "http", "https", "xh", "httpie", "lynx", "links", "w3m", "ping", "dig", "nslookup", "host", "traceroute", "whois":
 		c.concern(SeverityMedium, false, b+" uses the network")
+		if b == "http" || b == "https" || b == "xh" || b == "httpie" {
+			// HTTPie items: @file, field@file, field=@file, field:=@file
+			// send a local file.
+			for _, w := range c.args {
+				if i := strings.IndexByte(w.s, '@'); i >= 0 && !w.dynamic && !strings.Contains(w.s, "://") && i+1 < len(w.s) {
+					c.path(word{s: w.s[i+1:]}, OpRead)
+					c.concern(SeverityHigh, false, b+" "+w.s+" sends a local file (possible exfiltration)")
+				}
+			}
+		}
 	default:
 		return false
 	}
@@ -174,6 +206,7 @@ func packages(c *call) bool {
 	default:
 		return false
 	}
+	buildHatches(c, b)
 	if runsCommand(b, sub) && len(ops) > 1 {
 		// npm exec, uv run, bundle exec …: the rest is a command.
 		c.concern(SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
@@ -310,10 +343,41 @@ func system(c *call) bool {
 			}
 		}
 		c.concern(SeverityMedium, false, c.base+" opens an interactive editor")
+		for _, w := range c.args {
+			if !strings.HasPrefix(w.s, "-") {
+				c.path(w, OpWrite) // an editor shows and may save what it opens
+			}
+		}
 		return true
 	case "open", "xdg-open", "start":
 		c.concern(SeverityMedium, false, c.base+" opens a file or URL with another program")
 		return true
 	}
 	return false
+}
+
+// urlOperands returns, for each URL operand, the file name a download
+// saved under the URL's name gets: the last path segment, or
+// index.html for a bare host.
+func urlOperands(args []word) []word {
+	var out []word
+	for _, w := range args {
+		if w.dynamic {
+			continue
+		}
+		_, rest, ok := strings.Cut(w.s, "://")
+		if !ok {
+			continue
+		}
+		rest, _, _ = strings.Cut(rest, "?")
+		rest, _, _ = strings.Cut(rest, "#")
+		name := "index.html"
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			if seg := rest[strings.LastIndexByte(rest, '/')+1:]; seg != "" {
+				name = seg
+			}
+		}
+		out = append(out, word{s: name})
+	}
+	return out
 }

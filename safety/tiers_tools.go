@@ -10,29 +10,29 @@ import "strings"
 var readOnly = map[string]string{
 	"ls": "files -I --ignore -w --width --hide --format --sort --time-style --color", "dir": "files", "vdir": "files",
 	"cat": "files", "tac": "files", "nl": "files -b -n -s -v -w -i", "head": "files -n -c --lines --bytes", "tail": "files -n -c --lines --bytes -s --pid",
-	"less": "files -p -x -b -h -j -y -z", "more": "files -n", "wc": "files", "file": "files -m -F", "stat": "files -c --format --printf",
-	"grep":  "pattern -e -f -m -A -B -C -d -D --include --exclude --exclude-dir --color --label --max-count --context",
-	"egrep": "pattern -e -f -m -A -B -C", "fgrep": "pattern -e -f -m -A -B -C", "zgrep": "pattern -e -f -m -A -B -C",
-	"rg": "pattern -e -f -g --glob -t --type -T --type-not -m -A -B -C -M -j --max-count --context --iglob --sort --color --colors --max-depth --max-filesize --encoding -E",
+	"less": "files -p -x -b -h -j -y -z -o -O --log-file --LOG-FILE -k --lesskey-file", "more": "files -n", "wc": "files --files0-from", "file": "files -m -F", "stat": "files -c --format --printf",
+	"grep":  "pattern -e -f -m -A -B -C -d -D --include --exclude --exclude-dir --color --label --max-count --context --regexp --file --exclude-from",
+	"egrep": "pattern -e -f -m -A -B -C --regexp --file", "fgrep": "pattern -e -f -m -A -B -C --regexp --file", "zgrep": "pattern -e -f -m -A -B -C --regexp --file",
+	"rg": "pattern -e -f --regexp --file --ignore-file -g --glob -t --type -T --type-not -m -A -B -C -M -j --max-count --context --iglob --sort --color --colors --max-depth --max-filesize --encoding -E",
 	"ag": "pattern -G --ignore -A -B -C -m", "ack": "pattern -A -B -C -m --type",
-	"diff": "files -I -x -X --exclude -U -C --label", "cmp": "files -i -n", "comm": "files", "md5sum": "files", "sha1sum": "files",
+	"diff": "files -I -x -X --exclude --exclude-from -U -C --label", "cmp": "files -i -n", "comm": "files", "md5sum": "files", "sha1sum": "files",
 	"sha256sum": "files", "sha512sum": "files", "cksum": "files", "b2sum": "files", "strings": "files -n -t", "od": "files -A -t -N -j",
 	"hexdump": "files -n -s -e -f", "cut": "files -d -f -c -b", "uniq": "files -f -s -w", "fold": "files -w", "fmt": "files -w",
 	"paste": "files -d", "join": "files -t -1 -2 -o", "expand": "files -t", "unexpand": "files -t", "rev": "files", "column": "files -t -s -c",
 	"tr": "", "echo": "", "printf": "", "pwd": "", "which": "", "whereis": "", "type": "", "whoami": "", "id": "", "groups": "",
-	"uname": "", "hostname": "", "date": "", "cal": "", "uptime": "", "free": "", "df": "files", "du": "files -d --max-depth --exclude -B",
-	"tree": "files -L -I -P", "ps": "", "pgrep": "", "pidof": "", "lsof": "", "env": "", "printenv": "", "true": "", "false": "",
+	"uname": "", "hostname": "", "date": "", "cal": "", "uptime": "", "free": "", "df": "files", "du": "files -d --max-depth --exclude -B -X --exclude-from --files0-from",
+	"tree": "files -L -I -P -o", "ps": "", "pgrep": "", "pidof": "", "lsof": "", "env": "", "printenv": "", "true": "", "false": "",
 	"test": "", "[": "", ":": "", "basename": "", "dirname": "", "realpath": "files", "readlink": "files", "seq": "", "sleep": "",
 	"yes": "", "jq": "pattern --arg --argjson --slurpfile --rawfile --indent -f --from-file", "yq": "pattern", "locate": "", "man": "", "help": "",
-	"history": "", "jobs": "", "wait": "", "shift": "", "getopts": "", "read": "", "unset": "", "set": "", "shopt": "",
+	"history": "files", "jobs": "", "wait": "", "shift": "", "getopts": "", "read": "", "unset": "", "set": "", "shopt": "",
 	"return": "", "exit": "", "break": "", "continue": "", "let": "", "local": "", "declare": "", "typeset": "", "readonly": "",
 	"export": "", "ulimit": "", "umask": "", "times": "", "dirs": "", "popd": "", "disown": "", "bg": "", "fg": "", "hash": "",
 	"tput": "", "clear": "", "nproc": "", "arch": "", "lscpu": "", "lsblk": "", "sw_vers": "", "tty": "", "logname": "", "users": "",
 	"who": "", "w": "", "last": "", "netstat": "", "ss": "", "ip": "", "ifconfig": "", "top": "", "htop": "", "vmstat": "", "iostat": "",
-	"sort": "files -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
-	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "", "apropos": "", "whatis": "", "info": "",
-	"numfmt": "", "expr": "", "bc": "", "dc": "", "factor": "", "shuf": "files -n", "split": "", "csplit": "", "tsort": "files", "ptx": "files",
-	"awk": " -v -F -f", "gawk": " -v -F -f -e", "mawk": " -v -F -f", "nawk": " -v -F -f", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
+	"sort": "files --files0-from -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
+	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "pattern -d -f -t", "apropos": "", "whatis": "", "info": " -o --output",
+	"numfmt": "", "expr": "", "bc": "", "dc": "files -e --expression -f --file", "factor": "", "shuf": "files -n -o --output", "tsort": "files", "ptx": "files",
+	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
 }
 
 // shellState lists builtins and small tools whose tier depends on their
@@ -55,12 +55,58 @@ func tools(c *call) {
 	case system(c):
 	default:
 		c.concern(SeverityMedium, false, c.base+" is not a known read-only command")
+		unknownOperands(c)
 	}
+}
+
+// unknownOperands records the operands of a command whose arguments are
+// not modelled as possible reads: `bat .env`, `split .env` or `glow
+// .env` under an allow rule for that tool must not show a secret
+// unasked. Over-recording is cheap: a word that names no file passes the
+// workspace check. Values of --name=VALUE options count too.
+func unknownOperands(c *call) {
+	for _, w := range c.args {
+		s := w.s
+		if w.dynamic || w.pipe || s == "" || s == "-" {
+			continue
+		}
+		if strings.HasPrefix(s, "-") {
+			_, v, ok := strings.Cut(s, "=")
+			if !ok || !strings.HasPrefix(s, "--") {
+				continue
+			}
+			s = v
+		}
+		if s == "" || strings.Contains(s, "://") || strings.ContainsAny(s, "=\n") && !strings.Contains(s, "/") {
+			continue // URLs, NAME=value, odd words
+		}
+		c.path(word{s: s, glob: w.glob}, OpRead)
+	}
+}
+
+// readFlags lists, per inspection command, the options whose value is a
+// file the command reads: `grep -f .env x` prints nothing of x but
+// reports .env's lines as patterns, `wc --files0-from=.env` echoes its
+// content in error messages.
+var readFlags = map[string][]string{
+	"grep": {"-f", "--file", "--exclude-from"}, "egrep": {"-f", "--file"}, "fgrep": {"-f", "--file"}, "zgrep": {"-f", "--file"},
+	"rg": {"-f", "--file", "--ignore-file"}, "diff": {"-X", "--exclude-from"}, "du": {"-X", "--exclude-from", "--files0-from"},
+	"wc": {"--files0-from"}, "sort": {"--files0-from"}, "hexdump": {"-f"}, "jq": {"-f", "--from-file"},
 }
 
 func readOnlyCmd(c *call, spec string) {
 	kind, valued, _ := strings.Cut(spec, " ")
-	flags, ops := opts(c.args, valued, false)
+	args := c.args
+	if c.base == "jq" {
+		args = jqArgs(c)
+	}
+	if names := readFlags[c.base]; names != nil {
+		for _, v := range valuesOf(args, names...) {
+			c.path(v, OpRead)
+		}
+	}
+	flags, ops := opts(args, valued, false)
+	nameArgs(c)
 	switch c.base {
 	case "sort":
 		if f, ok := hasPrefixFlag(flags, "-o", "--output"); ok {
@@ -82,21 +128,56 @@ func readOnlyCmd(c *call, spec string) {
 		}
 	case "less", "more", "man":
 		c.concern(SeverityNone, false, c.base+" is interactive")
+		outputOptions(c)
 		for _, w := range c.args {
 			if strings.HasPrefix(w.s, "+") || c.base == "man" && (w.s == "-P" || w.s == "-H" || strings.HasPrefix(w.s, "--pager") || strings.HasPrefix(w.s, "--html") || strings.HasPrefix(w.s, "-P")) {
 				c.concern(SeverityHigh, true, c.base+" "+w.s+" can run shell commands")
 				break
 			}
 		}
-	case "xxd":
-		if has(flags, "r", "--revert") {
-			if len(ops) > 1 {
-				c.path(ops[1], OpWrite)
-				c.concern(SeverityMedium, false, "xxd -r writes a file")
+	case "xxd", "uniq", "ptx":
+		// The second operand is the output file, with or without xxd -r.
+		if len(ops) > 1 {
+			c.path(ops[0], OpRead)
+			c.path(ops[1], OpWrite)
+			c.concern(SeverityMedium, false, c.base+" writes its output to "+ops[1].s)
+			return
+		}
+	case "tree", "shuf", "info":
+		outputOptions(c)
+	case "history":
+		// history -w/-a FILE writes the history, -r/-n FILE reads it.
+		if has(flags, "wa") {
+			for _, w := range ops {
+				c.path(w, OpWrite)
 			}
+			c.concern(SeverityMedium, false, "history writes a file")
+			return
+		}
+	case "dc":
+		// dc's ! command runs the rest of the line as a shell command, so
+		// only literal -e programs without ! are inspection.
+		exprs := valuesOf(c.args, "-e", "--expression")
+		safe := len(exprs) > 0 && len(ops) == 0 && len(valuesOf(c.args, "-f", "--file")) == 0
+		for _, v := range exprs {
+			safe = safe && !v.dynamic && !strings.Contains(v.s, "!")
+		}
+		if !safe {
+			c.concern(SeverityHigh, true, "dc runs a program from a file, its input or an expression, and its ! command runs shell commands")
+		}
+		return
+	case "yq":
+		if _, ok := hasPrefixFlag(flags, "-i", "--inplace"); ok {
+			c.concern(SeverityMedium, false, "yq -i edits files in place")
+			if len(ops) > 1 {
+				for _, w := range ops[1:] {
+					c.path(w, OpWrite)
+				}
+			}
+			return
 		}
 	case "awk", "gawk", "mawk", "nawk":
-		awk(c, ops)
+		awk(c)
 		return
 	case "cd", "pushd":
 		c.a.chdir(ops)
@@ -159,31 +240,6 @@ func readOnlyCmd(c *call, spec string) {
 	}
 }
 
-func awk(c *call, ops []word) {
-	prog := word{}
-	if len(ops) > 0 {
-		prog, ops = ops[0], ops[1:]
-	}
-	for i, w := range c.args {
-		if w.s == "-f" && i+1 < len(c.args) {
-			c.path(c.args[i+1], OpRead)
-			c.concern(SeverityMedium, false, "awk runs a program file")
-			return
-		}
-	}
-	switch {
-	case prog.dynamic:
-		c.unanalyzable("awk program known only at run time")
-	case strings.Contains(prog.s, "system") || strings.Contains(prog.s, "|") || strings.Contains(prog.s, ">") || strings.Contains(prog.s, "getline"):
-		c.concern(SeverityHigh, true, "awk program can run commands or write files")
-	}
-	for _, w := range ops {
-		if !strings.Contains(w.s, "=") {
-			c.path(w, OpRead)
-		}
-	}
-}
-
 func kill(c *call, flags []string, ops []word) {
 	for _, w := range append(append([]word(nil), ops...), argsAfter(c.args, "--")...) {
 		if w.s == "-1" {
@@ -230,4 +286,17 @@ func isFetcherOrDecoder(cmd Command) bool {
 		}
 	}
 	return false
+}
+
+// outputOptions records the files that less -o/-O/--log-file, tree -o,
+// shuf -o and info -o write.
+func outputOptions(c *call) {
+	names := []string{"-o", "--output"}
+	if c.base == "less" {
+		names = []string{"-o", "-O", "--log-file", "--LOG-FILE"}
+	}
+	for _, v := range valuesOf(c.args, names...) {
+		c.path(v, OpWrite)
+		c.concern(SeverityMedium, false, c.base+" writes a file ("+v.s+")")
+	}
 }

@@ -18,7 +18,12 @@ func wrapper(c *call) {
 		if has(flags, "sie", "--shell", "--login", "--edit") && len(inner) == 0 {
 			c.concern(SeverityHigh, true, c.base+" opens a root shell or editor")
 		}
+		saved := c.a.cwd
+		for _, d := range valuesOf(c.args[:len(c.args)-len(inner)], "-D", "--chdir") {
+			c.wrapIn(d) // sudo -D / rm -rf . deletes /
+		}
 		c.wrap(Opaque, envPrefix(c, inner))
+		c.a.cwd = saved
 	case "su":
 		c.concern(SeverityHigh, false, "su switches user")
 		c.a.res.Commands[c.idx].Wrapper = Opaque
@@ -44,6 +49,10 @@ func wrapper(c *call) {
 		_, inner := opts(c.args, valued, true)
 		c.wrap(Transparent, inner)
 	case "nohup", "builtin", "unbuffer":
+		c.wrap(Transparent, c.args)
+	case "and", "or", "not":
+		// fish's combiners run the command after them (fish -c 'true; and
+		// rm -rf ~'); in bash no such command exists.
 		c.wrap(Transparent, c.args)
 	case "command":
 		flags, inner := opts(c.args, "", true)
@@ -85,10 +94,8 @@ func wrapper(c *call) {
 		c.wrap(Opaque, inner)
 	case "xargs", "parallel":
 		_, inner := opts(c.args, "-I -n --max-args -L --max-lines -P --max-procs -s --max-chars -d --delimiter -E -a --arg-file -j --jobs -S --sshlogin", true)
-		for i, w := range c.args {
-			if (w.s == "-a" || w.s == "--arg-file") && i+1 < len(c.args) {
-				c.path(c.args[i+1], OpRead)
-			}
+		for _, f := range valuesOf(c.args[:len(c.args)-len(inner)], "-a", "--arg-file") {
+			c.path(f, OpRead) // -a F, -aF, --arg-file=F
 		}
 		// With -I R (or -i, meaning {}), R in the inner words is replaced
 		// by input: those words are known only at run time.
@@ -167,6 +174,7 @@ func wrapper(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " of a script known only at run time (" + f.s + ")")
+		case descriptorScript(c, f):
 		case c.a.wasDownloaded(f):
 			c.path(f, OpRead)
 			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
@@ -214,8 +222,18 @@ func envPrefix(c *call, ws []word) []word {
 	return ws
 }
 
+// wrapIn makes the command a wrapper run in dir: relative paths of the
+// command it runs resolve there, as after a literal cd. The caller
+// restores the script's directory once the wrapped command is judged.
+func (c *call) wrapIn(dir word) {
+	c.path(dir, OpChdir)
+	c.a.chdir([]word{dir})
+}
+
 func envCmd(c *call) {
 	kind := Transparent
+	saved := c.a.cwd
+	defer func() { c.a.cwd = saved }()
 	ws := c.args
 	for len(ws) > 0 {
 		w := ws[0]
@@ -226,11 +244,22 @@ func envCmd(c *call) {
 		case w.s == "-i" || w.s == "--ignore-environment" || w.s == "-":
 			kind = Opaque
 			ws = ws[1:]
-		case w.s == "-u" || w.s == "--unset" || w.s == "-C" || w.s == "--chdir":
-			if len(ws) > 1 && (w.s == "-C" || w.s == "--chdir") {
-				c.a.path(c.idx, ws[1].s, OpChdir, false)
-			}
+		case w.s == "-u" || w.s == "--unset":
 			ws = ws[min(2, len(ws)):]
+		case w.s == "-C" || w.s == "--chdir" || strings.HasPrefix(w.s, "--chdir=") || strings.HasPrefix(w.s, "-C") && len(w.s) > 2:
+			// The command runs in DIR: `env -C / rm -rf .` deletes /.
+			dir := word{}
+			switch {
+			case strings.HasPrefix(w.s, "--chdir="):
+				dir.s, ws = strings.TrimPrefix(w.s, "--chdir="), ws[1:]
+			case len(w.s) > 2 && w.s[1] == 'C':
+				dir.s, ws = w.s[2:], ws[1:]
+			case len(ws) > 1:
+				dir, ws = ws[1], ws[2:]
+			default:
+				ws = ws[1:]
+			}
+			c.wrapIn(dir)
 		case w.s == "-S" || w.s == "--split-string" || strings.HasPrefix(w.s, "--split-string=") || strings.HasPrefix(w.s, "-S") && len(w.s) > 2:
 			payload := word{}
 			switch {
@@ -298,7 +327,7 @@ func joinWords(ws []word) word {
 // if typed (transparent); a script file, a pipe or a dynamic script is
 // not visible and needs approval.
 func shell(c *call) {
-	if c.base == "busybox" {
+	if c.base == "busybox" || c.base == "toybox" {
 		c.wrap(Transparent, c.args)
 		return
 	}
@@ -348,6 +377,7 @@ func shell(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " runs a script known only at run time (" + f.s + ")")
+		case descriptorScript(c, f):
 		case c.a.wasDownloaded(f):
 			c.path(f, OpRead)
 			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
@@ -368,7 +398,7 @@ func stdinScript(c *call) {
 		if h.Op == syntax.WordHdoc {
 			body = h.Word
 		}
-		if body != nil && isShellName(c.base) {
+		if body != nil && (isShellName(c.base) || c.base == "source" || c.base == ".") {
 			w := c.a.join(body.Parts, c.a.src(body))
 			if w.dynamic {
 				c.unanalyzable(c.base + " runs a here-document with expansions")
@@ -397,4 +427,29 @@ func isShellName(b string) bool {
 		return true
 	}
 	return false
+}
+
+// descriptorScript judges a script named by a file descriptor path:
+// `source /dev/stdin` and `bash /dev/fd/0` run whatever is piped in,
+// exactly like `| sh`; another descriptor (`. /dev/fd/3 3<<<…`) holds
+// content no argument shows. It reports whether f was such a path.
+func descriptorScript(c *call, f word) bool {
+	p := cleanPath(f.s)
+	fd := ""
+	switch {
+	case p == "/dev/stdin":
+		fd = "0"
+	case strings.HasPrefix(p, "/dev/fd/"):
+		fd = strings.TrimPrefix(p, "/dev/fd/")
+	case strings.HasPrefix(p, "/proc/") && strings.Contains(p, "/fd/"):
+		fd = p[strings.LastIndex(p, "/fd/")+4:]
+	default:
+		return false
+	}
+	if fd == "0" {
+		stdinScript(c)
+		return true
+	}
+	c.unanalyzable(c.base + " runs a script read from file descriptor " + fd + " (" + f.s + "), whose content cannot be seen")
+	return true
 }
