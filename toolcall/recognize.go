@@ -32,6 +32,16 @@ type opener struct {
 var tagOpeners = []opener{
 	{tag: "<tool_call>", close: "</tool_call>", format: FormatTag, wrap: true},
 	{tag: "<function_call>", close: "</function_call>", format: FormatTag, wrap: true},
+	// Special tokens of other families, rendered as text when the
+	// runtime does not parse them: Granite 3.x and Phi-4-mini
+	// (<|tool_call|>[…], Phi closes it with <|/tool_call|>), Command R7B
+	// (<|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>) and
+	// InternLM2 (<|action_start|><|plugin|>{…}<|action_end|>).
+	{tag: "<|tool_call|>", close: "<|/tool_call|>", format: FormatTag},
+	{tag: "<|START_ACTION|>", close: "<|END_ACTION|>", format: FormatTag},
+	{tag: "<|action_start|><|plugin|>", close: "<|action_end|>", format: FormatTag},
+	// Jamba: <tool_calls>[…]</tool_calls>.
+	{tag: "<tool_calls>", close: "</tool_calls>", format: FormatTag, soft: true},
 	{tag: "<tools>", close: "</tools>", format: FormatTag, soft: true},
 	{tag: "<tool>", close: "</tool>", format: FormatTag, soft: true},
 	{tag: "<response>", close: "</response>", format: FormatTag, soft: true},
@@ -39,7 +49,6 @@ var tagOpeners = []opener{
 }
 
 const (
-	thinkOpen      = "<think>"
 	thinkClose     = "</think>"
 	functionOpen   = "<function="
 	functionClose  = "</function>"
@@ -53,6 +62,13 @@ const (
 	functionaryTag = ">>>"
 )
 
+// thinkTags pairs each reasoning opener with its close: <think> (Qwen3,
+// DeepSeek-R1, QwQ…) and Command R7B's <|START_THINKING|>.
+var thinkTags = [...]struct{ open, close string }{
+	{"<think>", thinkClose},
+	{"<|START_THINKING|>", "<|END_THINKING|>"},
+}
+
 var llamaEnds = []string{"<|eom_id|>", "<|eot_id|>"}
 
 // rec is a recognizer's answer.
@@ -65,6 +81,7 @@ type rec struct {
 	fenced  bool   // a call-capable fence opened at the trigger
 	lineEnd int    // for fences: offset just past the opener line
 	yips    string // "yips-agent" or "yips-tools"
+	closeBy string // vThink at an opener: the tag that closes the block
 }
 
 // recognize decides what starts at b[p] in prose. eof reports whether b
@@ -151,17 +168,19 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 		need = need || partial
 	}
 	if inThink {
-		full, partial := hasPrefixOrPartial(b[p:], thinkClose)
+		full, partial := hasPrefixOrPartial(b[p:], s.th.close)
 		if full {
-			return rec{v: vThink, end: p + len(thinkClose)}
+			return rec{v: vThink, end: p + len(s.th.close)}
 		}
 		need = need || partial
 	} else {
-		full, partial := hasPrefixOrPartial(b[p:], thinkOpen)
-		if full {
-			return rec{v: vThink, end: p + len(thinkOpen)}
+		for _, t := range thinkTags {
+			full, partial := hasPrefixOrPartial(b[p:], t.open)
+			if full {
+				return rec{v: vThink, end: p + len(t.open), closeBy: t.close}
+			}
+			need = need || partial
 		}
-		need = need || partial
 	}
 	if need && !eof {
 		return rec{v: vNeed}

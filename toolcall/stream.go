@@ -75,7 +75,7 @@ func NewStream(opts ...Option) *Stream {
 	s := &Stream{cfg: newConfig(opts)}
 	if s.cfg.thinking {
 		s.mode = mThink
-		s.th = think{start: 0, content: 0, shown: 0, hold: -1}
+		s.th = think{start: 0, content: 0, shown: 0, hold: -1, close: thinkClose}
 	}
 	return s
 }
@@ -318,7 +318,7 @@ func (s *Stream) prose() bool {
 			s.mode = mFence
 		case vThink:
 			s.flushText(p)
-			s.th = think{start: p, content: r.end, shown: r.end, hold: -1}
+			s.th = think{start: p, content: r.end, shown: r.end, hold: -1, close: r.closeBy}
 			s.pos = r.end
 			s.mode = mThink
 			return true
