@@ -18,6 +18,7 @@ type candidates struct {
 	jm         jsonMachine
 	afterValue bool // fenced: value done, the closing fence must follow
 	calls      []Call
+	marks      []candItem // turn tokens between and after the candidates (no calls)
 }
 
 type candItem struct {
@@ -30,6 +31,7 @@ func (s *Stream) startCandidate(p, valueAt, lineEnd int) {
 	if s.mode != mTentative {
 		c.chainStart = p
 		c.items = c.items[:0]
+		c.marks = c.marks[:0]
 	}
 	c.cur = p
 	c.lineEnd = lineEnd
@@ -172,15 +174,37 @@ func (s *Stream) tentativeStep() bool {
 	c := &s.cand
 	b := s.buf
 	i := s.pos
-	for i < len(b) && (isSpace(b[i]) || b[i] == ',' || b[i] == ';') {
-		i++
+	for i < len(b) {
+		if isSpace(b[i]) || b[i] == ',' || b[i] == ';' {
+			i++
+			continue
+		}
+		if b[i] != '<' {
+			break
+		}
+		// An end-of-turn token after the JSON ({…}<|eot_id|>) still
+		// leaves it at the end of the message.
+		end, need := recognizeTurnToken(b, i)
+		if need && !s.eof {
+			s.pos = i
+			return false
+		}
+		if end < 0 {
+			break
+		}
+		c.marks = append(c.marks, candItem{start: i, end: end})
+		i = end
 	}
 	s.pos = i
 	if i == len(b) {
 		if !s.eof {
 			return false
 		}
+		m := 0
 		for _, it := range c.items {
+			for ; m < len(c.marks) && c.marks[m].start < it.start; m++ {
+				s.addMarkup(c.marks[m].start, c.marks[m].end)
+			}
 			seq := s.blocks
 			s.blocks++
 			for j := range it.calls {
@@ -188,7 +212,11 @@ func (s *Stream) tentativeStep() bool {
 			}
 			s.addCallSegment(it.start, it.end, "", it.calls, seq)
 		}
-		c.items = c.items[:0]
+		for ; m < len(c.marks); m++ {
+			s.addMarkup(c.marks[m].start, c.marks[m].end)
+		}
+		s.pos = len(b)
+		c.items, c.marks = c.items[:0], c.marks[:0]
 		s.mode = mProse
 		return false
 	}
@@ -208,7 +236,18 @@ func (s *Stream) tentativeStep() bool {
 			}
 		}
 	}
-	c.items = c.items[:0]
+	// Not the end: the chain is prose. Rescan from the first token after
+	// the last candidate so that it is dropped like any other.
+	if n := len(c.marks); n > 0 && len(c.items) > 0 {
+		last := c.items[len(c.items)-1].end
+		for k := range c.marks {
+			if c.marks[k].start >= last {
+				s.pos = c.marks[k].start
+				break
+			}
+		}
+	}
+	c.items, c.marks = c.items[:0], c.marks[:0]
 	s.mode = mProse
 	return true
 }

@@ -55,6 +55,11 @@
 //     ";"), and bare {"name", "parameters"} JSON.
 //   - Functionary: ">>>name" on its own line followed by a JSON object.
 //   - ```json (or plain ```, ```xml) fences around a tag or a call object.
+//   - Special-token wrappers of other families: <|tool_call|>[…] (Granite,
+//     Phi-4-mini, optionally closed by <|/tool_call|>), Command R7B
+//     <|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>,
+//     InternLM2 <|action_start|><|plugin|>{…}<|action_end|>, and Jamba
+//     <tool_calls>[…]</tool_calls> (only when JSON follows).
 //   - Yips envelopes (```yips-agent and legacy ```yips-tools), with their
 //     rules; see envelope.go.
 //
@@ -78,7 +83,17 @@
 // streamed as EventThinking); it never appears in Result.Text. Nothing in
 // a closed think block is a call. If the message ends inside a think block,
 // calls written after the reasoning are real calls. Use StartInThinking
-// when the chat template opened the block in the prompt.
+// when the chat template opened the block in the prompt. Command R7B's
+// <|START_THINKING|>…<|END_THINKING|> is reasoning too.
+//
+// Without StartInThinking, a </think> at the start of a line outside any
+// think block (QwQ and Qwen3 templates open <think> in the prompt) is
+// dropped from Text, and the reasoning before it stays in Text: a stream
+// has already shown it and never takes text back. End-of-turn tokens
+// rendered as text (<|eot_id|>, <|eom_id|>, <|im_end|>, <|end|>,
+// Command R7B's <|START_RESPONSE|>…) are dropped the same way, as
+// SegmentMarkup; bare JSON followed only by such tokens still ends the
+// message.
 //
 // # Robustness
 //

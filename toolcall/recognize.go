@@ -18,6 +18,7 @@ const (
 	vCandidate                // bare JSON may start here
 	vFence                    // a fence of another language opens
 	vJSONFence                // a ```json fence holding a JSON value
+	vMarkup                   // a control token: dropped from Text
 )
 
 // opener describes a tag that opens a call block.
@@ -67,6 +68,33 @@ const (
 var thinkTags = [...]struct{ open, close string }{
 	{"<think>", thinkClose},
 	{"<|START_THINKING|>", "<|END_THINKING|>"},
+}
+
+// turnTokens are special tokens that end or frame a turn. Runtimes that
+// render special tokens as text leave them in the output (Llama 3.x
+// <|eom_id|> after a call, Command R7B's <|START_RESPONSE|> framing, a
+// trailing <|im_end|>); they are markup, never prose, so they are dropped
+// from Text. A </think> at the start of a line outside any think block is
+// dropped too: the templates of QwQ and Qwen3 open <think> in the prompt,
+// so the reply carries only the close. The reasoning before it stays in
+// Text, because a stream has already shown it; use StartInThinking to
+// get it as Thinking.
+var turnTokens = []string{
+	"<|eot_id|>", "<|eom_id|>", "<|im_end|>", "<|end|>", "<|endoftext|>",
+	"<|end_of_text|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>",
+	"<|return|>", "<｜end▁of▁sentence｜>",
+}
+
+// recognizeTurnToken matches a turnToken at b[p]: (end, need).
+func recognizeTurnToken(b []byte, p int) (end int, need bool) {
+	for _, t := range turnTokens {
+		full, partial := hasPrefixOrPartial(b[p:], t)
+		if full {
+			return p + len(t), false
+		}
+		need = need || partial
+	}
+	return -1, need
 }
 
 var llamaEnds = []string{"<|eom_id|>", "<|eot_id|>"}
@@ -181,6 +209,18 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 			}
 			need = need || partial
 		}
+		if atLineStart(b, p) {
+			full, partial := hasPrefixOrPartial(b[p:], thinkClose)
+			if full {
+				return rec{v: vMarkup, end: p + len(thinkClose)}
+			}
+			need = need || partial
+		}
+		end, partial := recognizeTurnToken(b, p)
+		if end >= 0 {
+			return rec{v: vMarkup, end: end}
+		}
+		need = need || partial
 	}
 	if need && !eof {
 		return rec{v: vNeed}

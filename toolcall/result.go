@@ -64,9 +64,13 @@ const (
 	SegmentText     SegmentKind = iota // prose, shown to the user
 	SegmentCall                        // call markup; Calls indexes Result.Calls
 	SegmentThinking                    // a reasoning block
+	// SegmentMarkup is a control token that is never prose and never a
+	// call (an end-of-turn token such as <|eot_id|>, a stray </think>);
+	// it contributes nothing to Text or Thinking.
+	SegmentMarkup
 )
 
-var segmentKindNames = [...]string{"text", "call", "thinking"}
+var segmentKindNames = [...]string{"text", "call", "thinking", "markup"}
 
 func (k SegmentKind) String() string {
 	if int(k) < len(segmentKindNames) {

@@ -322,6 +322,8 @@ func (s *Stream) prose() bool {
 			s.pos = r.end
 			s.mode = mThink
 			return true
+		case vMarkup:
+			s.addMarkup(p, r.end)
 		case vBlock:
 			s.startBlock(p, r)
 			return true
@@ -364,6 +366,14 @@ func (s *Stream) addCallSegment(start, end int, text string, calls []Call, block
 	}
 	s.res.Segments = append(s.res.Segments, seg)
 	s.textStart, s.shown = end, end
+}
+
+// addMarkup drops the control token at [start,end) from Text.
+func (s *Stream) addMarkup(start, end int) {
+	s.flushText(start)
+	s.res.Segments = append(s.res.Segments, Segment{Kind: SegmentMarkup, Start: start, End: end})
+	s.textStart, s.shown = end, max(s.shown, end)
+	s.pos = end
 }
 
 // addFailure records a failed block; its text stays prose, so the prose
