@@ -233,6 +233,15 @@ func (s *Stream) blockItems() (more, done bool) {
 			return false, false
 		}
 		if ok {
+			// assistant_text replaces the envelope: leave the closing
+			// fence's line break to the prose so that the text after the
+			// fence does not run on from it.
+			if k.envText != "" && end > i && b[end-1] == '\n' {
+				end--
+				if end > i && b[end-1] == '\r' {
+					end--
+				}
+			}
 			s.endBlock(end)
 			return false, true
 		}
