@@ -24,6 +24,9 @@ type block struct {
 	jm       jsonMachine
 	itemName string // name from a <function=x> inside a wrapper
 	fnClose  bool   // a </function> may follow the current item
+	tail     bool   // an item's end token (items grammar) may follow
+	itemID   string // the call ID from an item header
+	itemFen  bool   // the current header's arguments are fenced
 	items    int
 	calls    []Call
 	repaired bool
@@ -166,7 +169,34 @@ func (s *Stream) blockItems() (more, done bool) {
 			return true, false
 		}
 	}
+	if k.tail {
+		end, ok, need := itemTail(k.open.items, k.itemFen, b, i, s.eof)
+		if need {
+			s.pos = i
+			return false, false
+		}
+		k.tail = false
+		if ok {
+			s.pos, k.itemEnd = end, end
+			return true, false
+		}
+	}
 	canTake := k.items == 0 || !k.singleItem()
+	if canTake && k.open != nil && k.open.items != nil && k.itemName == "" {
+		h, ok, need := parseItemHeader(k.open.items, b, i, s.eof)
+		if need {
+			s.pos = i
+			return false, false
+		}
+		if ok {
+			k.itemName, k.itemID, k.itemFen = h.name, h.id, h.fenced
+			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: h.name})
+			k.jm.reset(h.valueAt)
+			k.state = bValue
+			s.pos = h.valueAt
+			return true, false
+		}
+	}
 	if canTake && k.paramsAllowed() {
 		fullP, partP := hasPrefixOrPartial(b[i:], paramOpen)
 		fullF, partF := hasPrefixOrPartial(b[i:], functionClose)

@@ -60,6 +60,10 @@
 //     <|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>,
 //     InternLM2 <|action_start|><|plugin|>{…}<|action_end|>, and Jamba
 //     <tool_calls>[…]</tool_calls> (only when JSON follows).
+//   - Sections whose items name the tool in a header (see tokens.go):
+//     DeepSeek-R1 and V3.1 <｜tool▁calls▁begin｜>…<｜tool▁sep｜>NAME …,
+//     and Kimi K2 <|tool_calls_section_begin|> with
+//     functions.NAME:IDX items (the header is kept as Call.ID).
 //   - Yips envelopes (```yips-agent and legacy ```yips-tools), with their
 //     rules; see envelope.go.
 //

@@ -26,8 +26,9 @@ type opener struct {
 	tag    string
 	close  string
 	format Format
-	soft   bool // a common word: markup only when JSON follows
-	wrap   bool // may hold <function=NAME> items
+	soft   bool         // a common word: markup only when JSON follows
+	wrap   bool         // may hold <function=NAME> items
+	items  *itemGrammar // items with a name header (tokens.go)
 }
 
 var tagOpeners = []opener{
@@ -41,6 +42,8 @@ var tagOpeners = []opener{
 	{tag: "<|tool_call|>", close: "<|/tool_call|>", format: FormatTag},
 	{tag: "<|START_ACTION|>", close: "<|END_ACTION|>", format: FormatTag},
 	{tag: "<|action_start|><|plugin|>", close: "<|action_end|>", format: FormatTag},
+	{tag: "<｜tool▁calls▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems},
+	{tag: "<|tool_calls_section_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems},
 	// Jamba: <tool_calls>[…]</tool_calls>.
 	{tag: "<tool_calls>", close: "</tool_calls>", format: FormatTag, soft: true},
 	{tag: "<tools>", close: "</tools>", format: FormatTag, soft: true},
