@@ -50,6 +50,10 @@ var tagOpeners = []opener{
 	{tag: "<tool>", close: "</tool>", format: FormatTag, soft: true},
 	{tag: "<response>", close: "</response>", format: FormatTag, soft: true},
 	{tag: "<json>", close: "</json>", format: FormatTag, soft: true},
+	// Seen in llama.cpp's Hermes 2 Pro tests: <xml>, and upper case.
+	{tag: "<xml>", close: "</xml>", format: FormatTag, soft: true},
+	{tag: "<JSON>", close: "</JSON>", format: FormatTag, soft: true},
+	{tag: "<XML>", close: "</XML>", format: FormatTag, soft: true},
 }
 
 const (
@@ -212,7 +216,7 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 			}
 			need = need || partial
 		}
-		if atLineStart(b, p) {
+		if atLineStart(b, p) { // a stray close: see turnTokens
 			full, partial := hasPrefixOrPartial(b[p:], thinkClose)
 			if full {
 				return rec{v: vMarkup, end: p + len(thinkClose)}
@@ -231,8 +235,12 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 	return rec{v: vNone}
 }
 
-// recognizeFunctionTag matches <function=NAME>.
+// recognizeFunctionTag matches <function=NAME>, and the attribute form
+// <function name="NAME"> that llama.cpp's Hermes 2 Pro tests show.
 func recognizeFunctionTag(b []byte, p int, eof bool) rec {
+	if r := recognizeFunctionAttr(b, p, eof); r.v != vNone {
+		return r
+	}
 	full, partial := hasPrefixOrPartial(b[p:], functionOpen)
 	if partial && !eof {
 		return rec{v: vNeed}
@@ -257,6 +265,50 @@ func recognizeFunctionTag(b []byte, p int, eof bool) rec {
 		return rec{v: vNeed}
 	}
 	return rec{v: vNone}
+}
+
+const functionAttr = "<function name="
+
+// recognizeFunctionAttr matches <function name="NAME"> (or 'NAME').
+func recognizeFunctionAttr(b []byte, p int, eof bool) rec {
+	full, partial := hasPrefixOrPartial(b[p:], functionAttr)
+	if partial && !eof {
+		return rec{v: vNeed}
+	}
+	if !full {
+		return rec{v: vNone}
+	}
+	i := p + len(functionAttr)
+	if i == len(b) {
+		if eof {
+			return rec{v: vNone}
+		}
+		return rec{v: vNeed}
+	}
+	q := b[i]
+	if q != '"' && q != '\'' {
+		return rec{v: vNone}
+	}
+	i++
+	start := i
+	for ; i < len(b) && i-start < maxNameLen; i++ {
+		if b[i] == q {
+			break
+		}
+		if !isNameByte(b[i]) {
+			return rec{v: vNone}
+		}
+	}
+	if i+1 >= len(b) {
+		if eof || i-start >= maxNameLen {
+			return rec{v: vNone}
+		}
+		return rec{v: vNeed}
+	}
+	if b[i] != q || i == start || b[i+1] != '>' {
+		return rec{v: vNone}
+	}
+	return rec{v: vBlock, end: i + 2, format: FormatFunctionTag, name: string(b[start:i])}
 }
 
 // recognizeFence reads a ``` line and says what the fence holds.
@@ -302,7 +354,7 @@ func (s *Stream) recognizeFence(b []byte, p int, eof bool) rec {
 			}
 			break
 		}
-		if (b[j] == '{' || b[j] == '[') && string(lang) != "xml" {
+		if b[j] == '{' || b[j] == '[' {
 			if s.cfg.formats&FormatJSON != 0 {
 				return rec{v: vJSONFence, end: j, lineEnd: lineEnd}
 			}
@@ -351,8 +403,11 @@ func recognizeFunctionary(b []byte, p int, eof bool) rec {
 		return rec{v: vNone}
 	}
 	name := string(b[p+len(functionaryTag) : i])
-	if name == "" || name == "all" { // >>>all introduces plain text
+	if name == "" {
 		return rec{v: vNone}
+	}
+	if name == "all" { // >>>all introduces plain text: the marker is markup
+		return rec{v: vMarkup, end: i + 1}
 	}
 	j := skipSpace(b, i+1)
 	if j == len(b) {
