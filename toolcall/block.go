@@ -27,6 +27,8 @@ type block struct {
 	tail     bool   // an item's end token (items grammar) may follow
 	itemID   string // the call ID from an item header
 	itemFen  bool   // the current header's arguments are fenced
+	pyStart  int    // bPyTag: first byte of the code
+	pyScan   int    // bPyTag: no end token starts before this offset
 	items    int
 	calls    []Call
 	repaired bool
@@ -47,6 +49,7 @@ const (
 	bMistral                  // after [TOOL_CALLS]: a JSON value or name[ARGS]
 	bFenceClose               // after the close tag of a fenced block
 	bParams                   // inside <parameter=…> arguments (params.go)
+	bPyTag                    // python after <|python_tag|> (pytag.go)
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -136,6 +139,8 @@ func (s *Stream) blockStep() bool {
 			return s.fenceClose()
 		case bParams:
 			return s.paramsStep()
+		case bPyTag:
+			return s.pyTagStep()
 		}
 	}
 }
@@ -306,6 +311,12 @@ func (s *Stream) blockItems() (more, done bool) {
 	if k.items > 0 {
 		s.endBlock(k.itemEnd) // the close tag is missing; prose follows
 		return false, true
+	}
+	if k.format == FormatPythonTag {
+		k.pyStart, k.pyScan = i, i
+		k.state = bPyTag
+		s.pos = i
+		return true, false
 	}
 	s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected a JSON object after %s, found %s", k.describe(), quoteByte(c)))
 	return false, true

@@ -153,6 +153,9 @@ func (s *Stream) dropCandidate(at int) {
 		return
 	}
 	s.noCandUntil = max(s.noCandUntil, c.cur+1, at)
+	if s.startPyList() {
+		return
+	}
 	s.pos = c.cur
 	s.mode = mProse
 }

@@ -52,7 +52,14 @@
 //   - Mistral: [TOOL_CALLS][{…}] and [TOOL_CALLS]name[ARGS]{…}
 //     (with an optional [CALL_ID]id).
 //   - Llama 3.x: <|python_tag|>{"name", "parameters"} (several separated by
-//     ";"), and bare {"name", "parameters"} JSON.
+//     ";"), and bare {"name", "parameters"} JSON. After <|python_tag|>,
+//     the built-in tools' name.call(key="value") is a call too, and plain
+//     code is a call of the code tool ("python", "code_interpreter" or
+//     "ipython") when WithTools lists one and the tag starts a line.
+//   - Pythonic lists [get_weather(city='Paris'), …] (Llama 3.2/3.3/4 with
+//     vLLM's pythonic template), with keyword arguments that are Python
+//     literals: only with WithTools naming every function, starting a
+//     line, and ending the message like bare JSON.
 //   - Functionary: ">>>name" on its own line followed by a JSON object.
 //   - ```json (or plain ```, ```xml) fences around a tag or a call object.
 //   - Special-token wrappers of other families: <|tool_call|>[…] (Granite,

@@ -156,10 +156,13 @@ const (
 	FormatJSON
 	// FormatYips: the ```yips-agent and legacy ```yips-tools envelopes.
 	FormatYips
+	// FormatPythonic: a bare [name(key=value), …] list of calls that
+	// ends the message, accepted only with WithTools (python.go).
+	FormatPythonic
 
 	// AllFormats enables every syntax; it is the default.
 	AllFormats = FormatTag | FormatFunctionTag | FormatMistral | FormatPythonTag |
-		FormatFunctionary | FormatJSON | FormatYips
+		FormatFunctionary | FormatJSON | FormatYips | FormatPythonic
 )
 
 var formatNames = []struct {
@@ -168,7 +171,7 @@ var formatNames = []struct {
 }{
 	{FormatTag, "tag"}, {FormatFunctionTag, "function_tag"}, {FormatMistral, "mistral"},
 	{FormatPythonTag, "python_tag"}, {FormatFunctionary, "functionary"},
-	{FormatJSON, "json"}, {FormatYips, "yips"},
+	{FormatJSON, "json"}, {FormatYips, "yips"}, {FormatPythonic, "pythonic"},
 }
 
 func (f Format) String() string {

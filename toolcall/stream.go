@@ -49,11 +49,13 @@ type Stream struct {
 	find proseFinder
 
 	noCandUntil int // bare JSON may not start before this offset
+	pyNoStart   int // a pythonic list may not start before this offset
 	blocks      int // call blocks opened so far
 	envelopes   int // yips envelopes accepted so far
 
 	blk  block
 	cand candidates
+	py   pyList
 	th   think
 	skip skipState
 }
@@ -68,6 +70,7 @@ const (
 	mCandidate      // inside JSON that may be a call
 	mTentative      // after call-shaped JSON, waiting to see whether it ends the message
 	mSkip           // after a failed block, finding where it ends
+	mPyList         // inside a [name(key=value), …] list that may be calls
 )
 
 // NewStream returns a Stream configured by opts.
@@ -221,6 +224,8 @@ func (s *Stream) advance() {
 			more = s.tentativeStep()
 		case mSkip:
 			more = s.skipStep()
+		case mPyList:
+			more = s.pyListStep()
 		}
 		if !more {
 			break
@@ -237,7 +242,7 @@ func (s *Stream) displayLimit() int {
 	switch s.mode {
 	case mProse, mFence:
 		return s.pos
-	case mCandidate, mTentative:
+	case mCandidate, mTentative, mPyList:
 		return s.cand.chainStart
 	}
 	return 0 // block, skip and think hold their text
