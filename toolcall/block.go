@@ -50,6 +50,7 @@ const (
 	bFenceClose               // after the close tag of a fenced block
 	bParams                   // inside <parameter=…> arguments (params.go)
 	bPyTag                    // python after <|python_tag|> (pytag.go)
+	bGLM                      // GLM <arg_key>/<arg_value> pairs (glm.go)
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -141,6 +142,8 @@ func (s *Stream) blockStep() bool {
 			return s.paramsStep()
 		case bPyTag:
 			return s.pyTagStep()
+		case bGLM:
+			return s.glmStep()
 		}
 	}
 }
@@ -305,6 +308,22 @@ func (s *Stream) blockItems() (more, done bool) {
 			k.fnClose = false
 			s.pos = r.end
 			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})
+			return true, false
+		}
+	}
+	if canTake && k.open != nil && k.open.tag == "<tool_call>" && k.itemName == "" {
+		name, next, ok, need := glmHeader(b, i, s.eof)
+		if need {
+			s.pos = i
+			return false, false
+		}
+		if ok {
+			k.itemName = name
+			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
+			k.par.args = append(k.par.args[:0], '{')
+			k.par.valStart = -1
+			k.state = bGLM
+			s.pos = next
 			return true, false
 		}
 	}

@@ -48,7 +48,10 @@
 //     several, or an array of calls. A missing close tag is accepted.
 //   - <function=NAME>{args}</function>, alone or inside <tool_call>, and
 //     Qwen3-Coder's <function=NAME><parameter=KEY>value</parameter>…
-//     </function>, whose raw-text values become JSON strings.
+//     </function>, whose raw-text values become JSON strings; also
+//     <function name="NAME">. GLM-4.5's <tool_call>NAME
+//     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
+//     that are JSON other than strings stay JSON).
 //   - Mistral: [TOOL_CALLS][{…}] and [TOOL_CALLS]name[ARGS]{…}
 //     (with an optional [CALL_ID]id).
 //   - Llama 3.x: <|python_tag|>{"name", "parameters"} (several separated by
