@@ -70,6 +70,9 @@
 //     <|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>,
 //     InternLM2 <|action_start|><|plugin|>{…}<|action_end|>, and Jamba
 //     <tool_calls>[…]</tool_calls> (only when JSON follows).
+//   - gpt-oss harmony messages with their tokens: a header with
+//     to=functions.NAME opens a call whose JSON ends at <|call|>; the
+//     analysis channel is reasoning; other headers are dropped as markup.
 //   - Sections whose items name the tool in a header (see tokens.go):
 //     DeepSeek-R1 and V3.1 <｜tool▁calls▁begin｜>…<｜tool▁sep｜>NAME …,
 //     and Kimi K2 <|tool_calls_section_begin|> with

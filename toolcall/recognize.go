@@ -190,6 +190,15 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 			return rec{v: vBlock, end: end, open: o, format: FormatTag}
 		}
 	}
+	if f&FormatTag != 0 && !inThink {
+		switch r := recognizeHarmony(b, p, eof); r.v {
+		case vNeed:
+			need = true
+		case vNone:
+		default:
+			return r
+		}
+	}
 	if f&FormatFunctionTag != 0 {
 		if r := recognizeFunctionTag(b, p, eof); r.v != vNone {
 			return r
