@@ -51,6 +51,7 @@ const (
 	bParams                   // inside <parameter=…> arguments (params.go)
 	bPyTag                    // python after <|python_tag|> (pytag.go)
 	bGLM                      // GLM <arg_key>/<arg_value> pairs (glm.go)
+	bOrphan                   // after a bare <function=…>…</function>: an orphan </tool_call> may follow
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -144,6 +145,8 @@ func (s *Stream) blockStep() bool {
 			return s.pyTagStep()
 		case bGLM:
 			return s.glmStep()
+		case bOrphan:
+			return s.orphanClose()
 		}
 	}
 }
@@ -234,6 +237,10 @@ func (s *Stream) blockItems() (more, done bool) {
 			}
 			if k.fenced {
 				k.state = bFenceClose
+				return true, false
+			}
+			if k.open == nil && k.format == FormatFunctionTag {
+				k.state = bOrphan
 				return true, false
 			}
 			s.endBlock(s.pos)
@@ -396,6 +403,25 @@ func (s *Stream) failBlock(at int, err error, reason string) {
 		s.pos = len(s.buf)
 	}
 	s.mode = mSkip
+}
+
+// orphanClose ends a bare <function=…> block, absorbing the </tool_call>
+// that Qwen3-Coder writes after it when it forgot the opening tag
+// (Ollama issues #16686 and #17742): without it the close tag would show
+// as text.
+func (s *Stream) orphanClose() bool {
+	b := s.buf
+	end := s.pos
+	i := skipSpace(b, end)
+	full, partial := hasPrefixOrPartial(b[i:], "</tool_call>")
+	if (partial || i == len(b)) && !s.eof {
+		return false
+	}
+	if full {
+		end = i + len("</tool_call>")
+	}
+	s.endBlock(end)
+	return true
 }
 
 // fenceClose absorbs the ``` that closes a fence wrapping a tag block.
