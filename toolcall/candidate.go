@@ -188,9 +188,22 @@ func (s *Stream) tentativeStep() bool {
 		// An end-of-turn token after the JSON ({…}<|eot_id|>) still
 		// leaves it at the end of the message.
 		end, need := recognizeTurnToken(b, i)
-		if need && !s.eof {
+		// A </tool_call> after the JSON is the close of a block whose
+		// opening tag the model forgot (Hermes 4 writes
+		// "</think>\n{…}\n</tool_call>"): the JSON is a call whatever
+		// follows.
+		full, partial := false, false
+		if s.cfg.formats&FormatTag != 0 {
+			full, partial = hasPrefixOrPartial(b[i:], "</tool_call>")
+		}
+		if (need || partial) && !s.eof {
 			s.pos = i
 			return false
+		}
+		if full {
+			c.marks = append(c.marks, candItem{start: i, end: i + len("</tool_call>")})
+			s.confirmChain(i + len("</tool_call>"))
+			return true
 		}
 		if end < 0 {
 			break
@@ -203,24 +216,7 @@ func (s *Stream) tentativeStep() bool {
 		if !s.eof {
 			return false
 		}
-		m := 0
-		for _, it := range c.items {
-			for ; m < len(c.marks) && c.marks[m].start < it.start; m++ {
-				s.addMarkup(c.marks[m].start, c.marks[m].end)
-			}
-			seq := s.blocks
-			s.blocks++
-			for j := range it.calls {
-				it.calls[j].Start, it.calls[j].End = it.start, it.end
-			}
-			s.addCallSegment(it.start, it.end, "", it.calls, seq)
-		}
-		for ; m < len(c.marks); m++ {
-			s.addMarkup(c.marks[m].start, c.marks[m].end)
-		}
-		s.pos = len(b)
-		c.items, c.marks = c.items[:0], c.marks[:0]
-		s.mode = mProse
+		s.confirmChain(len(b))
 		return false
 	}
 	switch b[i] {
@@ -253,4 +249,28 @@ func (s *Stream) tentativeStep() bool {
 	c.items, c.marks = c.items[:0], c.marks[:0]
 	s.mode = mProse
 	return true
+}
+
+// confirmChain makes the candidates of the chain calls, drops the tokens
+// among and after them, and resumes prose at end.
+func (s *Stream) confirmChain(end int) {
+	c := &s.cand
+	m := 0
+	for _, it := range c.items {
+		for ; m < len(c.marks) && c.marks[m].start < it.start; m++ {
+			s.addMarkup(c.marks[m].start, c.marks[m].end)
+		}
+		seq := s.blocks
+		s.blocks++
+		for j := range it.calls {
+			it.calls[j].Start, it.calls[j].End = it.start, it.end
+		}
+		s.addCallSegment(it.start, it.end, "", it.calls, seq)
+	}
+	for ; m < len(c.marks); m++ {
+		s.addMarkup(c.marks[m].start, c.marks[m].end)
+	}
+	s.pos = end
+	c.items, c.marks = c.items[:0], c.marks[:0]
+	s.mode = mProse
 }
