@@ -75,8 +75,12 @@ func (s *Stream) startBlock(p int, r rec) {
 	s.blk.jm.stack, s.blk.jm.members = stack, members
 	s.blk.jm.quote, s.blk.jm.backslash, s.blk.par.lt = quote, backslash, lt
 	s.blocks++
-	if r.format == FormatMistral {
+	switch r.format {
+	case FormatMistral:
 		s.blk.state = bMistral
+	case FormatPythonic:
+		s.blk.state = bPyTag
+		s.blk.pyStart, s.blk.pyScan = r.end, r.end
 	}
 	s.emit(Event{Kind: EventCallStart, Block: s.blk.seq, Format: r.format, Name: r.name})
 	if r.name != "" {
@@ -358,6 +362,8 @@ func (k *block) describe() string {
 		return mistralTag
 	case k.format == FormatPythonTag:
 		return pythonTag
+	case k.format == FormatPythonic:
+		return pythonStart
 	case k.format == FormatFunctionary:
 		return ">>>" + k.name
 	case k.format == FormatYips:

@@ -62,7 +62,8 @@
 //   - Pythonic lists [get_weather(city='Paris'), …] (Llama 3.2/3.3/4 with
 //     vLLM's pythonic template), with keyword arguments that are Python
 //     literals: only with WithTools naming every function, starting a
-//     line, and ending the message like bare JSON.
+//     line, and ending the message like bare JSON. Llama 4 wraps the list
+//     in <|python_start|>…<|python_end|>, which needs no allow-list.
 //   - Functionary: ">>>name" on its own line followed by a JSON object.
 //   - ```json (or plain ```, ```xml) fences around a tag or a call object.
 //   - Special-token wrappers of other families: <|tool_call|>[…] (Granite,

@@ -21,6 +21,11 @@ import (
 
 var codeTools = []string{"python", "code_interpreter", "ipython"}
 
+// Llama 4 wraps its pythonic list in <|python_start|>…<|python_end|>
+// (vLLM llama4_pythonic_tool_parser); the explicit token makes the list a
+// call without an allow-list.
+var llama4Ends = []string{"<|python_end|>", "<|eom|>", "<|eot|>"}
+
 func (s *Stream) pyTagStep() bool {
 	k := &s.blk
 	b := s.buf
@@ -33,7 +38,11 @@ func (s *Stream) pyTagStep() bool {
 		}
 		at := k.pyScan + j
 		partial := false
-		for _, e := range llamaEnds {
+		ends := llamaEnds
+		if k.format == FormatPythonic {
+			ends = llama4Ends
+		}
+		for _, e := range ends {
 			f, p := hasPrefixOrPartial(b[at:], e)
 			if f {
 				term, end = at, at+len(e)
@@ -61,6 +70,13 @@ func (s *Stream) pyTagStep() bool {
 	s.pos = term
 	code := bytes.TrimSpace(b[k.pyStart:term])
 	calls, ok := parsePythonCalls(code, false)
+	if !ok && k.format == FormatPythonic {
+		calls, ok = parsePythonCalls(code, true)
+		if !ok {
+			s.failBlock(term, ErrInvalidJSON, "expected [name(key=value), …] after "+pythonStart)
+			return true
+		}
+	}
 	if !ok {
 		name := s.codeTool()
 		if name == "" || len(code) == 0 || !atLineStart(b, k.start) {
@@ -75,7 +91,7 @@ func (s *Stream) pyTagStep() bool {
 			s.failBlock(term, ErrUnknownTool, s.cfg.unknownToolReason(c.Name))
 			return true
 		}
-		c.Format = FormatPythonTag
+		c.Format = k.format
 		k.calls = append(k.calls, c)
 	}
 	k.items++

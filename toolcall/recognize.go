@@ -61,6 +61,7 @@ const (
 	functionOpen   = "<function="
 	functionClose  = "</function>"
 	pythonTag      = "<|python_tag|>"
+	pythonStart    = "<|python_start|>" // Llama 4: [f(k=v), …]<|python_end|>
 	mistralTag     = "[TOOL_CALLS]"
 	mistralArgs    = "[ARGS]"
 	mistralCallID  = "[CALL_ID]"
@@ -89,7 +90,7 @@ var thinkTags = [...]struct{ open, close string }{
 var turnTokens = []string{
 	"<|eot_id|>", "<|eom_id|>", "<|im_end|>", "<|end|>", "<|endoftext|>",
 	"<|end_of_text|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>",
-	"<|return|>", "<｜end▁of▁sentence｜>",
+	"<|return|>", "<|eot|>", "<|eom|>", "<｜end▁of▁sentence｜>",
 }
 
 // recognizeTurnToken matches a turnToken at b[p]: (end, need).
@@ -203,6 +204,13 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 		if r := recognizeFunctionTag(b, p, eof); r.v != vNone {
 			return r
 		}
+	}
+	if f&FormatPythonic != 0 {
+		full, partial := hasPrefixOrPartial(b[p:], pythonStart)
+		if full {
+			return rec{v: vBlock, end: p + len(pythonStart), format: FormatPythonic}
+		}
+		need = need || partial
 	}
 	if f&FormatPythonTag != 0 {
 		full, partial := hasPrefixOrPartial(b[p:], pythonTag)
