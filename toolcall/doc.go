@@ -64,7 +64,11 @@
 //     literals: only with WithTools naming every function, starting a
 //     line, and ending the message like bare JSON. Llama 4 wraps the list
 //     in <|python_start|>…<|python_end|>, which needs no allow-list.
-//   - Functionary: ">>>name" on its own line followed by a JSON object.
+//   - Functionary: ">>>name" on its own line followed by a JSON object;
+//     ">>>all" (plain text follows) is dropped as markup. v3.2's template
+//     ends the prompt with ">>>", so with WithTools a message starting
+//     "name\n{…}" for a listed name is a call and a leading "all\n" is
+//     dropped.
 //   - ```json (or plain ```, ```xml) fences around a tag or a call object.
 //   - Special-token wrappers of other families: <|tool_call|>[…] (Granite,
 //     Phi-4-mini, optionally closed by <|/tool_call|>), Command R7B

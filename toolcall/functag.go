@@ -88,7 +88,16 @@ func recognizeFunctionary(b []byte, p int, eof bool) rec {
 	if !full {
 		return rec{v: vNone}
 	}
-	i := p + len(functionaryTag)
+	return functionaryBody(b, p+len(functionaryTag), eof)
+}
+
+// maxFunctionaryGap bounds the blank space between ">>>name" and its
+// JSON, so that waiting for the JSON costs a bounded rescan.
+const maxFunctionaryGap = 256
+
+// functionaryBody reads "name\n{" at b[p] (after ">>>").
+func functionaryBody(b []byte, p int, eof bool) rec {
+	i := p
 	for ; i < len(b) && i-p < maxNameLen; i++ {
 		if b[i] == '\n' {
 			break
@@ -106,14 +115,17 @@ func recognizeFunctionary(b []byte, p int, eof bool) rec {
 	if b[i] != '\n' {
 		return rec{v: vNone}
 	}
-	name := string(b[p+len(functionaryTag) : i])
+	name := string(b[p:i])
 	if name == "" {
 		return rec{v: vNone}
 	}
 	if name == "all" { // >>>all introduces plain text: the marker is markup
 		return rec{v: vMarkup, end: i + 1}
 	}
-	j := skipSpace(b, i+1)
+	j := skipSpace(b[:min(len(b), i+1+maxFunctionaryGap)], i+1)
+	if j-(i+1) >= maxFunctionaryGap {
+		return rec{v: vNone}
+	}
 	if j == len(b) {
 		if eof {
 			return rec{v: vNone}
@@ -124,4 +136,20 @@ func recognizeFunctionary(b []byte, p int, eof bool) rec {
 		return rec{v: vNone}
 	}
 	return rec{v: vBlock, end: j, format: FormatFunctionary, name: name}
+}
+
+// recognizeFunctionaryStart reads the start of a message from
+// Functionary v3.2, whose template ends the prompt with ">>>": the reply
+// begins with "name\n{…}" or "all\n…" without the marker (llama.cpp
+// tests/test-chat.cpp). Only with an allow-list, and only for a listed
+// name, since "word\n{" could start any message.
+func (s *Stream) recognizeFunctionaryStart(b []byte, eof bool) rec {
+	if s.cfg.allow == nil || s.cfg.formats&FormatFunctionary == 0 {
+		return rec{v: vNone}
+	}
+	r := functionaryBody(b, 0, eof)
+	if r.v == vBlock && !s.cfg.allowed(r.name) {
+		return rec{v: vNone}
+	}
+	return r
 }

@@ -48,10 +48,11 @@ type Stream struct {
 
 	find proseFinder
 
-	noCandUntil int // bare JSON may not start before this offset
-	pyNoStart   int // a pythonic list may not start before this offset
-	blocks      int // call blocks opened so far
-	envelopes   int // yips envelopes accepted so far
+	noCandUntil int  // bare JSON may not start before this offset
+	pyNoStart   int  // a pythonic list may not start before this offset
+	started     bool // the start of the message has been checked (recognizeFunctionaryStart)
+	blocks      int  // call blocks opened so far
+	envelopes   int  // yips envelopes accepted so far
 
 	blk  block
 	cand candidates
@@ -285,6 +286,20 @@ func (s *Stream) flushText(end int) {
 // the mode changed and advance should continue.
 func (s *Stream) prose() bool {
 	b := s.buf
+	if !s.started && s.mode == mProse && s.pos == 0 {
+		r := s.recognizeFunctionaryStart(b, s.eof)
+		switch r.v {
+		case vNeed:
+			return false
+		case vBlock:
+			s.started = true
+			s.startBlock(0, r)
+			return true
+		case vMarkup:
+			s.addMarkup(0, r.end)
+		}
+		s.started = true
+	}
 	for s.pos < len(b) {
 		if s.mode == mFence {
 			j := bytes.IndexByte(b[s.pos:], '`')
