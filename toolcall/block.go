@@ -348,6 +348,11 @@ func (s *Stream) blockItems() (more, done bool) {
 		s.pos = i
 		return true, false
 	}
+	if k.open != nil && k.open.items != nil {
+		g := k.open.items
+		s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected %sNAME%s{arguments}%s after %s", g.begin, g.sep, g.end, k.describe()))
+		return false, true
+	}
 	s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected a JSON object after %s, found %s", k.describe(), quoteByte(c)))
 	return false, true
 }

@@ -188,6 +188,14 @@ func (s *Stream) tentativeStep() bool {
 		// An end-of-turn token after the JSON ({…}<|eot_id|>) still
 		// leaves it at the end of the message.
 		end, need := recognizeTurnToken(b, i)
+		if end < 0 {
+			switch r := recognizeEOS(b, i, s.eof); r.v {
+			case vNeed:
+				need = true
+			case vMarkup:
+				end = r.end
+			}
+		}
 		// A </tool_call> after the JSON is the close of a block whose
 		// opening tag the model forgot (Hermes 4 writes
 		// "</think>\n{…}\n</tool_call>"): the JSON is a call whatever

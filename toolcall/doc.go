@@ -81,7 +81,8 @@
 //   - Sections whose items name the tool in a header (see tokens.go):
 //     DeepSeek-R1 and V3.1 <｜tool▁calls▁begin｜>…<｜tool▁sep｜>NAME …,
 //     and Kimi K2 <|tool_calls_section_begin|> with
-//     functions.NAME:IDX items (the header is kept as Call.ID).
+//     functions.NAME:IDX items (the header is kept as Call.ID); also
+//     when the model leaves out the section token.
 //   - Yips envelopes (```yips-agent and legacy ```yips-tools), with their
 //     rules; see envelope.go.
 //
@@ -113,7 +114,8 @@
 // dropped from Text, and the reasoning before it stays in Text: a stream
 // has already shown it and never takes text back. End-of-turn tokens
 // rendered as text (<|eot_id|>, <|eom_id|>, <|im_end|>, <|end|>,
-// Command R7B's <|START_RESPONSE|>…) are dropped the same way, as
+// Command R7B's <|START_RESPONSE|>…, and </s> when only blank space
+// follows it) are dropped the same way, as
 // SegmentMarkup; bare JSON followed only by such tokens still ends the
 // message.
 //

@@ -27,6 +27,7 @@ type opener struct {
 	soft   bool         // a common word: markup only when JSON follows
 	wrap   bool         // may hold <function=NAME> items
 	items  *itemGrammar // items with a name header (tokens.go)
+	keep   bool         // the tag is also the first item's begin: do not consume it
 }
 
 var tagOpeners = []opener{
@@ -42,6 +43,9 @@ var tagOpeners = []opener{
 	{tag: "<|action_start|><|plugin|>", close: "<|action_end|>", format: FormatTag},
 	{tag: "<｜tool▁calls▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems},
 	{tag: "<|tool_calls_section_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems},
+	// Models also drop the section token and start with the first item.
+	{tag: "<｜tool▁call▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems, keep: true},
+	{tag: "<|tool_call_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems, keep: true},
 	// Jamba: <tool_calls>[…]</tool_calls>.
 	{tag: "<tool_calls>", close: "</tool_calls>", format: FormatTag, soft: true},
 	{tag: "<tools>", close: "</tools>", format: FormatTag, soft: true},
@@ -101,6 +105,30 @@ func recognizeTurnToken(b []byte, p int) (end int, need bool) {
 		need = need || partial
 	}
 	return -1, need
+}
+
+// eosTag is the end-of-sequence token of Llama 2 and Mistral models.
+// It is also HTML's strikethrough close, so it is markup only when
+// nothing but blank space follows it to the end of the message.
+const eosTag = "</s>"
+
+func recognizeEOS(b []byte, p int, eof bool) rec {
+	full, partial := hasPrefixOrPartial(b[p:], eosTag)
+	if partial && !eof {
+		return rec{v: vNeed}
+	}
+	if !full {
+		return rec{v: vNone}
+	}
+	end := p + len(eosTag)
+	j := skipSpace(b[:min(len(b), end+64)], end)
+	switch {
+	case j == len(b) && eof:
+		return rec{v: vMarkup, end: end}
+	case j == len(b) && j-end < 64:
+		return rec{v: vNeed}
+	}
+	return rec{v: vNone}
 }
 
 var llamaEnds = []string{"<|eom_id|>", "<|eot_id|>"}
@@ -186,6 +214,9 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 					return rec{v: vNone}
 				}
 			}
+			if o.keep {
+				end = p
+			}
 			return rec{v: vBlock, end: end, open: o, format: FormatTag}
 		}
 	}
@@ -243,6 +274,12 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 			return rec{v: vMarkup, end: end}
 		}
 		need = need || partial
+		switch r := recognizeEOS(b, p, eof); r.v {
+		case vNeed:
+			need = true
+		case vMarkup:
+			return r
+		}
 	}
 	if need && !eof {
 		return rec{v: vNeed}
