@@ -235,8 +235,17 @@ func (p *pyParser) str() bool {
 				s = append(s, '\r')
 			case '0':
 				s = append(s, 0)
-			case '\\', '\'', '"':
+			case '\\', '\'', '"', '/':
 				s = append(s, e)
+			case 'u':
+				if p.i+4 < len(p.b) {
+					if r, err := strconv.ParseUint(string(p.b[p.i+1:p.i+5]), 16, 32); err == nil {
+						s = utf8.AppendRune(s, rune(r))
+						p.i += 4
+						break
+					}
+				}
+				s = append(s, '\\', e)
 			default:
 				s = append(s, '\\', e)
 			}
