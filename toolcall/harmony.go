@@ -25,8 +25,13 @@ const (
 
 var harmonyCall = opener{tag: harmonyChannel, close: "<|call|>", format: FormatTag}
 
-// recognizeHarmony reads a message header at b[p].
+// recognizeHarmony reads a message header at b[p]. A header starts the
+// message or a line, or follows another token (…<|end|><|start|>); after
+// a space it is a mention in prose.
 func recognizeHarmony(b []byte, p int, eof bool) rec {
+	if !atLineStart(b, p) && b[p-1] != '>' {
+		return rec{v: vNone}
+	}
 	need := false
 	for _, t := range [...]string{harmonyStart, harmonyChannel} {
 		full, partial := hasPrefixOrPartial(b[p:], t)

@@ -83,16 +83,34 @@ var thinkTags = [...]struct{ open, close string }{
 // turnTokens are special tokens that end or frame a turn. Runtimes that
 // render special tokens as text leave them in the output (Llama 3.x
 // <|eom_id|> after a call, Command R7B's <|START_RESPONSE|> framing, a
-// trailing <|im_end|>); they are markup, never prose, so they are dropped
-// from Text. A </think> at the start of a line outside any think block is
-// dropped too: the templates of QwQ and Qwen3 open <think> in the prompt,
-// so the reply carries only the close. The reasoning before it stays in
+// trailing <|im_end|>); they are dropped from Text where they can only be
+// markup (see turnTokenInPlace). A </think> at the start of a line
+// outside any think block is dropped too: the templates of QwQ and Qwen3
+// open <think> in the prompt, so the reply carries only the close. The reasoning before it stays in
 // Text, because a stream has already shown it; use StartInThinking to
 // get it as Thinking.
 var turnTokens = []string{
 	"<|eot_id|>", "<|eom_id|>", "<|im_end|>", "<|end|>", "<|endoftext|>",
 	"<|end_of_text|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>",
 	"<|return|>", "<|eot|>", "<|eom|>", "<｜end▁of▁sentence｜>",
+}
+
+// turnTokenInPlace decides whether the turn token at [p,end) is markup:
+// at the start of the message, at its end (only blank space follows), or
+// glued to markup before it ("</tool_call><|im_end|>"). Elsewhere it is a
+// mention in prose ("Llama ends turns with <|eot_id|> tokens") and stays.
+func turnTokenInPlace(b []byte, p, end int, eof bool) rec {
+	if p > 0 && b[p-1] == '>' || p <= 64 && skipSpace(b[:p], 0) == p {
+		return rec{v: vMarkup, end: end}
+	}
+	j := skipSpace(b[:min(len(b), end+64)], end)
+	switch {
+	case j == len(b) && eof:
+		return rec{v: vMarkup, end: end}
+	case j == len(b) && j-end < 64:
+		return rec{v: vNeed}
+	}
+	return rec{v: vNone}
 }
 
 // recognizeTurnToken matches a turnToken at b[p]: (end, need).
@@ -271,7 +289,12 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 		}
 		end, partial := recognizeTurnToken(b, p)
 		if end >= 0 {
-			return rec{v: vMarkup, end: end}
+			switch r := turnTokenInPlace(b, p, end, eof); r.v {
+			case vNeed:
+				need = true
+			case vMarkup:
+				return r
+			}
 		}
 		need = need || partial
 		switch r := recognizeEOS(b, p, eof); r.v {
