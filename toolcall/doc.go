@@ -44,8 +44,9 @@
 //
 //   - <tool_call>{json}</tool_call> (Hermes, Qwen), and the wrappers small
 //     models use instead: <function_call>, and — only when JSON follows —
-//     <tool>, <tools>, <response>, <json>. A block may hold one object,
-//     several, or an array of calls. A missing close tag is accepted.
+//     <tool>, <tools>, <response>, <json>, <xml>, <JSON>, <XML>. A block
+//     may hold one object, several, or an array of calls. A missing close
+//     tag is accepted.
 //   - <function=NAME>{args}</function>, alone or inside <tool_call>, and
 //     Qwen3-Coder's <function=NAME><parameter=KEY>value</parameter>…
 //     </function>, whose raw-text values become JSON strings; also
@@ -114,10 +115,13 @@
 // dropped from Text, and the reasoning before it stays in Text: a stream
 // has already shown it and never takes text back. End-of-turn tokens
 // rendered as text (<|eot_id|>, <|eom_id|>, <|im_end|>, <|end|>,
-// Command R7B's <|START_RESPONSE|>…, and </s> when only blank space
-// follows it) are dropped the same way, as
-// SegmentMarkup; bare JSON followed only by such tokens still ends the
-// message.
+// Command R7B's <|START_RESPONSE|>…, and </s>) are dropped the same way,
+// as SegmentMarkup, where they can only be markup: at the start or the end
+// of the message, or glued to markup before them; mentioned inside prose
+// they stay. Bare JSON followed only by such tokens still ends the
+// message, and bare call JSON followed by a </tool_call> whose opening
+// tag the model forgot is a call. So is a <function=…> block followed by
+// such an orphan </tool_call>, which is absorbed.
 //
 // # Robustness
 //

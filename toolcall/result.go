@@ -147,7 +147,8 @@ const (
 	FormatFunctionTag
 	// FormatMistral: [TOOL_CALLS][{…}] and [TOOL_CALLS]name[ARGS]{…}.
 	FormatMistral
-	// FormatPythonTag: Llama 3.x <|python_tag|>{"name", "parameters"}.
+	// FormatPythonTag: Llama 3.x <|python_tag|>{"name", "parameters"},
+	// name.call(key=value) and plain code for an allow-listed code tool.
 	FormatPythonTag
 	// FormatFunctionary: >>>name followed by a JSON object on the next line.
 	FormatFunctionary
