@@ -24,6 +24,11 @@ type block struct {
 	jm       jsonMachine
 	itemName string // name from a <function=x> inside a wrapper
 	fnClose  bool   // a </function> may follow the current item
+	tail     bool   // an item's end token (items grammar) may follow
+	itemID   string // the call ID from an item header
+	itemFen  bool   // the current header's arguments are fenced
+	pyStart  int    // bPyTag: first byte of the code
+	pyScan   int    // bPyTag: no end token starts before this offset
 	items    int
 	calls    []Call
 	repaired bool
@@ -44,6 +49,9 @@ const (
 	bMistral                  // after [TOOL_CALLS]: a JSON value or name[ARGS]
 	bFenceClose               // after the close tag of a fenced block
 	bParams                   // inside <parameter=…> arguments (params.go)
+	bPyTag                    // python after <|python_tag|> (pytag.go)
+	bGLM                      // GLM <arg_key>/<arg_value> pairs (glm.go)
+	bOrphan                   // after a bare <function=…>…</function>: an orphan </tool_call> may follow
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -67,8 +75,12 @@ func (s *Stream) startBlock(p int, r rec) {
 	s.blk.jm.stack, s.blk.jm.members = stack, members
 	s.blk.jm.quote, s.blk.jm.backslash, s.blk.par.lt = quote, backslash, lt
 	s.blocks++
-	if r.format == FormatMistral {
+	switch r.format {
+	case FormatMistral:
 		s.blk.state = bMistral
+	case FormatPythonic:
+		s.blk.state = bPyTag
+		s.blk.pyStart, s.blk.pyScan = r.end, r.end
 	}
 	s.emit(Event{Kind: EventCallStart, Block: s.blk.seq, Format: r.format, Name: r.name})
 	if r.name != "" {
@@ -133,6 +145,12 @@ func (s *Stream) blockStep() bool {
 			return s.fenceClose()
 		case bParams:
 			return s.paramsStep()
+		case bPyTag:
+			return s.pyTagStep()
+		case bGLM:
+			return s.glmStep()
+		case bOrphan:
+			return s.orphanClose()
 		}
 	}
 }
@@ -166,7 +184,34 @@ func (s *Stream) blockItems() (more, done bool) {
 			return true, false
 		}
 	}
+	if k.tail {
+		end, ok, need := itemTail(k.open.items, k.itemFen, b, i, s.eof)
+		if need {
+			s.pos = i
+			return false, false
+		}
+		k.tail = false
+		if ok {
+			s.pos, k.itemEnd = end, end
+			return true, false
+		}
+	}
 	canTake := k.items == 0 || !k.singleItem()
+	if canTake && k.open != nil && k.open.items != nil && k.itemName == "" {
+		h, ok, need := parseItemHeader(k.open.items, b, i, s.eof)
+		if need {
+			s.pos = i
+			return false, false
+		}
+		if ok {
+			k.itemName, k.itemID, k.itemFen = h.name, h.id, h.fenced
+			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: h.name})
+			k.jm.reset(h.valueAt)
+			k.state = bValue
+			s.pos = h.valueAt
+			return true, false
+		}
+	}
 	if canTake && k.paramsAllowed() {
 		fullP, partP := hasPrefixOrPartial(b[i:], paramOpen)
 		fullF, partF := hasPrefixOrPartial(b[i:], functionClose)
@@ -196,6 +241,10 @@ func (s *Stream) blockItems() (more, done bool) {
 			}
 			if k.fenced {
 				k.state = bFenceClose
+				return true, false
+			}
+			if k.open == nil && k.format == FormatFunctionTag {
+				k.state = bOrphan
 				return true, false
 			}
 			s.endBlock(s.pos)
@@ -233,6 +282,15 @@ func (s *Stream) blockItems() (more, done bool) {
 			return false, false
 		}
 		if ok {
+			// assistant_text replaces the envelope: leave the closing
+			// fence's line break to the prose so that the text after the
+			// fence does not run on from it.
+			if k.envText != "" && end > i && b[end-1] == '\n' {
+				end--
+				if end > i && b[end-1] == '\r' {
+					end--
+				}
+			}
 			s.endBlock(end)
 			return false, true
 		}
@@ -264,8 +322,35 @@ func (s *Stream) blockItems() (more, done bool) {
 			return true, false
 		}
 	}
+	if canTake && k.open != nil && k.open.tag == "<tool_call>" && k.itemName == "" {
+		name, next, ok, need := glmHeader(b, i, s.eof)
+		if need {
+			s.pos = i
+			return false, false
+		}
+		if ok {
+			k.itemName = name
+			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
+			k.par.args = append(k.par.args[:0], '{')
+			k.par.valStart = -1
+			k.state = bGLM
+			s.pos = next
+			return true, false
+		}
+	}
 	if k.items > 0 {
 		s.endBlock(k.itemEnd) // the close tag is missing; prose follows
+		return false, true
+	}
+	if k.format == FormatPythonTag {
+		k.pyStart, k.pyScan = i, i
+		k.state = bPyTag
+		s.pos = i
+		return true, false
+	}
+	if k.open != nil && k.open.items != nil {
+		g := k.open.items
+		s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected %sNAME%s{arguments}%s after %s", g.begin, g.sep, g.end, k.describe()))
 		return false, true
 	}
 	s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected a JSON object after %s, found %s", k.describe(), quoteByte(c)))
@@ -282,6 +367,8 @@ func (k *block) describe() string {
 		return mistralTag
 	case k.format == FormatPythonTag:
 		return pythonTag
+	case k.format == FormatPythonic:
+		return pythonStart
 	case k.format == FormatFunctionary:
 		return ">>>" + k.name
 	case k.format == FormatYips:
@@ -327,43 +414,4 @@ func (s *Stream) failBlock(at int, err error, reason string) {
 		s.pos = len(s.buf)
 	}
 	s.mode = mSkip
-}
-
-// fenceClose absorbs the ``` that closes a fence wrapping a tag block.
-func (s *Stream) fenceClose() bool {
-	b := s.buf
-	tagEnd := s.pos
-	i := skipSpace(b, tagEnd)
-	if i == len(b) {
-		if !s.eof {
-			return false
-		}
-		s.endBlock(tagEnd)
-		return true
-	}
-	end, ok, need := isFenceClose(b, i, s.eof)
-	if need {
-		return false
-	}
-	if ok {
-		s.endBlock(end)
-		return true
-	}
-	// The fence stays open. Another call block may follow inside it;
-	// anything else makes the rest of the fence ordinary code.
-	var r rec
-	if b[i] == '<' || b[i] == '[' {
-		r = s.recognize(b, i, s.eof)
-		if r.v == vNeed {
-			return false
-		}
-	}
-	s.endBlock(tagEnd)
-	if r.v == vBlock {
-		r.fenced = true
-		s.startBlock(i, r)
-		return true
-	}
-	s.mode = mFence
-	return true
 }

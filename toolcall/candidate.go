@@ -18,6 +18,7 @@ type candidates struct {
 	jm         jsonMachine
 	afterValue bool // fenced: value done, the closing fence must follow
 	calls      []Call
+	marks      []candItem // turn tokens between and after the candidates (no calls)
 }
 
 type candItem struct {
@@ -30,6 +31,7 @@ func (s *Stream) startCandidate(p, valueAt, lineEnd int) {
 	if s.mode != mTentative {
 		c.chainStart = p
 		c.items = c.items[:0]
+		c.marks = c.marks[:0]
 	}
 	c.cur = p
 	c.lineEnd = lineEnd
@@ -151,6 +153,9 @@ func (s *Stream) dropCandidate(at int) {
 		return
 	}
 	s.noCandUntil = max(s.noCandUntil, c.cur+1, at)
+	if s.startPyList() {
+		return
+	}
 	s.pos = c.cur
 	s.mode = mProse
 }
@@ -172,24 +177,54 @@ func (s *Stream) tentativeStep() bool {
 	c := &s.cand
 	b := s.buf
 	i := s.pos
-	for i < len(b) && (isSpace(b[i]) || b[i] == ',' || b[i] == ';') {
-		i++
+	for i < len(b) {
+		if isSpace(b[i]) || b[i] == ',' || b[i] == ';' {
+			i++
+			continue
+		}
+		if b[i] != '<' {
+			break
+		}
+		// An end-of-turn token after the JSON ({…}<|eot_id|>) still
+		// leaves it at the end of the message.
+		end, need := recognizeTurnToken(b, i)
+		if end < 0 {
+			switch r := recognizeEOS(b, i, s.eof); r.v {
+			case vNeed:
+				need = true
+			case vMarkup:
+				end = r.end
+			}
+		}
+		// A </tool_call> after the JSON is the close of a block whose
+		// opening tag the model forgot (Hermes 4 writes
+		// "</think>\n{…}\n</tool_call>"): the JSON is a call whatever
+		// follows.
+		full, partial := false, false
+		if s.cfg.formats&FormatTag != 0 {
+			full, partial = hasPrefixOrPartial(b[i:], "</tool_call>")
+		}
+		if (need || partial) && !s.eof {
+			s.pos = i
+			return false
+		}
+		if full {
+			c.marks = append(c.marks, candItem{start: i, end: i + len("</tool_call>")})
+			s.confirmChain(i + len("</tool_call>"))
+			return true
+		}
+		if end < 0 {
+			break
+		}
+		c.marks = append(c.marks, candItem{start: i, end: end})
+		i = end
 	}
 	s.pos = i
 	if i == len(b) {
 		if !s.eof {
 			return false
 		}
-		for _, it := range c.items {
-			seq := s.blocks
-			s.blocks++
-			for j := range it.calls {
-				it.calls[j].Start, it.calls[j].End = it.start, it.end
-			}
-			s.addCallSegment(it.start, it.end, "", it.calls, seq)
-		}
-		c.items = c.items[:0]
-		s.mode = mProse
+		s.confirmChain(len(b))
 		return false
 	}
 	switch b[i] {
@@ -208,7 +243,42 @@ func (s *Stream) tentativeStep() bool {
 			}
 		}
 	}
-	c.items = c.items[:0]
+	// Not the end: the chain is prose. Rescan from the first token after
+	// the last candidate so that it is dropped like any other.
+	if n := len(c.marks); n > 0 && len(c.items) > 0 {
+		last := c.items[len(c.items)-1].end
+		for k := range c.marks {
+			if c.marks[k].start >= last {
+				s.pos = c.marks[k].start
+				break
+			}
+		}
+	}
+	c.items, c.marks = c.items[:0], c.marks[:0]
 	s.mode = mProse
 	return true
+}
+
+// confirmChain makes the candidates of the chain calls, drops the tokens
+// among and after them, and resumes prose at end.
+func (s *Stream) confirmChain(end int) {
+	c := &s.cand
+	m := 0
+	for _, it := range c.items {
+		for ; m < len(c.marks) && c.marks[m].start < it.start; m++ {
+			s.addMarkup(c.marks[m].start, c.marks[m].end)
+		}
+		seq := s.blocks
+		s.blocks++
+		for j := range it.calls {
+			it.calls[j].Start, it.calls[j].End = it.start, it.end
+		}
+		s.addCallSegment(it.start, it.end, "", it.calls, seq)
+	}
+	for ; m < len(c.marks); m++ {
+		s.addMarkup(c.marks[m].start, c.marks[m].end)
+	}
+	s.pos = end
+	c.items, c.marks = c.items[:0], c.marks[:0]
+	s.mode = mProse
 }

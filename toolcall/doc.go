@@ -44,17 +44,46 @@
 //
 //   - <tool_call>{json}</tool_call> (Hermes, Qwen), and the wrappers small
 //     models use instead: <function_call>, and — only when JSON follows —
-//     <tool>, <tools>, <response>, <json>. A block may hold one object,
-//     several, or an array of calls. A missing close tag is accepted.
+//     <tool>, <tools>, <response>, <json>, <xml>, <JSON>, <XML>. A block
+//     may hold one object, several, or an array of calls. A missing close
+//     tag is accepted.
 //   - <function=NAME>{args}</function>, alone or inside <tool_call>, and
 //     Qwen3-Coder's <function=NAME><parameter=KEY>value</parameter>…
-//     </function>, whose raw-text values become JSON strings.
+//     </function>, whose raw-text values become JSON strings; also
+//     <function name="NAME">. GLM-4.5's <tool_call>NAME
+//     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
+//     that are JSON other than strings stay JSON).
 //   - Mistral: [TOOL_CALLS][{…}] and [TOOL_CALLS]name[ARGS]{…}
 //     (with an optional [CALL_ID]id).
 //   - Llama 3.x: <|python_tag|>{"name", "parameters"} (several separated by
-//     ";"), and bare {"name", "parameters"} JSON.
-//   - Functionary: ">>>name" on its own line followed by a JSON object.
+//     ";"), and bare {"name", "parameters"} JSON. After <|python_tag|>,
+//     the built-in tools' name.call(key="value") is a call too, and plain
+//     code is a call of the code tool ("python", "code_interpreter" or
+//     "ipython") when WithTools lists one and the tag starts a line.
+//   - Pythonic lists [get_weather(city='Paris'), …] (Llama 3.2/3.3/4 with
+//     vLLM's pythonic template), with keyword arguments that are Python
+//     literals: only with WithTools naming every function, starting a
+//     line, and ending the message like bare JSON. Llama 4 wraps the list
+//     in <|python_start|>…<|python_end|>, which needs no allow-list.
+//   - Functionary: ">>>name" on its own line followed by a JSON object;
+//     ">>>all" (plain text follows) is dropped as markup. v3.2's template
+//     ends the prompt with ">>>", so with WithTools a message starting
+//     "name\n{…}" for a listed name is a call and a leading "all\n" is
+//     dropped.
 //   - ```json (or plain ```, ```xml) fences around a tag or a call object.
+//   - Special-token wrappers of other families: <|tool_call|>[…] (Granite,
+//     Phi-4-mini, optionally closed by <|/tool_call|>), Command R7B
+//     <|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>,
+//     InternLM2 <|action_start|><|plugin|>{…}<|action_end|>, and Jamba
+//     <tool_calls>[…]</tool_calls> (only when JSON follows).
+//   - gpt-oss harmony messages with their tokens: a header with
+//     to=functions.NAME opens a call whose JSON ends at <|call|>; the
+//     analysis channel is reasoning; other headers are dropped as markup.
+//   - Sections whose items name the tool in a header (see tokens.go):
+//     DeepSeek-R1 and V3.1 <｜tool▁calls▁begin｜>…<｜tool▁sep｜>NAME …,
+//     and Kimi K2 <|tool_calls_section_begin|> with
+//     functions.NAME:IDX items (the header is kept as Call.ID); also
+//     when the model leaves out the section token.
 //   - Yips envelopes (```yips-agent and legacy ```yips-tools), with their
 //     rules; see envelope.go.
 //
@@ -78,7 +107,21 @@
 // streamed as EventThinking); it never appears in Result.Text. Nothing in
 // a closed think block is a call. If the message ends inside a think block,
 // calls written after the reasoning are real calls. Use StartInThinking
-// when the chat template opened the block in the prompt.
+// when the chat template opened the block in the prompt. Command R7B's
+// <|START_THINKING|>…<|END_THINKING|> is reasoning too.
+//
+// Without StartInThinking, a </think> at the start of a line outside any
+// think block (QwQ and Qwen3 templates open <think> in the prompt) is
+// dropped from Text, and the reasoning before it stays in Text: a stream
+// has already shown it and never takes text back. End-of-turn tokens
+// rendered as text (<|eot_id|>, <|eom_id|>, <|im_end|>, <|end|>,
+// Command R7B's <|START_RESPONSE|>…, and </s>) are dropped the same way,
+// as SegmentMarkup, where they can only be markup: at the start or the end
+// of the message, or glued to markup before them; mentioned inside prose
+// they stay. Bare JSON followed only by such tokens still ends the
+// message, and bare call JSON followed by a </tool_call> whose opening
+// tag the model forgot is a call. So is a <function=…> block followed by
+// such an orphan </tool_call>, which is absorbed.
 //
 // # Robustness
 //

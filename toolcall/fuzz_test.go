@@ -31,8 +31,14 @@ func FuzzStream(f *testing.F) {
 		f.Add(c, []byte{0})
 	}
 	f.Fuzz(func(t *testing.T, in string, cuts []byte) {
-		if err := streamChunks(split(in, cuts)); err != nil {
+		chunks := split(in, cuts)
+		if err := streamChunks(chunks); err != nil {
 			t.Fatal(err)
+		}
+		// An allow-list enables the pythonic list and plain code after
+		// <|python_tag|>.
+		if err := streamChunks(chunks, WithTools("get_weather", "python", "read_file")); err != nil {
+			t.Fatalf("with allow-list: %v", err)
 		}
 	})
 }

@@ -37,6 +37,10 @@ func checkResult(in string, r Result) error {
 			}
 		case SegmentThinking:
 			thinking.WriteString(seg.Text)
+		case SegmentMarkup:
+			if seg.Text != "" {
+				return fmt.Errorf("markup segment %d has text %q", i, seg.Text)
+			}
 		}
 		pos = seg.End
 	}

@@ -15,10 +15,16 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		return s.finishEnvelope(v, rawCtl)
 	}
 	name := k.name
+	id := k.id
 	if k.itemName != "" {
 		name = k.itemName
 		k.itemName = ""
-		k.fnClose = true
+		if k.open != nil && k.open.items != nil {
+			k.tail = true
+			id, k.itemID = k.itemID, ""
+		} else {
+			k.fnClose = true
+		}
 	}
 	var one [1]shape
 	shapes := one[:0]
@@ -27,7 +33,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		if v[0] != '{' {
 			return s.failItem(ErrBadArguments, "the arguments must be a JSON object")
 		}
-		shapes = append(shapes, shape{call: Call{Name: name, Arguments: v, ID: k.id}})
+		shapes = append(shapes, shape{call: Call{Name: name, Arguments: v, ID: id}})
 	case v[0] == '{':
 		shapes = append(shapes, buildCall(v, 0, 1, rebase(members, base), true))
 	default:

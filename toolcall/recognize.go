@@ -1,7 +1,5 @@
 package toolcall
 
-import "bytes"
-
 // Recognising markup at a trigger byte. Every recognizer looks only at a
 // bounded window after the trigger and answers one of: this is markup
 // (and how it continues), this is not markup, or "need more bytes". Need
@@ -18,6 +16,7 @@ const (
 	vCandidate                // bare JSON may start here
 	vFence                    // a fence of another language opens
 	vJSONFence                // a ```json fence holding a JSON value
+	vMarkup                   // a control token: dropped from Text
 )
 
 // opener describes a tag that opens a call block.
@@ -25,25 +24,46 @@ type opener struct {
 	tag    string
 	close  string
 	format Format
-	soft   bool // a common word: markup only when JSON follows
-	wrap   bool // may hold <function=NAME> items
+	soft   bool         // a common word: markup only when JSON follows
+	wrap   bool         // may hold <function=NAME> items
+	items  *itemGrammar // items with a name header (tokens.go)
+	keep   bool         // the tag is also the first item's begin: do not consume it
 }
 
 var tagOpeners = []opener{
 	{tag: "<tool_call>", close: "</tool_call>", format: FormatTag, wrap: true},
 	{tag: "<function_call>", close: "</function_call>", format: FormatTag, wrap: true},
+	// Special tokens of other families, rendered as text when the
+	// runtime does not parse them: Granite 3.x and Phi-4-mini
+	// (<|tool_call|>[…], Phi closes it with <|/tool_call|>), Command R7B
+	// (<|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>) and
+	// InternLM2 (<|action_start|><|plugin|>{…}<|action_end|>).
+	{tag: "<|tool_call|>", close: "<|/tool_call|>", format: FormatTag},
+	{tag: "<|START_ACTION|>", close: "<|END_ACTION|>", format: FormatTag},
+	{tag: "<|action_start|><|plugin|>", close: "<|action_end|>", format: FormatTag},
+	{tag: "<｜tool▁calls▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems},
+	{tag: "<|tool_calls_section_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems},
+	// Models also drop the section token and start with the first item.
+	{tag: "<｜tool▁call▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems, keep: true},
+	{tag: "<|tool_call_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems, keep: true},
+	// Jamba: <tool_calls>[…]</tool_calls>.
+	{tag: "<tool_calls>", close: "</tool_calls>", format: FormatTag, soft: true},
 	{tag: "<tools>", close: "</tools>", format: FormatTag, soft: true},
 	{tag: "<tool>", close: "</tool>", format: FormatTag, soft: true},
 	{tag: "<response>", close: "</response>", format: FormatTag, soft: true},
 	{tag: "<json>", close: "</json>", format: FormatTag, soft: true},
+	// Seen in llama.cpp's Hermes 2 Pro tests: <xml>, and upper case.
+	{tag: "<xml>", close: "</xml>", format: FormatTag, soft: true},
+	{tag: "<JSON>", close: "</JSON>", format: FormatTag, soft: true},
+	{tag: "<XML>", close: "</XML>", format: FormatTag, soft: true},
 }
 
 const (
-	thinkOpen      = "<think>"
 	thinkClose     = "</think>"
 	functionOpen   = "<function="
 	functionClose  = "</function>"
 	pythonTag      = "<|python_tag|>"
+	pythonStart    = "<|python_start|>" // Llama 4: [f(k=v), …]<|python_end|>
 	mistralTag     = "[TOOL_CALLS]"
 	mistralArgs    = "[ARGS]"
 	mistralCallID  = "[CALL_ID]"
@@ -52,6 +72,82 @@ const (
 	maxFenceInfo   = 256
 	functionaryTag = ">>>"
 )
+
+// thinkTags pairs each reasoning opener with its close: <think> (Qwen3,
+// DeepSeek-R1, QwQ…) and Command R7B's <|START_THINKING|>.
+var thinkTags = [...]struct{ open, close string }{
+	{"<think>", thinkClose},
+	{"<|START_THINKING|>", "<|END_THINKING|>"},
+}
+
+// turnTokens are special tokens that end or frame a turn. Runtimes that
+// render special tokens as text leave them in the output (Llama 3.x
+// <|eom_id|> after a call, Command R7B's <|START_RESPONSE|> framing, a
+// trailing <|im_end|>); they are dropped from Text where they can only be
+// markup (see turnTokenInPlace). A </think> at the start of a line
+// outside any think block is dropped too: the templates of QwQ and Qwen3
+// open <think> in the prompt, so the reply carries only the close. The reasoning before it stays in
+// Text, because a stream has already shown it; use StartInThinking to
+// get it as Thinking.
+var turnTokens = []string{
+	"<|eot_id|>", "<|eom_id|>", "<|im_end|>", "<|end|>", "<|endoftext|>",
+	"<|end_of_text|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>",
+	"<|return|>", "<|eot|>", "<|eom|>", "<｜end▁of▁sentence｜>",
+}
+
+// turnTokenInPlace decides whether the turn token at [p,end) is markup:
+// at the start of the message, at its end (only blank space follows), or
+// glued to markup before it ("</tool_call><|im_end|>"). Elsewhere it is a
+// mention in prose ("Llama ends turns with <|eot_id|> tokens") and stays.
+func turnTokenInPlace(b []byte, p, end int, eof bool) rec {
+	if p > 0 && b[p-1] == '>' || p <= 64 && skipSpace(b[:p], 0) == p {
+		return rec{v: vMarkup, end: end}
+	}
+	j := skipSpace(b[:min(len(b), end+64)], end)
+	switch {
+	case j == len(b) && eof:
+		return rec{v: vMarkup, end: end}
+	case j == len(b) && j-end < 64:
+		return rec{v: vNeed}
+	}
+	return rec{v: vNone}
+}
+
+// recognizeTurnToken matches a turnToken at b[p]: (end, need).
+func recognizeTurnToken(b []byte, p int) (end int, need bool) {
+	for _, t := range turnTokens {
+		full, partial := hasPrefixOrPartial(b[p:], t)
+		if full {
+			return p + len(t), false
+		}
+		need = need || partial
+	}
+	return -1, need
+}
+
+// eosTag is the end-of-sequence token of Llama 2 and Mistral models.
+// It is also HTML's strikethrough close, so it is markup only when
+// nothing but blank space follows it to the end of the message.
+const eosTag = "</s>"
+
+func recognizeEOS(b []byte, p int, eof bool) rec {
+	full, partial := hasPrefixOrPartial(b[p:], eosTag)
+	if partial && !eof {
+		return rec{v: vNeed}
+	}
+	if !full {
+		return rec{v: vNone}
+	}
+	end := p + len(eosTag)
+	j := skipSpace(b[:min(len(b), end+64)], end)
+	switch {
+	case j == len(b) && eof:
+		return rec{v: vMarkup, end: end}
+	case j == len(b) && j-end < 64:
+		return rec{v: vNeed}
+	}
+	return rec{v: vNone}
+}
 
 var llamaEnds = []string{"<|eom_id|>", "<|eot_id|>"}
 
@@ -65,6 +161,7 @@ type rec struct {
 	fenced  bool   // a call-capable fence opened at the trigger
 	lineEnd int    // for fences: offset just past the opener line
 	yips    string // "yips-agent" or "yips-tools"
+	closeBy string // vThink at an opener: the tag that closes the block
 }
 
 // recognize decides what starts at b[p] in prose. eof reports whether b
@@ -135,13 +232,32 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 					return rec{v: vNone}
 				}
 			}
+			if o.keep {
+				end = p
+			}
 			return rec{v: vBlock, end: end, open: o, format: FormatTag}
+		}
+	}
+	if f&FormatTag != 0 && !inThink {
+		switch r := recognizeHarmony(b, p, eof); r.v {
+		case vNeed:
+			need = true
+		case vNone:
+		default:
+			return r
 		}
 	}
 	if f&FormatFunctionTag != 0 {
 		if r := recognizeFunctionTag(b, p, eof); r.v != vNone {
 			return r
 		}
+	}
+	if f&FormatPythonic != 0 {
+		full, partial := hasPrefixOrPartial(b[p:], pythonStart)
+		if full {
+			return rec{v: vBlock, end: p + len(pythonStart), format: FormatPythonic}
+		}
+		need = need || partial
 	}
 	if f&FormatPythonTag != 0 {
 		full, partial := hasPrefixOrPartial(b[p:], pythonTag)
@@ -151,189 +267,45 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 		need = need || partial
 	}
 	if inThink {
-		full, partial := hasPrefixOrPartial(b[p:], thinkClose)
+		full, partial := hasPrefixOrPartial(b[p:], s.th.close)
 		if full {
-			return rec{v: vThink, end: p + len(thinkClose)}
+			return rec{v: vThink, end: p + len(s.th.close)}
 		}
 		need = need || partial
 	} else {
-		full, partial := hasPrefixOrPartial(b[p:], thinkOpen)
-		if full {
-			return rec{v: vThink, end: p + len(thinkOpen)}
+		for _, t := range thinkTags {
+			full, partial := hasPrefixOrPartial(b[p:], t.open)
+			if full {
+				return rec{v: vThink, end: p + len(t.open), closeBy: t.close}
+			}
+			need = need || partial
+		}
+		if atLineStart(b, p) { // a stray close: see turnTokens
+			full, partial := hasPrefixOrPartial(b[p:], thinkClose)
+			if full {
+				return rec{v: vMarkup, end: p + len(thinkClose)}
+			}
+			need = need || partial
+		}
+		end, partial := recognizeTurnToken(b, p)
+		if end >= 0 {
+			switch r := turnTokenInPlace(b, p, end, eof); r.v {
+			case vNeed:
+				need = true
+			case vMarkup:
+				return r
+			}
 		}
 		need = need || partial
+		switch r := recognizeEOS(b, p, eof); r.v {
+		case vNeed:
+			need = true
+		case vMarkup:
+			return r
+		}
 	}
 	if need && !eof {
 		return rec{v: vNeed}
 	}
 	return rec{v: vNone}
-}
-
-// recognizeFunctionTag matches <function=NAME>.
-func recognizeFunctionTag(b []byte, p int, eof bool) rec {
-	full, partial := hasPrefixOrPartial(b[p:], functionOpen)
-	if partial && !eof {
-		return rec{v: vNeed}
-	}
-	if !full {
-		return rec{v: vNone}
-	}
-	i := p + len(functionOpen)
-	for ; i < len(b) && i-p < maxNameLen; i++ {
-		if b[i] == '>' {
-			name := b[p+len(functionOpen) : i]
-			if len(name) == 0 {
-				return rec{v: vNone}
-			}
-			return rec{v: vBlock, end: i + 1, format: FormatFunctionTag, name: string(name)}
-		}
-		if !isNameByte(b[i]) {
-			return rec{v: vNone}
-		}
-	}
-	if i == len(b) && !eof {
-		return rec{v: vNeed}
-	}
-	return rec{v: vNone}
-}
-
-// recognizeFence reads a ``` line and says what the fence holds.
-func (s *Stream) recognizeFence(b []byte, p int, eof bool) rec {
-	full, partial := hasPrefixOrPartial(b[p:], fenceMark)
-	if partial && !eof {
-		return rec{v: vNeed}
-	}
-	if !full {
-		return rec{v: vNone}
-	}
-	nl := bytes.IndexByte(b[p:min(len(b), p+maxFenceInfo)], '\n')
-	lineEnd := len(b)
-	switch {
-	case nl >= 0:
-		lineEnd = p + nl + 1
-	case len(b)-p >= maxFenceInfo:
-		// An absurdly long info string: not a fence. Decided on the
-		// window alone, so the answer is the same before and at the end.
-		return rec{v: vNone}
-	case !eof:
-		return rec{v: vNeed}
-	}
-	info := bytes.TrimSpace(bytes.TrimLeft(b[p:lineEnd], "`"))
-	if bytes.IndexByte(info, '`') >= 0 {
-		return rec{v: vNone} // inline code such as ```x```
-	}
-	lang := info
-	if k := bytes.IndexAny(lang, " \t{"); k >= 0 {
-		lang = lang[:k]
-	}
-	lang = bytes.ToLower(lang)
-	switch string(lang) {
-	case "yips-agent", "yips-tools":
-		if s.cfg.formats&FormatYips != 0 {
-			return rec{v: vBlock, end: lineEnd, format: FormatYips, yips: string(lang), lineEnd: lineEnd}
-		}
-	case "", "json", "jsonc", "json5", "tool_call", "tool_code", "xml":
-		j := skipSpace(b, lineEnd)
-		if j == len(b) {
-			if !eof {
-				return rec{v: vNeed}
-			}
-			break
-		}
-		if (b[j] == '{' || b[j] == '[') && string(lang) != "xml" {
-			if s.cfg.formats&FormatJSON != 0 {
-				return rec{v: vJSONFence, end: j, lineEnd: lineEnd}
-			}
-			break
-		}
-		if b[j] == '<' || b[j] == '[' {
-			r := s.recognize(b, j, eof)
-			switch r.v {
-			case vNeed:
-				return r
-			case vBlock:
-				r.fenced = true
-				r.lineEnd = lineEnd
-				return r
-			}
-		}
-	}
-	return rec{v: vFence, end: lineEnd}
-}
-
-// recognizeFunctionary matches ">>>name\n{" at the start of a line.
-func recognizeFunctionary(b []byte, p int, eof bool) rec {
-	full, partial := hasPrefixOrPartial(b[p:], functionaryTag)
-	if partial && !eof {
-		return rec{v: vNeed}
-	}
-	if !full {
-		return rec{v: vNone}
-	}
-	i := p + len(functionaryTag)
-	for ; i < len(b) && i-p < maxNameLen; i++ {
-		if b[i] == '\n' {
-			break
-		}
-		if !isNameByte(b[i]) {
-			return rec{v: vNone}
-		}
-	}
-	if i == len(b) {
-		if eof {
-			return rec{v: vNone}
-		}
-		return rec{v: vNeed}
-	}
-	if b[i] != '\n' {
-		return rec{v: vNone}
-	}
-	name := string(b[p+len(functionaryTag) : i])
-	if name == "" || name == "all" { // >>>all introduces plain text
-		return rec{v: vNone}
-	}
-	j := skipSpace(b, i+1)
-	if j == len(b) {
-		if eof {
-			return rec{v: vNone}
-		}
-		return rec{v: vNeed}
-	}
-	if b[j] != '{' {
-		return rec{v: vNone}
-	}
-	return rec{v: vBlock, end: j, format: FormatFunctionary, name: name}
-}
-
-// isFenceClose reports whether a closing fence line starts at b[p]:
-// ``` at a line start followed by only spaces to the end of the line.
-// It returns the offset past the line, or need when undecided.
-func isFenceClose(b []byte, p int, eof bool) (end int, ok, need bool) {
-	if !atLineStart(b, p) {
-		return 0, false, false
-	}
-	full, partial := hasPrefixOrPartial(b[p:], fenceMark)
-	if partial {
-		return 0, false, !eof
-	}
-	if !full {
-		return 0, false, false
-	}
-	i := p + len(fenceMark)
-	for i < len(b) && b[i] == '`' {
-		i++
-	}
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case '\n':
-			return i + 1, true, false
-		case ' ', '\t', '\r':
-		default:
-			return 0, false, false
-		}
-	}
-	if !eof {
-		return 0, false, true
-	}
-	return len(b), true, false
 }

@@ -64,9 +64,13 @@ const (
 	SegmentText     SegmentKind = iota // prose, shown to the user
 	SegmentCall                        // call markup; Calls indexes Result.Calls
 	SegmentThinking                    // a reasoning block
+	// SegmentMarkup is a control token that is never prose and never a
+	// call (an end-of-turn token such as <|eot_id|>, a stray </think>);
+	// it contributes nothing to Text or Thinking.
+	SegmentMarkup
 )
 
-var segmentKindNames = [...]string{"text", "call", "thinking"}
+var segmentKindNames = [...]string{"text", "call", "thinking", "markup"}
 
 func (k SegmentKind) String() string {
 	if int(k) < len(segmentKindNames) {
@@ -143,7 +147,8 @@ const (
 	FormatFunctionTag
 	// FormatMistral: [TOOL_CALLS][{…}] and [TOOL_CALLS]name[ARGS]{…}.
 	FormatMistral
-	// FormatPythonTag: Llama 3.x <|python_tag|>{"name", "parameters"}.
+	// FormatPythonTag: Llama 3.x <|python_tag|>{"name", "parameters"},
+	// name.call(key=value) and plain code for an allow-listed code tool.
 	FormatPythonTag
 	// FormatFunctionary: >>>name followed by a JSON object on the next line.
 	FormatFunctionary
@@ -152,10 +157,13 @@ const (
 	FormatJSON
 	// FormatYips: the ```yips-agent and legacy ```yips-tools envelopes.
 	FormatYips
+	// FormatPythonic: a bare [name(key=value), …] list of calls that
+	// ends the message, accepted only with WithTools (python.go).
+	FormatPythonic
 
 	// AllFormats enables every syntax; it is the default.
 	AllFormats = FormatTag | FormatFunctionTag | FormatMistral | FormatPythonTag |
-		FormatFunctionary | FormatJSON | FormatYips
+		FormatFunctionary | FormatJSON | FormatYips | FormatPythonic
 )
 
 var formatNames = []struct {
@@ -164,7 +172,7 @@ var formatNames = []struct {
 }{
 	{FormatTag, "tag"}, {FormatFunctionTag, "function_tag"}, {FormatMistral, "mistral"},
 	{FormatPythonTag, "python_tag"}, {FormatFunctionary, "functionary"},
-	{FormatJSON, "json"}, {FormatYips, "yips"},
+	{FormatJSON, "json"}, {FormatYips, "yips"}, {FormatPythonic, "pythonic"},
 }
 
 func (f Format) String() string {

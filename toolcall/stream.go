@@ -48,12 +48,15 @@ type Stream struct {
 
 	find proseFinder
 
-	noCandUntil int // bare JSON may not start before this offset
-	blocks      int // call blocks opened so far
-	envelopes   int // yips envelopes accepted so far
+	noCandUntil int  // bare JSON may not start before this offset
+	pyNoStart   int  // a pythonic list may not start before this offset
+	started     bool // the start of the message has been checked (recognizeFunctionaryStart)
+	blocks      int  // call blocks opened so far
+	envelopes   int  // yips envelopes accepted so far
 
 	blk  block
 	cand candidates
+	py   pyList
 	th   think
 	skip skipState
 }
@@ -68,6 +71,7 @@ const (
 	mCandidate      // inside JSON that may be a call
 	mTentative      // after call-shaped JSON, waiting to see whether it ends the message
 	mSkip           // after a failed block, finding where it ends
+	mPyList         // inside a [name(key=value), …] list that may be calls
 )
 
 // NewStream returns a Stream configured by opts.
@@ -75,7 +79,7 @@ func NewStream(opts ...Option) *Stream {
 	s := &Stream{cfg: newConfig(opts)}
 	if s.cfg.thinking {
 		s.mode = mThink
-		s.th = think{start: 0, content: 0, shown: 0, hold: -1}
+		s.th = think{start: 0, content: 0, shown: 0, hold: -1, close: thinkClose}
 	}
 	return s
 }
@@ -221,6 +225,8 @@ func (s *Stream) advance() {
 			more = s.tentativeStep()
 		case mSkip:
 			more = s.skipStep()
+		case mPyList:
+			more = s.pyListStep()
 		}
 		if !more {
 			break
@@ -237,7 +243,7 @@ func (s *Stream) displayLimit() int {
 	switch s.mode {
 	case mProse, mFence:
 		return s.pos
-	case mCandidate, mTentative:
+	case mCandidate, mTentative, mPyList:
 		return s.cand.chainStart
 	}
 	return 0 // block, skip and think hold their text
@@ -280,6 +286,20 @@ func (s *Stream) flushText(end int) {
 // the mode changed and advance should continue.
 func (s *Stream) prose() bool {
 	b := s.buf
+	if !s.started && s.mode == mProse && s.pos == 0 {
+		r := s.recognizeFunctionaryStart(b, s.eof)
+		switch r.v {
+		case vNeed:
+			return false
+		case vBlock:
+			s.started = true
+			s.startBlock(0, r)
+			return true
+		case vMarkup:
+			s.addMarkup(0, r.end)
+		}
+		s.started = true
+	}
 	for s.pos < len(b) {
 		if s.mode == mFence {
 			j := bytes.IndexByte(b[s.pos:], '`')
@@ -318,10 +338,12 @@ func (s *Stream) prose() bool {
 			s.mode = mFence
 		case vThink:
 			s.flushText(p)
-			s.th = think{start: p, content: r.end, shown: r.end, hold: -1}
+			s.th = think{start: p, content: r.end, shown: r.end, hold: -1, close: r.closeBy}
 			s.pos = r.end
 			s.mode = mThink
 			return true
+		case vMarkup:
+			s.addMarkup(p, r.end)
 		case vBlock:
 			s.startBlock(p, r)
 			return true
@@ -364,6 +386,14 @@ func (s *Stream) addCallSegment(start, end int, text string, calls []Call, block
 	}
 	s.res.Segments = append(s.res.Segments, seg)
 	s.textStart, s.shown = end, end
+}
+
+// addMarkup drops the control token at [start,end) from Text.
+func (s *Stream) addMarkup(start, end int) {
+	s.flushText(start)
+	s.res.Segments = append(s.res.Segments, Segment{Kind: SegmentMarkup, Start: start, End: end})
+	s.textStart, s.shown = end, max(s.shown, end)
+	s.pos = end
 }
 
 // addFailure records a failed block; its text stays prose, so the prose

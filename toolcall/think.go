@@ -13,10 +13,11 @@ package toolcall
 // its calls are real calls and its prose remains thinking.
 
 type think struct {
-	start   int // offset of <think> (or 0 with StartInThinking)
-	content int // first content byte
-	shown   int // thinking before this offset has been emitted
-	hold    int // first call opener inside the block, or -1
+	start   int    // offset of <think> (or 0 with StartInThinking)
+	content int    // first content byte
+	shown   int    // thinking before this offset has been emitted
+	hold    int    // first call opener inside the block, or -1
+	close   string // the tag that ends the block
 }
 
 func (s *Stream) emitThinking(upTo int) {

@@ -1,0 +1,111 @@
+package toolcall
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Python after <|python_tag|>. Llama 3.1 writes its built-in tools as
+// name.call(key="value") and code for its interpreter as plain Python;
+// Functionary v3.1 writes plain Python too (llama.cpp
+// tests/test-chat.cpp). The code runs to <|eom_id|>, <|eot_id|> or the end
+// of the message.
+//
+// A name.call(…) or name(…) with keyword arguments is a call of that
+// tool. Plain code is a call of the code tool ("python", or
+// "code_interpreter" when only that one is listed) only when an
+// allow-list offers one and the tag starts a line: otherwise "Llama
+// writes <|python_tag|> first" in prose would become code to run.
+// Anything else is a Failure whose text
+// stays prose.
+
+var codeTools = []string{"python", "code_interpreter", "ipython"}
+
+// Llama 4 wraps its pythonic list in <|python_start|>…<|python_end|>
+// (vLLM llama4_pythonic_tool_parser); the explicit token makes the list a
+// call without an allow-list.
+var llama4Ends = []string{"<|python_end|>", "<|eom|>", "<|eot|>"}
+
+func (s *Stream) pyTagStep() bool {
+	k := &s.blk
+	b := s.buf
+	term, end := -1, -1
+	for k.pyScan < len(b) {
+		j := bytes.IndexByte(b[k.pyScan:], '<')
+		if j < 0 {
+			k.pyScan = len(b)
+			break
+		}
+		at := k.pyScan + j
+		partial := false
+		ends := llamaEnds
+		if k.format == FormatPythonic {
+			ends = llama4Ends
+		}
+		for _, e := range ends {
+			f, p := hasPrefixOrPartial(b[at:], e)
+			if f {
+				term, end = at, at+len(e)
+				break
+			}
+			partial = partial || p
+		}
+		if term >= 0 {
+			break
+		}
+		if partial && !s.eof {
+			k.pyScan = at
+			s.pos = at
+			return false
+		}
+		k.pyScan = at + 1
+	}
+	if term < 0 {
+		if !s.eof {
+			s.pos = len(b)
+			return false
+		}
+		term, end = len(b), len(b)
+	}
+	s.pos = term
+	code := bytes.TrimSpace(b[k.pyStart:term])
+	calls, ok := parsePythonCalls(code, false)
+	if !ok && k.format == FormatPythonic {
+		calls, ok = parsePythonCalls(code, true)
+		if !ok {
+			s.failBlock(term, ErrInvalidJSON, "expected [name(key=value), …] after "+pythonStart)
+			return true
+		}
+	}
+	if !ok {
+		name := s.codeTool()
+		if name == "" || len(code) == 0 || !atLineStart(b, k.start) {
+			s.failBlock(term, ErrInvalidJSON, "expected a JSON object or name.call(key=value) after "+pythonTag+"; write the call as JSON")
+			return true
+		}
+		args, _ := json.Marshal(map[string]string{"code": string(code)})
+		calls = []Call{{Name: name, Arguments: args, Kind: "tool"}}
+	}
+	for _, c := range calls {
+		if !s.cfg.allowed(c.Name) {
+			s.failBlock(term, ErrUnknownTool, s.cfg.unknownToolReason(c.Name))
+			return true
+		}
+		c.Format = k.format
+		k.calls = append(k.calls, c)
+	}
+	k.items++
+	k.state = bItems
+	s.endBlock(end)
+	return true
+}
+
+// codeTool is the allow-listed tool that runs plain code, or "".
+func (s *Stream) codeTool() string {
+	for _, n := range codeTools {
+		if s.cfg.allow[n] {
+			return n
+		}
+	}
+	return ""
+}
