@@ -1,0 +1,249 @@
+package toolcall
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// The one alias table. Models name the same two things many ways:
+//
+//	tool name:  name, tool_name, tool, function (a string)
+//	arguments:  arguments, args, params, parameters,
+//	            or the OpenAI shape {"type":"function","function":{"name","arguments"}},
+//	            or, failing both, the remaining top-level keys.
+//
+// Arguments written as a JSON string holding an object are decoded once;
+// string values inside the arguments stay strings even if they look like
+// JSON.
+
+func isNameKey(k []byte) bool {
+	switch string(k) {
+	case "name", "tool_name", "tool", "function":
+		return true
+	}
+	return false
+}
+
+func isArgsKey(k []byte) bool {
+	switch string(k) {
+	case "arguments", "args", "params", "parameters":
+		return true
+	}
+	return false
+}
+
+// isMetaKey reports keys that describe the call rather than being
+// arguments when arguments sit at the top level.
+func isMetaKey(k []byte) bool {
+	switch string(k) {
+	case "id", "call_id", "type":
+		return true
+	}
+	return false
+}
+
+func isPathKey(k []byte) bool {
+	switch string(k) {
+	case "path", "file", "filePath", "file_path", "filename", "target_file":
+		return true
+	}
+	return false
+}
+
+// shape is the interpretation of one JSON object as a call.
+type shape struct {
+	call Call
+	// explicit: the arguments were under an alias key or in the OpenAI
+	// function shape (a bare object needs this to count as a call).
+	explicit bool
+	// failure, when the object is not a usable call.
+	reason string
+	err    error
+}
+
+// buildCall interprets the object starting at offset obj of b, whose own
+// members are recorded at the given depth.
+func buildCall(b []byte, obj, depth int, members []member) shape {
+	var nameM, argsM, idM, fnM *member
+	for i := range members {
+		m := &members[i]
+		if m.depth != depth || m.parent != obj || m.keyStart < 0 {
+			continue
+		}
+		k := b[m.keyStart:m.keyEnd]
+		switch {
+		case isNameKey(k) && m.kind == '"':
+			if nameM == nil || string(k) == "name" {
+				nameM = m
+			}
+		case string(k) == "function" && m.kind == '{':
+			fnM = m
+		case isArgsKey(k):
+			if argsM == nil {
+				argsM = m
+			}
+		case (string(k) == "id" || string(k) == "call_id") && m.kind == '"':
+			idM = m
+		}
+	}
+	var s shape
+	if idM != nil {
+		s.call.ID, _ = unquote(b[idM.valStart:idM.valEnd])
+	}
+	if nameM == nil && fnM != nil {
+		// OpenAI shape: the name and arguments live one level down.
+		inner := buildCall(b, fnM.valStart, depth+1, members)
+		if inner.err == nil {
+			inner.explicit = true
+			if inner.call.ID == "" {
+				inner.call.ID = s.call.ID
+			}
+		}
+		return inner
+	}
+	if nameM == nil {
+		s.err, s.reason = ErrNotACall, `no tool name: expected a "name" key with a string value`
+		return s
+	}
+	name, ok := unquote(b[nameM.valStart:nameM.valEnd])
+	if !ok || name == "" {
+		s.err, s.reason = ErrNotACall, "the tool name is empty or not a valid string"
+		return s
+	}
+	s.call.Name = name
+	if argsM != nil {
+		s.explicit = true
+		args, reason := argumentsValue(b, argsM)
+		if reason != "" {
+			s.err, s.reason = ErrBadArguments, reason
+			return s
+		}
+		s.call.Arguments = args
+		return s
+	}
+	// Arguments at the top level: every member but the name and metadata.
+	var out []byte
+	for i := range members {
+		m := &members[i]
+		if m.depth != depth || m.parent != obj || m == nameM || m.keyStart < 0 ||
+			isMetaKey(b[m.keyStart:m.keyEnd]) {
+			continue
+		}
+		if out == nil {
+			out = append(out, '{')
+		} else {
+			out = append(out, ',')
+		}
+		out = append(out, b[m.keyStart-1:m.keyEnd+1]...)
+		out = append(out, ':')
+		out = append(out, b[m.valStart:m.valEnd]...)
+	}
+	if out == nil {
+		s.call.Arguments = json.RawMessage("{}")
+	} else {
+		s.call.Arguments = append(out, '}')
+	}
+	return s
+}
+
+// argumentsValue turns the value of an arguments key into a JSON object.
+func argumentsValue(b []byte, m *member) (json.RawMessage, string) {
+	v := b[m.valStart:m.valEnd]
+	switch m.kind {
+	case '{':
+		return v, ""
+	case 'n':
+		return json.RawMessage("{}"), ""
+	case '"':
+		// Stringified arguments: decode once.
+		s, ok := unquote(v)
+		if !ok {
+			return nil, "the arguments string is not a valid JSON string"
+		}
+		inner := bytes.TrimSpace([]byte(s))
+		if len(inner) == 0 {
+			return json.RawMessage("{}"), ""
+		}
+		var jm jsonMachine
+		jm.reset(0)
+		end := jm.run(inner, 0)
+		jm.atEOF(inner)
+		if !jm.done() || inner[0] != '{' || skipSpace(inner, end) != len(inner) {
+			return nil, "the arguments are a string that does not hold a JSON object; write them as a JSON object"
+		}
+		if jm.rawCtl {
+			inner = escapeControl(inner)
+		}
+		return inner, ""
+	}
+	return nil, "the arguments must be a JSON object, not " + kindName(m.kind)
+}
+
+func kindName(k byte) string {
+	switch k {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "an object"
+}
+
+// unquote decodes a JSON string literal (with its quotes). Raw control
+// characters, which models emit and the machine tolerates, are kept.
+func unquote(q []byte) (string, bool) {
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+		return "", false
+	}
+	body := q[1 : len(q)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return string(body), true
+	}
+	var s string
+	if err := json.Unmarshal(escapeControl(q), &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// escapeControl returns b with raw control characters inside JSON strings
+// escaped, so that the result is valid JSON. b is not modified.
+func escapeControl(b []byte) []byte {
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, len(b)+16)
+	in, esc := false, false
+	for _, c := range b {
+		switch {
+		case !in:
+			if c == '"' {
+				in = true
+			}
+		case esc:
+			esc = false
+		case c == '\\':
+			esc = true
+		case c == '"':
+			in = false
+		case c < 0x20:
+			switch c {
+			case '\n':
+				out = append(out, '\\', 'n')
+			case '\r':
+				out = append(out, '\\', 'r')
+			case '\t':
+				out = append(out, '\\', 't')
+			default:
+				out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			}
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}

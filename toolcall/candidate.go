@@ -1,0 +1,212 @@
+package toolcall
+
+// Bare JSON is a call only when it is the whole message or ends it, and
+// only when it is shaped like a call: a name plus arguments under one of
+// the argument keys (or, with an allow-list, a listed name with its
+// arguments at the top level). The same holds for JSON alone in a ```json
+// fence. So such JSON is held back as a candidate; once complete and
+// call-shaped it becomes tentative, and it is confirmed only if nothing
+// but whitespace, separators and further candidates follow. Anything
+// else releases the whole chain as prose. JSON in a fence of another
+// language is never considered.
+
+type candidates struct {
+	chainStart int // first byte of the first candidate of the chain
+	items      []candItem
+	cur        int // first byte of the current candidate (brace or fence)
+	lineEnd    int // fenced: offset past the opener line; -1 for bare JSON
+	jm         jsonMachine
+	afterValue bool // fenced: value done, the closing fence must follow
+	calls      []Call
+}
+
+type candItem struct {
+	start, end int
+	calls      []Call
+}
+
+func (s *Stream) startCandidate(p, valueAt, lineEnd int) {
+	c := &s.cand
+	if s.mode != mTentative {
+		c.chainStart = p
+		c.items = c.items[:0]
+	}
+	c.cur = p
+	c.lineEnd = lineEnd
+	c.afterValue = false
+	c.jm.reset(valueAt)
+	s.pos = valueAt
+	s.mode = mCandidate
+}
+
+func (s *Stream) candidateStep() bool {
+	c := &s.cand
+	b := s.buf
+	if !c.afterValue {
+		s.pos = c.jm.run(b, s.pos)
+		if c.jm.failed() {
+			s.dropCandidate(c.jm.errPos)
+			return true
+		}
+		if !c.jm.done() {
+			if !s.eof {
+				return false
+			}
+			if !c.jm.atEOF(b) {
+				s.dropCandidate(len(b))
+				return true
+			}
+		}
+		calls, ok := s.candidateCalls()
+		if !ok {
+			s.releaseCandidate(c.jm.end)
+			return true
+		}
+		c.calls = calls
+		if c.lineEnd < 0 {
+			c.items = append(c.items, candItem{start: c.cur, end: c.jm.end, calls: calls})
+			s.pos = c.jm.end
+			s.mode = mTentative
+			return true
+		}
+		c.afterValue = true
+		s.pos = c.jm.end
+	}
+	i := skipSpace(b, s.pos)
+	if i == len(b) {
+		if !s.eof {
+			return false
+		}
+		c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: c.calls})
+		s.pos = len(b)
+		s.mode = mTentative
+		return true
+	}
+	end, ok, need := isFenceClose(b, i, s.eof)
+	if need {
+		return false
+	}
+	if !ok {
+		s.releaseCandidate(c.jm.end)
+		return true
+	}
+	c.items = append(c.items, candItem{start: c.cur, end: end, calls: c.calls})
+	s.pos = end
+	s.mode = mTentative
+	return true
+}
+
+// candidateCalls interprets a complete candidate value.
+func (s *Stream) candidateCalls() ([]Call, bool) {
+	c := &s.cand
+	v := s.buf[c.jm.start:c.jm.end]
+	ms := rebase(c.jm.members, c.jm.start)
+	var shapes []shape
+	if v[0] == '{' {
+		shapes = append(shapes, buildCall(v, 0, 1, ms))
+	} else {
+		for _, m := range ms {
+			if m.depth != 1 {
+				continue
+			}
+			if m.kind != '{' {
+				return nil, false
+			}
+			shapes = append(shapes, buildCall(v, m.valStart, 2, ms))
+		}
+	}
+	if len(shapes) == 0 {
+		return nil, false
+	}
+	calls := make([]Call, 0, len(shapes))
+	for _, sh := range shapes {
+		if sh.err != nil || !s.cfg.allowed(sh.call.Name) {
+			return nil, false
+		}
+		if !sh.explicit && s.cfg.allow == nil {
+			return nil, false
+		}
+		call := sh.call
+		if c.jm.rawCtl {
+			call.Arguments = escapeControl(call.Arguments)
+			call.Repaired = true
+		}
+		call.Kind = "tool"
+		call.Format = FormatJSON
+		calls = append(calls, call)
+	}
+	return calls, true
+}
+
+// dropCandidate gives up on malformed or truncated JSON. Prose resumes at
+// the candidate's first byte, but no bare JSON may start again before the
+// point of failure, so each byte is rescanned at most once.
+func (s *Stream) dropCandidate(at int) {
+	c := &s.cand
+	if c.lineEnd >= 0 {
+		s.pos = c.lineEnd
+		s.mode = mFence
+		return
+	}
+	s.noCandUntil = max(s.noCandUntil, c.cur+1, at)
+	s.pos = c.cur
+	s.mode = mProse
+}
+
+// releaseCandidate turns complete JSON that is not a call, together with
+// the chain before it, into prose.
+func (s *Stream) releaseCandidate(end int) {
+	c := &s.cand
+	if c.lineEnd >= 0 {
+		s.pos = c.lineEnd
+		s.mode = mFence
+		return
+	}
+	s.pos = end
+	s.mode = mProse
+}
+
+func (s *Stream) tentativeStep() bool {
+	c := &s.cand
+	b := s.buf
+	i := s.pos
+	for i < len(b) && (isSpace(b[i]) || b[i] == ',' || b[i] == ';') {
+		i++
+	}
+	s.pos = i
+	if i == len(b) {
+		if !s.eof {
+			return false
+		}
+		for _, it := range c.items {
+			seq := s.blocks
+			s.blocks++
+			for j := range it.calls {
+				it.calls[j].Start, it.calls[j].End = it.start, it.end
+			}
+			s.addCallSegment(it.start, it.end, "", it.calls, seq)
+		}
+		c.items = c.items[:0]
+		s.mode = mProse
+		return false
+	}
+	switch b[i] {
+	case '{', '[':
+		s.startCandidate(i, i, -1)
+		return true
+	case '`':
+		if atLineStart(b, i) {
+			r := s.recognizeFence(b, i, s.eof)
+			if r.v == vNeed {
+				return false
+			}
+			if r.v == vJSONFence {
+				s.startCandidate(i, r.end, r.lineEnd)
+				return true
+			}
+		}
+	}
+	c.items = c.items[:0]
+	s.mode = mProse
+	return true
+}
