@@ -1,0 +1,299 @@
+package safety
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file turns simple commands into Command entries and hands each to
+// its tier classifier (tiers*.go).
+
+func (a *analyzer) callExpr(ce *syntax.CallExpr, parent int, heredoc *syntax.Redirect) {
+	if len(ce.Args) == 0 {
+		for _, as := range ce.Assigns {
+			a.assign(as, parent, true)
+		}
+		return
+	}
+	var ws []word
+	for _, w := range ce.Args {
+		ws = append(ws, a.fields(w)...)
+	}
+	idx := a.run(ws, parent, heredoc)
+	for _, as := range ce.Assigns {
+		a.assign(as, idx, false)
+	}
+}
+
+// emit appends a Command built from ws and returns its index.
+func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
+	c := Command{Name: ws[0].s, Parent: parent, Wrapper: kind, words: ws}
+	for _, w := range ws[1:] {
+		c.Args = append(c.Args, w.s)
+	}
+	for _, w := range ws {
+		c.Dynamic = c.Dynamic || w.dynamic
+	}
+	a.res.Commands = append(a.res.Commands, c)
+	idx := len(a.res.Commands) - 1
+	for _, w := range ws {
+		if w.ansiC {
+			a.concern(idx, SeverityNone, true, "uses an ANSI-C quoted word $'…', which can spell any byte")
+			break
+		}
+	}
+	return idx
+}
+
+// run judges the command whose words are ws and returns its index, or -1
+// when ws is empty.
+func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
+	if len(ws) == 0 {
+		return -1
+	}
+	name := ws[0]
+	switch {
+	case name.dynamic:
+		idx := a.emit(ws, parent, NotWrapper)
+		a.unanalyzable(idx, "command name "+name.s+" is only known at run time")
+		if _, ok := a.vars[name.param]; ok && name.param != "" {
+			// x=rm; $x -rf ~ : judge the value the script gave it.
+			a.run(a.substitute(ws), idx, heredoc)
+		} else if name.mayVanish && len(ws) > 1 && !strings.HasPrefix(ws[1].s, "-") {
+			// An empty expansion vanishes, making the next word the
+			// command: judge that reading too.
+			a.run(ws[1:], idx, heredoc)
+		}
+		return idx
+	case name.glob:
+		idx := a.emit(ws, parent, NotWrapper)
+		a.unanalyzable(idx, "command name "+name.s+" is a glob pattern")
+		return idx
+	}
+	idx := a.emit(ws, parent, NotWrapper)
+	c := &call{a: a, idx: idx, name: name.s, base: commandBase(name.s), args: ws[1:], heredoc: heredoc}
+	if strings.Contains(name.s, "/") && !systemBinary(name.s) {
+		c.concern(SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
+	}
+	classify(c)
+	return idx
+}
+
+// substitute replaces words that are exactly a variable the script gave a
+// literal value, splitting the value into words as bash does.
+func (a *analyzer) substitute(ws []word) []word {
+	var out []word
+	for _, w := range ws {
+		if v, ok := a.vars[w.param]; ok && w.param != "" {
+			for _, f := range strings.Fields(v) {
+				out = append(out, word{s: f})
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// commandBase is the name severity looks at: the base name, lower-cased
+// on the extension-less part so that /usr/bin/RM on a case-insensitive
+// file system is still rm.
+func commandBase(name string) string {
+	b := path.Base(name)
+	if strings.HasSuffix(name, "/") {
+		return name
+	}
+	return strings.ToLower(b)
+}
+
+func systemBinary(name string) bool {
+	switch path.Dir(name) {
+	case "/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin":
+		return true
+	}
+	return false
+}
+
+// call is one command being classified.
+type call struct {
+	a       *analyzer
+	idx     int
+	name    string // as written
+	base    string // what severity looks at
+	args    []word
+	heredoc *syntax.Redirect
+}
+
+func (c *call) concern(sev Severity, noAuto bool, reason string) {
+	c.a.concern(c.idx, sev, noAuto, reason)
+}
+
+func (c *call) unanalyzable(reason string) { c.a.unanalyzable(c.idx, reason) }
+
+func (c *call) path(p word, op Op) {
+	if p.dynamic {
+		if op == OpWrite {
+			c.concern(SeverityMedium, true, "writes to a path known only at run time ("+p.s+")")
+		}
+		return
+	}
+	c.a.path(c.idx, p.s, op, false)
+	if op == OpWrite {
+		c.a.judgeWrite(c.idx, p.s, c.base)
+	}
+}
+
+// setWrapper marks the command as a wrapper and runs inner beneath it.
+func (c *call) wrap(kind WrapperKind, inner []word) {
+	c.a.res.Commands[c.idx].Wrapper = kind
+	if len(inner) > 0 {
+		c.a.run(inner, c.idx, c.heredoc)
+	}
+}
+
+// script analyses a literal script the command runs (bash -c, eval …).
+func (c *call) script(kind WrapperKind, s word) {
+	c.a.res.Commands[c.idx].Wrapper = kind
+	if s.dynamic {
+		c.unanalyzable("runs a script known only at run time: " + s.s)
+		return
+	}
+	c.a.analyzeScript(s.s, c.idx, c.a.depth+1)
+}
+
+// assign judges NAME=value, either for one command (env, idx ≥ 0) or for
+// the shell itself (bare, or via export/declare).
+func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
+	if as.Value != nil {
+		a.scanWord(as.Value)
+	}
+	if as.Array != nil {
+		for _, e := range as.Array.Elems {
+			a.scanWord(e.Value)
+		}
+	}
+	if as.Index != nil {
+		a.arith(as.Index, idx)
+	}
+	if as.Name == nil {
+		return
+	}
+	name := as.Name.Value
+	if shell && as.Value != nil && as.Index == nil && !as.Append {
+		if w := a.join(as.Value.Parts, as.Value); !w.dynamic {
+			if a.vars == nil {
+				a.vars = make(map[string]string)
+			}
+			a.vars[name] = w.s
+		} else {
+			delete(a.vars, name)
+		}
+	}
+	if why, ok := dangerousEnv(name); ok {
+		a.concern(idx, SeverityHigh, true, "sets "+name+", which "+why)
+		return
+	}
+	if shell && name == "PATH" {
+		a.concern(idx, SeverityHigh, true, "changes PATH")
+	}
+}
+
+// dangerousEnv lists variables that make an ordinary command run other
+// code: loader hooks, pagers and editors, git and ssh helpers, shell
+// start-up files.
+func dangerousEnv(name string) (string, bool) {
+	switch name {
+	case "PATH", "CDPATH":
+		return "changes which programs run", true
+	case "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT":
+		return "loads arbitrary code into every program", true
+	case "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SEQUENCE_EDITOR", "GIT_SEQUENCE_EDITOR", "LESSOPEN", "LESSCLOSE", "BROWSER":
+		return "names a program other commands run", true
+	case "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXEC_PATH", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_DIR", "GIT_WORK_TREE", "GIT_TEMPLATE_DIR", "GIT_PROXY_COMMAND":
+		return "makes git run other programs or read other configuration", true
+	case "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS4", "SHELLOPTS", "BASHOPTS", "IFS", "BASH_FUNC", "HISTFILE", "INPUTRC":
+		return "changes how the shell parses or what it runs", true
+	case "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_script_shell":
+		return "makes an interpreter load extra code", true
+	case "HOME", "XDG_CONFIG_HOME", "ZDOTDIR":
+		return "moves where programs read their configuration", true
+	}
+	if strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "BASH_FUNC_") {
+		return "changes how programs are loaded", true
+	}
+	if strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
+		return "injects git configuration", true
+	}
+	return "", false
+}
+
+// redirect classifies a redirection that belongs to command idx.
+func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		if r.Hdoc != nil {
+			a.scanWord(r.Hdoc) // unquoted bodies expand $(…); quoted ones are one literal
+		}
+		a.scanWord(r.Word)
+		return
+	case syntax.WordHdoc:
+		a.scanWord(r.Word)
+		return
+	}
+	if len(r.Word.Parts) == 1 {
+		if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
+			// > >(cmd): output goes to a command, walked like any other.
+			a.substitution(ps, ps.Stmts)
+			return
+		}
+	}
+	fs := a.fields(r.Word)
+	if len(fs) != 1 {
+		a.unanalyzable(idx, "redirect target "+a.src(r.Word)+" expands to several words")
+		return
+	}
+	t := fs[0]
+	switch r.Op {
+	case syntax.DplIn, syntax.DplOut:
+		if !t.dynamic && (t.s == "-" || isDigits(strings.TrimSuffix(t.s, "-"))) {
+			return // fd duplication or close
+		}
+	}
+	if t.dynamic {
+		a.unanalyzable(idx, "redirects to a target known only at run time ("+t.s+")")
+		return
+	}
+	if r.Op == syntax.RdrIn || r.Op == syntax.DplIn {
+		a.path(idx, t.s, OpRead, true)
+		a.judgeRead(idx, t.s)
+		return
+	}
+	if harmlessDevice(t.s) {
+		return
+	}
+	a.path(idx, t.s, OpWrite, true)
+	a.judgeWrite(idx, t.s, "")
+	a.concern(idx, SeverityMedium, true, "redirects output into "+t.s)
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func harmlessDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") && isDigits(p[len("/dev/fd/"):])
+}

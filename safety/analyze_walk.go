@@ -1,0 +1,311 @@
+package safety
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file walks the syntax tree: every construct in which a command can
+// run is visited, and every word is scanned for nested commands.
+
+func (a *analyzer) stmts(list []*syntax.Stmt, parent int) {
+	for _, s := range list {
+		a.stmt(s, parent)
+	}
+}
+
+// stmt walks one statement; its redirects belong to the first command the
+// statement runs.
+func (a *analyzer) stmt(s *syntax.Stmt, parent int) {
+	first := len(a.res.Commands)
+	var heredoc *syntax.Redirect
+	for _, r := range s.Redirs {
+		if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc) && heredoc == nil {
+			heredoc = r
+		}
+	}
+	a.command(s.Cmd, parent, heredoc)
+	idx := first
+	if idx >= len(a.res.Commands) {
+		idx = parent
+	}
+	if _, simple := s.Cmd.(*syntax.CallExpr); !simple && s.Cmd != nil {
+		// A redirect on a compound command applies to all of it.
+		if _, decl := s.Cmd.(*syntax.DeclClause); !decl {
+			idx = -1
+		}
+	}
+	for _, r := range s.Redirs {
+		a.redirect(r, idx)
+	}
+}
+
+func (a *analyzer) command(c syntax.Command, parent int, heredoc *syntax.Redirect) {
+	switch c := c.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		a.callExpr(c, parent, heredoc)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			a.pipeline(c, parent)
+			return
+		}
+		saved := a.pipe
+		a.stmt(c.X, parent)
+		a.pipe = saved
+		a.stmt(c.Y, parent)
+	case *syntax.Subshell:
+		a.stmts(c.Stmts, parent)
+	case *syntax.Block:
+		a.stmts(c.Stmts, parent)
+	case *syntax.IfClause:
+		for cl := c; cl != nil; cl = cl.Else {
+			a.stmts(cl.Cond, parent)
+			a.stmts(cl.Then, parent)
+		}
+	case *syntax.WhileClause:
+		a.stmts(c.Cond, parent)
+		a.stmts(c.Do, parent)
+	case *syntax.ForClause:
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
+				a.scanWord(w)
+			}
+		case *syntax.CStyleLoop:
+			for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+				a.arith(x, parent)
+			}
+		}
+		a.stmts(c.Do, parent)
+	case *syntax.CaseClause:
+		a.scanWord(c.Word)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				a.scanWord(p)
+			}
+			a.stmts(it.Stmts, parent)
+		}
+	case *syntax.FuncDecl:
+		a.funcDecl(c, parent)
+	case *syntax.ArithmCmd:
+		a.arith(c.X, parent)
+	case *syntax.TestClause:
+		a.testExpr(c.X)
+	case *syntax.DeclClause:
+		a.declClause(c, parent)
+	case *syntax.LetClause:
+		for _, x := range c.Exprs {
+			a.arith(x, parent)
+		}
+	case *syntax.TimeClause:
+		idx := a.emit([]word{{s: "time"}}, parent, Transparent)
+		if c.Stmt != nil {
+			a.stmt(c.Stmt, idx)
+		}
+	case *syntax.CoprocClause:
+		a.concern(parent, SeverityMedium, false, "starts a coprocess")
+		a.stmt(c.Stmt, parent)
+	default:
+		a.unanalyzable(parent, "uses shell syntax this analyser does not know")
+	}
+}
+
+// pipeline walks a | b | c, telling each later stage where its input
+// comes from so that `curl … | sh` is recognised.
+func (a *analyzer) pipeline(c *syntax.BinaryCmd, parent int) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Negated {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(c.X)
+	flatten(c.Y)
+	saved := a.pipe
+	in := saved
+	for i, s := range stages {
+		if i > 0 && in < stdinPipe {
+			in = stdinPipe
+		}
+		a.pipe = in
+		first := len(a.res.Commands)
+		a.stmt(s, parent)
+		for j := first; j < len(a.res.Commands); j++ {
+			if isFetcherOrDecoder(a.res.Commands[j]) {
+				in = stdinFetched
+			}
+		}
+	}
+	a.pipe = saved
+}
+
+func (a *analyzer) funcDecl(f *syntax.FuncDecl, parent int) {
+	name := f.Name.Value
+	a.concern(parent, SeverityMedium, true, "defines shell function "+name+", which can shadow any command")
+	first := len(a.res.Commands)
+	a.stmt(f.Body, parent)
+	for j := first; j < len(a.res.Commands); j++ {
+		if a.res.Commands[j].Name == name {
+			a.concern(j, SeverityCritical, true, "function "+name+" calls itself (fork bomb)")
+			break
+		}
+	}
+}
+
+func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
+	ws := []word{{s: d.Variant.Value}}
+	idx := a.emit(ws, parent, NotWrapper)
+	for _, as := range d.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			f := a.fields(as.Value)
+			for _, w := range f {
+				a.res.Commands[idx].Args = append(a.res.Commands[idx].Args, w.s)
+				a.res.Commands[idx].words = append(a.res.Commands[idx].words, w)
+				if w.dynamic {
+					a.unanalyzable(idx, d.Variant.Value+" of a dynamic word "+w.s)
+				}
+			}
+			continue
+		}
+		a.assign(as, idx, true)
+		a.res.Commands[idx].Args = append(a.res.Commands[idx].Args, a.src(as))
+		a.res.Commands[idx].words = append(a.res.Commands[idx].words, word{s: a.src(as)})
+	}
+}
+
+// scanWord walks a word for nested commands and unanalysable expansions.
+func (a *analyzer) scanWord(w *syntax.Word) {
+	if w == nil {
+		return
+	}
+	for _, p := range w.Parts {
+		a.scanPart(p)
+	}
+}
+
+func (a *analyzer) scanPart(p syntax.WordPart) {
+	switch p := p.(type) {
+	case *syntax.CmdSubst:
+		a.substitution(p, p.Stmts)
+	case *syntax.ProcSubst:
+		a.substitution(p, p.Stmts)
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			a.scanPart(q)
+		}
+	case *syntax.ArithmExp:
+		a.arith(p.X, -1)
+	case *syntax.ParamExp:
+		a.paramExp(p)
+	case *syntax.BraceExp:
+		for _, e := range p.Elems {
+			a.scanWord(e)
+		}
+	}
+}
+
+// substitution walks the commands of $(…), `…`, <(…) or >(…) and notes
+// whether their output is downloaded or decoded content.
+func (a *analyzer) substitution(n syntax.WordPart, list []*syntax.Stmt) {
+	saved := a.pipe
+	a.pipe = stdinNone
+	first := len(a.res.Commands)
+	a.stmts(list, -1)
+	a.pipe = saved
+	for j := first; j < len(a.res.Commands); j++ {
+		if isFetcherOrDecoder(a.res.Commands[j]) {
+			if a.fetched == nil {
+				a.fetched = make(map[syntax.WordPart]bool)
+			}
+			a.fetched[n] = true
+			break
+		}
+	}
+}
+
+// paramExp flags expansions whose value is code or another variable's
+// name, and scans nested words.
+func (a *analyzer) paramExp(p *syntax.ParamExp) {
+	name := ""
+	if p.Param != nil {
+		name = p.Param.Value
+	}
+	switch {
+	case p.Excl && p.Names == 0:
+		a.unanalyzable(-1, "indirect expansion ${!"+name+"} names its variable at run time")
+	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.ContainsAny(p.Exp.Word.Lit(), "PEAK"):
+		a.unanalyzable(-1, "${"+name+"@"+p.Exp.Word.Lit()+"} re-evaluates a value as prompt or shell text")
+	case name == "IFS":
+		a.unanalyzable(-1, "expands $IFS, a common trick to hide word boundaries")
+	case p.NestedParam != nil:
+		a.unanalyzable(-1, "nested parameter expansion")
+	}
+	if p.Index != nil {
+		a.arith(p.Index, -1)
+	}
+	if p.Slice != nil {
+		a.arith(p.Slice.Offset, -1)
+		a.arith(p.Slice.Length, -1)
+	}
+	if p.Repl != nil {
+		a.scanWord(p.Repl.Orig)
+		a.scanWord(p.Repl.With)
+	}
+	if p.Exp != nil {
+		a.scanWord(p.Exp.Word)
+	}
+}
+
+// arith walks an arithmetic expression. Bash evaluates the value of a
+// variable used in arithmetic as another expression, and an array index
+// in that value can run a command (`x='a[$(rm -rf ~)]'; echo $((x))`), so
+// arithmetic over variables is unanalysable.
+func (a *analyzer) arith(x syntax.ArithmExpr, idx int) {
+	reported := false
+	syntax.Walk(x, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			if lit := n.Lit(); lit != "" && isArithLiteral(lit) {
+				return false
+			}
+			for _, p := range n.Parts {
+				a.scanPart(p)
+			}
+			if !reported {
+				reported = true
+				a.unanalyzable(idx, "arithmetic over variables ("+a.src(n)+") can run commands hidden in their values")
+			}
+			return false
+		}
+		return true
+	})
+}
+
+func isArithLiteral(s string) bool {
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r == 'x' || r == 'X' || r == '#' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return s != "" && s[0] >= '0' && s[0] <= '9'
+}
+
+func (a *analyzer) testExpr(x syntax.TestExpr) {
+	switch x := x.(type) {
+	case *syntax.Word:
+		a.scanWord(x)
+	case *syntax.BinaryTest:
+		a.testExpr(x.X)
+		a.testExpr(x.Y)
+	case *syntax.UnaryTest:
+		a.testExpr(x.X)
+	case *syntax.ParenTest:
+		a.testExpr(x.X)
+	}
+}

@@ -1,0 +1,199 @@
+package safety
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+)
+
+// CommandRules decide which commands run without asking.
+//
+// A rule is a whitespace-separated token prefix matched at word
+// boundaries against each sub-command after quote removal: "ls" matches
+// `ls -la` but not `lsof`; "npm run test" does not match
+// `npm run test:unit`; "git status" does not cover `git push`. An entry
+// may hold several rules separated by commas ("ls,pwd,git status", the
+// format of seed 002's auto-approve setting), and a trailing " *" or ":*"
+// is accepted and ignored ("git log *", "git log:*"). The rule "*" matches
+// every command.
+//
+// Allow rules match the command name as written: "/bin/rm" is not "rm".
+// Deny and ask rules also match the base name, so a deny rule "rm" stops
+// `/bin/rm` too.
+//
+// Precedence is deny → ask → allow. Auto-approval is all-or-nothing:
+// every sub-command must be allowed (transparent wrappers such as timeout
+// or nice are exempt, opaque ones such as sudo or xargs need their own
+// rule), and the line must have nothing critical and no concern that
+// forbids auto-approval (see Concern.NoAutoApprove). An allow rule may
+// approve a high command (`chmod` allows `chmod 777 script.sh`); critical
+// commands are never approved by any rule.
+//
+// The zero value approves nothing: every command needs a human.
+type CommandRules struct {
+	Allow, Ask, Deny []string
+
+	// AllowReadOnly approves sub-commands the analysis rates none
+	// (ls, cat, git status …) without a rule, when they are invoked by
+	// bare name: `./cat` is a program in the workspace, not cat.
+	AllowReadOnly bool
+
+	// Logger, when set, receives one record per verdict.
+	Logger *slog.Logger
+}
+
+// CommandVerdict is the outcome of CommandRules.Evaluate.
+type CommandVerdict struct {
+	// Decision is Allow when the command is auto-approved, Deny when a
+	// deny rule matched, Confirm otherwise.
+	Decision Decision `json:"decision"`
+	// AutoApproved is Decision == Allow.
+	AutoApproved bool `json:"auto_approved"`
+	// Denied is true when a deny rule matched some sub-command.
+	Denied bool `json:"denied"`
+	// Severity is the analysis' severity.
+	Severity Severity `json:"severity"`
+	// Reasons explain the decision, naming the sub-commands and rules
+	// that decided, then the analysis' concerns.
+	Reasons []string `json:"reasons"`
+	// Matches says, for each sub-command, which rule matched.
+	Matches []RuleMatch `json:"matches"`
+	// Analysis is the full analysis the verdict was computed from.
+	Analysis CommandAnalysis `json:"analysis"`
+}
+
+// RuleMatch records how one sub-command fared against the rules.
+type RuleMatch struct {
+	Command int    `json:"command"` // index into Analysis.Commands
+	Text    string `json:"text"`    // the sub-command as text
+	// List is "deny", "ask" or "allow" for the list whose rule matched,
+	// "transparent" for an exempt wrapper, "read-only" when AllowReadOnly
+	// approved it, or "" when nothing matched.
+	List string `json:"list"`
+	Rule string `json:"rule,omitempty"` // the matching rule as configured
+}
+
+// rule is one parsed rule.
+type rule struct {
+	text   string
+	tokens []string
+}
+
+func parseRules(entries []string) []rule {
+	var out []rule
+	for _, e := range entries {
+		for _, r := range strings.Split(e, ",") {
+			r = strings.TrimSpace(r)
+			body := strings.TrimSuffix(strings.TrimSuffix(r, ":*"), " *")
+			body = strings.TrimSpace(body)
+			if r == "" {
+				continue
+			}
+			toks := strings.Fields(body)
+			if body == "*" {
+				toks = nil
+			}
+			out = append(out, rule{text: r, tokens: toks})
+		}
+	}
+	return out
+}
+
+// match reports whether r covers the words of a command. When base is
+// set the first token may also equal the command's base name.
+func (r rule) match(ws []word, base bool) bool {
+	if len(r.tokens) > len(ws) {
+		return false
+	}
+	for i, t := range r.tokens {
+		w := ws[i]
+		if w.dynamic {
+			return false
+		}
+		if w.s == t {
+			continue
+		}
+		if i == 0 && base && commandBase(w.s) == strings.ToLower(t) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func firstMatch(rules []rule, ws []word, base bool) (rule, bool) {
+	for _, r := range rules {
+		if r.match(ws, base) {
+			return r, true
+		}
+	}
+	return rule{}, false
+}
+
+// Evaluate analyses cmd and applies the rules to it.
+func (r CommandRules) Evaluate(cmd string) CommandVerdict {
+	return r.EvaluateAnalysis(AnalyzeCommand(cmd))
+}
+
+// EvaluateAnalysis applies the rules to an analysis already made.
+func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
+	deny, ask, allow := parseRules(r.Deny), parseRules(r.Ask), parseRules(r.Allow)
+	v := CommandVerdict{Severity: a.Severity, Analysis: a, Decision: Confirm}
+	var denied, asked, unmatched []string
+	for i, c := range a.Commands {
+		m := RuleMatch{Command: i, Text: c.String()}
+		ws := c.words
+		if len(ws) == 0 {
+			ws = []word{{s: c.Name}}
+		}
+		if rl, ok := firstMatch(deny, ws, true); ok {
+			m.List, m.Rule = "deny", rl.text
+			denied = append(denied, fmt.Sprintf("%s: denied by rule %q", m.Text, rl.text))
+		} else if rl, ok := firstMatch(ask, ws, true); ok {
+			m.List, m.Rule = "ask", rl.text
+			asked = append(asked, fmt.Sprintf("%s: needs approval by rule %q", m.Text, rl.text))
+		} else if rl, ok := firstMatch(allow, ws, false); ok {
+			m.List, m.Rule = "allow", rl.text
+		} else if c.Wrapper == Transparent {
+			m.List = "transparent"
+		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !c.Dynamic && !strings.Contains(c.Name, "/") {
+			m.List = "read-only"
+		} else {
+			unmatched = append(unmatched, fmt.Sprintf("%s: no allow rule matches", m.Text))
+		}
+		v.Matches = append(v.Matches, m)
+	}
+	switch {
+	case len(denied) > 0:
+		v.Decision, v.Denied = Deny, true
+		v.Reasons = append(v.Reasons, denied...)
+	case a.Severity >= SeverityCritical:
+		v.Reasons = append(v.Reasons, "critical commands always need approval; no rule can allow them")
+	case len(asked) > 0:
+		v.Reasons = append(v.Reasons, asked...)
+	case len(a.Commands) == 0 && len(a.Concerns) == 0:
+		v.Reasons = append(v.Reasons, "no command to run")
+	case len(unmatched) > 0:
+		v.Reasons = append(v.Reasons, unmatched...)
+	case !a.AutoApprovable():
+		v.Reasons = append(v.Reasons, "every sub-command matches a rule, but the line does something no rule can approve:")
+	default:
+		v.Decision, v.AutoApproved = Allow, true
+		for _, m := range v.Matches {
+			switch m.List {
+			case "allow":
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: allowed by rule %q", m.Text, m.Rule))
+			case "read-only":
+				v.Reasons = append(v.Reasons, fmt.Sprintf("%s: read-only", m.Text))
+			}
+		}
+	}
+	v.Reasons = append(v.Reasons, a.Reasons()...)
+	if r.Logger != nil {
+		r.Logger.LogAttrs(context.Background(), slog.LevelInfo, "safety: command verdict",
+			slog.String("command", a.Input), slog.String("decision", v.Decision.String()),
+			slog.String("severity", v.Severity.String()), slog.Any("reasons", v.Reasons))
+	}
+	return v
+}

@@ -1,0 +1,109 @@
+package safety
+
+import (
+	"bufio"
+	"bytes"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestCommandRulesGolden(t *testing.T) {
+	f, err := os.Open("testdata/commands/rules.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rules CommandRules
+	sc := bufio.NewScanner(f)
+	n, cases := 0, 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+			continue
+		case line == "---":
+			rules = CommandRules{}
+			continue
+		}
+		key, val, _ := strings.Cut(line, " ")
+		val = strings.TrimSpace(val)
+		switch key {
+		case "allow:":
+			rules.Allow = append(rules.Allow, val)
+			continue
+		case "ask:":
+			rules.Ask = append(rules.Ask, val)
+			continue
+		case "deny:":
+			rules.Deny = append(rules.Deny, val)
+			continue
+		case "readonly:":
+			rules.AllowReadOnly = val == "true"
+			continue
+		}
+		var want Decision
+		if err := want.UnmarshalText([]byte(key)); err != nil {
+			t.Fatalf("rules.txt:%d: %v", n, err)
+		}
+		cmd := val
+		if strings.HasPrefix(cmd, `"`) {
+			if cmd, err = strconv.Unquote(val); err != nil {
+				t.Fatalf("rules.txt:%d: %v", n, err)
+			}
+		}
+		cases++
+		v := rules.Evaluate(cmd)
+		if v.Decision != want {
+			t.Errorf("rules.txt:%d: %q with allow=%q ask=%q deny=%q readonly=%v\n got %s, want %s\n reasons: %q",
+				n, cmd, rules.Allow, rules.Ask, rules.Deny, rules.AllowReadOnly, v.Decision, want, v.Reasons)
+		}
+		if v.AutoApproved != (v.Decision == Allow) || v.Denied != (v.Decision == Deny) {
+			t.Errorf("rules.txt:%d: inconsistent verdict %+v", n, v)
+		}
+		if len(v.Matches) != len(v.Analysis.Commands) {
+			t.Errorf("rules.txt:%d: %d matches for %d commands", n, len(v.Matches), len(v.Analysis.Commands))
+		}
+	}
+	if cases < 150 {
+		t.Errorf("only %d rule cases", cases)
+	}
+}
+
+func TestVerdictReasonsNameRuleAndCommand(t *testing.T) {
+	r := CommandRules{Allow: []string{"ls"}, Deny: []string{"rm"}}
+	v := r.Evaluate("ls && rm -rf build")
+	if !v.Denied || v.Decision != Deny {
+		t.Fatalf("want deny, got %+v", v)
+	}
+	if !strings.Contains(v.Reasons[0], `rm -rf build: denied by rule "rm"`) {
+		t.Errorf("first reason %q does not name the sub-command and rule", v.Reasons[0])
+	}
+	if v.Matches[0].List != "allow" || v.Matches[0].Rule != "ls" || v.Matches[1].List != "deny" {
+		t.Errorf("matches = %+v", v.Matches)
+	}
+
+	v = CommandRules{Allow: []string{"ls"}}.Evaluate("ls && git push")
+	if v.AutoApproved || !strings.Contains(strings.Join(v.Reasons, "\n"), "git push: no allow rule matches") {
+		t.Errorf("reasons = %q", v.Reasons)
+	}
+	v = CommandRules{Allow: []string{"git status", "ls"}}.Evaluate("git status && ls -la")
+	if !v.AutoApproved || len(v.Reasons) != 2 || !strings.Contains(v.Reasons[0], `allowed by rule "git status"`) {
+		t.Errorf("reasons = %q", v.Reasons)
+	}
+}
+
+func TestEvaluateLogsDecision(t *testing.T) {
+	var buf bytes.Buffer
+	r := CommandRules{Allow: []string{"ls"}, Logger: slog.New(slog.NewTextHandler(&buf, nil))}
+	r.Evaluate("ls; rm -rf ~")
+	out := buf.String()
+	for _, want := range []string{"decision=confirm", "severity=critical", "rm -rf ~"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log %q lacks %q", out, want)
+		}
+	}
+}

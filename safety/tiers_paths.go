@@ -1,0 +1,170 @@
+package safety
+
+import (
+	"path"
+	"strings"
+)
+
+// This file classifies the paths commands read and write: system
+// locations and devices are critical, start-up files, credentials, hooks
+// and agent configuration are high (persistence).
+
+// systemTop lists top-level directories owned by the operating system.
+var systemTop = map[string]bool{
+	"bin": true, "sbin": true, "usr": true, "etc": true, "lib": true, "lib32": true, "lib64": true,
+	"libx32": true, "boot": true, "sys": true, "proc": true, "dev": true, "root": true, "opt": true,
+	"var": true, "srv": true, "snap": true, "System": true, "Library": true, "Applications": true,
+	"private": true, "cores": true, "Volumes": true, "mnt": true, "media": true,
+}
+
+// cleanPath normalises p for classification, keeping a leading "~".
+func cleanPath(p string) string {
+	if p == "" {
+		return p
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		rest := strings.TrimPrefix(p, "~")
+		if rest == "" || rest == "/" {
+			return "~"
+		}
+		c := path.Clean(rest)
+		if c == "/" {
+			return "~"
+		}
+		return "~" + c
+	}
+	return path.Clean(p)
+}
+
+// systemPath reports whether p lies in an operating-system location
+// (temporary directories excepted).
+func systemPath(p string) bool {
+	c := cleanPath(p)
+	if !strings.HasPrefix(c, "/") {
+		return false
+	}
+	if c == "/" {
+		return true
+	}
+	first, rest, _ := strings.Cut(c[1:], "/")
+	if strings.ContainsAny(first, "*?[") {
+		return true
+	}
+	if first == "var" && (rest == "tmp" || strings.HasPrefix(rest, "tmp/")) {
+		return false
+	}
+	if first == "private" && (strings.HasPrefix(rest, "tmp") || strings.HasPrefix(rest, "var/folders")) {
+		return false
+	}
+	if first == "dev" && (rest == "shm" || strings.HasPrefix(rest, "shm/")) {
+		return false
+	}
+	return systemTop[first]
+}
+
+// homeTarget reports whether p is a home directory or lies in one.
+func homeTarget(p string) bool {
+	c := cleanPath(p)
+	if c == "~" || strings.HasPrefix(c, "~") {
+		return true
+	}
+	if !strings.HasPrefix(c, "/") {
+		return false
+	}
+	first, rest, _ := strings.Cut(c[1:], "/")
+	return first == "home" || first == "Users" || (first == "root" && rest == "")
+}
+
+// criticalDelete reports a recursive or forced delete target that would
+// destroy the system, a home directory or the parent of the workspace.
+func criticalDelete(p string) (string, bool) {
+	c := cleanPath(p)
+	switch {
+	case c == "/":
+		return "the root directory", true
+	case systemPath(c):
+		return "a system directory", true
+	case c == "~" || strings.HasPrefix(c, "~") && !strings.HasPrefix(c, "~/"):
+		return "a home directory", true
+	case homeTarget(c):
+		return "a home directory or part of one", true
+	case c == ".." || strings.HasPrefix(c, "../..") || strings.HasSuffix(c, "/.."):
+		return "a directory above the workspace", true
+	case strings.HasPrefix(c, "/"):
+		if !strings.Contains(c[1:], "/") && c != "/tmp" {
+			return "a top-level directory", true
+		}
+	}
+	return "", false
+}
+
+// persistence classifies paths whose modification makes code run later or
+// grants access: shell start-up files, ssh keys, git hooks and config,
+// agent and editor configuration, CI workflows, schedulers.
+func persistence(p string) (string, bool) {
+	c := cleanPath(p)
+	lc := strings.ToLower(c)
+	base := path.Base(lc)
+	switch base {
+	case ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile",
+		".zshenv", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".inputrc", "config.fish":
+		return "a shell start-up file", true
+	case "authorized_keys", "authorized_keys2":
+		return "ssh authorized keys", true
+	case ".gitconfig", ".gitmodules", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".netrc", ".mcp.json", ".envrc":
+		return "a configuration file that runs or authorises code", true
+	}
+	seg := "/" + strings.TrimPrefix(strings.TrimPrefix(lc, "~"), "/") + "/"
+	for _, s := range []struct{ part, what string }{
+		{"/.ssh/", "ssh configuration or keys"},
+		{"/.git/hooks/", "git hooks"},
+		{"/.git/config/", "git configuration"},
+		{"/.git/info/", "git configuration"},
+		{"/.husky/", "git hooks"},
+		{"/.claude/", "agent configuration"},
+		{"/.cursor/", "agent configuration"},
+		{"/.codex/", "agent configuration"},
+		{"/.gemini/", "agent configuration"},
+		{"/.agents/", "agent configuration"},
+		{"/.vscode/", "editor configuration that can run tasks"},
+		{"/.idea/", "editor configuration that can run tasks"},
+		{"/.github/workflows/", "CI workflows"},
+		{"/.config/autostart/", "desktop autostart"},
+		{"/.config/systemd/", "systemd user units"},
+		{"/library/launchagents/", "launch agents"},
+		{"/.gnupg/", "gpg keys"},
+		{"/.aws/", "cloud credentials"},
+		{"/.kube/", "cluster credentials"},
+		{"/.docker/", "docker credentials"},
+	} {
+		if strings.Contains(seg, s.part) {
+			return s.what, true
+		}
+	}
+	return "", false
+}
+
+// judgeWrite raises the severity of a write to p by command idx.
+func (a *analyzer) judgeWrite(idx int, p, by string) {
+	c := cleanPath(p)
+	switch {
+	case strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/"):
+		a.concern(idx, SeverityCritical, true, "opens a network connection through "+p+" (reverse shell pattern)")
+	case strings.HasPrefix(c, "/dev/") && !harmlessDevice(c):
+		a.concern(idx, SeverityCritical, true, "writes to the device "+p)
+	case systemPath(c):
+		a.concern(idx, SeverityCritical, true, "writes into the system path "+p)
+	default:
+		if what, ok := persistence(c); ok {
+			a.concern(idx, SeverityHigh, true, "writes "+what+" ("+p+")")
+		}
+	}
+}
+
+// judgeRead raises the severity of a read of p.
+func (a *analyzer) judgeRead(idx int, p string) {
+	c := cleanPath(p)
+	if strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/") {
+		a.concern(idx, SeverityCritical, true, "reads from a network connection through "+p+" (reverse shell pattern)")
+	}
+}

@@ -1,0 +1,256 @@
+package safety
+
+import "strings"
+
+// critical handles commands that destroy systems or disks. It reports
+// whether it classified c.
+func critical(c *call) bool {
+	b := c.base
+	switch {
+	case strings.HasPrefix(b, "mkfs") || b == "wipefs" || b == "fdisk" || b == "sfdisk" || b == "gdisk" ||
+		b == "parted" || b == "mkswap" || b == "blkdiscard" || b == "badblocks" || b == "cryptsetup" || b == "diskutil" && len(c.args) > 0 && strings.HasPrefix(c.args[0].s, "erase"):
+		c.concern(SeverityCritical, true, b+" formats or erases a disk")
+	case b == "shutdown" || b == "reboot" || b == "halt" || b == "poweroff":
+		c.concern(SeverityCritical, true, b+" stops the machine")
+	case b == "init" || b == "telinit":
+		c.concern(SeverityCritical, true, b+" changes the run level")
+	case b == "iptables" || b == "ip6tables" || b == "nft" || b == "ufw" || b == "pfctl" || b == "firewall-cmd":
+		for _, w := range c.args {
+			switch w.s {
+			case "-F", "--flush", "flush", "disable", "-X", "--delete-chain", "-d", "--panic-on":
+				c.concern(SeverityCritical, true, b+" "+w.s+" removes firewall rules")
+				return true
+			}
+		}
+		c.concern(SeverityHigh, false, b+" changes firewall rules")
+	case b == "systemctl" || b == "service" || b == "launchctl":
+		for _, w := range c.args {
+			switch w.s {
+			case "poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "isolate", "suspend", "hibernate":
+				c.concern(SeverityCritical, true, b+" "+w.s+" stops or switches the machine")
+				return true
+			case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "show", "cat", "list", "print":
+				return true
+			}
+		}
+		c.concern(SeverityHigh, false, b+" manages system services (persistence)")
+	case b == "insmod" || b == "rmmod" || b == "modprobe" || b == "sysctl" && has(words(c.args), "w", "--write") || b == "swapoff" || b == "umount" || b == "mount":
+		c.concern(SeverityHigh, false, b+" changes the running system")
+	case b == "visudo" || b == "passwd" || b == "useradd" || b == "userdel" || b == "usermod" || b == "groupadd" || b == "chpasswd" || b == "adduser" || b == "deluser":
+		c.concern(SeverityHigh, false, b+" changes users or privileges")
+	default:
+		return false
+	}
+	return true
+}
+
+// network handles fetches, uploads and remote shells.
+func network(c *call) bool {
+	b := c.base
+	switch b {
+	case "curl":
+		flags, ops := opts(c.args, "-o --output -d --data --data-raw --data-binary --data-urlencode -F --form -T --upload-file -X --request -H --header -u --user -A --user-agent -e --referer -b --cookie -c --cookie-jar -K --config -x --proxy -m --max-time --connect-timeout -w --write-out --retry -r --range -E --cert --key --cacert -D --dump-header --json --url", false)
+		_ = ops
+		if f, ok := hasPrefixFlag(flags, "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--json", "-K", "--config"); ok {
+			c.concern(SeverityHigh, false, "curl "+f+" sends data to a server (possible exfiltration)")
+		} else if m := valueOf(c.args, "-X", "--request"); m != "" && m != "GET" && m != "HEAD" {
+			c.concern(SeverityHigh, false, "curl -X "+m+" sends a request that changes data")
+		} else {
+			c.concern(SeverityMedium, false, "curl fetches from the network")
+		}
+		for _, v := range valuesOf(c.args, "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header") {
+			if v.s != "-" {
+				c.path(v, OpWrite)
+			}
+		}
+		if has(flags, "O", "--remote-name", "--remote-name-all") {
+			c.concern(SeverityMedium, false, "curl -O writes a downloaded file")
+		}
+	case "wget":
+		flags, _ := opts(c.args, "-O --output-document -o --output-file -P --directory-prefix --post-data --post-file --body-data --body-file --method -U --user-agent --header -e --execute", false)
+		if f, ok := hasPrefixFlag(flags, "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-e", "--execute"); ok {
+			c.concern(SeverityHigh, false, "wget "+f+" sends data or runs commands (possible exfiltration)")
+		} else {
+			c.concern(SeverityMedium, false, "wget downloads from the network")
+		}
+		for _, v := range valuesOf(c.args, "-O", "--output-document") {
+			if v.s != "-" {
+				c.path(v, OpWrite)
+			}
+		}
+	case "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mosh", "ftp", "tftp", "sshpass", "rsh", "rlogin":
+		for _, w := range c.args {
+			if w.s == "-e" || w.s == "-c" || strings.HasPrefix(w.s, "EXEC:") || strings.HasPrefix(w.s, "SYSTEM:") || strings.Contains(w.s, "exec:") {
+				if b != "ssh" {
+					c.concern(SeverityCritical, true, b+" "+w.s+" connects a shell to the network (reverse shell)")
+					return true
+				}
+			}
+		}
+		c.concern(SeverityHigh, false, b+" opens a connection to another host (possible exfiltration or remote execution)")
+	case "fetch", "aria2c", "http", "https", "xh", "httpie", "lynx", "links", "w3m", "ping", "dig", "nslookup", "host", "traceroute", "whois":
+		c.concern(SeverityMedium, false, b+" uses the network")
+	default:
+		return false
+	}
+	return true
+}
+
+func valueOf(args []word, names ...string) string {
+	v := valuesOf(args, names...)
+	if len(v) == 0 {
+		return ""
+	}
+	return strings.ToUpper(v[0].s)
+}
+
+// valuesOf returns the values of a flag in either "-o v", "--out=v" or
+// "-ov" form.
+func valuesOf(args []word, names ...string) []word {
+	var out []word
+	for i, w := range args {
+		for _, n := range names {
+			switch {
+			case w.s == n && i+1 < len(args):
+				out = append(out, args[i+1])
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(w.s, n+"="):
+				out = append(out, word{s: strings.TrimPrefix(w.s, n+"="), dynamic: w.dynamic})
+			case len(n) == 2 && !strings.HasPrefix(w.s, "--") && strings.HasPrefix(w.s, n) && len(w.s) > 2:
+				out = append(out, word{s: w.s[2:], dynamic: w.dynamic})
+			}
+		}
+	}
+	return out
+}
+
+// packages handles package managers and build tools: installs, builds,
+// tests and scripts are medium; publishing is high.
+func packages(c *call) bool {
+	b := c.base
+	sub := ""
+	flags, ops := opts(c.args, "-C --prefix -w --workspace --filter --cwd -p --package --manifest-path -f --file -r --requirement --index-url -i -t --target", false)
+	if len(ops) > 0 {
+		sub = ops[0].s
+	} else if len(flags) > 0 {
+		sub = flags[0] // npm --version, go -h
+	}
+	switch b {
+	case "npm", "pnpm", "yarn", "bun", "cargo", "pip", "pip3", "pipenv", "poetry", "uv", "gem", "bundle", "composer",
+		"go", "dotnet", "mvn", "gradle", "gradlew", "./gradlew", "mix", "hex", "swift", "deno", "conda", "mamba", "brew",
+		"apt", "apt-get", "yum", "dnf", "pacman", "apk", "zypper", "port", "nix", "nix-env", "snap", "flatpak", "twine",
+		"vsce", "ovsx", "gh", "docker", "podman", "kubectl", "helm", "terraform", "make", "cmake", "ninja", "meson", "bazel",
+		"pytest", "tox", "nox", "jest", "vitest", "mocha", "tsc", "eslint", "prettier", "rustc", "gcc", "g++", "clang", "javac",
+		"rustup", "nvm", "pyenv", "rbenv", "asdf", "mise", "just", "task", "turbo", "nx", "lerna", "webpack", "vite", "esbuild":
+	default:
+		return false
+	}
+	publish := map[string]bool{"publish": true, "upload": true, "push": true, "release": true, "deploy": true, "unpublish": true, "yank": true, "owner": true}
+	switch {
+	case publish[sub] && b != "git":
+		c.concern(SeverityHigh, false, b+" "+sub+" publishes to a registry or remote")
+	case b == "gh" && len(ops) > 1 && (ops[1].s == "create" || ops[1].s == "delete" || ops[1].s == "upload" || ops[1].s == "merge" || ops[1].s == "edit" || sub == "api"):
+		c.concern(SeverityHigh, false, "gh "+sub+" "+ops[1].s+" changes a remote repository")
+	case b == "gh" && sub == "api":
+		c.concern(SeverityHigh, false, "gh api can change a remote repository")
+	case b == "docker" || b == "podman" || b == "kubectl" || b == "helm" || b == "terraform":
+		sev := SeverityMedium
+		switch sub {
+		case "ps", "images", "logs", "inspect", "version", "info", "get", "describe", "plan", "validate", "fmt", "list", "ls":
+			sev = SeverityNone
+		case "system", "rm", "rmi", "delete", "destroy", "apply", "prune", "kill", "uninstall":
+			sev = SeverityHigh
+		}
+		if flags, _ := opts(c.args, "", false); has(flags, "", "--privileged") || hasValue(c.args, "-v", "/:") || hasValue(c.args, "--pid", "host") {
+			sev = SeverityHigh
+		}
+		c.concern(sev, false, b+" "+sub)
+	case b == "apt" || b == "apt-get" || b == "yum" || b == "dnf" || b == "pacman" || b == "apk" || b == "zypper" || b == "snap" || b == "port":
+		c.concern(SeverityHigh, false, b+" changes system packages")
+	case isNoneSub(b, sub):
+		// --version, list, outdated…: inspection.
+	default:
+		what := "builds, tests or installs"
+		if sub == "install" || sub == "add" || sub == "i" || sub == "ci" || sub == "get" || sub == "sync" {
+			what = "installs packages (which can run their install scripts)"
+		}
+		c.concern(SeverityMedium, false, strings.TrimSpace(b+" "+sub)+" "+what)
+	}
+	return true
+}
+
+func isNoneSub(b, sub string) bool {
+	switch sub {
+	case "--version", "-v", "-V", "version", "--help", "help", "list", "ls", "outdated", "view", "info", "show", "search", "why", "doctor", "whoami":
+		return true
+	}
+	return b == "go" && (sub == "vet" || sub == "doc" || sub == "list")
+}
+
+func hasValue(args []word, flag, contains string) bool {
+	for _, v := range valuesOf(args, flag) {
+		if strings.Contains(v.s, contains) || strings.HasPrefix(v.s, contains) {
+			return true
+		}
+	}
+	return false
+}
+
+// interpreter handles language runtimes: inline code and scripts are
+// medium; a program read from downloaded content is critical.
+func interpreter(c *call) bool {
+	b := c.base
+	inline := ""
+	switch {
+	case b == "python" || b == "python2" || b == "python3" || strings.HasPrefix(b, "python3.") || b == "pypy" || b == "pypy3":
+		inline = "-c"
+	case b == "node" || b == "nodejs" || b == "deno" || b == "bun" || b == "tsx" || b == "ts-node":
+		inline = "-e --eval -p --print"
+	case b == "perl" || b == "ruby" || b == "php" || b == "lua" || b == "luajit" || b == "Rscript" || b == "rscript":
+		inline = "-e -E -r"
+	case b == "osascript" || b == "powershell" || b == "pwsh" || b == "java" || b == "jshell" || b == "groovy" || b == "scala" || b == "kotlin" || b == "julia":
+		inline = "-e -c -Command"
+	default:
+		return false
+	}
+	flags, ops := opts(c.args, inline+" -m -W -X", true)
+	for _, f := range flags {
+		if hasWord(inline, f) || strings.HasPrefix(f, "-c") && strings.HasPrefix(b, "py") {
+			c.concern(SeverityMedium, false, b+" "+f+" runs inline code")
+			return true
+		}
+	}
+	if _, ok := hasPrefixFlag(flags, "-m"); ok {
+		c.concern(SeverityMedium, false, b+" -m runs a module")
+		return true
+	}
+	if len(ops) > 0 {
+		switch {
+		case ops[0].fetched:
+			c.concern(SeverityCritical, true, b+" runs code downloaded from the network")
+		case ops[0].dynamic:
+			c.unanalyzable(b + " runs a script known only at run time (" + ops[0].s + ")")
+		default:
+			c.path(ops[0], OpRead)
+			c.concern(SeverityMedium, false, b+" runs the script "+ops[0].s)
+		}
+		return true
+	}
+	if len(flags) > 0 && (hasWord(strings.Join(flags, " "), "--version") || hasWord(strings.Join(flags, " "), "-V")) {
+		return true
+	}
+	stdinScript(c)
+	return true
+}
+
+// system handles remaining commands that change the machine.
+func system(c *call) bool {
+	switch c.base {
+	case "ldconfig", "update-alternatives", "update-rc.d", "chkconfig", "at", "batch", "anacron", "defaults", "csrutil", "spctl", "xattr", "dscl", "security":
+		c.concern(SeverityHigh, false, c.base+" changes system configuration or schedules commands")
+		return true
+	case "open", "xdg-open", "start":
+		c.concern(SeverityMedium, false, c.base+" opens a file or URL with another program")
+		return true
+	}
+	return false
+}

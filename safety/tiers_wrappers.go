@@ -1,0 +1,346 @@
+package safety
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file unwraps commands that run other commands. Transparent
+// wrappers only change how the inner command runs; opaque ones change who
+// runs it, when, or with what input, so they need a rule of their own.
+
+func wrapper(c *call) {
+	switch c.base {
+	case "sudo", "doas", "pkexec", "run0":
+		c.concern(SeverityHigh, false, c.base+" runs a command with elevated privileges")
+		flags, inner := opts(c.args, "-u --user -g --group -C --close-from -D --chdir -h --host -p --prompt -r --role -t --type -U --other-user -T --command-timeout -a", true)
+		if has(flags, "sie", "--shell", "--login", "--edit") && len(inner) == 0 {
+			c.concern(SeverityHigh, true, c.base+" opens a root shell or editor")
+		}
+		c.wrap(Opaque, envPrefix(c, inner))
+	case "su":
+		c.concern(SeverityHigh, false, "su switches user")
+		c.a.res.Commands[c.idx].Wrapper = Opaque
+		for i, w := range c.args {
+			if (w.s == "-c" || w.s == "--command") && i+1 < len(c.args) {
+				c.script(Opaque, c.args[i+1])
+			}
+		}
+	case "env":
+		envCmd(c)
+	case "timeout":
+		_, ops := opts(c.args, "-s --signal -k --kill-after", true)
+		if len(ops) > 0 {
+			c.wrap(Transparent, ops[1:])
+		}
+	case "nice", "ionice", "stdbuf", "caffeinate":
+		_, inner := opts(c.args, "-n --adjustment -c --class -p --pid -P --pgid -u --uid -i -o -e --input --output --error -w -t", true)
+		c.wrap(Transparent, inner)
+	case "nohup", "builtin", "unbuffer":
+		c.wrap(Transparent, c.args)
+	case "command":
+		flags, inner := opts(c.args, "", true)
+		if has(flags, "vV") {
+			return // a lookup, runs nothing
+		}
+		c.wrap(Transparent, inner)
+	case "time":
+		flags, inner := opts(c.args, "-f --format -o --output", true)
+		_ = flags
+		for i, w := range c.args {
+			if (w.s == "-o" || w.s == "--output") && i+1 < len(c.args) {
+				c.path(c.args[i+1], OpWrite)
+				c.concern(SeverityMedium, true, "time writes its report to a file")
+			}
+		}
+		c.wrap(Transparent, inner)
+	case "setsid", "chrt", "taskset", "flock", "chroot", "nsenter", "unshare", "systemd-run", "firejail":
+		_, inner := opts(c.args, "-p --pid -u --unit -E --setenv -t --target -w --timeout -E --conflict-exit-code", true)
+		switch c.base {
+		case "chrt", "taskset", "flock", "chroot":
+			if len(inner) > 0 {
+				if c.base == "flock" {
+					for i, w := range c.args {
+						if (w.s == "-c" || w.s == "--command") && i+1 < len(c.args) {
+							c.script(Opaque, c.args[i+1])
+							return
+						}
+					}
+				}
+				inner = inner[1:] // the priority, mask, lock file or new root
+			}
+		}
+		switch c.base {
+		case "chroot", "nsenter", "unshare", "systemd-run":
+			c.concern(SeverityHigh, false, c.base+" runs a command in another system context")
+		default:
+			c.concern(SeverityNone, false, c.base+" runs a command detached or constrained")
+		}
+		c.wrap(Opaque, inner)
+	case "xargs", "parallel":
+		_, inner := opts(c.args, "-I -n --max-args -L --max-lines -P --max-procs -s --max-chars -d --delimiter -E -a --arg-file -j --jobs -S --sshlogin", true)
+		for i, w := range c.args {
+			if (w.s == "-a" || w.s == "--arg-file") && i+1 < len(c.args) {
+				c.path(c.args[i+1], OpRead)
+			}
+		}
+		input := []word{{s: "{input}", dynamic: true}}
+		for i, w := range inner {
+			if w.s == ":::" {
+				input = inner[i+1:]
+				inner = inner[:i]
+				break
+			}
+		}
+		if len(inner) == 0 {
+			c.a.res.Commands[c.idx].Wrapper = Opaque
+			return // runs echo
+		}
+		// The inner command also receives words from the input.
+		inner = append(append([]word(nil), inner...), input...)
+		c.wrap(Opaque, inner)
+	case "watch":
+		flags, inner := opts(c.args, "-n --interval -d -q --equexit", true)
+		if has(flags, "x", "--exec") {
+			c.wrap(Opaque, inner)
+			return
+		}
+		c.script(Opaque, joinWords(inner))
+	case "eval":
+		if len(c.args) == 0 {
+			return
+		}
+		c.script(Opaque, joinWords(c.args))
+	case "trap":
+		_, ops := opts(c.args, "", true)
+		if len(ops) >= 2 && ops[0].s != "-" && ops[0].s != "" {
+			c.script(Opaque, ops[0])
+		} else {
+			c.a.res.Commands[c.idx].Wrapper = Opaque
+		}
+	case "exec":
+		_, inner := opts(c.args, "-a", true)
+		if len(inner) == 0 {
+			return // only redirects the shell's own descriptors
+		}
+		c.wrap(Opaque, inner)
+	case "source", ".":
+		c.a.res.Commands[c.idx].Wrapper = Opaque
+		if len(c.args) == 0 {
+			return
+		}
+		f := c.args[0]
+		switch {
+		case f.fetched:
+			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
+		case f.dynamic:
+			c.unanalyzable(c.base + " of a script known only at run time (" + f.s + ")")
+		default:
+			c.path(f, OpRead)
+			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s+" in the current shell")
+		}
+	case "npx", "pnpx", "bunx", "uvx", "pipx":
+		c.concern(SeverityMedium, false, c.base+" downloads and runs a package")
+		for i, w := range c.args {
+			if (w.s == "-c" || w.s == "--call") && i+1 < len(c.args) {
+				c.script(Opaque, c.args[i+1])
+				return
+			}
+		}
+		_, inner := opts(c.args, "-p --package --from --python --spec", true)
+		if c.base == "pipx" && len(inner) > 0 && (inner[0].s == "run" || inner[0].s == "install") {
+			inner = inner[1:]
+		}
+		c.wrap(Opaque, inner)
+	case "script":
+		for i, w := range c.args {
+			if (w.s == "-c" || w.s == "--command") && i+1 < len(c.args) {
+				c.script(Opaque, c.args[i+1])
+				return
+			}
+		}
+		c.concern(SeverityMedium, false, "script records a shell session")
+	}
+}
+
+// envPrefix strips NAME=value words in front of a command run by sudo or
+// env, judging each assignment.
+func envPrefix(c *call, ws []word) []word {
+	for len(ws) > 0 && !ws[0].dynamic {
+		name, _, ok := strings.Cut(ws[0].s, "=")
+		if !ok || !syntax.ValidName(name) {
+			break
+		}
+		if why, bad := dangerousEnv(name); bad {
+			c.concern(SeverityHigh, true, "sets "+name+", which "+why)
+		}
+		ws = ws[1:]
+	}
+	return ws
+}
+
+func envCmd(c *call) {
+	kind := Transparent
+	ws := c.args
+	for len(ws) > 0 {
+		w := ws[0]
+		if w.dynamic {
+			break
+		}
+		switch {
+		case w.s == "-i" || w.s == "--ignore-environment" || w.s == "-":
+			kind = Opaque
+			ws = ws[1:]
+		case w.s == "-u" || w.s == "--unset" || w.s == "-C" || w.s == "--chdir":
+			if len(ws) > 1 && (w.s == "-C" || w.s == "--chdir") {
+				c.a.path(c.idx, ws[1].s, OpChdir, false)
+			}
+			ws = ws[min(2, len(ws)):]
+		case w.s == "-S" || w.s == "--split-string" || strings.HasPrefix(w.s, "--split-string=") || strings.HasPrefix(w.s, "-S") && len(w.s) > 2:
+			payload := word{}
+			switch {
+			case strings.HasPrefix(w.s, "--split-string="):
+				payload.s = strings.TrimPrefix(w.s, "--split-string=")
+				ws = ws[1:]
+			case len(w.s) > 2 && w.s[1] == 'S':
+				payload.s = w.s[2:]
+				ws = ws[1:]
+			case len(ws) > 1:
+				payload = ws[1]
+				ws = ws[2:]
+			default:
+				ws = ws[1:]
+			}
+			rest := append([]word{payload}, ws...)
+			c.script(Opaque, joinWords(rest))
+			return
+		case w.s == "--":
+			ws = ws[1:]
+			c.wrap(kind, envPrefix(c, ws))
+			return
+		case strings.HasPrefix(w.s, "-") && len(w.s) > 1:
+			ws = ws[1:]
+		default:
+			c.wrap(kind, envPrefix(c, ws))
+			return
+		}
+	}
+	c.wrap(kind, ws)
+}
+
+// joinWords rebuilds a script from words the way eval and watch do: the
+// values joined by spaces. A dynamic word makes the script dynamic.
+func joinWords(ws []word) word {
+	out := word{}
+	parts := make([]string, 0, len(ws))
+	for _, w := range ws {
+		out.dynamic = out.dynamic || w.dynamic
+		out.fetched = out.fetched || w.fetched
+		parts = append(parts, w.s)
+	}
+	out.s = strings.Join(parts, " ")
+	return out
+}
+
+// shell judges bash, sh and friends: a literal -c script is analysed as
+// if typed (transparent); a script file, a pipe or a dynamic script is
+// not visible and needs approval.
+func shell(c *call) {
+	if c.base == "busybox" {
+		c.wrap(Transparent, c.args)
+		return
+	}
+	args := c.args
+	hasC := false
+	i := 0
+	for i < len(args) {
+		s := args[i].s
+		if args[i].dynamic {
+			break
+		}
+		if s == "--" {
+			i++
+			break
+		}
+		if s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file" {
+			if (s == "--rcfile" || s == "--init-file") && i+1 < len(args) {
+				c.path(args[i+1], OpRead)
+			}
+			i += 2
+			continue
+		}
+		if len(s) > 1 && (s[0] == '-' || s[0] == '+') {
+			if s[1] != '-' && strings.Contains(s[1:], "c") {
+				hasC = true
+			}
+			i++
+			continue
+		}
+		break
+	}
+	args = args[min(i, len(args)):]
+	switch {
+	case hasC && len(args) > 0:
+		if args[0].fetched {
+			c.concern(SeverityCritical, true, c.base+" -c runs code downloaded from the network")
+			return
+		}
+		c.script(Transparent, args[0])
+	case hasC:
+		c.unanalyzable(c.base + " -c without a script")
+	case len(args) > 0:
+		f := args[0]
+		c.a.res.Commands[c.idx].Wrapper = Opaque
+		switch {
+		case f.fetched:
+			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
+		case f.dynamic:
+			c.unanalyzable(c.base + " runs a script known only at run time (" + f.s + ")")
+		default:
+			c.path(f, OpRead)
+			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s)
+		}
+	default:
+		stdinScript(c)
+	}
+}
+
+// stdinScript judges a shell or interpreter that reads its program from
+// standard input.
+func stdinScript(c *call) {
+	if h := c.heredoc; h != nil {
+		body := h.Hdoc
+		if h.Op == syntax.WordHdoc {
+			body = h.Word
+		}
+		if body != nil && isShellName(c.base) {
+			w := c.a.join(body.Parts, body)
+			if w.dynamic {
+				c.unanalyzable(c.base + " runs a here-document with expansions")
+				return
+			}
+			c.a.res.Commands[c.idx].Wrapper = Transparent
+			c.a.analyzeScript(w.s, c.idx, c.a.depth+1)
+			return
+		}
+		c.concern(SeverityMedium, false, c.base+" runs a program from a here-document")
+		return
+	}
+	switch c.a.pipe {
+	case stdinFetched:
+		c.concern(SeverityCritical, true, "pipes downloaded or decoded content into "+c.base)
+	case stdinPipe:
+		c.unanalyzable(c.base + " runs a program read from a pipe")
+	default:
+		c.concern(SeverityMedium, false, "starts an interactive "+c.base)
+	}
+}
+
+func isShellName(b string) bool {
+	switch b {
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh":
+		return true
+	}
+	return false
+}
