@@ -1,0 +1,228 @@
+package safety
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// ErrSandboxUnavailable: the operating system cannot confine commands
+// (not Linux, Landlock missing or disabled, or too old for what was asked).
+// The error text says which, and what would fix it.
+var ErrSandboxUnavailable = errors.New("sandbox unavailable")
+
+// sandboxEnv carries the confinement request from Sandbox.Wrap to
+// SandboxMain in the re-executed helper. It is removed from the environment
+// before the real command runs.
+const sandboxEnv = "TETHER_SANDBOX_V1"
+
+// Sandbox confines commands an agent runs with Linux Landlock: they may read
+// and execute anything the user can, but write only under Writable, and,
+// with DenyNetwork, open no TCP connections. Static command analysis cannot
+// see what a script or interpreter will do; the sandbox is the boundary
+// that holds anyway.
+//
+// # How it runs
+//
+// Landlock restricts the process that asks for it and everything it starts
+// afterwards, and can never be lifted. A library cannot confine a child
+// between fork and exec in Go, so Wrap rewrites an *exec.Cmd to start a
+// helper first: by default the host's own executable, whose main function
+// must call SandboxMain before anything else. The helper applies the
+// restrictions to itself and then execs the real command, which inherits
+// them. The host process itself is never restricted.
+//
+// The trade-off of re-executing the host binary (rather than shipping a
+// separate helper) is that every host must call SandboxMain at the top of
+// main; in exchange there is nothing extra to install or find on PATH, and
+// the helper is always the same version as the library. Hosts that cannot
+// do that set Helper to any binary whose main calls SandboxMain.
+//
+// # Limits
+//
+// Landlock never restricts file descriptors that are already open (the
+// command's stdout pipe, say), nor reads. Network restriction covers TCP
+// only up to Landlock ABI 9 (UDP from ABI 10; Unix sockets are governed
+// by the file rules from ABI 9). Signals and abstract Unix sockets to
+// processes outside the sandbox are refused from ABI 6, so a confined
+// command cannot kill the agent.
+type Sandbox struct {
+	// Writable lists the directories commands may create, change and
+	// delete files in, typically the workspace root plus a private
+	// temporary directory. Everything else is read-only. Paths must be
+	// absolute and exist.
+	Writable []string
+	// DenyNetwork refuses outgoing TCP connections and listening sockets.
+	DenyNetwork bool
+	// BestEffort makes Wrap leave the command unconfined, logging a
+	// warning, when the kernel cannot sandbox it; by default Wrap fails
+	// with ErrSandboxUnavailable so nothing runs with less protection than
+	// the host asked for.
+	BestEffort bool
+	// Helper is the executable that calls SandboxMain; default: this
+	// program (os.Executable).
+	Helper string
+	// HelperArgs are passed to the helper before the command's own
+	// arguments, for helpers that parse flags before calling SandboxMain
+	// (a test binary needs "-test.run=…"). Usually empty.
+	HelperArgs []string
+	// Logger receives warnings about degraded confinement; default
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// NewSandbox returns a Sandbox that lets commands write only inside the
+// workspace and the given extra directories (a private TMPDIR, a build
+// cache).
+func (w *Workspace) NewSandbox(extraWritable ...string) *Sandbox {
+	return &Sandbox{Writable: append([]string{w.root}, extraWritable...)}
+}
+
+// sandboxRequest is what the helper needs: the real program and the rules.
+type sandboxRequest struct {
+	Path        string   `json:"path"`
+	ArgvStart   int      `json:"argv_start"` // the command's argv is os.Args[ArgvStart:]
+	Writable    []string `json:"writable"`
+	DenyNetwork bool     `json:"deny_network,omitempty"`
+	BestEffort  bool     `json:"best_effort,omitempty"`
+}
+
+// Available reports whether this system can enforce the sandbox as
+// configured, with an error wrapping ErrSandboxUnavailable saying why not.
+func (s *Sandbox) Available() error {
+	return sandboxSupported(s.DenyNetwork)
+}
+
+// Wrap rewrites cmd, which must not have been started, so that it runs
+// confined. Arguments, environment, working directory and I/O are kept; the
+// helper replaces itself with the original program before it reads any
+// input. When the system cannot confine it, Wrap returns an error wrapping
+// ErrSandboxUnavailable, or with BestEffort logs a warning and leaves cmd
+// unchanged.
+func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
+	if cmd.Process != nil {
+		return errors.New("safety: Sandbox.Wrap: command already started")
+	}
+	if cmd.Err != nil {
+		return cmd.Err // exec.Command could not find the program
+	}
+	if cmd.Path == "" {
+		return errors.New("safety: Sandbox.Wrap: command has no Path; build it with exec.Command")
+	}
+	if slices.ContainsFunc(cmd.Env, func(e string) bool { return strings.HasPrefix(e, sandboxEnv+"=") }) {
+		return errors.New("safety: Sandbox.Wrap: command is already wrapped")
+	}
+	if len(s.Writable) == 0 {
+		return errors.New("safety: Sandbox.Wrap: no writable directories; include at least the workspace root")
+	}
+	writable := make([]string, 0, len(s.Writable))
+	for _, d := range s.Writable {
+		if !filepath.IsAbs(d) {
+			return fmt.Errorf("safety: Sandbox.Wrap: writable directory %q is not absolute", d)
+		}
+		fi, err := os.Stat(d)
+		if err != nil {
+			return fmt.Errorf("safety: Sandbox.Wrap: writable directory: %w", err)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("safety: Sandbox.Wrap: writable path %q is not a directory", d)
+		}
+		writable = append(writable, filepath.Clean(d))
+	}
+	if err := sandboxSupported(false); err != nil {
+		if !s.BestEffort {
+			return err
+		}
+		s.logger().Warn("safety: running command WITHOUT a sandbox", "command", cmd.Path, "reason", err.Error())
+		return nil
+	}
+	if s.DenyNetwork {
+		if err := sandboxSupported(true); err != nil {
+			if !s.BestEffort {
+				return err
+			}
+			s.logger().Warn("safety: running command with file confinement but WITHOUT network restriction",
+				"command", cmd.Path, "reason", err.Error())
+		}
+	}
+	helper := s.Helper
+	if helper == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("safety: Sandbox.Wrap: cannot find this executable to use as the helper: %w", err)
+		}
+		helper = exe
+	}
+	argv := cmd.Args
+	if len(argv) == 0 {
+		argv = []string{cmd.Path}
+	}
+	req, err := json.Marshal(sandboxRequest{
+		Path: cmd.Path, ArgvStart: 1 + len(s.HelperArgs),
+		Writable: writable, DenyNetwork: s.DenyNetwork, BestEffort: s.BestEffort,
+	})
+	if err != nil {
+		return err
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(slices.Clip(env), sandboxEnv+"="+string(req))
+	// The helper's argv: its name, its own arguments, then the command's
+	// argv unchanged (argv[0] included), so nothing is re-quoted or lost.
+	cmd.Path = helper
+	cmd.Args = slices.Concat([]string{helper}, s.HelperArgs, argv)
+	return nil
+}
+
+func (s *Sandbox) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}
+
+// SandboxMain turns the current process into the sandbox helper when it was
+// started by a wrapped command, and returns immediately otherwise. Call it
+// first thing in main (and in TestMain for tests that run sandboxed
+// commands):
+//
+//	func main() {
+//		safety.SandboxMain()
+//		…
+//	}
+//
+// As the helper it never returns: it confines itself and execs the real
+// command, or prints why it cannot to stderr and exits with status 126
+// (the shell's "found but cannot execute").
+func SandboxMain() {
+	raw, ok := os.LookupEnv(sandboxEnv)
+	if !ok {
+		return
+	}
+	fail := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "tether sandbox: "+format+"\n", args...)
+		os.Exit(126)
+	}
+	var req sandboxRequest
+	if err := json.Unmarshal([]byte(raw), &req); err != nil {
+		fail("malformed request in %s: %v", sandboxEnv, err)
+	}
+	env := slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, sandboxEnv+"=") })
+	if err := confineSelf(req); err != nil {
+		fail("%v", err)
+	}
+	if req.ArgvStart < 1 || req.ArgvStart >= len(os.Args) {
+		fail("helper started with %d arguments, expected the command's after argument %d", len(os.Args), req.ArgvStart)
+	}
+	if err := execProgram(req.Path, os.Args[req.ArgvStart:], env); err != nil {
+		fail("cannot run %s: %v", req.Path, err)
+	}
+}

@@ -1,0 +1,73 @@
+//go:build linux
+
+package safety
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// Landlock ABI versions that introduced what the sandbox relies on.
+const (
+	abiFilesystem = 1 // path-based write restrictions
+	abiNetwork    = 4 // TCP bind and connect
+)
+
+// landlockABI reports the kernel's Landlock ABI version (0 when absent).
+func landlockABI() (int, error) { return llsys.LandlockGetABIVersion() }
+
+// sandboxSupported probes the kernel without restricting anything.
+func sandboxSupported(network bool) error {
+	abi, err := landlockABI()
+	if err != nil || abi < abiFilesystem {
+		if errors.Is(err, syscall.EOPNOTSUPP) {
+			return fmt.Errorf("%w: Landlock is built into this kernel but disabled; add \"landlock\" to the lsm= boot parameter", ErrSandboxUnavailable)
+		}
+		return fmt.Errorf("%w: this Linux kernel does not support Landlock (needs 5.13 or later with CONFIG_SECURITY_LANDLOCK): %v", ErrSandboxUnavailable, err)
+	}
+	if network && abi < abiNetwork {
+		return fmt.Errorf("%w: Landlock ABI %d cannot restrict the network (needs ABI %d, Linux 6.7 or later)", ErrSandboxUnavailable, abi, abiNetwork)
+	}
+	return nil
+}
+
+// devices commands commonly open for writing: harmless sinks and sources,
+// and the controlling terminal.
+var sandboxDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
+
+// confineSelf applies the request's rules to this process and everything
+// it will start. It uses the newest ABI go-landlock knows, degrading to
+// what the kernel offers only where that loses nothing that was asked for
+// (or when the request says BestEffort).
+func confineSelf(req sandboxRequest) error {
+	if err := sandboxSupported(req.DenyNetwork && !req.BestEffort); err != nil {
+		return err
+	}
+	fsRules := []landlock.Rule{
+		landlock.RODirs("/"),
+		landlock.RWDirs(req.Writable...).WithRefer(),
+		landlock.RWFiles(sandboxDevices...).WithIoctlDev().IgnoreIfMissing(),
+	}
+	cfg := landlock.V11.BestEffort()
+	if err := cfg.RestrictPaths(fsRules...); err != nil {
+		return fmt.Errorf("restricting file access: %w", err)
+	}
+	if err := cfg.RestrictScoped(); err != nil {
+		return fmt.Errorf("restricting signals and abstract sockets: %w", err)
+	}
+	if req.DenyNetwork {
+		if err := cfg.RestrictNet(); err != nil {
+			return fmt.Errorf("restricting network: %w", err)
+		}
+	}
+	return nil
+}
+
+// execProgram replaces this process with path.
+func execProgram(path string, argv, env []string) error {
+	return syscall.Exec(path, argv, env)
+}

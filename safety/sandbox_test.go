@@ -1,0 +1,234 @@
+//go:build linux
+
+package safety
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// The sandbox tests re-execute this test binary twice over: once as the
+// helper (TestSandboxHelperProcess calls SandboxMain, which confines itself
+// and execs the command) and once as the command (TestSandboxChildProcess
+// does one thing named in the environment and reports by exit status).
+
+const childEnv = "TETHER_SANDBOX_TEST_CHILD"
+
+func TestSandboxHelperProcess(t *testing.T) { SandboxMain() }
+
+func TestSandboxChildProcess(t *testing.T) {
+	what, ok := os.LookupEnv(childEnv)
+	if !ok {
+		return
+	}
+	op, arg, _ := strings.Cut(what, ":")
+	var err error
+	switch op {
+	case "write":
+		err = os.WriteFile(arg, []byte("written"), 0o644)
+	case "dial":
+		var c net.Conn
+		if c, err = net.Dial("tcp", arg); err == nil {
+			c.Close()
+		}
+	case "signal":
+		pid, _ := strconv.Atoi(arg)
+		err = syscall.Kill(pid, 0)
+	default:
+		err = fmt.Errorf("unknown child op %q", op)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		os.Exit(3)
+	}
+	os.Exit(0)
+}
+
+func childCmd(t *testing.T, what string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestSandboxChildProcess$")
+	cmd.Env = append(os.Environ(), childEnv+"="+what)
+	return cmd
+}
+
+func testSandbox(t *testing.T, writable ...string) *Sandbox {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Sandbox{Writable: writable, Helper: exe, HelperArgs: []string{"-test.run=^TestSandboxHelperProcess$"}}
+}
+
+func requireLandlock(t *testing.T, network bool) {
+	t.Helper()
+	if err := sandboxSupported(network); err != nil {
+		t.Skipf("cannot test confinement on this machine: %v", err)
+	}
+}
+
+// run starts cmd (wrapped by sb unless nil) and reports its exit status
+// and stderr.
+func run(t *testing.T, sb *Sandbox, cmd *exec.Cmd) (int, string) {
+	t.Helper()
+	if sb != nil {
+		if err := sb.Wrap(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), stderr.String()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, stderr.String()
+}
+
+func TestSandboxConfinesWrites(t *testing.T) {
+	requireLandlock(t, false)
+	base := t.TempDir()
+	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	os.Mkdir(ws, 0o755)
+	os.Mkdir(outside, 0o755)
+	sb := testSandbox(t, ws)
+
+	// Without the sandbox, writing outside works: the test can fail.
+	if code, errOut := run(t, nil, childCmd(t, "write:"+filepath.Join(outside, "free.txt"))); code != 0 {
+		t.Fatalf("unconfined write outside failed (%d): %s", code, errOut)
+	}
+	// Confined: inside works, outside is refused by the kernel.
+	if code, errOut := run(t, sb, childCmd(t, "write:"+filepath.Join(ws, "inside.txt"))); code != 0 {
+		t.Fatalf("confined write inside failed (%d): %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "inside.txt")); err != nil {
+		t.Fatal(err)
+	}
+	code, errOut := run(t, sb, childCmd(t, "write:"+filepath.Join(outside, "escape.txt")))
+	if code != 3 || !strings.Contains(errOut, "permission denied") {
+		t.Fatalf("confined write outside: exit %d, stderr %q; want exit 3 with permission denied", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "escape.txt")); err == nil {
+		t.Fatal("confined command wrote outside the workspace")
+	}
+}
+
+func TestSandboxDeniesNetwork(t *testing.T) {
+	requireLandlock(t, true)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback: %v", err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	ws := t.TempDir()
+	dial := "dial:" + ln.Addr().String()
+
+	if code, errOut := run(t, testSandbox(t, ws), childCmd(t, dial)); code != 0 {
+		t.Fatalf("confined dial with network allowed failed (%d): %s", code, errOut)
+	}
+	sb := testSandbox(t, ws)
+	sb.DenyNetwork = true
+	code, errOut := run(t, sb, childCmd(t, dial))
+	if code != 3 || !strings.Contains(errOut, "permission denied") {
+		t.Fatalf("dial with DenyNetwork: exit %d, stderr %q; want permission denied", code, errOut)
+	}
+}
+
+func TestSandboxCannotSignalHost(t *testing.T) {
+	requireLandlock(t, false)
+	if abi, _ := landlockABI(); abi < 6 {
+		t.Skipf("Landlock ABI %d has no signal scoping (needs 6)", abi)
+	}
+	what := "signal:" + strconv.Itoa(os.Getpid())
+	if code, errOut := run(t, nil, childCmd(t, what)); code != 0 {
+		t.Fatalf("unconfined signal check failed (%d): %s", code, errOut)
+	}
+	code, errOut := run(t, testSandbox(t, t.TempDir()), childCmd(t, what))
+	if code != 3 || !strings.Contains(errOut, "operation not permitted") {
+		t.Fatalf("confined kill(host, 0): exit %d, stderr %q; want operation not permitted", code, errOut)
+	}
+}
+
+func TestSandboxWrapErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, nil, 0o644)
+	for _, tc := range []struct {
+		name string
+		sb   *Sandbox
+		cmd  func() *exec.Cmd
+		want string
+	}{
+		{"no writable", &Sandbox{}, func() *exec.Cmd { return exec.Command("true") }, "no writable"},
+		{"relative", &Sandbox{Writable: []string{"rel"}}, func() *exec.Cmd { return exec.Command("true") }, "not absolute"},
+		{"missing", &Sandbox{Writable: []string{filepath.Join(dir, "nope")}}, func() *exec.Cmd { return exec.Command("true") }, "no such file"},
+		{"file", &Sandbox{Writable: []string{file}}, func() *exec.Cmd { return exec.Command("true") }, "not a directory"},
+		{"not found", &Sandbox{Writable: []string{dir}}, func() *exec.Cmd { return exec.Command("no-such-program-tether") }, "executable file not found"},
+		{"no path", &Sandbox{Writable: []string{dir}}, func() *exec.Cmd { return &exec.Cmd{} }, "no Path"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.sb.Wrap(tc.cmd())
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Wrap = %v, want an error mentioning %q", err, tc.want)
+			}
+		})
+	}
+	t.Run("twice", func(t *testing.T) {
+		requireLandlock(t, false)
+		sb := &Sandbox{Writable: []string{dir}}
+		cmd := exec.Command("true")
+		if err := sb.Wrap(cmd); err != nil {
+			t.Fatal(err)
+		}
+		if err := sb.Wrap(cmd); err == nil {
+			t.Error("wrapping twice succeeded")
+		}
+	})
+}
+
+func TestSandboxKeepsArguments(t *testing.T) {
+	requireLandlock(t, false)
+	ws := t.TempDir()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	// Arguments with spaces, quotes and an empty one survive the re-exec.
+	cmd := exec.Command(sh, "-c", `printf '%s|' "$0" "$@"`, "zero", "a b", `"q"`, "", "$HOME")
+	cmd.Dir = ws
+	if err := testSandbox(t, ws).Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `zero|a b|"q"||$HOME|`; string(out) != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+}

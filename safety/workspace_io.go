@@ -1,0 +1,171 @@
+package safety
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// The I/O methods below check the path (Deny → *PathError), then act through
+// the os.Root on the workspace with the resolved relative path. They enforce
+// confinement only; a Confirm verdict is the caller's to act on.
+
+// use checks path for op and converts a Deny into an error tagged with the
+// caller's operation name.
+func (w *Workspace) use(opName, path string, op Op, followFinal bool) (PathCheck, error) {
+	pc, pe := w.check(path, op, followFinal, true)
+	if pe != nil {
+		w.logCheck(path, op, pc)
+		pe.Op = opName
+		return pc, pe
+	}
+	return pc, nil
+}
+
+// ioErr wraps an error from os.Root. When the root refused because the path
+// changed since the check (a symlink swapped in), a fresh check says so: its
+// error, wrapping ErrOutsideWorkspace or ErrInvalidPath, or ErrPathChanged
+// when the path now resolves elsewhere inside.
+func (w *Workspace) ioErr(opName, path string, op Op, followFinal bool, before PathCheck, err error) error {
+	if err == nil {
+		return nil
+	}
+	now, pe := w.check(path, op, followFinal, false)
+	if pe != nil {
+		pe.Op = opName
+		w.log.Warn("safety: path changed under an operation", "op", opName, "path", path, "err", pe.Error())
+		return pe
+	}
+	if now.Resolved != before.Resolved {
+		w.log.Warn("safety: path changed under an operation", "op", opName, "path", path,
+			"checked", before.Resolved, "now", now.Resolved)
+		return &PathError{Op: opName, Path: path, Err: ErrPathChanged,
+			Detail: fmt.Sprintf("resolved to %s when checked and to %s when used; check again and retry", before.Rel, now.Rel)}
+	}
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		return &PathError{Op: opName, Path: path, Err: pathErr.Err}
+	}
+	return &PathError{Op: opName, Path: path, Err: err}
+}
+
+// native turns a checked relative path into the form os.Root wants.
+func native(rel string) string { return filepath.FromSlash(rel) }
+
+// Open opens path for reading.
+func (w *Workspace) Open(path string) (*os.File, error) {
+	pc, err := w.use("open", path, OpRead, true)
+	if err != nil {
+		return nil, err
+	}
+	f, err := w.osRoot.Open(native(pc.Rel))
+	if err != nil {
+		return nil, w.ioErr("open", path, OpRead, true, pc, err)
+	}
+	return f, nil
+}
+
+// ReadFile reads the whole file at path.
+func (w *Workspace) ReadFile(path string) ([]byte, error) {
+	pc, err := w.use("read", path, OpRead, true)
+	if err != nil {
+		return nil, err
+	}
+	b, err := w.osRoot.ReadFile(native(pc.Rel))
+	if err != nil {
+		return nil, w.ioErr("read", path, OpRead, true, pc, err)
+	}
+	return b, nil
+}
+
+// Stat describes the file path names, following symlinks.
+func (w *Workspace) Stat(path string) (fs.FileInfo, error) {
+	pc, err := w.use("stat", path, OpRead, true)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := w.osRoot.Stat(native(pc.Rel))
+	if err != nil {
+		return nil, w.ioErr("stat", path, OpRead, true, pc, err)
+	}
+	return fi, nil
+}
+
+// Lstat describes path without following a final symlink. The symlink
+// itself must lie inside the workspace; its target may not.
+func (w *Workspace) Lstat(path string) (fs.FileInfo, error) {
+	pc, err := w.use("lstat", path, OpRead, false)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := w.osRoot.Lstat(native(pc.Rel))
+	if err != nil {
+		return nil, w.ioErr("lstat", path, OpRead, false, pc, err)
+	}
+	return fi, nil
+}
+
+// ReadDir lists the directory at path, sorted by name.
+func (w *Workspace) ReadDir(path string) ([]fs.DirEntry, error) {
+	pc, err := w.use("readdir", path, OpRead, true)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := fs.ReadDir(w.osRoot.FS(), pc.Rel)
+	if err != nil {
+		return nil, w.ioErr("readdir", path, OpRead, true, pc, err)
+	}
+	return ents, nil
+}
+
+// MkdirAll creates the directory path and any missing parents.
+func (w *Workspace) MkdirAll(path string, perm fs.FileMode) error {
+	pc, err := w.use("mkdir", path, OpWrite, true)
+	if errors.Is(err, ErrRootOperation) {
+		return nil // the root exists by construction
+	}
+	if err != nil {
+		return err
+	}
+	return w.ioErr("mkdir", path, OpWrite, true, pc, w.osRoot.MkdirAll(native(pc.Rel), perm))
+}
+
+// Remove deletes the file or empty directory path. A final symlink is
+// removed itself, not its target.
+func (w *Workspace) Remove(path string) error {
+	pc, err := w.use("remove", path, OpWrite, false)
+	if err != nil {
+		return err
+	}
+	return w.ioErr("remove", path, OpWrite, false, pc, w.osRoot.Remove(native(pc.Rel)))
+}
+
+// Rename moves oldpath to newpath; both must be inside the workspace. A
+// final symlink is moved itself, not its target.
+func (w *Workspace) Rename(oldpath, newpath string) error {
+	from, err := w.use("rename", oldpath, OpWrite, false)
+	if err != nil {
+		return err
+	}
+	to, err := w.use("rename", newpath, OpWrite, false)
+	if err != nil {
+		return err
+	}
+	err = w.osRoot.Rename(native(from.Rel), native(to.Rel))
+	if err == nil {
+		return nil
+	}
+	// Report whichever end moved outside since the check, else the OS error.
+	if e := w.ioErr("rename", newpath, OpWrite, false, to, err); errors.Is(e, ErrOutsideWorkspace) {
+		return e
+	}
+	return w.ioErr("rename", oldpath, OpWrite, false, from, err)
+}
+
+// FS returns a read-only view of the workspace for fs.WalkDir, fs.Glob and
+// friends, confined by the os.Root: symlinks that lead outside fail to
+// open. It does not apply sensitivity; tools that show file contents to a
+// model should Check each path (Secret → ask first).
+func (w *Workspace) FS() fs.FS { return w.osRoot.FS() }
