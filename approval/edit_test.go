@@ -1,0 +1,69 @@
+package approval
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestApplyEdits(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		edits   []Edit
+		want    string
+		err     error
+	}{
+		{"single", "a\nb\nc\n", []Edit{{OldText: "b\n", NewText: "B\n"}}, "a\nB\nc\n", nil},
+		{"delete", "a\nb\nc\n", []Edit{{OldText: "b\n"}}, "a\nc\n", nil},
+		{"sequential sees previous", "x", []Edit{{OldText: "x", NewText: "y"}, {OldText: "y", NewText: "z"}}, "z", nil},
+		{"replace all", "a-a-a", []Edit{{OldText: "a", NewText: "b", ReplaceAll: true}}, "b-b-b", nil},
+		{"ambiguous", "a-a", []Edit{{OldText: "a", NewText: "b"}}, "", ErrEditAmbiguous},
+		{"missing", "abc", []Edit{{OldText: "abd", NewText: "x"}}, "", ErrEditNotFound},
+		{"empty", "abc", []Edit{{NewText: "x"}}, "", ErrEditEmpty},
+		{"crlf fallback", "a\r\nb\r\n", []Edit{{OldText: "a\nb\n", NewText: "c\nd\n"}}, "c\r\nd\r\n", nil},
+		{"crlf exact preferred", "a\r\nb\n", []Edit{{OldText: "b\n", NewText: "c\n"}}, "a\r\nc\n", nil},
+		{"no crlf fallback in LF file", "a\nb\n", []Edit{{OldText: "a\r\nb", NewText: "x"}}, "", ErrEditNotFound},
+		{"later edit fails whole", "a b", []Edit{{OldText: "a", NewText: "c"}, {OldText: "zz", NewText: "y"}}, "", ErrEditNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := applyEdits("f.txt", tt.content, tt.edits)
+			if !errors.Is(err, tt.err) || (err == nil) != (tt.err == nil) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzApplyEdits(f *testing.F) {
+	f.Add("hello world\n", "world", "there", false)
+	f.Add("a\r\nb\r\n", "a\nb", "x\ny", false)
+	f.Add("aaa", "a", "b", true)
+	f.Fuzz(func(t *testing.T, content, old, repl string, all bool) {
+		got, err := applyEdits("f", content, []Edit{{OldText: old, NewText: repl, ReplaceAll: all}})
+		n := strings.Count(content, old)
+		switch {
+		case old == "":
+			if !errors.Is(err, ErrEditEmpty) {
+				t.Fatalf("empty old_text: %v", err)
+			}
+		case n == 1 || (n > 1 && all):
+			if err != nil || got != strings.ReplaceAll(content, old, repl) {
+				t.Fatalf("exact match: got %q, %v", got, err)
+			}
+		case n > 1:
+			if !errors.Is(err, ErrEditAmbiguous) {
+				t.Fatalf("ambiguous: %v", err)
+			}
+		case err == nil:
+			// Only the CRLF fallback may succeed without an exact match.
+			if !strings.Contains(content, "\r\n") || !strings.Contains(old, "\n") {
+				t.Fatalf("succeeded without a match: %q", got)
+			}
+		}
+	})
+}
