@@ -1,0 +1,354 @@
+package checkpoint
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Checkpoint records every file an agent mutates through it, so that the
+// mutations can be diffed, kept or undone. Its methods are safe for
+// concurrent use. Get one from Manager.Begin or Manager.Open.
+//
+// Each mutation follows the same crash-safe protocol: (1) the pre-image
+// (on first touch) and the intended post-image are committed to the store
+// together with a pending Change; (2) the file is written atomically; (3)
+// the change is confirmed. A crash between (1) and (3) is settled by
+// Manager.Open, which looks at the file to see whether (2) happened.
+type Checkpoint struct {
+	m *Manager
+
+	mu      sync.Mutex
+	info    Info
+	files   map[string]FileRecord
+	nextSeq int64
+}
+
+// ID returns the checkpoint's id, for Manager.Open after a restart.
+func (c *Checkpoint) ID() string { return c.info.ID }
+
+// Info returns the checkpoint's current description.
+func (c *Checkpoint) Info() Info {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.info
+}
+
+// Files returns the records of every file the checkpoint touched, in the
+// order they were first touched.
+func (c *Checkpoint) Files() []FileRecord {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sortedFiles()
+}
+
+func (c *Checkpoint) sortedFiles() []FileRecord {
+	out := make([]FileRecord, 0, len(c.files))
+	for _, f := range c.files {
+		f.CreatedDirs = slices.Clone(f.CreatedDirs)
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b FileRecord) int {
+		if a.Order != b.Order {
+			return int(a.Order - b.Order)
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	return out
+}
+
+// writable checks the state; c.mu must be held.
+func (c *Checkpoint) writable() error {
+	if c.info.State != StateOpen {
+		return fmt.Errorf("%w (checkpoint %s is %s)", ErrClosed, c.info.ID, c.info.State)
+	}
+	return nil
+}
+
+// touch returns rel's record as of now and rel's current image, taking the
+// pre-image on first touch (its blob is added to b). A file changed by
+// someone else since the agent's last write is marked Tainted, so Undo
+// will not silently discard that foreign edit. c.mu and rel's stripe must
+// be held.
+func (c *Checkpoint) touch(rel string, seq int64, b *Batch) (FileRecord, Image, error) {
+	cur, data, err := c.m.capture(rel)
+	if err != nil {
+		return FileRecord{}, Image{}, err
+	}
+	rec, ok := c.files[rel]
+	if !ok || rec.Status != FilePending {
+		// First touch, or touched again after the file was kept or undone:
+		// what is on disk now is the baseline.
+		rec = FileRecord{Checkpoint: c.info.ID, Path: rel, Order: seq, Pre: cur, Post: cur, Status: FilePending}
+		if cur.Exists {
+			b.Blobs[cur.Hash] = data
+		}
+	} else if !cur.Same(rec.Post) {
+		rec.Tainted = true
+		if cur.Exists {
+			b.Blobs[cur.Hash] = data
+		}
+		c.m.log.Warn("checkpoint: file changed outside the agent between its writes; undo will skip it unless forced",
+			"checkpoint", c.info.ID, "path", rel)
+	}
+	return rec, cur, nil
+}
+
+// commit applies b to the store and, on success, to the cached records.
+func (c *Checkpoint) commit(ctx context.Context, b Batch) error {
+	if err := c.m.store.Commit(ctx, c.info.ID, b); err != nil {
+		return err
+	}
+	for _, f := range b.Files {
+		c.files[f.Path] = f
+	}
+	if b.State != "" {
+		c.info.State = b.State
+	}
+	return nil
+}
+
+// mutation runs the write-ahead protocol for one change: commit b (whose
+// Changes[0] is the pending change), perform do, then confirm the change,
+// or roll b's records back to rollback if do failed.
+func (c *Checkpoint) mutation(ctx context.Context, b Batch, rollback []FileRecord, do func() error) error {
+	if err := c.commit(ctx, b); err != nil {
+		return err
+	}
+	ch := b.Changes[0]
+	c.nextSeq = ch.Seq + 1
+	if err := do(); err != nil {
+		// The Files contract makes the failed operation a no-op on disk, so
+		// the records go back to what they were. Use a fresh context: the
+		// caller's may be what failed, and the store must not keep a
+		// change that did not happen.
+		if rerr := c.commit(context.WithoutCancel(ctx), Batch{Files: rollback, DropChanges: []int64{ch.Seq}}); rerr != nil {
+			c.m.log.Error("checkpoint: rollback of failed change not recorded; it will be settled on next Open",
+				"checkpoint", c.info.ID, "path", ch.Path, "err", rerr)
+		}
+		return &PathError{Op: string(ch.Op), Path: ch.Path, Err: err}
+	}
+	ch.Pending = false
+	if err := c.commit(context.WithoutCancel(ctx), Batch{Changes: []Change{ch}}); err != nil {
+		// The file and the records agree (Post was written ahead); only the
+		// confirmation is missing, and Open settles it from the disk.
+		c.m.log.Warn("checkpoint: change applied but its confirmation was not recorded",
+			"checkpoint", c.info.ID, "path", ch.Path, "err", err)
+	}
+	return nil
+}
+
+// WriteFile writes data to name on behalf of call, snapshotting the file
+// first if this checkpoint has not touched it yet. An existing file keeps
+// its mode; a new one gets perm (0644 if zero). Missing parent directories
+// are created and remembered, so Undo removes them again.
+func (c *Checkpoint) WriteFile(ctx context.Context, call Call, name string, data []byte, perm fs.FileMode) error {
+	rel, err := key(c.m.files, name)
+	if err != nil {
+		return err
+	}
+	if int64(len(data)) > c.m.maxSize {
+		return &PathError{Op: "write", Path: rel, Err: fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(data), c.m.maxSize)}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.writable(); err != nil {
+		return err
+	}
+	defer c.m.lockPaths(rel)()
+
+	seq := c.nextSeq
+	b := Batch{Blobs: map[string][]byte{}}
+	rec, cur, err := c.touch(rel, seq, &b)
+	if err != nil {
+		return err
+	}
+	mode := perm.Perm()
+	if cur.Exists {
+		mode = cur.Mode
+	} else if mode == 0 {
+		mode = 0o644
+	}
+	if !cur.Exists {
+		for _, d := range c.m.missingParents(rel) {
+			if !slices.Contains(rec.CreatedDirs, d) {
+				rec.CreatedDirs = append(rec.CreatedDirs, d)
+			}
+		}
+	}
+	rollback := rec
+	rollback.Post = cur
+	h := hashOf(data)
+	b.Blobs[h] = data
+	after := Image{Exists: true, Hash: h, Mode: mode}
+	rec.Post = after
+	b.Files = []FileRecord{rec}
+	b.Changes = []Change{{Checkpoint: c.info.ID, Seq: seq, Path: rel, Op: OpWrite, Call: call,
+		Before: cur, After: after, Pending: true, Time: c.m.now()}}
+	return c.mutation(ctx, b, []FileRecord{rollback}, func() error { return c.m.put(rel, data, mode) })
+}
+
+// Remove deletes name on behalf of call, snapshotting it first.
+func (c *Checkpoint) Remove(ctx context.Context, call Call, name string) error {
+	rel, err := key(c.m.files, name)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.writable(); err != nil {
+		return err
+	}
+	defer c.m.lockPaths(rel)()
+
+	seq := c.nextSeq
+	b := Batch{Blobs: map[string][]byte{}}
+	rec, cur, err := c.touch(rel, seq, &b)
+	if err != nil {
+		return err
+	}
+	if !cur.Exists {
+		return &PathError{Op: "remove", Path: rel, Err: fs.ErrNotExist}
+	}
+	rollback := rec
+	rollback.Post = cur
+	rec.Post = Image{}
+	b.Files = []FileRecord{rec}
+	b.Changes = []Change{{Checkpoint: c.info.ID, Seq: seq, Path: rel, Op: OpRemove, Call: call,
+		Before: cur, Pending: true, Time: c.m.now()}}
+	return c.mutation(ctx, b, []FileRecord{rollback}, func() error { return c.m.files.Remove(native(rel)) })
+}
+
+// Rename moves oldname to newname on behalf of call. Both ends are
+// recorded: Undo puts the file back at oldname and restores (or removes)
+// whatever was at newname.
+func (c *Checkpoint) Rename(ctx context.Context, call Call, oldname, newname string) error {
+	from, err := key(c.m.files, oldname)
+	if err != nil {
+		return err
+	}
+	to, err := key(c.m.files, newname)
+	if err != nil {
+		return err
+	}
+	if from == to {
+		return &PathError{Op: "rename", Path: from, Err: fmt.Errorf("%w: source and destination are the same file", ErrInvalidPath)}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.writable(); err != nil {
+		return err
+	}
+	defer c.m.lockPaths(from, to)()
+
+	seq := c.nextSeq
+	b := Batch{Blobs: map[string][]byte{}}
+	src, srcCur, err := c.touch(from, seq, &b)
+	if err != nil {
+		return err
+	}
+	if !srcCur.Exists {
+		return &PathError{Op: "rename", Path: from, Err: fs.ErrNotExist}
+	}
+	dst, dstCur, err := c.touch(to, seq, &b)
+	if err != nil {
+		return err
+	}
+	newDirs := c.m.missingParents(to)
+	for _, d := range newDirs {
+		if !slices.Contains(dst.CreatedDirs, d) {
+			dst.CreatedDirs = append(dst.CreatedDirs, d)
+		}
+	}
+	rbSrc, rbDst := src, dst
+	rbSrc.Post, rbDst.Post = srcCur, dstCur
+	src.Post = Image{}
+	dst.Post = srcCur
+	dst.RenamedFrom = from
+	b.Files = []FileRecord{src, dst}
+	b.Changes = []Change{{Checkpoint: c.info.ID, Seq: seq, Path: to, From: from, Op: OpRename, Call: call,
+		Before: dstCur, After: srcCur, FromBefore: srcCur, Pending: true, Time: c.m.now()}}
+	return c.mutation(ctx, b, []FileRecord{rbSrc, rbDst}, func() error {
+		if len(newDirs) > 0 {
+			if err := c.m.files.MkdirAll(native(path.Dir(to)), 0o755); err != nil {
+				return err
+			}
+		}
+		return c.m.files.Rename(native(from), native(to))
+	})
+}
+
+// Snapshot takes name's pre-image now without changing it. Call it before
+// the agent changes a file by other means (a shell command, a formatter),
+// then Record afterwards.
+func (c *Checkpoint) Snapshot(ctx context.Context, name string) error {
+	rel, err := key(c.m.files, name)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.writable(); err != nil {
+		return err
+	}
+	defer c.m.lockPaths(rel)()
+	if rec, ok := c.files[rel]; ok && rec.Status == FilePending {
+		return nil
+	}
+	b := Batch{Blobs: map[string][]byte{}}
+	rec, _, err := c.touch(rel, c.nextSeq, &b)
+	if err != nil {
+		return err
+	}
+	rec.CreatedDirs = c.m.missingParents(rel)
+	b.Files = []FileRecord{rec}
+	if err := c.commit(ctx, b); err != nil {
+		return err
+	}
+	c.nextSeq++
+	return nil
+}
+
+// Record notes the current content of name, changed by call since
+// Snapshot, as the agent's work: Undo will restore the snapshot, and Diff
+// and the per-call stats include it.
+func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
+	rel, err := key(c.m.files, name)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.writable(); err != nil {
+		return err
+	}
+	defer c.m.lockPaths(rel)()
+	rec, ok := c.files[rel]
+	if !ok || rec.Status != FilePending {
+		return &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: no snapshot of this file in the checkpoint; call Snapshot before changing it", ErrNotFound)}
+	}
+	cur, data, err := c.m.capture(rel)
+	if err != nil {
+		return err
+	}
+	if cur.Same(rec.Post) {
+		return nil // nothing changed
+	}
+	b := Batch{Blobs: map[string][]byte{}}
+	if cur.Exists {
+		b.Blobs[cur.Hash] = data
+	}
+	seq := c.nextSeq
+	ch := Change{Checkpoint: c.info.ID, Seq: seq, Path: rel, Op: OpRecord, Call: call, Before: rec.Post, After: cur, Time: c.m.now()}
+	rec.Post = cur
+	b.Files, b.Changes = []FileRecord{rec}, []Change{ch}
+	if err := c.commit(ctx, b); err != nil {
+		return err
+	}
+	c.nextSeq++
+	return nil
+}

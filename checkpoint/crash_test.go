@@ -1,0 +1,224 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The reliability test: a helper process (this test binary, re-executed
+// with crashHelperEnv set) writes, removes, renames and undoes files
+// through checkpoints in a loop; the parent kills it with SIGKILL at a
+// random moment, then checks that every file holds a complete version,
+// that the store opens, and that undoing every checkpoint newest-first
+// restores the original workspace without a single conflict.
+
+const crashHelperEnv = "TETHER_CHECKPOINT_CRASH_HELPER"
+
+var crashFiles = []string{"a.txt", "b.txt", "src/c.go", "src/d.go", "e.md"}
+
+// crashContent is version v of a file: a header naming it, then enough
+// deterministic filler that a write takes long enough to be interrupted.
+// A torn write cannot pass checkCrashContent.
+func crashContent(name string, v int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "file %s version %d\n", name, v)
+	line := fmt.Sprintf("%s/%d filler line for a large file that takes a while to write\n", name, v)
+	for b.Len() < 96<<10 {
+		b.WriteString(line)
+	}
+	return b.Bytes()
+}
+
+func checkCrashContent(data []byte) error {
+	var name string
+	var v int
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	if _, err := fmt.Sscanf(string(first), "file %s version %d", &name, &v); err != nil {
+		return fmt.Errorf("no header (%v): %.60q", err, data)
+	}
+	if !bytes.Equal(data, crashContent(name, v)) {
+		return fmt.Errorf("torn content for %s version %d (%d bytes)", name, v, len(data))
+	}
+	return nil
+}
+
+// slowFiles pauses before each mutation, as a slow disk would, so that
+// kills often land between the store's record and the file operation:
+// the window crash recovery exists for.
+type slowFiles struct{ *rootFiles }
+
+func (f slowFiles) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	time.Sleep(2 * time.Millisecond)
+	return f.rootFiles.WriteFile(name, data, perm)
+}
+
+func (f slowFiles) Remove(name string) error {
+	time.Sleep(2 * time.Millisecond)
+	return f.rootFiles.Remove(name)
+}
+
+func (f slowFiles) Rename(o, n string) error {
+	time.Sleep(2 * time.Millisecond)
+	return f.rootFiles.Rename(o, n)
+}
+
+// TestCrashHelper is the helper process; it does nothing in a normal run.
+func TestCrashHelper(t *testing.T) {
+	dir := os.Getenv(crashHelperEnv)
+	if dir == "" {
+		t.Skip("helper process for TestKillDuringWrites")
+	}
+	ctx := context.Background()
+	store, err := OpenSQLite(ctx, filepath.Join(dir, "cp.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(slowFiles{newRootFiles(t, filepath.Join(dir, "ws"))}, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	deadline := time.Now().Add(20 * time.Second) // never outlive a dead parent for long
+	version := int(time.Now().UnixNano() % 1e6 * 1000)
+	for turn := 0; time.Now().Before(deadline); turn++ {
+		c, err := m.Begin(ctx, "crash", fmt.Sprint("turn ", turn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 4 {
+			name := crashFiles[rng.IntN(len(crashFiles))]
+			version++
+			call := Call{ID: fmt.Sprint("call_", version), Tool: "write_file"}
+			switch rng.IntN(6) {
+			case 0:
+				c.Remove(ctx, call, name) // may not exist: an error is fine
+			case 1:
+				c.Rename(ctx, call, name, "moved/"+filepath.Base(name))
+			case 2:
+				c.WriteFile(ctx, call, "new/"+fmt.Sprint(version%3)+".txt", crashContent("new", version), 0)
+			default:
+				if err := c.WriteFile(ctx, call, name, crashContent(name, version), 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if rng.IntN(4) == 0 {
+			c.Undo(ctx, UndoOptions{})
+		}
+	}
+}
+
+func TestKillDuringWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	const runs = 20
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	for run := range runs {
+		dir := t.TempDir()
+		ws := filepath.Join(dir, "ws")
+		initial := map[string]string{}
+		for _, name := range crashFiles {
+			p := filepath.Join(ws, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			data := crashContent(name, 0)
+			os.WriteFile(p, data, 0o644)
+			initial[name] = string(data)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.count=1")
+		cmd.Env = append(os.Environ(), crashHelperEnv+"="+dir)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Past process start-up and store open, then anywhere in the loop.
+		delay := 60*time.Millisecond + time.Duration(rng.Int64N(int64(400*time.Millisecond)))
+		time.Sleep(delay)
+		cmd.Process.Kill() // SIGKILL
+		err := cmd.Wait()
+		if cmd.ProcessState.Success() {
+			t.Fatalf("run %d: helper exited before the kill: %v\n%s", run, err, out.String())
+		}
+		verifyAfterCrash(t, run, dir, initial)
+	}
+}
+
+func verifyAfterCrash(t *testing.T, run int, dir string, initial map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	ws := filepath.Join(dir, "ws")
+	temps := 0
+	walk := func() map[string]string {
+		got := map[string]string{}
+		filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if isTemp(p) {
+				temps++ // an interrupted atomic write leaves its temp file, never a torn target
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(ws, p)
+			if err := checkCrashContent(data); err != nil {
+				t.Errorf("run %d: %s: %v", run, rel, err)
+			}
+			got[filepath.ToSlash(rel)] = string(data)
+			return nil
+		})
+		return got
+	}
+	walk()
+	leftover := temps
+
+	store, err := OpenSQLite(ctx, filepath.Join(dir, "cp.db"))
+	if err != nil {
+		t.Fatalf("run %d: store does not open after kill: %v", run, err)
+	}
+	defer store.Close()
+	m, _ := New(newRootFiles(t, ws), store)
+	list, err := m.List(ctx, "crash")
+	if err != nil {
+		t.Fatalf("run %d: %v", run, err)
+	}
+	for _, info := range slices.Backward(list) {
+		c, err := m.Open(ctx, info.ID)
+		if err != nil {
+			t.Fatalf("run %d: open %s: %v", run, info.ID, err)
+		}
+		if _, err := c.Undo(ctx, UndoOptions{}); err != nil {
+			t.Errorf("run %d: undo %s (%s): %v", run, info.ID, info.Label, err)
+		}
+	}
+	got := walk()
+	if len(got) != len(initial) {
+		var names []string
+		for k := range got {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		t.Errorf("run %d: after undoing %d checkpoints the workspace has %s", run, len(list), strings.Join(names, ", "))
+	}
+	for name, want := range initial {
+		if got[name] != want {
+			t.Errorf("run %d: %s not restored (%.40q)", run, name, got[name])
+		}
+	}
+	t.Logf("run %d: killed after %d checkpoints; %d leftover temp files", run, len(list), leftover)
+}

@@ -1,0 +1,169 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// TestUndoAfterRestart writes through one store instance, closes it, and
+// undoes through a new store and manager, as a new process would.
+func TestUndoAfterRestart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(t.TempDir(), "cp.db")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+
+	s1, err := OpenSQLite(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, _ := New(newRootFiles(t, dir), s1)
+	c, _ := m1.Begin(ctx, "sess", "run 1")
+	c.WriteFile(ctx, call1, "a.txt", []byte("A\n"), 0)
+	c.WriteFile(ctx, call1, "b/new.txt", []byte("new\n"), 0)
+	c.Rename(ctx, call1, "a.txt", "c.txt")
+	id := c.ID()
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s2, err := OpenSQLite(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	m2, _ := New(newRootFiles(t, dir), s2)
+	list, err := m2.List(ctx, "sess")
+	if err != nil || len(list) != 1 || list[0].ID != id || list[0].Label != "run 1" {
+		t.Fatalf("List after restart = %+v, %v", list, err)
+	}
+	c2, err := m2.Open(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := c2.Diff(ctx)
+	if err != nil || len(d.Files) != 2 {
+		t.Errorf("Diff after restart = %+v, %v", d.Files, err)
+	}
+	if _, err := c2.Undo(ctx, UndoOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, dir: dir}
+	mustEqualTree(t, e.tree(), map[string]string{"a.txt": "a\n"})
+	if _, err := m2.Open(ctx, "cp_missing"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Open(unknown) = %v, want ErrNotFound", err)
+	}
+}
+
+// TestRecoverInterruptedChange plays the two crash windows of the
+// write-ahead protocol: the record is committed but the write never
+// landed, and the write landed but was never confirmed.
+func TestRecoverInterruptedChange(t *testing.T) {
+	ctx := context.Background()
+	for _, landed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("landed=%v", landed), func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "a.txt"), []byte("v1\n"), 0o644)
+			store := NewMemoryStore()
+			m1, _ := New(newRootFiles(t, dir), store)
+			c, _ := m1.Begin(ctx, "s", "")
+			if err := c.WriteFile(ctx, call1, "a.txt", []byte("v2\n"), 0); err != nil {
+				t.Fatal(err)
+			}
+			// Forge what a kill between "record" and "confirm" of a third
+			// version leaves behind.
+			v2 := Image{Exists: true, Hash: hashOf([]byte("v2\n")), Mode: 0o644}
+			v3 := Image{Exists: true, Hash: hashOf([]byte("v3\n")), Mode: 0o644}
+			rec := c.Files()[0]
+			rec.Post = v3
+			err := store.Commit(ctx, c.ID(), Batch{Blobs: map[string][]byte{v3.Hash: []byte("v3\n")}, Files: []FileRecord{rec},
+				Changes: []Change{{Checkpoint: c.ID(), Seq: 9, Path: "a.txt", Op: OpWrite, Before: v2, After: v3, Pending: true}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if landed {
+				os.WriteFile(filepath.Join(dir, "a.txt"), []byte("v3\n"), 0o644)
+			}
+			m2, _ := New(newRootFiles(t, dir), store) // a new process
+			c2, err := m2.Open(ctx, c.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			changes, _ := store.Changes(ctx, c.ID())
+			wantChanges := 1
+			if landed {
+				wantChanges = 2
+			}
+			if len(changes) != wantChanges || changes[len(changes)-1].Pending {
+				t.Errorf("changes after recovery = %+v", changes)
+			}
+			if _, err := c2.Undo(ctx, UndoOptions{}); err != nil {
+				t.Fatalf("Undo after recovery = %v", err)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(got) != "v1\n" {
+				t.Errorf("a.txt = %q, want v1", got)
+			}
+		})
+	}
+}
+
+// TestConcurrentSessions runs many sessions at once in one process (run
+// with -race), each writing, diffing and undoing its own files.
+func TestConcurrentSessions(t *testing.T) {
+	ctx := context.Background()
+	forEachStore(t, func(t *testing.T, open func(t *testing.T) Store) {
+		const sessions, writes = 8, 10
+		tree := map[string]string{}
+		for i := range sessions {
+			tree[fmt.Sprintf("s%d.txt", i)] = fmt.Sprintf("original %d\n", i)
+		}
+		e := newEnv(t, open(t), tree)
+		cps := make([]*Checkpoint, sessions)
+		var wg sync.WaitGroup
+		errs := make(chan error, sessions*writes*2)
+		for i := range sessions {
+			wg.Go(func() {
+				c, err := e.m.Begin(ctx, fmt.Sprintf("session-%d", i), "")
+				if err != nil {
+					errs <- err
+					return
+				}
+				cps[i] = c
+				for j := range writes {
+					if err := c.WriteFile(ctx, Call{ID: fmt.Sprint(j)}, fmt.Sprintf("s%d.txt", i), []byte(fmt.Sprintf("s%d w%d\n", i, j)), 0); err != nil {
+						errs <- err
+					}
+					if err := c.WriteFile(ctx, Call{ID: fmt.Sprint(j)}, fmt.Sprintf("new/s%d-%d.txt", i, j), []byte("x"), 0); err != nil {
+						errs <- err
+					}
+					if _, err := c.Diff(ctx); err != nil {
+						errs <- err
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		if t.Failed() {
+			return
+		}
+		var uwg sync.WaitGroup
+		for _, c := range cps {
+			uwg.Go(func() {
+				if _, err := c.Undo(ctx, UndoOptions{}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		uwg.Wait()
+		mustEqualTree(t, e.tree(), tree)
+	})
+}

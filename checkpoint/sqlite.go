@@ -1,0 +1,352 @@
+package checkpoint
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"time"
+
+	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
+)
+
+// SQLiteStore is the default Store: one SQLite file in WAL mode, written
+// with synchronous=FULL so that a Commit that returned survives a crash
+// of the process or the machine. Blobs live in the same file, keyed by
+// their sha256, so an unchanged pre-image is stored once however many
+// checkpoints refer to it. Open it with OpenSQLite.
+type SQLiteStore struct {
+	db *sql.DB
+}
+
+// migrations are applied in order; schema_version holds how many ran.
+// Never edit an entry once released: append a new one.
+var migrations = []string{
+	`CREATE TABLE checkpoints (
+		id TEXT PRIMARY KEY,
+		session TEXT NOT NULL,
+		label TEXT NOT NULL,
+		created_ns INTEGER NOT NULL,
+		state TEXT NOT NULL
+	);
+	CREATE INDEX checkpoints_by_session ON checkpoints(session);
+	CREATE TABLE blobs (
+		hash TEXT PRIMARY KEY,
+		data BLOB NOT NULL
+	) WITHOUT ROWID;
+	CREATE TABLE files (
+		checkpoint TEXT NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
+		path TEXT NOT NULL,
+		ord INTEGER NOT NULL,
+		pre_exists INTEGER NOT NULL, pre_hash TEXT NOT NULL, pre_mode INTEGER NOT NULL,
+		post_exists INTEGER NOT NULL, post_hash TEXT NOT NULL, post_mode INTEGER NOT NULL,
+		status TEXT NOT NULL,
+		tainted INTEGER NOT NULL,
+		renamed_from TEXT NOT NULL,
+		created_dirs TEXT NOT NULL,
+		PRIMARY KEY (checkpoint, path)
+	) WITHOUT ROWID;
+	CREATE TABLE changes (
+		checkpoint TEXT NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
+		seq INTEGER NOT NULL,
+		path TEXT NOT NULL,
+		from_path TEXT NOT NULL,
+		op TEXT NOT NULL,
+		call_id TEXT NOT NULL,
+		tool TEXT NOT NULL,
+		before_exists INTEGER NOT NULL, before_hash TEXT NOT NULL, before_mode INTEGER NOT NULL,
+		after_exists INTEGER NOT NULL, after_hash TEXT NOT NULL, after_mode INTEGER NOT NULL,
+		from_exists INTEGER NOT NULL, from_hash TEXT NOT NULL, from_mode INTEGER NOT NULL,
+		pending INTEGER NOT NULL,
+		time_ns INTEGER NOT NULL,
+		PRIMARY KEY (checkpoint, seq)
+	) WITHOUT ROWID;`,
+}
+
+// OpenSQLite opens (creating if needed) the store in the file at path and
+// brings its schema up to date. Keep the file outside the workspace the
+// agent edits. It fails with ErrSchemaTooNew if a newer Tether wrote it.
+func OpenSQLite(ctx context.Context, path string) (*SQLiteStore, error) {
+	if path == "" {
+		return nil, fmt.Errorf("checkpoint: OpenSQLite: empty path; pass the file that should hold the checkpoints")
+	}
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: open %s: %w", path, err)
+	}
+	// One connection: SQLite serialises writers anyway, and a single
+	// connection keeps in-process callers from ever seeing SQLITE_BUSY.
+	db.SetMaxOpenConns(1)
+	s := &SQLiteStore{db: db}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("checkpoint: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *SQLiteStore) migrate(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	var v int
+	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("%w: version %d, this program knows %d", ErrSchemaTooNew, v, len(migrations))
+	}
+	for ; v < len(migrations); v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			return fmt.Errorf("migration %d: %w", v+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, v); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// SchemaVersion reports how many migrations the store has applied.
+func (s *SQLiteStore) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
+	return v, err
+}
+
+func (s *SQLiteStore) Create(ctx context.Context, info Info) error {
+	if info.ID == "" {
+		return fmt.Errorf("checkpoint: create: empty id")
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO checkpoints (id, session, label, created_ns, state) VALUES (?, ?, ?, ?, ?)`,
+		info.ID, info.Session, info.Label, info.Created.UnixNano(), string(info.State))
+	if err != nil {
+		return fmt.Errorf("checkpoint: create %s: %w", info.ID, err)
+	}
+	return nil
+}
+
+func (s *SQLiteStore) Info(ctx context.Context, id string) (Info, error) {
+	var i Info
+	var ns int64
+	err := s.db.QueryRowContext(ctx, `SELECT id, session, label, created_ns, state FROM checkpoints WHERE id = ?`, id).
+		Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Info{}, fmt.Errorf("checkpoint %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("checkpoint %q: %w", id, err)
+	}
+	i.Created = time.Unix(0, ns)
+	return i, nil
+}
+
+func (s *SQLiteStore) List(ctx context.Context, session string) ([]Info, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, session, label, created_ns, state FROM checkpoints
+		WHERE ? = '' OR session = ? ORDER BY rowid`, session, session)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Info
+	for rows.Next() {
+		var i Info
+		var ns int64
+		if err := rows.Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State); err != nil {
+			return nil, err
+		}
+		i.Created = time.Unix(0, ns)
+		out = append(out, i)
+	}
+	return out, rows.Err()
+}
+
+func (s *SQLiteStore) Commit(ctx context.Context, id string, b Batch) (err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("checkpoint: commit to %s: %w", id, err)
+		}
+	}()
+	for _, f := range b.Files {
+		if f.Checkpoint != id {
+			return fmt.Errorf("file record for %s belongs to checkpoint %q", f.Path, f.Checkpoint)
+		}
+	}
+	for _, c := range b.Changes {
+		if c.Checkpoint != id {
+			return fmt.Errorf("change %d belongs to checkpoint %q", c.Seq, c.Checkpoint)
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM checkpoints WHERE id = ?`, id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	for h, data := range b.Blobs {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO blobs (hash, data) VALUES (?, ?)`, h, data); err != nil {
+			return err
+		}
+	}
+	for _, f := range b.Files {
+		dirs, _ := json.Marshal(f.CreatedDirs) // a []string always marshals
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO files (checkpoint, path, ord,
+			pre_exists, pre_hash, pre_mode, post_exists, post_hash, post_mode,
+			status, tainted, renamed_from, created_dirs) VALUES (?,?,?, ?,?,?, ?,?,?, ?,?,?,?)`,
+			id, f.Path, f.Order, f.Pre.Exists, f.Pre.Hash, uint32(f.Pre.Mode), f.Post.Exists, f.Post.Hash, uint32(f.Post.Mode),
+			string(f.Status), f.Tainted, f.RenamedFrom, string(dirs)); err != nil {
+			return err
+		}
+	}
+	for _, c := range b.Changes {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO changes (checkpoint, seq, path, from_path, op, call_id, tool,
+			before_exists, before_hash, before_mode, after_exists, after_hash, after_mode, from_exists, from_hash, from_mode,
+			pending, time_ns) VALUES (?,?,?,?,?,?,?, ?,?,?, ?,?,?, ?,?,?, ?,?)`,
+			id, c.Seq, c.Path, c.From, string(c.Op), c.Call.ID, c.Call.Tool,
+			c.Before.Exists, c.Before.Hash, uint32(c.Before.Mode), c.After.Exists, c.After.Hash, uint32(c.After.Mode),
+			c.FromBefore.Exists, c.FromBefore.Hash, uint32(c.FromBefore.Mode), c.Pending, c.Time.UnixNano()); err != nil {
+			return err
+		}
+	}
+	for _, seq := range b.DropChanges {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM changes WHERE checkpoint = ? AND seq = ?`, id, seq); err != nil {
+			return err
+		}
+	}
+	if b.State != "" {
+		if _, err := tx.ExecContext(ctx, `UPDATE checkpoints SET state = ? WHERE id = ?`, string(b.State), id); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func (s *SQLiteStore) Blob(ctx context.Context, hash string) ([]byte, error) {
+	var data []byte
+	err := s.db.QueryRowContext(ctx, `SELECT data FROM blobs WHERE hash = ?`, hash).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("blob %s: %w", hash, ErrNotFound)
+	}
+	if data == nil && err == nil {
+		data = []byte{}
+	}
+	return data, err
+}
+
+func (s *SQLiteStore) exists(ctx context.Context, id string) error {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM checkpoints WHERE id = ?`, id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("checkpoint %q: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+func (s *SQLiteStore) Files(ctx context.Context, id string) ([]FileRecord, error) {
+	if err := s.exists(ctx, id); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT path, ord, pre_exists, pre_hash, pre_mode, post_exists, post_hash, post_mode,
+		status, tainted, renamed_from, created_dirs FROM files WHERE checkpoint = ? ORDER BY ord, path`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []FileRecord
+	for rows.Next() {
+		f := FileRecord{Checkpoint: id}
+		var preMode, postMode uint32
+		var dirs string
+		if err := rows.Scan(&f.Path, &f.Order, &f.Pre.Exists, &f.Pre.Hash, &preMode, &f.Post.Exists, &f.Post.Hash, &postMode,
+			&f.Status, &f.Tainted, &f.RenamedFrom, &dirs); err != nil {
+			return nil, err
+		}
+		f.Pre.Mode, f.Post.Mode = fs.FileMode(preMode), fs.FileMode(postMode)
+		if err := json.Unmarshal([]byte(dirs), &f.CreatedDirs); err != nil {
+			return nil, fmt.Errorf("file record %s: created_dirs: %w", f.Path, err)
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+func (s *SQLiteStore) Changes(ctx context.Context, id string) ([]Change, error) {
+	if err := s.exists(ctx, id); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, path, from_path, op, call_id, tool,
+		before_exists, before_hash, before_mode, after_exists, after_hash, after_mode, from_exists, from_hash, from_mode,
+		pending, time_ns FROM changes WHERE checkpoint = ? ORDER BY seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Change
+	for rows.Next() {
+		c := Change{Checkpoint: id}
+		var bm, am, fm uint32
+		var ns int64
+		if err := rows.Scan(&c.Seq, &c.Path, &c.From, &c.Op, &c.Call.ID, &c.Call.Tool,
+			&c.Before.Exists, &c.Before.Hash, &bm, &c.After.Exists, &c.After.Hash, &am, &c.FromBefore.Exists, &c.FromBefore.Hash, &fm,
+			&c.Pending, &ns); err != nil {
+			return nil, err
+		}
+		c.Before.Mode, c.After.Mode, c.FromBefore.Mode = fs.FileMode(bm), fs.FileMode(am), fs.FileMode(fm)
+		c.Time = time.Unix(0, ns)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func (s *SQLiteStore) Delete(ctx context.Context, id string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("checkpoint: delete %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("checkpoint %q: %w", id, ErrNotFound)
+	}
+	// files and changes go by ON DELETE CASCADE; then drop unreferenced blobs.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM blobs WHERE hash NOT IN (
+		SELECT pre_hash FROM files UNION SELECT post_hash FROM files
+		UNION SELECT before_hash FROM changes UNION SELECT after_hash FROM changes UNION SELECT from_hash FROM changes)`); err != nil {
+		return fmt.Errorf("checkpoint: delete %s: pruning blobs: %w", id, err)
+	}
+	return tx.Commit()
+}
+
+// Close closes the database.
+func (s *SQLiteStore) Close() error { return s.db.Close() }

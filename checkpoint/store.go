@@ -1,0 +1,139 @@
+package checkpoint
+
+import (
+	"context"
+	"io/fs"
+	"time"
+)
+
+// State is the lifecycle of a checkpoint: open (accepting writes), kept
+// (accepted; no more writes) or undone (every file restored).
+type State string
+
+const (
+	StateOpen   State = "open"
+	StateKept   State = "kept"
+	StateUndone State = "undone"
+)
+
+// Info describes one checkpoint.
+type Info struct {
+	ID      string
+	Session string // groups the checkpoints of one conversation or run
+	Label   string // free text for the UI ("turn 3", the user's prompt…)
+	Created time.Time
+	State   State
+}
+
+// Image is the state of one path at one moment: absent, or a regular
+// file whose content is the blob with Hash (lowercase hex sha256).
+type Image struct {
+	Exists bool
+	Hash   string      // empty when !Exists
+	Mode   fs.FileMode // permission bits; zero when !Exists
+}
+
+// Same reports whether two images have the same existence and content.
+// Modes are ignored: a chmod alone is not a conflicting edit.
+func (i Image) Same(o Image) bool {
+	if i.Exists != o.Exists {
+		return false
+	}
+	return !i.Exists || i.Hash == o.Hash
+}
+
+// FileStatus is what has happened to one file of a checkpoint.
+type FileStatus string
+
+const (
+	FilePending FileStatus = "pending" // changed by the agent, not yet kept or undone
+	FileKept    FileStatus = "kept"
+	FileUndone  FileStatus = "undone"
+)
+
+// FileRecord is one file a checkpoint touched. Invariant: Pre is the file as
+// it was before the agent's first mutation in this checkpoint (or the
+// accepted baseline after AcceptHunk); Post is what the agent last wrote
+// (absent after a delete or the source of a rename). Post is recorded
+// before the write lands (write-ahead), with a pending Change that
+// recovery settles after a crash.
+type FileRecord struct {
+	Checkpoint  string
+	Path        string // slash-separated, workspace-relative
+	Order       int64  // seq of the first change; files are listed in this order
+	Pre         Image
+	Post        Image
+	Status      FileStatus
+	Tainted     bool     // someone else changed the file between two agent writes
+	RenamedFrom string   // set on the destination of a rename
+	CreatedDirs []string // parent directories the agent's write created, outermost first
+}
+
+// Op is the kind of mutation a Change made.
+type Op string
+
+const (
+	OpWrite  Op = "write"  // create or overwrite
+	OpRemove Op = "remove" // delete
+	OpRename Op = "rename" // From → Path
+	OpRecord Op = "record" // a change made outside WriteFile, recorded afterwards
+)
+
+// Call identifies the tool call that made a change, for per-call stats and
+// UI badges. The zero Call means "not attributed".
+type Call struct {
+	ID   string // the model's tool call id
+	Tool string // tool name, e.g. "write_file"
+}
+
+// Change is one mutation, in order. Before and After are the images of
+// Path around it; for a rename, FromBefore is the source's image before it
+// (the source is absent after).
+type Change struct {
+	Checkpoint string
+	Seq        int64
+	Path       string
+	From       string // rename source
+	Op         Op
+	Call       Call
+	Before     Image
+	After      Image
+	FromBefore Image
+	Pending    bool // recorded, write not yet confirmed
+	Time       time.Time
+}
+
+// Batch is a set of writes a Store applies atomically: all or none, even
+// when the process is killed during Commit.
+type Batch struct {
+	Blobs       map[string][]byte // hash → content; content-addressed, idempotent
+	Files       []FileRecord      // upserted by (Checkpoint, Path)
+	Changes     []Change          // upserted by (Checkpoint, Seq)
+	DropChanges []int64           // seqs of changes to delete
+	State       State             // if non-empty, the checkpoint's new state
+}
+
+// Store persists checkpoints. Implementations must be safe for concurrent
+// use and apply each Commit atomically. NewMemoryStore and OpenSQLite
+// provide the two built-in ones; both pass the same conformance tests.
+type Store interface {
+	// Create records a new checkpoint.
+	Create(ctx context.Context, info Info) error
+	// Info returns the checkpoint, or an error wrapping ErrNotFound.
+	Info(ctx context.Context, id string) (Info, error)
+	// List returns the session's checkpoints, oldest first; session ""
+	// lists all of them.
+	List(ctx context.Context, session string) ([]Info, error)
+	// Commit applies b to checkpoint id atomically.
+	Commit(ctx context.Context, id string, b Batch) error
+	// Blob returns the content with that hash, or an error wrapping ErrNotFound.
+	Blob(ctx context.Context, hash string) ([]byte, error)
+	// Files returns the checkpoint's file records in Order.
+	Files(ctx context.Context, id string) ([]FileRecord, error)
+	// Changes returns the checkpoint's changes in Seq order.
+	Changes(ctx context.Context, id string) ([]Change, error)
+	// Delete removes the checkpoint and every blob no other checkpoint uses.
+	Delete(ctx context.Context, id string) error
+	// Close releases the store.
+	Close() error
+}

@@ -1,0 +1,201 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+)
+
+// UndoOptions controls Undo and UndoFile. The zero value is the safe
+// default.
+type UndoOptions struct {
+	// Force restores files even when someone else changed them since the
+	// agent's last write, discarding that other work. Use it only after
+	// showing the user the ConflictError.
+	Force bool
+}
+
+// UndoReport says what an undo did to each file it looked at.
+type UndoReport struct {
+	Restored  []string // written back to the pre-image
+	Removed   []string // created by the agent, now deleted
+	Unchanged []string // already equal to the pre-image
+	Skipped   []Skip   // changed by someone else; left alone
+}
+
+// Undo restores every file the checkpoint touched to its pre-image and
+// removes the files (and directories) the agent created. A file that
+// someone else changed since the agent's last write is skipped, reported
+// in the UndoReport and in the returned *ConflictError (errors.Is
+// ErrConflict); everything else is still restored. Once every file is
+// restored the checkpoint is undone and takes no more writes. Undo is
+// idempotent and may be called again, for instance with Force.
+func (c *Checkpoint) Undo(ctx context.Context, opts UndoOptions) (UndoReport, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.undo(ctx, opts, nil)
+}
+
+// UndoFile restores one file as Undo would, leaving the checkpoint's other
+// files as they are.
+func (c *Checkpoint) UndoFile(ctx context.Context, name string, opts UndoOptions) (UndoReport, error) {
+	rel, err := key(c.m.files, name)
+	if err != nil {
+		return UndoReport{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.files[rel]; !ok {
+		return UndoReport{}, &PathError{Op: "undo", Path: rel, Err: fmt.Errorf("%w: the checkpoint did not touch this file", ErrNotFound)}
+	}
+	return c.undo(ctx, opts, func(p string) bool { return p == rel })
+}
+
+// undo restores the pending files selected by only (all when nil).
+// c.mu must be held.
+func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(string) bool) (UndoReport, error) {
+	var rep UndoReport
+	if c.info.State == StateKept {
+		return rep, fmt.Errorf("%w (checkpoint %s was kept)", ErrClosed, c.info.ID)
+	}
+	recs := c.sortedFiles()
+	// Restore in reverse order of first touch so that, after a rename, the
+	// destination is cleared before the source comes back.
+	for _, rec := range slices.Backward(recs) {
+		if rec.Status != FilePending || (only != nil && !only(rec.Path)) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		if err := c.undoFile(ctx, rec, opts, &rep); err != nil {
+			return rep, err
+		}
+	}
+	// Directories the agent created go last, innermost first, and only if
+	// empty: removing a directory never removes anyone's file.
+	var dirs []string
+	for _, rec := range recs {
+		if c.files[rec.Path].Status == FileUndone && !rec.Pre.Exists {
+			dirs = append(dirs, rec.CreatedDirs...)
+		}
+	}
+	slices.Sort(dirs)
+	for _, d := range slices.Backward(slices.Compact(dirs)) {
+		_ = c.m.files.Remove(native(d)) // fails harmlessly when not empty or already gone
+	}
+	if only == nil && len(rep.Skipped) == 0 && c.info.State == StateOpen {
+		if err := c.commit(ctx, Batch{State: StateUndone}); err != nil {
+			return rep, err
+		}
+	}
+	c.m.log.Info("checkpoint: undo", "checkpoint", c.info.ID, "restored", len(rep.Restored), "removed", len(rep.Removed),
+		"unchanged", len(rep.Unchanged), "skipped", len(rep.Skipped), "force", opts.Force)
+	if len(rep.Skipped) > 0 {
+		return rep, &ConflictError{Skipped: slices.Clone(rep.Skipped)}
+	}
+	return rep, nil
+}
+
+// undoFile restores one record. Order of effects: the file first, then its
+// record, so that a crash in between leaves a file equal to its pre-image
+// and a pending record, which the next Undo marks undone without writing.
+func (c *Checkpoint) undoFile(ctx context.Context, rec FileRecord, opts UndoOptions, rep *UndoReport) error {
+	defer c.m.lockPaths(rec.Path)()
+	cur, _, err := c.m.capture(rec.Path)
+	if err != nil && !(opts.Force && errors.Is(err, ErrNotRegular)) {
+		rep.Skipped = append(rep.Skipped, Skip{Path: rec.Path, Reason: err.Error()})
+		c.m.log.Warn("checkpoint: undo skipped file", "checkpoint", c.info.ID, "path", rec.Path, "err", err)
+		return nil
+	}
+	switch {
+	case err == nil && cur.Same(rec.Pre):
+		rep.Unchanged = append(rep.Unchanged, rec.Path)
+	case err == nil && cur.Same(rec.Post) && !rec.Tainted, opts.Force:
+		if opts.Force && !(cur.Same(rec.Post) && !rec.Tainted) {
+			c.m.log.Warn("checkpoint: forced undo overwrites changes made outside the agent", "checkpoint", c.info.ID, "path", rec.Path)
+		}
+		if err := c.restore(ctx, rec); err != nil {
+			return &PathError{Op: "undo", Path: rec.Path, Err: err}
+		}
+		if rec.Pre.Exists {
+			rep.Restored = append(rep.Restored, rec.Path)
+		} else {
+			rep.Removed = append(rep.Removed, rec.Path)
+		}
+	default:
+		reason := "changed since the agent's last write"
+		if rec.Tainted {
+			reason = "changed outside the agent between its writes"
+		}
+		rep.Skipped = append(rep.Skipped, Skip{Path: rec.Path, Reason: reason})
+		c.m.log.Warn("checkpoint: undo skipped file to keep work the agent did not do", "checkpoint", c.info.ID, "path", rec.Path, "reason", reason)
+		return nil
+	}
+	rec.Status = FileUndone
+	rec.Post = rec.Pre
+	rec.Tainted = false
+	return c.commit(context.WithoutCancel(ctx), Batch{Files: []FileRecord{rec}})
+}
+
+// restore puts rec's pre-image on disk.
+func (c *Checkpoint) restore(ctx context.Context, rec FileRecord) error {
+	if !rec.Pre.Exists {
+		if err := c.m.files.Remove(native(rec.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	data, err := c.m.store.Blob(ctx, rec.Pre.Hash)
+	if err != nil {
+		return fmt.Errorf("reading pre-image: %w", err)
+	}
+	if h := hashOf(data); h != rec.Pre.Hash {
+		return fmt.Errorf("pre-image in the store is corrupt (sha256 %s, want %s); file left as it is", h, rec.Pre.Hash)
+	}
+	return c.m.put(rec.Path, data, rec.Pre.Mode)
+}
+
+// Keep accepts every change: the checkpoint closes and Undo refuses from
+// now on. Manager.Delete then frees its pre-images.
+func (c *Checkpoint) Keep(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.info.State == StateUndone {
+		return fmt.Errorf("%w (checkpoint %s was undone)", ErrClosed, c.info.ID)
+	}
+	b := Batch{State: StateKept}
+	for _, rec := range c.files {
+		if rec.Status == FilePending {
+			rec.Status = FileKept
+			b.Files = append(b.Files, rec)
+		}
+	}
+	if err := c.commit(ctx, b); err != nil {
+		return err
+	}
+	c.m.log.Info("checkpoint: kept", "checkpoint", c.info.ID, "files", len(b.Files))
+	return nil
+}
+
+// KeepFile accepts the changes to one file; Undo leaves it alone from now
+// on. A later agent write to it starts from the kept content.
+func (c *Checkpoint) KeepFile(ctx context.Context, name string) error {
+	rel, err := key(c.m.files, name)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rec, ok := c.files[rel]
+	if !ok {
+		return &PathError{Op: "keep", Path: rel, Err: fmt.Errorf("%w: the checkpoint did not touch this file", ErrNotFound)}
+	}
+	if rec.Status != FilePending {
+		return nil
+	}
+	rec.Status = FileKept
+	return c.commit(ctx, Batch{Files: []FileRecord{rec}})
+}
