@@ -1,0 +1,415 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"regexp/syntax"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// ErrBadPattern wraps an invalid regular expression or include glob.
+var ErrBadPattern = errors.New("search: invalid pattern")
+
+// Query is one search. Zero values of the limits mean the defaults below.
+type Query struct {
+	Pattern string
+	Regex   bool     // RE2 syntax, matched one line at a time
+	Dir     string   // slash-separated, relative to the FS root; "" or "." for all
+	Include []string // doublestar globs on the relative path; a glob without '/' also matches base names
+	Context int      // lines of context before and after each match
+	// MaxPerFile bounds the matches kept (not counted) per file.
+	MaxPerFile int
+	// MaxLineLen cuts long lines when kept.
+	MaxLineLen int
+	// MaxFileSize skips larger files (counted in Results.SkippedLarge).
+	MaxFileSize int64
+	Walk        WalkOptions
+}
+
+// Defaults for Query limits.
+const (
+	DefaultMaxPerFile  = 20
+	DefaultMaxLineLen  = 300
+	DefaultMaxFileSize = 64 << 20
+)
+
+// Line is a kept line of a file: a match or context.
+type Line struct {
+	N     int    // 1-based
+	Text  string // valid UTF-8, without the newline, cut at MaxLineLen
+	Match bool
+}
+
+// FileMatches is one file with at least one matching line.
+type FileMatches struct {
+	Path    string
+	Matches int    // every matching line, kept or not
+	Lines   []Line // kept matches (≤ MaxPerFile) and their context, in order
+}
+
+// Results of a search. Files are sorted by path.
+type Results struct {
+	Files         []FileMatches
+	Matches       int // matching lines in all files
+	Searched      int // files searched
+	SkippedBinary int // files with a NUL byte, not searched
+	SkippedLarge  int // files over MaxFileSize, not searched
+}
+
+// matcher finds the first match at or after the start of b; it reports
+// the match's start offset or -1. Matchers never match across a newline.
+type matcher func(b []byte) int
+
+func compile(q Query) (matcher, error) {
+	if !q.Regex {
+		lit := []byte(q.Pattern)
+		return func(b []byte) int { return bytes.Index(b, lit) }, nil
+	}
+	re, err := syntax.Parse(q.Pattern, syntax.Perl)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v (escape special characters with \\, or search with isRegex=false)", ErrBadPattern, err)
+	}
+	if err := lineOnly(re); err != nil {
+		return nil, err
+	}
+	if lit, ok := pureLiteral(re); ok {
+		return func(b []byte) int { return bytes.Index(b, lit) }, nil
+	}
+	rx, err := regexp.Compile(re.String())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadPattern, err)
+	}
+	return func(b []byte) int {
+		loc := rx.FindIndex(b)
+		if loc == nil {
+			return -1
+		}
+		return loc[0]
+	}, nil
+}
+
+// lineOnly rewrites re so that it can only match within one line, as
+// grep and ripgrep do: '.' and character classes (including negated ones
+// and \s) exclude '\n', and ^ $ \A \z match at line boundaries. Searching a
+// whole buffer with the rewritten regexp then finds exactly the lines the
+// original matches one line at a time.
+func lineOnly(re *syntax.Regexp) error {
+	switch re.Op {
+	case syntax.OpAnyChar:
+		re.Op = syntax.OpAnyCharNotNL
+	case syntax.OpCharClass:
+		var out []rune
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if lo <= '\n' && '\n' <= hi {
+				if lo < '\n' {
+					out = append(out, lo, '\n'-1)
+				}
+				if hi > '\n' {
+					out = append(out, '\n'+1, hi)
+				}
+				continue
+			}
+			out = append(out, lo, hi)
+		}
+		re.Rune = out
+		if len(out) == 0 {
+			re.Op = syntax.OpNoMatch
+		}
+	case syntax.OpLiteral:
+		if slices.Contains(re.Rune, '\n') {
+			return fmt.Errorf("%w: the pattern matches a line break, but search_workspace matches one line at a time; search for each line separately", ErrBadPattern)
+		}
+	case syntax.OpBeginText:
+		re.Op = syntax.OpBeginLine
+	case syntax.OpEndText:
+		re.Op = syntax.OpEndLine
+		re.Flags &^= syntax.WasDollar
+	}
+	for _, sub := range re.Sub {
+		if err := lineOnly(sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func pureLiteral(re *syntax.Regexp) ([]byte, bool) {
+	if re.Op != syntax.OpLiteral || re.Flags&syntax.FoldCase != 0 {
+		return nil, false
+	}
+	return []byte(string(re.Rune)), true
+}
+
+func includeFilter(globs []string) (func(p string) bool, error) {
+	if len(globs) == 0 {
+		return func(string) bool { return true }, nil
+	}
+	for _, g := range globs {
+		if !doublestar.ValidatePattern(g) {
+			return nil, fmt.Errorf("%w: include glob %q", ErrBadPattern, g)
+		}
+	}
+	return func(p string) bool {
+		for _, g := range globs {
+			if ok, _ := doublestar.Match(g, p); ok {
+				return true
+			}
+			if !strings.Contains(g, "/") {
+				if ok, _ := doublestar.Match(g, path.Base(p)); ok {
+					return true
+				}
+			}
+		}
+		return false
+	}, nil
+}
+
+// Search runs q over fsys. It reads each file whole (up to MaxFileSize),
+// in parallel, and skips files holding a NUL byte as binary.
+func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
+	if q.Pattern == "" {
+		return Results{}, fmt.Errorf("%w: empty query", ErrBadPattern)
+	}
+	match, err := compile(q)
+	if err != nil {
+		return Results{}, err
+	}
+	include, err := includeFilter(q.Include)
+	if err != nil {
+		return Results{}, err
+	}
+	if q.MaxPerFile <= 0 {
+		q.MaxPerFile = DefaultMaxPerFile
+	}
+	if q.MaxLineLen <= 0 {
+		q.MaxLineLen = DefaultMaxLineLen
+	}
+	if q.MaxFileSize <= 0 {
+		q.MaxFileSize = DefaultMaxFileSize
+	}
+	dir := q.Dir
+	if dir == "" {
+		dir = "."
+	}
+
+	paths := make(chan string, 256)
+	var (
+		mu  sync.Mutex
+		res Results
+		wg  sync.WaitGroup
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			var buf []byte
+			var local Results
+			for p := range paths {
+				var fm FileMatches
+				var kind fileKind
+				buf, kind = readFile(fsys, p, q.MaxFileSize, buf)
+				switch kind {
+				case kindBinary:
+					local.SkippedBinary++
+					continue
+				case kindLarge:
+					local.SkippedLarge++
+					continue
+				case kindUnreadable:
+					continue
+				}
+				local.Searched++
+				fm = searchBuf(buf, match, q)
+				if fm.Matches > 0 {
+					fm.Path = p
+					local.Matches += fm.Matches
+					local.Files = append(local.Files, fm)
+				}
+			}
+			mu.Lock()
+			res.Files = append(res.Files, local.Files...)
+			res.Matches += local.Matches
+			res.Searched += local.Searched
+			res.SkippedBinary += local.SkippedBinary
+			res.SkippedLarge += local.SkippedLarge
+			mu.Unlock()
+		})
+	}
+
+	// A single file named as Dir is searched on its own.
+	var walkErr error
+	if st, err := fs.Stat(fsys, dir); err == nil && !st.IsDir() {
+		paths <- dir
+	} else if err != nil {
+		walkErr = err
+	} else {
+		walkErr = Walk(ctx, fsys, dir, q.Walk, func(p string, d fs.DirEntry, _ int) error {
+			if d.Type().IsRegular() && include(p) {
+				select {
+				case paths <- p:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			return nil
+		})
+	}
+	close(paths)
+	wg.Wait()
+	if walkErr != nil {
+		return Results{}, walkErr
+	}
+	slices.SortFunc(res.Files, func(a, b FileMatches) int { return strings.Compare(a.Path, b.Path) })
+	return res, nil
+}
+
+type fileKind uint8
+
+const (
+	kindText fileKind = iota
+	kindBinary
+	kindLarge
+	kindUnreadable
+)
+
+// readFile reads p into buf (reusing its memory) and classifies it.
+func readFile(fsys fs.FS, p string, limit int64, buf []byte) ([]byte, fileKind) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return buf, kindUnreadable
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return buf, kindUnreadable
+	}
+	if st.Size() > limit {
+		return buf, kindLarge
+	}
+	n := int(st.Size()) + 1 // +1 to see EOF in one read, and files that grew
+	if cap(buf) < n {
+		buf = make([]byte, 0, max(n, 64<<10))
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return buf[:0], kindLarge
+			}
+			buf = slices.Grow(buf, len(buf))
+		}
+		m, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return buf[:0], kindUnreadable
+		}
+	}
+	if bytes.IndexByte(buf, 0) >= 0 {
+		return buf, kindBinary
+	}
+	return buf, kindText
+}
+
+// searchBuf finds every matching line of b, keeping the first MaxPerFile
+// with their context.
+func searchBuf(b []byte, match matcher, q Query) FileMatches {
+	var fm FileMatches
+	lineNo, counted := 1, 0 // lineNo is the number of the line starting at counted
+	lastKept := 0           // highest line number already in fm.Lines
+	for pos := 0; pos <= len(b); {
+		i := match(b[pos:])
+		if i < 0 {
+			break
+		}
+		i += pos
+		start := bytes.LastIndexByte(b[:i], '\n') + 1
+		end := bytes.IndexByte(b[i:], '\n')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += i
+		}
+		lineNo += bytes.Count(b[counted:start], []byte{'\n'})
+		counted = start
+		if start == len(b) {
+			break // the empty "line" after a final newline (or of an empty file) is not a line
+		}
+		fm.Matches++
+		if fm.Matches <= q.MaxPerFile {
+			lastKept = keep(&fm, b, start, lineNo, lastKept, q)
+		}
+		pos = end + 1
+	}
+	return fm
+}
+
+// keep appends the match line at start (number n) with its context,
+// skipping lines already kept; it returns the new highest kept line.
+func keep(fm *FileMatches, b []byte, start, n, lastKept int, q Query) int {
+	// Walk back to the first context line.
+	first, firstN := start, n
+	for firstN > max(n-q.Context, lastKept+1) && first > 0 {
+		first = bytes.LastIndexByte(b[:first-1], '\n') + 1
+		firstN--
+	}
+	// A kept context line that turns out to be a match is upgraded.
+	if len(fm.Lines) > 0 && n <= lastKept {
+		for k := range fm.Lines {
+			if fm.Lines[k].N == n {
+				fm.Lines[k].Match = true
+			}
+		}
+	}
+	pos, ln := first, firstN
+	for ln <= n+q.Context && pos <= len(b) {
+		end := bytes.IndexByte(b[pos:], '\n')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += pos
+		}
+		if pos == len(b) && ln > n {
+			break // no line after the final newline
+		}
+		if ln > lastKept {
+			fm.Lines = append(fm.Lines, Line{N: ln, Text: clip(b[pos:end], q.MaxLineLen), Match: ln == n})
+			lastKept = ln
+		}
+		pos, ln = end+1, ln+1
+	}
+	return lastKept
+}
+
+func clip(line []byte, limit int) string {
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	cut := len(line) > limit
+	if cut {
+		line = line[:limit]
+		// Do not leave half a rune at the cut.
+		for k := 0; k < utf8.UTFMax-1 && len(line) > 0; k++ {
+			if r, _ := utf8.DecodeLastRune(line); r != utf8.RuneError {
+				break
+			}
+			line = line[:len(line)-1]
+		}
+	}
+	s := strings.ToValidUTF8(string(line), "\uFFFD")
+	if cut {
+		s += " …"
+	}
+	return s
+}

@@ -1,0 +1,164 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/tetherdev/tether/tools"
+)
+
+// Workspace is what the search tools need of *safety.Workspace: a
+// read-only confined view, and a way to turn a path a model wrote into
+// a confined relative one.
+type Workspace interface {
+	FS() fs.FS
+	Rel(path string) (string, error)
+}
+
+// SearchArgs are search_workspace's arguments.
+type SearchArgs struct {
+	Query        string   `json:"query" jsonschema:"description=Text to find; with isRegex=true an RE2 regular expression matched one line at a time: (?i) for any case\\, a|b for alternatives\\, .* for wildcards."`
+	IsRegex      bool     `json:"isRegex,omitempty" jsonschema:"description=Treat query as a regular expression. Use it when unsure of casing ((?i)name)\\, for alternatives (foo|bar) or wildcards (get.*Name)."`
+	Path         string   `json:"path,omitempty" jsonschema:"description=Directory or file to search\\, relative to the workspace root. Default: the whole workspace."`
+	Include      []string `json:"include,omitempty" jsonschema:"description=Only files matching these globs\\, e.g. *.go or src/**/*.ts."`
+	ContextLines *int     `json:"contextLines,omitempty" jsonschema:"description=Lines of context around each match (0-5). Default 1.,minimum=0,maximum=5"`
+	MaxResults   int      `json:"maxResults,omitempty" jsonschema:"description=Most matching lines to show (default 100\\, at most 500).,minimum=1,maximum=500"`
+}
+
+// SearchName is the tool's name.
+const SearchName = "search_workspace"
+
+// NewSearch returns search_workspace over ws.
+func NewSearch(ws Workspace) tools.Tool {
+	return tools.New(SearchName,
+		"Search file contents in the workspace (like ripgrep): literal text by default, or a regular expression with isRegex=true. "+
+			"Respects .gitignore and skips hidden and binary files. Output: a '── path ──' header per file, '→ N: line' for matches and indented context lines.",
+		func(ctx context.Context, a SearchArgs) (tools.Result, error) { return runSearch(ctx, ws, a) },
+		tools.ReadOnly(),
+		tools.WithArgAliases("query", "pattern", "search", "text", "regex", "q", "term", "search_term"),
+		tools.WithArgAliases("isRegex", "use_regex", "regexp"),
+		tools.WithArgAliases("path", "dir", "directory", "folder", "in"),
+		tools.WithArgAliases("include", "glob", "file_pattern", "files", "filePattern"),
+		tools.WithArgAliases("contextLines", "context", "C"),
+		tools.WithArgAliases("maxResults", "limit", "max", "max_count"),
+	)
+}
+
+func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, error) {
+	if a.Query == "" {
+		return tools.Result{}, errors.New(`"query" is empty: give the text or pattern to search for`)
+	}
+	dir := "."
+	if a.Path != "" {
+		rel, err := ws.Rel(a.Path)
+		if err != nil {
+			return tools.Result{}, err
+		}
+		dir = rel
+	}
+	ctxLines := 1
+	if a.ContextLines != nil {
+		ctxLines = min(max(*a.ContextLines, 0), 5)
+	}
+	limit := a.MaxResults
+	if limit <= 0 {
+		limit = 100
+	}
+	limit = min(limit, 500)
+	res, err := Search(ctx, ws.FS(), Query{Pattern: a.Query, Regex: a.IsRegex, Dir: dir, Include: a.Include, Context: ctxLines})
+	if errors.Is(err, fs.ErrNotExist) {
+		return tools.Result{}, fmt.Errorf("%q does not exist in the workspace; use list_files to see what does", a.Path)
+	}
+	if err != nil {
+		return tools.Result{}, err
+	}
+	text, shown, shownFiles := Format(res, limit)
+	meta := tools.Meta{Path: dir, Matches: res.Matches, Files: len(res.Files)}
+	if res.Matches == 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "No matches for %q in %s (%d files searched", a.Query, where(dir), res.Searched)
+		if res.SkippedBinary > 0 {
+			fmt.Fprintf(&b, ", %d binary skipped", res.SkippedBinary)
+		}
+		b.WriteString(").")
+		if !a.IsRegex && strings.ContainsAny(a.Query, `|*+?()[]\^$`) {
+			b.WriteString(" The query contains regex syntax; set isRegex=true to use it as a regular expression.")
+		} else if !a.IsRegex {
+			b.WriteString(" The search is case-sensitive; try isRegex=true with (?i) for any case.")
+		}
+		return tools.Result{Text: b.String(), Meta: meta}, nil
+	}
+	if shown < res.Matches {
+		meta.Truncated = true
+		meta.OmittedItems = res.Matches - shown
+		text += fmt.Sprintf("\n\n[Showing %d of %d matches in %d of %d files. Narrow the search with path or include, or raise maxResults.]",
+			shown, res.Matches, shownFiles, len(res.Files))
+	} else {
+		text += fmt.Sprintf("\n\n[%d matches in %d files]", res.Matches, len(res.Files))
+	}
+	return tools.Result{Text: text, Meta: meta}, nil
+}
+
+func where(dir string) string {
+	if dir == "." {
+		return "the workspace"
+	}
+	return dir
+}
+
+// Format renders results in seed 001's format, showing at most limit
+// matching lines; it returns the text and how many matches and files it
+// shows.
+//
+//	── src/a.go ──
+//	  10: context line before
+//	→ 11: matching line
+//	  12: context line after
+func Format(res Results, limit int) (string, int, int) {
+	var b strings.Builder
+	shown, files := 0, 0
+	for _, f := range res.Files {
+		if shown >= limit {
+			break
+		}
+		if files > 0 {
+			b.WriteString("\n")
+		}
+		files++
+		fmt.Fprintf(&b, "── %s ──\n", f.Path)
+		keptMatches := 0
+		for i, l := range f.Lines {
+			if l.Match {
+				if shown >= limit {
+					break
+				}
+				shown++
+				keptMatches++
+				fmt.Fprintf(&b, "→ %d: %s\n", l.N, l.Text)
+				continue
+			}
+			// Context after the last shown match only.
+			if keptMatches == 0 || shown < limit || precededByShown(f.Lines, i) {
+				fmt.Fprintf(&b, "  %d: %s\n", l.N, l.Text)
+			}
+		}
+		if more := f.Matches - keptMatches; more > 0 {
+			fmt.Fprintf(&b, "[+%d more matches in this file]\n", more)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n"), shown, files
+}
+
+// precededByShown reports whether the context line at i directly follows
+// (through context lines) a match that was shown.
+func precededByShown(lines []Line, i int) bool {
+	for j := i - 1; j >= 0 && lines[j].N == lines[i].N-(i-j); j-- {
+		if lines[j].Match {
+			return true
+		}
+	}
+	return false
+}
