@@ -1,0 +1,137 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
+)
+
+// commandKeys are the argument names models use for the command line.
+var commandKeys = []string{"command", "cmd", "script", "command_line", "commandLine"}
+
+// terminalHandler owns run_terminal_command: safety analysis, the
+// policy, approval of the exact bytes, then the run. What runs is the
+// approved command, never the string the model sent, so nothing can
+// change between the approval card and the shell.
+type terminalHandler struct {
+	rules     safety.CommandRules
+	check     func(p string, op safety.Op) safety.PathCheck // nil without a workspace
+	authorize func(ctx context.Context, req approval.Request) (approval.Approved, error)
+	execute   func(ctx context.Context, c tools.Call) tools.Result
+	// readOnlyGit restricts commands to read-only git (review mode), which
+	// then run without approval.
+	readOnlyGit bool
+	logger      *slog.Logger
+}
+
+func (h *terminalHandler) handle(ctx context.Context, c call, canonical string) outcome {
+	args, err := argObject(c.Args)
+	if err != nil {
+		return failed(StatusError, err.Error())
+	}
+	cmd := stringArg(args, commandKeys...)
+	if cmd == "" {
+		return failed(StatusError, `run_terminal_command needs a "command": the shell command line to run.`)
+	}
+	cwd := stringArg(args, "cwd", "dir", "directory", "working_directory", "workdir")
+	if cwd != "" && h.check != nil {
+		if pc := h.check(cwd, safety.OpChdir); pc.Decision == safety.Deny {
+			return failed(StatusDenied, fmt.Sprintf("Not run: working directory %q is not allowed: %s. Use a directory inside the workspace.", cwd, pc.Reason))
+		}
+	}
+	if h.readOnlyGit {
+		if why := readOnlyGitProblem(cmd); why != "" {
+			h.logger.Info("agent: command refused in read-only mode", "command", cmd, "reason", why)
+			return failed(StatusDenied, "Not run: "+why+". In this mode only read-only git commands (git status, log, diff, show, blame, grep, ls-files…) may run.")
+		}
+		return h.run(ctx, c, canonical, args, cmd, true)
+	}
+
+	verdict := h.rules.Evaluate(cmd)
+	req := approval.Request{Kind: approval.KindCommand, ToolName: canonical, CallID: c.ID, Command: cmd,
+		Decision: verdict.Decision, Severity: verdict.Severity, Reasons: verdict.Reasons}
+	h.judgePaths(&req, verdict.Analysis, cwd)
+	approved, err := h.authorize(ctx, req)
+	if err != nil {
+		var d *approval.DeniedError
+		if errors.As(err, &d) {
+			return outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason}
+		}
+		return failed(errorStatus(ctx, err), "Not run: "+err.Error())
+	}
+	o := h.run(ctx, c, canonical, args, approved.Command(), false)
+	o.AutoApproved = approved.By() != "user"
+	return o
+}
+
+// judgePaths raises an allowed command to confirm when it touches files
+// the workspace would not let a file tool touch freely: outside the
+// workspace, sensitive (writes) or secret (reads). `cat .env` needs the
+// same approval as reading .env with read_file.
+func (h *terminalHandler) judgePaths(req *approval.Request, a safety.CommandAnalysis, cwd string) {
+	if h.check == nil {
+		return
+	}
+	for _, p := range a.Paths {
+		name := p.Path
+		if cwd != "" && !path.IsAbs(name) && name != "" && name[0] != '~' {
+			name = path.Join(cwd, name)
+		}
+		pc := h.check(name, p.Op)
+		if pc.Decision == safety.Allow {
+			continue
+		}
+		if req.Decision == safety.Allow {
+			req.Decision = safety.Confirm
+		}
+		if req.Severity < safety.SeverityHigh && pc.Decision == safety.Deny {
+			req.Severity = safety.SeverityHigh
+		}
+		req.Reasons = append(req.Reasons, fmt.Sprintf("%s %s: %s", p.Op, p.Path, pc.Reason))
+	}
+}
+
+// run executes exactly cmd through the registry's terminal tool.
+func (h *terminalHandler) run(ctx context.Context, c call, canonical string, args map[string]json.RawMessage, cmd string, autoApproved bool) outcome {
+	for _, k := range commandKeys {
+		delete(args, k)
+	}
+	args["command"], _ = json.Marshal(cmd)
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return failed(StatusError, err.Error())
+	}
+	o := fromToolResult(h.execute(ctx, tools.Call{ID: c.ID, Name: canonical, Arguments: raw}))
+	o.AutoApproved = autoApproved
+	if ctx.Err() != nil && o.Status == StatusError {
+		o.Detail = "cancelled: the command and its child processes were killed"
+	}
+	return o
+}
+
+// argObject decodes call arguments into their top-level members.
+func argObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("the arguments are not a JSON object: send them as {\"name\": value, …}")
+	}
+	return m, nil
+}
+
+// stringArg returns the first of keys that holds a non-empty string.
+func stringArg(m map[string]json.RawMessage, keys ...string) string {
+	for _, k := range keys {
+		var s string
+		if v, ok := m[k]; ok && json.Unmarshal(v, &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
