@@ -22,6 +22,12 @@ import (
 // cap: a long command is analysed completely.
 func AnalyzeCommand(cmd string) CommandAnalysis {
 	a := &analyzer{input: cmd, res: CommandAnalysis{Input: cmd}}
+	// A command per ~24 bytes is typical of long chains; sizing the
+	// slices up front keeps 100 KB inputs from regrowing them repeatedly.
+	if n := len(cmd) / 24; n > 8 {
+		a.res.Commands = make([]Command, 0, n)
+		a.res.Concerns = make([]Concern, 0, n/2)
+	}
 	a.analyzeScript(cmd, -1, 0)
 	a.res.Severity = SeverityNone
 	for _, c := range a.res.Concerns {

@@ -17,9 +17,9 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, parent int, heredoc *syntax.Red
 		}
 		return
 	}
-	var ws []word
+	ws := make([]word, 0, len(ce.Args))
 	for _, w := range ce.Args {
-		ws = append(ws, a.fields(w)...)
+		ws = a.appendFields(ws, w)
 	}
 	idx := a.run(ws, parent, heredoc)
 	for _, as := range ce.Assigns {
@@ -30,6 +30,9 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, parent int, heredoc *syntax.Red
 // emit appends a Command built from ws and returns its index.
 func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 	c := Command{Name: ws[0].s, Parent: parent, Wrapper: kind, words: ws}
+	if len(ws) > 1 {
+		c.Args = make([]string, 0, len(ws)-1)
+	}
 	for _, w := range ws[1:] {
 		c.Args = append(c.Args, w.s)
 	}

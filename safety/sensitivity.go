@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -197,12 +198,17 @@ func sensitivitySpellings(p string) []string {
 	return []string{p, strings.Join(comps, "/")}
 }
 
-// ruleKind selects the cheapest correct way to evaluate a pattern.
+// ruleKind selects the cheapest correct way to evaluate a pattern. Most
+// rules name a file or directory at any depth; those never need a glob
+// engine.
 type ruleKind uint8
 
 const (
 	kindName     ruleKind = iota // literal name at any depth: compare components
-	kindNameGlob                 // glob without "/" at any depth: match components
+	kindPrefix                   // "lit*" at any depth: prefix of a component
+	kindSuffix                   // "*lit" at any depth: suffix of a component
+	kindNameGlob                 // other glob without "/" at any depth: match components
+	kindSeq                      // "**/a/b" of literals: consecutive components
 	kindPath                     // anything else: match the path and its ancestors
 )
 
@@ -210,6 +216,7 @@ type compiledRule struct {
 	src       string // as written, for reasons
 	pat       string // normalised, lower-case
 	kind      ruleKind
+	seq       []string // kindSeq: the literal components
 	sensitive bool
 	secret    bool
 }
@@ -241,8 +248,16 @@ func compileRule(r SensitivityRule) (compiledRule, error) {
 	default:
 		c.kind = kindPath
 	}
-	if c.kind == kindNameGlob && !strings.ContainsAny(c.pat, `*?[{\`) {
+	const meta = `*?[{\`
+	switch {
+	case c.kind == kindNameGlob && !strings.ContainsAny(c.pat, meta):
 		c.kind = kindName
+	case c.kind == kindNameGlob && strings.HasSuffix(c.pat, "*") && !strings.ContainsAny(c.pat[:len(c.pat)-1], meta):
+		c.kind, c.pat = kindPrefix, c.pat[:len(c.pat)-1]
+	case c.kind == kindNameGlob && strings.HasPrefix(c.pat, "*") && !strings.ContainsAny(c.pat[1:], meta):
+		c.kind, c.pat = kindSuffix, c.pat[1:]
+	case c.kind == kindPath && strings.HasPrefix(p, "**/") && !anchored && !strings.ContainsAny(p[3:], meta):
+		c.kind, c.seq = kindSeq, strings.Split(p[3:], "/")
 	}
 	return c, nil
 }
@@ -252,14 +267,28 @@ func compileRule(r SensitivityRule) (compiledRule, error) {
 func (r *compiledRule) matches(sp string, comps []string) bool {
 	switch r.kind {
 	case kindName:
+		return slices.Contains(comps, r.pat)
+	case kindPrefix:
 		for _, c := range comps {
-			if c == r.pat {
+			if strings.HasPrefix(c, r.pat) {
+				return true
+			}
+		}
+	case kindSuffix:
+		for _, c := range comps {
+			if strings.HasSuffix(c, r.pat) {
 				return true
 			}
 		}
 	case kindNameGlob:
 		for _, c := range comps {
 			if doublestar.MatchUnvalidated(r.pat, c) {
+				return true
+			}
+		}
+	case kindSeq:
+		for i := 0; i+len(r.seq) <= len(comps); i++ {
+			if slices.Equal(comps[i:i+len(r.seq)], r.seq) {
 				return true
 			}
 		}

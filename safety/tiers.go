@@ -82,8 +82,12 @@ func takesValue(f, valued string) bool {
 	return hasWord(valued, "-"+f[len(f)-1:])
 }
 
+// hasWord reports whether w is one of the space-separated words in list,
+// without allocating (it runs for every flag of every command).
 func hasWord(list, w string) bool {
-	for _, x := range strings.Fields(list) {
+	for list != "" {
+		var x string
+		x, list, _ = strings.Cut(list, " ")
 		if x == w {
 			return true
 		}

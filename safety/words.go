@@ -36,6 +36,11 @@ const maxBraceFields = 256
 // fields expands w into the words bash would pass to a command. It also
 // scans w for nested commands and unanalysable constructs.
 func (a *analyzer) fields(w *syntax.Word) []word {
+	return a.appendFields(nil, w)
+}
+
+// appendFields is fields appending to dst.
+func (a *analyzer) appendFields(dst []word, w *syntax.Word) []word {
 	a.scanWord(w)
 	if hasBraceLit(w) {
 		text := a.src(w)
@@ -43,16 +48,15 @@ func (a *analyzer) fields(w *syntax.Word) []word {
 			alts, ok := braceAlternatives(w.Parts, 0)
 			if !ok {
 				a.unanalyzable(-1, "brace expansion of "+text+" produces too many words")
-				return []word{{s: text, dynamic: true}}
+				return append(dst, word{s: text, dynamic: true})
 			}
-			out := make([]word, 0, len(alts))
 			for _, parts := range alts {
-				out = append(out, a.join(parts, w))
+				dst = append(dst, a.join(parts, w))
 			}
-			return out
+			return dst
 		}
 	}
-	return []word{a.join(w.Parts, w)}
+	return append(dst, a.join(w.Parts, w))
 }
 
 func hasBraceLit(w *syntax.Word) bool {
@@ -166,6 +170,13 @@ func abs(n int) int {
 // join performs quote removal over parts.
 func (a *analyzer) join(parts []syntax.WordPart, whole *syntax.Word) word {
 	var w word
+	if len(parts) == 1 {
+		// Fast path, most words: one plain literal needs no copy.
+		if l, ok := parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\~*?[") {
+			w.s = l.Value
+			return w
+		}
+	}
 	var b strings.Builder
 	for i, p := range parts {
 		switch p := p.(type) {

@@ -68,14 +68,12 @@ type Results struct {
 	SkippedLarge  int // files over MaxFileSize, not searched
 }
 
-// matcher finds the first match at or after the start of b; it reports
-// the match's start offset or -1. Matchers never match across a newline.
-type matcher func(b []byte) int
-
-func compile(q Query) (matcher, error) {
+// compile returns a constructor of finders for q: literal searches use
+// bytes.Index; regexps are rewritten to match within one line.
+func compile(q Query) (func() finder, error) {
 	if !q.Regex {
 		lit := []byte(q.Pattern)
-		return func(b []byte) int { return bytes.Index(b, lit) }, nil
+		return func() finder { return &literalFinder{lit: lit} }, nil
 	}
 	re, err := syntax.Parse(q.Pattern, syntax.Perl)
 	if err != nil {
@@ -84,20 +82,15 @@ func compile(q Query) (matcher, error) {
 	if err := lineOnly(re); err != nil {
 		return nil, err
 	}
+	re = re.Simplify()
 	if lit, ok := pureLiteral(re); ok {
-		return func(b []byte) int { return bytes.Index(b, lit) }, nil
+		return func() finder { return &literalFinder{lit: lit} }, nil
 	}
 	rx, err := regexp.Compile(re.String())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadPattern, err)
 	}
-	return func(b []byte) int {
-		loc := rx.FindIndex(b)
-		if loc == nil {
-			return -1
-		}
-		return loc[0]
-	}, nil
+	return func() finder { return newRegexFinder(rx, re) }, nil
 }
 
 // lineOnly rewrites re so that it can only match within one line, as
@@ -183,7 +176,7 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 	if q.Pattern == "" {
 		return Results{}, fmt.Errorf("%w: empty query", ErrBadPattern)
 	}
-	match, err := compile(q)
+	newFinder, err := compile(q)
 	if err != nil {
 		return Results{}, err
 	}
@@ -215,6 +208,7 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 		wg.Go(func() {
 			var buf []byte
 			var local Results
+			fd := newFinder()
 			for p := range paths {
 				var fm FileMatches
 				var kind fileKind
@@ -230,7 +224,8 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 					continue
 				}
 				local.Searched++
-				fm = searchBuf(buf, match, q)
+				fd.reset(buf)
+				fm = searchBuf(buf, fd, q)
 				if fm.Matches > 0 {
 					fm.Path = p
 					local.Matches += fm.Matches
@@ -326,17 +321,16 @@ func readFile(fsys fs.FS, p string, limit int64, buf []byte) ([]byte, fileKind) 
 
 // searchBuf finds every matching line of b, keeping the first MaxPerFile
 // with their context.
-func searchBuf(b []byte, match matcher, q Query) FileMatches {
+func searchBuf(b []byte, fd finder, q Query) FileMatches {
 	var fm FileMatches
 	lineNo, counted := 1, 0 // lineNo is the number of the line starting at counted
 	lastKept := 0           // highest line number already in fm.Lines
 	for pos := 0; pos <= len(b); {
-		i := match(b[pos:])
-		if i < 0 {
+		start := fd.find(pos)
+		if start < 0 {
 			break
 		}
-		i += pos
-		start := bytes.LastIndexByte(b[:i], '\n') + 1
+		i := start
 		end := bytes.IndexByte(b[i:], '\n')
 		if end < 0 {
 			end = len(b)

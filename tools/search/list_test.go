@@ -20,16 +20,16 @@ func TestListFiles(t *testing.T) {
 		"src/.hid/e.x": "",
 	})
 	tool := NewList(dirWorkspace{root})
-	res, err := exec(t, tool, `{}`)
+	res, err := call(t, tool, `{}`)
 	require.NoError(t, err)
 	assert.Equal(t, "Contents of the workspace root:\na.go (10 B)\nsrc/", res.Text)
 
-	res, err = exec(t, tool, `{"path":"src","recursive":"true"}`)
+	res, err = call(t, tool, `{"path":"src","recursive":"true"}`)
 	require.NoError(t, err)
 	assert.Equal(t, "Contents of src (recursive):\nb.go (2.0 KiB)\nc/\nc/d.go (0 B)", res.Text)
 	assert.Equal(t, 3, res.Meta.Entries)
 
-	res, err = exec(t, tool, `{"hidden":true}`)
+	res, err = call(t, tool, `{"hidden":true}`)
 	require.NoError(t, err)
 	assert.Contains(t, res.Text, ".env")
 	assert.NotContains(t, res.Text, "dist")
@@ -41,7 +41,7 @@ func TestListFiles(t *testing.T) {
 		{`{"path":"../"}`, "outside"},
 		{`{"maxEntries":"lots"}`, `"maxEntries" must be an integer`},
 	} {
-		_, err := exec(t, tool, bad.args)
+		_, err := call(t, tool, bad.args)
 		require.Error(t, err, bad.args)
 		assert.Contains(t, err.Error(), bad.err)
 	}
@@ -53,7 +53,7 @@ func TestListCapped(t *testing.T) {
 		files[fmt.Sprintf("d/f%03d", i)] = ""
 	}
 	tool := NewList(dirWorkspace{tree(t, files)})
-	res, err := exec(t, tool, `{"recursive":true}`)
+	res, err := call(t, tool, `{"recursive":true}`)
 	require.NoError(t, err)
 	assert.True(t, res.Meta.Truncated)
 	assert.Equal(t, 51, res.Meta.OmittedItems)

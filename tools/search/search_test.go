@@ -30,7 +30,7 @@ func searchTool(t *testing.T, files map[string]string) (tools.Tool, string) {
 	return NewSearch(dirWorkspace{root}), root
 }
 
-func exec(t *testing.T, tool tools.Tool, args string) (tools.Result, error) {
+func call(t *testing.T, tool tools.Tool, args string) (tools.Result, error) {
 	t.Helper()
 	return tool.Execute(context.Background(), tools.Call{Arguments: json.RawMessage(args)})
 }
@@ -41,7 +41,7 @@ func TestSearchFormat(t *testing.T) {
 		"src/utils/helper.ts":       "findMe\n",
 		"src/none.ts":               "nothing here\n",
 	})
-	res, err := exec(t, tool, `{"query":"findMe"}`)
+	res, err := call(t, tool, `{"query":"findMe"}`)
 	require.NoError(t, err)
 	assert.Equal(t, `── src/services/myService.ts ──
   2: before
@@ -105,7 +105,7 @@ func TestSearchQueries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := exec(t, tool, tt.args)
+			res, err := call(t, tool, tt.args)
 			if tt.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.err)
@@ -129,7 +129,7 @@ func TestSearchCaps(t *testing.T) {
 	}
 	files["long.txt"] = strings.Repeat("é", 1000) + "hit\n"
 	tool, _ := searchTool(t, files)
-	res, err := exec(t, tool, `{"query":"hit","maxResults":50,"contextLines":0}`)
+	res, err := call(t, tool, `{"query":"hit","maxResults":50,"contextLines":0}`)
 	require.NoError(t, err)
 	assert.Equal(t, 751, res.Meta.Matches)
 	assert.Equal(t, 31, res.Meta.Files)
@@ -139,7 +139,7 @@ func TestSearchCaps(t *testing.T) {
 	assert.Contains(t, res.Text, "[+5 more matches in this file]") // 25 in file, 20 kept
 	assert.Contains(t, res.Text, "[Showing 50 of 751 matches in 3 of 31 files.")
 
-	res, err = exec(t, tool, `{"query":"hit","path":"long.txt"}`)
+	res, err = call(t, tool, `{"query":"hit","path":"long.txt"}`)
 	require.NoError(t, err)
 	assert.Contains(t, res.Text, "é …\n") // cut at a rune boundary
 	assert.Less(t, len(res.Text), 500)
@@ -147,7 +147,7 @@ func TestSearchCaps(t *testing.T) {
 
 func TestSearchContextMerging(t *testing.T) {
 	tool, _ := searchTool(t, map[string]string{"a.txt": "1\nx\nx\n4\n5\n6\nx\n"})
-	res, err := exec(t, tool, `{"query":"x","contextLines":2}`)
+	res, err := call(t, tool, `{"query":"x","contextLines":2}`)
 	require.NoError(t, err)
 	assert.Equal(t, "── a.txt ──\n  1: 1\n→ 2: x\n→ 3: x\n  4: 4\n  5: 5\n  6: 6\n→ 7: x\n\n[3 matches in 1 files]", res.Text)
 }

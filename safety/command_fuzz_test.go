@@ -1,0 +1,70 @@
+package safety
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzAnalyzeCommand checks the invariants every analysis must keep, on
+// any input: no panic, indices in range, severity the maximum of the
+// concerns, unanalysable at least high, and rules never auto-approving
+// what the analysis forbids.
+func FuzzAnalyzeCommand(f *testing.F) {
+	for _, c := range loadAnalysisCases(f) {
+		f.Add(c.cmd)
+	}
+	for _, s := range []string{"", " ", "\x00", "\r\n", "$'\\x00'", "{a,{b,{c,d}}}", "a=(1 2); ${a[$(rm -rf ~)]}", "<<<", "$((", "\\"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		a := AnalyzeCommand(cmd)
+		checkInvariants(t, cmd, a)
+		v := CommandRules{Allow: []string{"*"}}.Evaluate(cmd)
+		if v.AutoApproved && !a.AutoApprovable() {
+			t.Fatalf("%q auto-approved although the analysis forbids it: %q", cmd, a.Reasons())
+		}
+		if v.AutoApproved && a.Severity >= SeverityCritical {
+			t.Fatalf("%q: critical auto-approved", cmd)
+		}
+	})
+}
+
+func checkInvariants(t *testing.T, cmd string, a CommandAnalysis) {
+	t.Helper()
+	sev := SeverityNone
+	for _, c := range a.Concerns {
+		if c.Command < -1 || c.Command >= len(a.Commands) {
+			t.Fatalf("%q: concern index %d out of range", cmd, c.Command)
+		}
+		sev = max(sev, c.Severity)
+		if c.Reason == "" {
+			t.Fatalf("%q: empty reason", cmd)
+		}
+	}
+	if a.Unanalyzable {
+		sev = max(sev, SeverityHigh)
+	}
+	if sev != a.Severity {
+		t.Fatalf("%q: severity %s, concerns say %s", cmd, a.Severity, sev)
+	}
+	for i, c := range a.Commands {
+		if c.Parent < -1 || c.Parent >= i {
+			t.Fatalf("%q: command %d has parent %d", cmd, i, c.Parent)
+		}
+		if c.Severity > a.Severity {
+			t.Fatalf("%q: command %d more severe than the line", cmd, i)
+		}
+	}
+	for _, p := range a.Paths {
+		if p.Command < -1 || p.Command >= len(a.Commands) {
+			t.Fatalf("%q: path index %d out of range", cmd, p.Command)
+		}
+	}
+	if strings.ContainsRune(cmd, 0) && !a.Unanalyzable {
+		t.Fatalf("%q: NUL accepted", cmd)
+	}
+	if !utf8.ValidString(cmd) {
+		return
+	}
+}

@@ -1,0 +1,130 @@
+package safety
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fuzzWorkspace builds a small tree with symlinks pointing in, out, in
+// loops and through "..", and returns it opened.
+func fuzzWorkspace(tb testing.TB, dir string) *Workspace {
+	tb.Helper()
+	base, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	root, out := filepath.Join(base, "ws"), filepath.Join(base, "out")
+	for _, d := range []string{root + "/src/pkg", root + "/.git/hooks", out} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for _, f := range []string{root + "/src/pkg/a.go", root + "/.env", out + "/secret"} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"in": "src", "out": out, "up": "..", "loop": "loop", "env": ".env",
+		"src/pkg/back": "../..", "abs": root + "/src/pkg/a.go",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	w, err := OpenWorkspace(root, WithHome(base))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { w.Close() })
+	return w
+}
+
+// FuzzCheck: Check never panics, and whatever it does not deny lies inside
+// the workspace with a Rel that agrees with Resolved.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{
+		".", "", "a", "src/pkg/a.go", "../out/secret", "/etc/passwd", "~/ws/.env", "~root", "file:///etc",
+		"file://localhost/x", "in/pkg/a.go", "out/secret", "up/out/secret", "loop", "env", "src/pkg/back/.env",
+		"abs", ".ENV::$DATA", ".git./hooks/x", "a\x00b", "a\u202eb", "a/../../ws/x", "//", "./.", "x/", "in/",
+		"src/pkg/a.go/x", "\\x", "~", "~/", strings.Repeat("a/", 300), strings.Repeat("../", 50) + "etc",
+	} {
+		for op := range Op(3) {
+			f.Add(s, uint8(op))
+		}
+	}
+	w := fuzzWorkspace(f, f.TempDir())
+	f.Fuzz(func(t *testing.T, p string, opByte uint8) {
+		op := Op(opByte % 3)
+		pc := w.Check(p, op)
+		switch pc.Decision {
+		case Deny:
+			if pc.Err == nil || pc.Reason == "" {
+				t.Fatalf("Check(%q, %v): Deny without Err or Reason: %+v", p, op, pc)
+			}
+			return
+		case Allow, Confirm:
+		default:
+			t.Fatalf("Check(%q, %v): decision %v", p, op, pc.Decision)
+		}
+		if !within(w.Root(), pc.Resolved) {
+			t.Fatalf("Check(%q, %v) = %v but Resolved %q is outside %q", p, op, pc.Decision, pc.Resolved, w.Root())
+		}
+		if pc.Rel != relTo(w.Root(), pc.Resolved) || pc.Rel == ".." || strings.HasPrefix(pc.Rel, "../") || filepath.IsAbs(pc.Rel) {
+			t.Fatalf("Check(%q, %v): Rel %q disagrees with Resolved %q", p, op, pc.Rel, pc.Resolved)
+		}
+		if op == OpWrite && pc.Rel == "." {
+			t.Fatalf("Check(%q, write) allowed writing the root", p)
+		}
+		if pc.Err != nil {
+			t.Fatalf("Check(%q, %v) = %v with Err %v", p, op, pc.Decision, pc.Err)
+		}
+	})
+}
+
+// FuzzParseAutoApprovePatterns: the seed config loader never panics, and
+// whatever it accepts compiles.
+func FuzzParseAutoApprovePatterns(f *testing.F) {
+	for _, s := range []string{
+		`[]`, `[{"pattern":"**/.env","value":false}]`, `{"sensitiveFilePatterns":[{"pattern":"a","value":true}]}`,
+		`[{"pattern":"[","value":true}]`, `[{"pattern":"a"}]`, `{`, `null`, `[null]`, `[{"pattern":"{a,{b,c}}","value":false}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rules, err := ParseAutoApprovePatterns(data)
+		if err != nil {
+			return
+		}
+		s, err := NewSensitivity(rules...)
+		if err != nil {
+			t.Fatalf("accepted rules do not compile: %v", err)
+		}
+		s.Match("a/b/.env")
+	})
+}
+
+func BenchmarkCheck(b *testing.B) {
+	w := fuzzWorkspace(b, b.TempDir())
+	for _, tc := range []struct {
+		name, path string
+		op         Op
+	}{
+		{"existing", "src/pkg/a.go", OpRead},
+		{"new-file", "src/pkg/new/file.go", OpWrite},
+		{"symlinked", "in/pkg/a.go", OpRead},
+		{"sensitive", ".env", OpWrite},
+		{"outside", "../out/secret", OpRead},
+		{"absolute", filepath.Join(w.Root(), "src/pkg/a.go"), OpRead},
+		{"invalid", "src/\u202epkg", OpRead},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w.Check(tc.path, tc.op)
+			}
+		})
+	}
+}
