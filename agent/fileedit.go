@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
+	"encoding/json"
 	"log/slog"
+	"strings"
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
 )
 
 // fileReader is what the file-edit handler needs of *safety.Workspace.
@@ -19,99 +21,234 @@ type fileReader interface {
 	ReadFile(path string) ([]byte, error)
 }
 
-// changeSet records and performs the run's writes; *checkpoint.Checkpoint
-// implements it: WriteFile snapshots the pre-image first, then writes
-// atomically (temp file, fsync, rename) through the confined workspace.
+// changeSet is the run's checkpoint; *checkpoint.Checkpoint implements
+// it. Snapshot takes a file's pre-image before the tool touches it,
+// Record notes the tool's work afterwards, so Undo restores the
+// pre-image and Diff reports the net change.
 type changeSet interface {
-	WriteFile(ctx context.Context, call checkpoint.Call, name string, data []byte, perm fs.FileMode) error
+	Snapshot(ctx context.Context, name string) error
+	Record(ctx context.Context, call checkpoint.Call, name string) error
+	UndoFile(ctx context.Context, name string, opts checkpoint.UndoOptions) (checkpoint.UndoReport, error)
 	Diff(ctx context.Context) (checkpoint.Diff, error)
 	ID() string
 }
 
-// fileEditHandler owns file edits (write_file, create_file, edit_file):
+// fileEditHandler owns every tool call that changes files (write_file,
+// create_file, edit_file, modify_lines, patch_file, rename_file,
+// create_folder, and any other non-read-only tool that takes a path):
 // confinement, sensitivity, approval with a diff preview where needed,
-// checkpoint snapshot, atomic write and +N −N stats. The content written
-// is exactly the content whose diff was approved.
+// the checkpoint snapshot before the tool runs, and +N −N stats after.
+// The tools themselves write atomically through the confined workspace,
+// so a cancelled or failed call leaves the old file or the new one, never
+// a mix.
 type fileEditHandler struct {
 	files     fileReader
 	changes   func(ctx context.Context) (changeSet, error) // begins the run's checkpoint on first use
 	authorize func(ctx context.Context, req approval.Request) (approval.Approved, error)
-	planners  map[string]editPlanner
+	execute   func(ctx context.Context, c tools.Call) tools.Result
+	planners  map[string]editPlanner // previews for approval diffs
 	logger    *slog.Logger
 }
 
+// target is one path a call changes, as checked.
+type target struct {
+	pc     safety.PathCheck
+	before []byte
+	exists bool
+	snap   bool // snapshotted in the checkpoint
+}
+
 func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) outcome {
-	plan := h.planners[canonical]
-	if plan == nil {
-		return failed(StatusError, fmt.Sprintf("%s is not a file edit this agent knows how to perform", canonical))
-	}
 	args, err := argObject(c.Args)
 	if err != nil {
 		return failed(StatusError, err.Error())
 	}
-	p := stringArg(args, pathKeys...)
-	if p == "" {
-		return failed(StatusError, fmt.Sprintf(`%s needs a "path": the file to write, relative to the workspace root.`, canonical))
+	paths := editPaths(canonical, args)
+	if len(paths) == 0 {
+		return failed(StatusError, fmt.Sprintf(`%s needs a "path": the file to change, relative to the workspace root.`, canonical))
 	}
-	pc := h.files.Check(p, safety.OpWrite)
-	if pc.Decision == safety.Deny {
-		h.logger.Info("agent: file edit refused", "tool", canonical, "path", p, "reason", pc.Reason)
-		return outcome{Text: fmt.Sprintf("Not written: %s. Only files inside the workspace can be written.", pc.Reason), Status: StatusDenied, Detail: pc.Reason, Path: p}
+	ts := make([]target, len(paths))
+	decision, sensitive := safety.Allow, false
+	var reasons []string
+	for i, p := range paths {
+		pc := h.files.Check(p, safety.OpWrite)
+		if pc.Decision == safety.Deny {
+			h.logger.Info("agent: file edit refused", "tool", canonical, "path", p, "reason", pc.Reason)
+			return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", pc.Reason), Status: StatusDenied, Detail: pc.Reason, Path: p}
+		}
+		ts[i].pc = pc
+		if pc.Decision == safety.Confirm {
+			decision = safety.Confirm
+		}
+		sensitive = sensitive || pc.Sensitive || pc.Secret
+		if pc.Reason != "" {
+			reasons = append(reasons, pc.Reason)
+		}
+		b, err := h.files.ReadFile(pc.Rel)
+		ts[i].before, ts[i].exists = b, err == nil
 	}
-	old, err := h.files.ReadFile(pc.Rel)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return failed(StatusError, fmt.Sprintf("Cannot read %s before editing it: %v", pc.Rel, err))
-	}
-	data, err := plan(args, old, exists)
-	if err != nil {
-		return outcome{Text: fmt.Sprintf("%s %s failed: %v", canonical, pc.Rel, err), Status: StatusError, Detail: err.Error(), Path: pc.Rel}
-	}
-	if exists && bytes.Equal(old, data) {
-		return outcome{Text: fmt.Sprintf("No change: %s already has this content.", pc.Rel), Status: StatusSkipped, Detail: "no changes", Path: pc.Rel}
-	}
-	diff, stats := approval.UnifiedDiff(pc.Rel, old, data, !exists, -1)
-	req := approval.Request{Kind: approval.KindFileEdit, ToolName: canonical, CallID: c.ID, Path: pc.Resolved,
-		Decision: pc.Decision, Diff: diff, Added: stats.Added, Removed: stats.Removed}
-	if pc.Reason != "" {
-		req.Reasons = []string{pc.Reason}
-	}
-	if pc.Sensitive || pc.Secret {
+	primary := &ts[0]
+
+	req := approval.Request{Kind: approval.KindFileEdit, ToolName: canonical, CallID: c.ID, Path: primary.pc.Resolved,
+		Decision: decision, Reasons: reasons}
+	if sensitive {
 		req.Severity = safety.SeverityHigh
+	}
+	// A person deciding about a sensitive file sees the exact diff, and
+	// what the tool then writes must be what was shown.
+	var preview []byte
+	if decision == safety.Confirm {
+		if plan := h.planners[canonical]; plan != nil && len(ts) == 1 {
+			if data, err := plan(args, primary.before, primary.exists); err == nil {
+				preview = data
+				var st approval.DiffStats
+				req.Diff, st = approval.UnifiedDiff(primary.pc.Rel, primary.before, data, !primary.exists, -1)
+				req.Added, req.Removed = st.Added, st.Removed
+			}
+		}
+		if req.Diff == "" {
+			req.Summary = fmt.Sprintf("%s %s", canonical, strings.Join(paths, " → "))
+		}
 	}
 	approved, err := h.authorize(ctx, req)
 	if err != nil {
 		var d *approval.DeniedError
 		if errors.As(err, &d) {
-			return outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason, Path: pc.Rel, Added: stats.Added, Removed: stats.Removed}
+			return outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason, Path: primary.pc.Rel, Added: req.Added, Removed: req.Removed}
 		}
-		return outcome{Text: "Not written: " + err.Error(), Status: errorStatus(ctx, err), Detail: err.Error(), Path: pc.Rel}
+		return outcome{Text: "Not changed: " + err.Error(), Status: errorStatus(ctx, err), Detail: err.Error(), Path: primary.pc.Rel}
 	}
-	if approved.Path() != pc.Resolved {
-		return failed(StatusError, "Not written: the approved path differs from the checked one")
-	}
+
 	cs, err := h.changes(ctx)
 	if err != nil {
-		return outcome{Text: "Not written: cannot open a checkpoint: " + err.Error(), Status: StatusError, Detail: err.Error(), Path: pc.Rel}
+		return outcome{Text: "Not changed: cannot open a checkpoint to make the change undoable: " + err.Error(), Status: StatusError, Detail: err.Error(), Path: primary.pc.Rel}
 	}
-	if err := cs.WriteFile(ctx, checkpoint.Call{ID: c.ID, Tool: canonical}, pc.Rel, data, 0o644); err != nil {
-		return outcome{Text: fmt.Sprintf("Writing %s failed, the file is unchanged: %v", pc.Rel, err), Status: errorStatus(ctx, err), Detail: err.Error(), Path: pc.Rel}
+	for i := range ts {
+		if o, ok := h.snapshot(ctx, cs, canonical, &ts[i]); !ok {
+			return o
+		}
 	}
-	verb := "Wrote"
-	if !exists {
-		verb = "Created"
+
+	res := h.execute(ctx, tools.Call{ID: c.ID, Name: canonical, Arguments: c.Args})
+	o := fromToolResult(res)
+	o.Path = primary.pc.Rel
+	o.AutoApproved = decision == safety.Confirm && approved.By() != "user"
+	if res.IsError {
+		if ctx.Err() != nil {
+			o.Status = StatusSkipped
+		}
+		return o
 	}
-	return outcome{
-		Text:   fmt.Sprintf("%s %s (%d lines, +%d −%d).", verb, pc.Rel, bytes.Count(data, []byte("\n"))+boolInt(len(data) > 0 && data[len(data)-1] != '\n'), stats.Added, stats.Removed),
-		Status: StatusSuccess, Detail: fmt.Sprintf("+%d −%d", stats.Added, stats.Removed), Path: pc.Rel,
-		Added: stats.Added, Removed: stats.Removed, Wrote: true, CheckpointID: cs.ID(),
-		AutoApproved: pc.Decision == safety.Confirm && approved.By() != "user",
+	call := checkpoint.Call{ID: c.ID, Tool: canonical}
+	for i := range ts {
+		if ts[i].snap {
+			if err := cs.Record(context.WithoutCancel(ctx), call, ts[i].pc.Rel); err != nil {
+				h.logger.Warn("agent: change not recorded in the checkpoint", "path", ts[i].pc.Rel, "err", err)
+				o.Text += "\n[warning: this change is not recorded in the checkpoint and cannot be undone from it]"
+			}
+		}
 	}
+	after, aerr := h.files.ReadFile(primary.pc.Rel)
+	if preview != nil && (aerr != nil || !bytes.Equal(after, preview)) {
+		// The tool wrote something other than the approved diff: put the
+		// file back rather than keep an unapproved change.
+		_, uerr := cs.UndoFile(context.WithoutCancel(ctx), primary.pc.Rel, checkpoint.UndoOptions{})
+		h.logger.Warn("agent: written content differs from the approved preview; reverted", "path", primary.pc.Rel, "undo_err", uerr)
+		return outcome{Text: fmt.Sprintf("Not changed: %s would have written something other than the approved change to %s, so the file was restored. Read the file and try again.", canonical, primary.pc.Rel),
+			Status: StatusError, Detail: "differs from the approved preview", Path: primary.pc.Rel}
+	}
+	if o.Added == 0 && o.Removed == 0 && aerr == nil {
+		st := lineStats(primary.pc.Rel, primary.before, after, !primary.exists)
+		o.Added, o.Removed = st.Added, st.Removed
+	}
+	switch {
+	case primary.exists && aerr == nil && bytes.Equal(primary.before, after) && len(ts) == 1:
+		o.Status, o.Detail = StatusSkipped, "no changes"
+	default:
+		o.Wrote = true
+		o.CheckpointID = cs.ID()
+		if o.Detail == "" || strings.HasPrefix(o.Detail, "lines ") {
+			o.Detail = fmt.Sprintf("+%d −%d", o.Added, o.Removed)
+		}
+	}
+	return o
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
+// snapshot takes a target's pre-image. A directory (rename_file of a
+// folder, create_folder) has no content to snapshot and goes ahead
+// without; a path inside .git is refused.
+func (h *fileEditHandler) snapshot(ctx context.Context, cs changeSet, canonical string, t *target) (outcome, bool) {
+	err := cs.Snapshot(ctx, t.pc.Rel)
+	switch {
+	case err == nil:
+		t.snap = true
+		return outcome{}, true
+	case errors.Is(err, checkpoint.ErrProtectedPath):
+		return outcome{Text: fmt.Sprintf("Not changed: %s is inside .git, which the agent never writes.", t.pc.Rel), Status: StatusDenied, Detail: err.Error(), Path: t.pc.Rel}, false
+	case errors.Is(err, checkpoint.ErrNotRegular):
+		h.logger.Info("agent: not snapshotting a non-regular path", "tool", canonical, "path", t.pc.Rel)
+		return outcome{}, true
 	}
-	return 0
+	if ctx.Err() != nil {
+		return failed(StatusSkipped, "Not changed: the run was cancelled."), false
+	}
+	return outcome{Text: fmt.Sprintf("Not changed: cannot snapshot %s, so the change could not be undone: %v", t.pc.Rel, err), Status: StatusError, Detail: err.Error(), Path: t.pc.Rel}, false
+}
+
+func lineStats(rel string, before, after []byte, created bool) approval.DiffStats {
+	_, st := approval.UnifiedDiff(rel, before, after, created, 0)
+	return st
+}
+
+// fileEditTools are the built-in tools (tools/fstools) that change files.
+var fileEditTools = map[string]bool{"write_file": true, "create_file": true, "edit_file": true, "modify_lines": true,
+	"patch_file": true, "rename_file": true, "create_folder": true, "delete_file": true}
+
+// isFileEditSpec reports whether calls of a tool go through the file-edit
+// handler: the built-in file tools, and any other tool that may change
+// things and takes a "path".
+func isFileEditSpec(s tools.Spec) bool {
+	if s.ReadOnly {
+		return false
+	}
+	return fileEditTools[s.Name] || bytes.Contains(s.Parameters, []byte(`"path"`))
+}
+
+var newPathKeys = []string{"new_path", "newPath", "destination", "dest", "to", "target"}
+
+// editPaths lists the paths a call changes: its path, a rename's
+// destination, or the file a patch names in its +++ line.
+func editPaths(canonical string, args map[string]json.RawMessage) []string {
+	var out []string
+	if p := stringArg(args, pathKeys...); p != "" {
+		out = append(out, p)
+	} else if canonical == "patch_file" {
+		if p := patchTarget(stringArg(args, "diff", "patch")); p != "" {
+			out = append(out, p)
+		}
+	}
+	if canonical == "rename_file" {
+		if p := stringArg(args, newPathKeys...); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// patchTarget is the file a unified diff's "+++ b/path" line names.
+func patchTarget(diff string) string {
+	for line := range strings.Lines(diff) {
+		if rest, ok := strings.CutPrefix(line, "+++ "); ok {
+			p := strings.TrimSpace(rest)
+			if i := strings.IndexByte(p, '\t'); i >= 0 {
+				p = p[:i]
+			}
+			p = strings.TrimPrefix(p, "b/")
+			if p == "/dev/null" {
+				return ""
+			}
+			return p
+		}
+	}
+	return ""
 }

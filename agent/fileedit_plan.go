@@ -13,13 +13,20 @@ import (
 type editPlanner func(args map[string]json.RawMessage, old []byte, exists bool) ([]byte, error)
 
 // defaultPlanners maps the canonical names of the file-edit tools to the
-// way their arguments describe the new content.
+// way their arguments describe the new content, for approval previews.
 func defaultPlanners() map[string]editPlanner {
 	return map[string]editPlanner{
 		"write_file":  planWrite,
-		"create_file": planWrite,
+		"create_file": planCreate,
 		"edit_file":   planEdit,
 	}
+}
+
+func planCreate(args map[string]json.RawMessage, old []byte, exists bool) ([]byte, error) {
+	if exists {
+		return nil, errors.New("the file exists")
+	}
+	return planWrite(args, old, exists)
 }
 
 var contentKeys = []string{"content", "contents", "text", "data", "code", "file_content", "new_content"}
@@ -27,6 +34,12 @@ var contentKeys = []string{"content", "contents", "text", "data", "code", "file_
 // planWrite replaces the whole file. An explicitly empty content is a
 // valid (empty) file; a missing one is an error, never a truncation.
 func planWrite(args map[string]json.RawMessage, _ []byte, _ bool) ([]byte, error) {
+	var appendMode bool
+	if v, ok := args["append"]; ok && json.Unmarshal(v, &appendMode) == nil && appendMode {
+		// The tool's line-ending rules decide what an append writes;
+		// without an exact preview there is no diff to approve.
+		return nil, errors.New("no preview for append")
+	}
 	for _, k := range contentKeys {
 		v, ok := args[k]
 		if !ok {

@@ -157,12 +157,14 @@ func (s *streamState) addDisplay(t string) {
 	}
 	s.display.WriteString(t)
 	if out := s.th.add(t, s.p.now()); out != "" {
+		s.collapse() // the answer has begun: thinking is over
 		s.p.emit(TextDelta{Text: out})
 	}
 }
 
 func (s *streamState) flushText() {
 	if out := s.th.flush(s.p.now()); out != "" {
+		s.collapse()
 		s.p.emit(TextDelta{Text: out})
 	}
 }

@@ -116,13 +116,14 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		}
 		return t.Describe(), canonical, nil
 	}
-	isEdit := func(canonical string) bool { return planners[canonical] != nil }
+	isEdit := func(canonical string) bool {
+		t, _, err := reg.Lookup(canonical)
+		return err == nil && isFileEditSpec(t.Describe())
+	}
 	isTerm := func(canonical string) bool { return canonical == terminal.Name }
 	isFileEditName := func(name string) bool {
-		if _, canonical, err := reg.Lookup(name); err == nil {
-			return isEdit(canonical)
-		}
-		return isEdit(name)
+		t, _, err := reg.Lookup(name)
+		return err == nil && isFileEditSpec(t.Describe())
 	}
 
 	parserOpts := []toolcall.Option{toolcall.WithTools(knownNames(reg)...)}
@@ -148,7 +149,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	if !mode.ReadOnly() {
 		if cfg.Workspace != nil {
 			r.runner.files = &fileEditHandler{files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
-				planners: planners, logger: cfg.Logger}
+				execute: reg.Execute, planners: planners, logger: cfg.Logger}
 		} else {
 			r.runner.files = noWorkspace{}
 		}
