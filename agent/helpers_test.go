@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"io"
+	"iter"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -199,4 +201,17 @@ func (a *approver) Approve(ctx context.Context, req approval.Request) (approval.
 func allowAll(approval.Request) approval.Response { return approval.Response{Choice: approval.AllowOnce} }
 func denyAll(approval.Request) approval.Response {
 	return approval.Response{Choice: approval.Deny, Reason: "user said no"}
+}
+
+type iterChunks = iter.Seq2[llm.Chunk, error]
+
+// chunks streams cs as a model response.
+func chunks(cs ...llm.Chunk) iterChunks {
+	return func(yield func(llm.Chunk, error) bool) {
+		for _, c := range cs {
+			if !yield(c, nil) {
+				return
+			}
+		}
+	}
 }

@@ -1,0 +1,255 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/llm"
+)
+
+func lastUser(req llm.Request) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role == llm.RoleUser {
+			return req.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+// Write validation (seed 000): a task that asks for a change cannot be
+// completed before a write succeeded; it is refused once with a reminder.
+func TestWriteValidation(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"content":"I have created hello.txt for you. [TASK_COMPLETE]"}
+{"tool_calls":[{"name":"write_file","arguments":{"path":"hello.txt","content":"hello\n"}}]}
+{"content":"Created hello.txt. [TASK_COMPLETE]"}
+`, nil)
+	res, err := e.run(e.config(), "Create a file hello.txt that says hello")
+	require.NoError(t, err)
+	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, 3, res.Iterations)
+	assert.Equal(t, "hello\n", e.read("hello.txt"))
+	assert.Contains(t, lastUser(e.model.Requests()[1]), "no file was changed")
+	notices := eventsOf[Notice](e.rec)
+	require.Len(t, notices, 1)
+	assert.Equal(t, "write_reminder", notices[0].Kind)
+}
+
+// The reminder is given once: a model that insists is believed.
+func TestWriteValidationOnlyOnce(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"content":"Nothing to fix. [TASK_COMPLETE]"}
+{"content":"The file is already correct, nothing to change. [TASK_COMPLETE]"}
+`, nil)
+	res, err := e.run(e.config(), "Fix the bug in main.go")
+	require.NoError(t, err)
+	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, 2, res.Iterations)
+	assert.Equal(t, "The file is already correct, nothing to change.", res.FinalMessage)
+}
+
+// Questions need no write: a natural stop completes at once.
+func TestNaturalStopCompletes(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"content":"The project has one file."}
+`, nil)
+	res, err := e.run(e.config(), "What is in this project?")
+	require.NoError(t, err)
+	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, "The project has one file.", res.FinalMessage)
+}
+
+// The iteration limit stops a model that never finishes; the summary is
+// still produced.
+func TestMaxIterations(t *testing.T) {
+	line := `{"tool_calls":[{"name":"list_files","arguments":{"path":"."}}]}` + "\n"
+	e := newEnv(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"Listed the files three times."}`+"\n", map[string]string{"a.txt": "a"})
+	cfg := e.config()
+	cfg.MaxIterations = 3
+	res, err := e.run(cfg, "What files are there?")
+	require.NoError(t, err)
+	assert.Equal(t, StopMaxIterations, res.StopReason)
+	assert.Equal(t, 3, res.Iterations)
+	assert.Equal(t, "Listed the files three times.", res.FinalMessage, "fallback summary call")
+	last := e.rec.all()[len(e.rec.all())-1].(RunFinished)
+	assert.Equal(t, StopMaxIterations, last.StopReason)
+}
+
+// Read-only modes default to 10 iterations.
+func TestReadOnlyIterationDefault(t *testing.T) {
+	c := Config{}
+	assert.Equal(t, 25, c.maxIterations(ModeAgent))
+	assert.Equal(t, 10, c.maxIterations(ModeExplore))
+	assert.Equal(t, 10, c.maxIterations(ModeReview))
+}
+
+// The same failing call, repeated, stops the run.
+func TestRepeatedFailureStops(t *testing.T) {
+	line := `{"tool_calls":[{"name":"read_file","arguments":{"path":"missing.go"}}]}` + "\n"
+	e := newEnv(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"The file does not exist."}`+"\n", nil)
+	res, err := e.run(e.config(), "Explain missing.go")
+	require.NoError(t, err)
+	assert.Equal(t, StopRepeatedFailure, res.StopReason)
+	assert.Equal(t, 3, res.Iterations)
+	third := e.model.Requests()[2].Messages
+	assert.Equal(t, llm.RoleTool, third[len(third)-2].Role)
+	assert.Contains(t, third[len(third)-2].Content, "failed 2 times")
+	assert.Contains(t, third[len(third)-1].Content, "Every action in the last 2 rounds failed", "pivot guidance follows")
+}
+
+// After two rounds in which everything failed, pivot guidance is added.
+func TestPivotGuidance(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"read_file","arguments":{"path":"a.go"}}]}
+{"tool_calls":[{"name":"read_file","arguments":{"path":"b.go"}}]}
+{"content":"Neither file exists."}
+`, nil)
+	res, err := e.run(e.config(), "Explain a.go and b.go")
+	require.NoError(t, err)
+	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Contains(t, lastUser(e.model.Requests()[2]), "Every action in the last 2 rounds failed")
+	kinds := []string{}
+	for _, n := range eventsOf[Notice](e.rec) {
+		kinds = append(kinds, n.Kind)
+	}
+	assert.Equal(t, []string{"pivot_guidance"}, kinds)
+}
+
+// A malformed call is fed back with the parser's reason; the model
+// corrects it and the corrected call runs.
+func TestMalformedCallFedBackThenCorrected(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":false}}
+{"content":"<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.txt\", \"content\": \"x\" \"oops\"}}</tool_call>"}
+{"content":"<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.txt\", \"content\": \"fixed\"}}</tool_call>"}
+{"content":"Wrote a.txt. [TASK_COMPLETE]"}
+`, nil)
+	res, err := e.run(e.config(), "Create a.txt")
+	require.NoError(t, err)
+	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, "fixed", e.read("a.txt"))
+	fb := lastUser(e.model.Requests()[1])
+	assert.Contains(t, fb, "could not be parsed")
+	assert.Contains(t, fb, `<tool_call>{"name": "TOOL_NAME"`)
+	notices := eventsOf[Notice](e.rec)
+	require.NotEmpty(t, notices)
+	assert.Equal(t, "parse_error", notices[0].Kind)
+}
+
+// Native calls whose arguments are not an object get an error result for
+// that call, not a silent drop.
+func TestNativeBadArgumentsFedBack(t *testing.T) {
+	model := llm.ModelFunc(nil)
+	turn := 0
+	model = func(_ context.Context, req llm.Request) iterChunks {
+		turn++
+		if turn == 1 {
+			return chunks(llm.Chunk{ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`"main.go"`)}}}, llm.Chunk{Done: true})
+		}
+		return chunks(llm.Chunk{Content: "Sorry."}, llm.Chunk{Done: true})
+	}
+	e := newEnv(t, "", nil)
+	cfg := e.config()
+	cfg.Model = model
+	cfg.ToolCalling = ToolCallingNative
+	_, err := e.run(cfg, "Read main.go")
+	require.NoError(t, err)
+	acts := e.rec.actions()
+	require.Len(t, acts, 1)
+	assert.Equal(t, StatusError, acts[0].Status)
+	assert.Contains(t, acts[0].Output, "not a JSON object")
+}
+
+// Read-only modes block writes in code, whatever the model writes.
+func TestReadOnlyModeBlocksWrite(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"write_file","arguments":{"path":"a.txt","content":"x"}},{"name":"read_file","arguments":{"path":"main.go"}}]}
+{"content":"main.go prints a greeting."}
+`, map[string]string{"main.go": mainGo})
+	ap := &approver{answer: allowAll}
+	cfg := e.config()
+	cfg.Mode = ModeExplore
+	cfg.Approver = ap
+	cfg.Policy = approval.AutoApprove()
+	res, err := e.run(cfg, "Create a.txt and explain main.go")
+	require.NoError(t, err)
+	assert.Equal(t, StopCompleted, res.StopReason, "no write validation in read-only modes")
+	assert.False(t, e.exists("a.txt"))
+	assert.Empty(t, ap.asked)
+	assert.Empty(t, res.CheckpointID)
+	acts := e.rec.actions()
+	require.Len(t, acts, 2)
+	assert.Equal(t, StatusDenied, acts[0].Status)
+	assert.Contains(t, acts[0].Output, "not available in explore mode")
+	assert.Equal(t, StatusSuccess, acts[1].Status)
+	var offered []string
+	for _, s := range e.model.Requests()[0].Tools {
+		offered = append(offered, s.Name)
+	}
+	assert.ElementsMatch(t, []string{"read_file", "list_files", "search_workspace"}, offered)
+}
+
+// Review mode may run read-only git commands without approval, and
+// nothing else.
+func TestReviewModeGit(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"git status --short"}},{"name":"run_terminal_command","arguments":{"command":"touch x.txt"}},{"name":"run_terminal_command","arguments":{"command":"git -c core.pager=evil log"}}]}
+{"content":"Reviewed."}
+`, nil)
+	ap := &approver{answer: allowAll}
+	cfg := e.config()
+	cfg.Mode = ModeReview
+	cfg.Approver = ap
+	_, err := e.run(cfg, "Review the latest changes")
+	require.NoError(t, err)
+	assert.Empty(t, ap.asked)
+	assert.False(t, e.exists("x.txt"))
+	acts := e.rec.actions()
+	require.Len(t, acts, 3)
+	assert.NotEqual(t, StatusDenied, acts[0].Status, "git status runs (it may fail outside a repository)")
+	assert.Equal(t, StatusDenied, acts[1].Status)
+	assert.Equal(t, StatusDenied, acts[2].Status)
+}
+
+// Envelope mode (seed 004): one ```yips-agent block; results come back
+// as "Action results:".
+func TestEnvelopeMode(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"content":"`+"```yips-agent\\n"+`{\"assistant_text\": \"Reading it.\", \"actions\": [{\"type\": \"tool\", \"id\": \"t1\", \"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}]}`+"\\n```"+`"}
+{"content":"It prints a greeting."}
+`, map[string]string{"main.go": mainGo})
+	cfg := e.config()
+	cfg.ToolCalling = ToolCallingEnvelope
+	res, err := e.run(cfg, "What does main.go do?")
+	require.NoError(t, err)
+	assert.Equal(t, ToolCallingEnvelope, res.ToolCalling)
+	assert.Contains(t, e.model.Requests()[0].Messages[0].Content, "```yips-agent")
+	results := lastUser(e.model.Requests()[1])
+	assert.True(t, strings.HasPrefix(results, "Action results:"), results)
+	assert.Contains(t, results, "id t1, tool read_file: success")
+	assert.Contains(t, e.rec.text(), "Reading it.")
+	assert.NotContains(t, e.rec.text(), "yips-agent")
+}
+
+// A response cut off by the length limit is continued, not taken as done.
+func TestLengthStopContinues(t *testing.T) {
+	turn := 0
+	model := llm.ModelFunc(func(_ context.Context, req llm.Request) iterChunks {
+		turn++
+		if turn == 1 {
+			return chunks(llm.Chunk{Content: "The answer is"}, llm.Chunk{Done: true, StopReason: llm.StopLength})
+		}
+		return chunks(llm.Chunk{Content: " forty-two."}, llm.Chunk{Done: true})
+	})
+	e := newEnv(t, "", nil)
+	cfg := e.config()
+	cfg.Model = model
+	res, err := e.run(cfg, "What is the answer?")
+	require.NoError(t, err)
+	assert.Equal(t, 2, turn)
+	assert.Equal(t, StopCompleted, res.StopReason)
+}
