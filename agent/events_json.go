@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,24 +13,32 @@ import (
 // not know.
 var ErrUnknownEvent = errors.New("agent: unknown event type")
 
-// eventTypes maps every Type() to a constructor, for UnmarshalEvent.
-var eventTypes = map[string]func() Event{
-	"run_started":             func() Event { return new(RunStarted) },
-	"branch_created":          func() Event { return new(BranchCreated) },
-	"thinking_delta":          func() Event { return new(ThinkingDelta) },
-	"thinking_collapsed":      func() Event { return new(ThinkingCollapsed) },
-	"text_delta":              func() Event { return new(TextDelta) },
-	"file_writing":            func() Event { return new(FileWriting) },
-	"tool_call_started":       func() Event { return new(ToolCallStarted) },
-	"progress_group_started":  func() Event { return new(ProgressGroupStarted) },
-	"progress_group_finished": func() Event { return new(ProgressGroupFinished) },
-	"tool_action":             func() Event { return new(ToolAction) },
-	"approval_requested":      func() Event { return new(ApprovalRequested) },
-	"approval_resolved":       func() Event { return new(ApprovalResolved) },
-	"files_changed":           func() Event { return new(FilesChanged) },
-	"final_message":           func() Event { return new(FinalMessage) },
-	"notice":                  func() Event { return new(Notice) },
-	"run_finished":            func() Event { return new(RunFinished) },
+// eventTypes maps every Type() to its decoder, for UnmarshalEvent.
+var eventTypes = map[string]func([]byte) (Event, error){
+	"run_started":             decodeAs[RunStarted],
+	"branch_created":          decodeAs[BranchCreated],
+	"thinking_delta":          decodeAs[ThinkingDelta],
+	"thinking_collapsed":      decodeAs[ThinkingCollapsed],
+	"text_delta":              decodeAs[TextDelta],
+	"file_writing":            decodeAs[FileWriting],
+	"tool_call_started":       decodeAs[ToolCallStarted],
+	"progress_group_started":  decodeAs[ProgressGroupStarted],
+	"progress_group_finished": decodeAs[ProgressGroupFinished],
+	"tool_action":             decodeAs[ToolAction],
+	"approval_requested":      decodeAs[ApprovalRequested],
+	"approval_resolved":       decodeAs[ApprovalResolved],
+	"files_changed":           decodeAs[FilesChanged],
+	"final_message":           decodeAs[FinalMessage],
+	"notice":                  decodeAs[Notice],
+	"run_finished":            decodeAs[RunFinished],
+}
+
+// decodeAs decodes data into a T and returns it as a value, so decoded
+// events match the same type switches as live ones.
+func decodeAs[T Event](data []byte) (Event, error) {
+	var v T
+	err := json.Unmarshal(data, &v)
+	return v, err
 }
 
 // MarshalEvent encodes e as one JSON object whose first field is
@@ -56,8 +63,8 @@ func MarshalEvent(e Event) ([]byte, error) {
 	return append(out, body[1:]...), nil
 }
 
-// UnmarshalEvent decodes what MarshalEvent wrote. The result is a pointer
-// to the event struct (*TextDelta, *ToolAction, …).
+// UnmarshalEvent decodes what MarshalEvent wrote into the event's own
+// type (TextDelta, ToolAction, …).
 func UnmarshalEvent(data []byte) (Event, error) {
 	var head struct {
 		Type string `json:"type"`
@@ -65,13 +72,12 @@ func UnmarshalEvent(data []byte) (Event, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("agent: decoding event: %w", err)
 	}
-	mk, ok := eventTypes[head.Type]
+	decode, ok := eventTypes[head.Type]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownEvent, head.Type)
 	}
-	e := mk()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(e); err != nil {
+	e, err := decode(data)
+	if err != nil {
 		return nil, fmt.Errorf("agent: decoding %s event: %w", head.Type, err)
 	}
 	return e, nil
