@@ -48,7 +48,8 @@ type streamState struct {
 	think      signalFilter // on thinking
 	echo       echoFilter
 	echoArmed  bool
-	th         throttle
+	th         throttle // display text
+	thinkTh    throttle // thinking: same interval, no first-chunk gate
 	thinkStart time.Time
 	lastThink  time.Time
 	collapsed  bool
@@ -59,6 +60,7 @@ type streamState struct {
 // durations are measured from it.
 func (p *streamProcessor) run(ctx context.Context, stream iter.Seq2[llm.Chunk, error], thinkStart time.Time) (streamResult, error) {
 	s := &streamState{p: p, parser: p.newParser(), thinkStart: thinkStart}
+	s.thinkTh.started = true
 	var err error
 	for c, e := range stream {
 		if e != nil {
@@ -109,7 +111,7 @@ func (s *streamState) chunk(c llm.Chunk) {
 // addThinking shows reasoning, native or from <think> blocks.
 func (s *streamState) addThinking(t string) {
 	s.lastThink = s.p.now()
-	if out := s.think.feed(t); out != "" {
+	if out := s.thinkTh.add(s.think.feed(t), s.lastThink); out != "" {
 		s.p.emit(ThinkingDelta{Text: out})
 	}
 }
@@ -178,7 +180,8 @@ func (s *streamState) collapse() {
 		return
 	}
 	s.collapsed = true
-	if out := s.think.end(); out != "" {
+	s.thinkTh.add(s.think.end(), s.lastThink)
+	if out := s.thinkTh.flush(s.lastThink); out != "" {
 		s.p.emit(ThinkingDelta{Text: out})
 	}
 	d := s.lastThink.Sub(s.thinkStart)

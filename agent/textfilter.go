@@ -173,6 +173,7 @@ type echoFilter struct {
 	thinking string // trimmed reasoning; empty disables the filter
 	held     strings.Builder
 	decided  bool
+	trimLead bool // an echo was dropped: drop the whitespace after it too
 }
 
 // minEchoLen keeps a short reasoning ("Ok.") from eating the start of a
@@ -188,6 +189,10 @@ func (f *echoFilter) start(thinking string) {
 
 func (f *echoFilter) feed(s string) string {
 	if f.decided {
+		if f.trimLead {
+			s = strings.TrimLeft(s, " \t\r\n")
+			f.trimLead = s == ""
+		}
 		return s
 	}
 	f.held.WriteString(s)
@@ -198,7 +203,9 @@ func (f *echoFilter) feed(s string) string {
 	case strings.HasPrefix(t, f.thinking):
 		f.decided = true
 		f.held.Reset()
-		return strings.TrimLeft(t[len(f.thinking):], " \t\r\n")
+		rest := strings.TrimLeft(t[len(f.thinking):], " \t\r\n")
+		f.trimLead = rest == ""
+		return rest
 	}
 	f.decided = true
 	out := f.held.String()
