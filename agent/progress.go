@@ -60,6 +60,19 @@ func groupTitle(names []string, isEdit, isTerm func(string) bool) string {
 func actionTitle(name string, args json.RawMessage, running bool) (string, string) {
 	var a map[string]any
 	_ = json.Unmarshal(args, &a)
+	return titleOf(name, a, running)
+}
+
+// actionTitles returns both titles and the path, decoding args once.
+func actionTitles(name string, args json.RawMessage) (running, done, path string) {
+	var a map[string]any
+	_ = json.Unmarshal(args, &a)
+	running, path = titleOf(name, a, true)
+	done, _ = titleOf(name, a, false)
+	return running, done, path
+}
+
+func titleOf(name string, a map[string]any, running bool) (string, string) {
 	str := func(keys ...string) string {
 		for _, k := range keys {
 			if s, ok := a[k].(string); ok && s != "" {

@@ -79,6 +79,7 @@ type routed struct {
 	spec      tools.Spec
 	early     *outcome // set when the call is refused before running
 	action    ToolAction
+	doneTitle string
 }
 
 func (r *toolRunner) runBatch(ctx context.Context, groupID string, calls []call) batchResult {
@@ -146,7 +147,7 @@ func (r *toolRunner) concurrent(rt routed) bool {
 func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, dst []callResult) {
 	for i := range rs {
 		rs[i].action = ToolAction{GroupID: groupID, CallID: rs[i].c.ID, Tool: rs[i].canonical, Status: StatusRunning}
-		rs[i].action.Title, rs[i].action.Path = actionTitle(rs[i].canonical, rs[i].c.Args, true)
+		rs[i].action.Title, rs[i].doneTitle, rs[i].action.Path = actionTitles(rs[i].canonical, rs[i].c.Args)
 	}
 	if len(rs) == 1 {
 		r.announce(rs[0].action)
@@ -224,7 +225,7 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 func (r *toolRunner) finish(rt routed, o outcome) callResult {
 	a := rt.action
 	a.Status = o.Status
-	a.Title, _ = actionTitle(rt.canonical, rt.c.Args, false)
+	a.Title = rt.doneTitle
 	if o.Status != StatusSuccess {
 		a.Title = failedTitle(a.Title, o.Status)
 	}

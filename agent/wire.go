@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 
@@ -202,8 +201,12 @@ func (r *run) changes(ctx context.Context) (changeSet, error) {
 // tools and the default aliases that lead to one of them.
 func knownNames(reg *tools.Registry) []string {
 	names := reg.Names()
-	for alias := range maps.Keys(tools.DefaultAliases()) {
-		if _, _, err := reg.Lookup(alias); err == nil {
+	have := make(map[string]bool, len(names))
+	for _, n := range names {
+		have[n] = true
+	}
+	for alias, target := range tools.DefaultAliases() {
+		if have[target] && !have[alias] {
 			names = append(names, alias)
 		}
 	}
