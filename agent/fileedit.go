@@ -3,9 +3,9 @@ package agent
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"encoding/json"
 	"log/slog"
 	"strings"
 

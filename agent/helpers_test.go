@@ -198,7 +198,9 @@ func (a *approver) Approve(ctx context.Context, req approval.Request) (approval.
 	return a.answer(req), nil
 }
 
-func allowAll(approval.Request) approval.Response { return approval.Response{Choice: approval.AllowOnce} }
+func allowAll(approval.Request) approval.Response {
+	return approval.Response{Choice: approval.AllowOnce}
+}
 func denyAll(approval.Request) approval.Response {
 	return approval.Response{Choice: approval.Deny, Reason: "user said no"}
 }
