@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"path"
 
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
@@ -25,6 +27,11 @@ type terminalHandler struct {
 	check     func(p string, op safety.Op) safety.PathCheck // nil without a workspace
 	authorize func(ctx context.Context, req approval.Request) (approval.Approved, error)
 	execute   func(ctx context.Context, c tools.Call) tools.Result
+	// changes, when set, is the run's checkpoint: files the analysis says
+	// the command writes (redirects, sed -i, cp, mv, touch, rm…) are
+	// snapshotted before it runs and recorded after, so undo covers them.
+	changes func(ctx context.Context) (changeSet, error)
+	read    func(path string) ([]byte, error)
 	// readOnlyGit restricts commands to read-only git (review mode), which
 	// then run without approval.
 	readOnlyGit bool
@@ -66,9 +73,72 @@ func (h *terminalHandler) handle(ctx context.Context, c call, canonical string) 
 		}
 		return failed(errorStatus(ctx, err), "Not run: "+err.Error())
 	}
+	snaps := h.snapshot(ctx, verdict.Analysis, cwd)
 	o := h.run(ctx, c, canonical, args, approved.Command(), false)
 	o.AutoApproved = approved.By() != "user"
+	h.record(ctx, c, canonical, snaps, &o)
 	return o
+}
+
+// snapped is a file a command may write, with its content before.
+type snapped struct {
+	rel    string
+	before []byte
+	exists bool
+	cs     changeSet
+}
+
+// snapshot takes the pre-images of the files the analysis says the
+// command writes. It is a floor, not a proof: a program may write files
+// no argument names, and those are not covered.
+func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis, cwd string) []snapped {
+	if h.changes == nil || h.check == nil {
+		return nil
+	}
+	var out []snapped
+	for _, p := range a.Paths {
+		if p.Op != safety.OpWrite {
+			continue
+		}
+		name := p.Path
+		if cwd != "" && !path.IsAbs(name) && name != "" && name[0] != '~' {
+			name = path.Join(cwd, name)
+		}
+		pc := h.check(name, safety.OpWrite)
+		if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." {
+			continue
+		}
+		cs, err := h.changes(ctx)
+		if err != nil {
+			h.logger.Warn("agent: no checkpoint for a command's writes", "err", err)
+			return out
+		}
+		before, rerr := h.read(pc.Rel)
+		if err := cs.Snapshot(ctx, pc.Rel); err != nil {
+			continue // a directory, .git, or too large: not undoable, but the command may still run
+		}
+		out = append(out, snapped{rel: pc.Rel, before: before, exists: rerr == nil, cs: cs})
+	}
+	return out
+}
+
+// record notes what the command changed in the snapshotted files.
+func (h *terminalHandler) record(ctx context.Context, c call, canonical string, snaps []snapped, o *outcome) {
+	for _, s := range snaps {
+		after, err := h.read(s.rel)
+		if (err == nil) == s.exists && bytes.Equal(after, s.before) {
+			continue
+		}
+		if err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: canonical}, s.rel); err != nil {
+			h.logger.Warn("agent: command's change not recorded in the checkpoint", "path", s.rel, "err", err)
+			continue
+		}
+		st := lineStats(s.rel, s.before, after, !s.exists)
+		o.Added += st.Added
+		o.Removed += st.Removed
+		o.Wrote = true
+		o.CheckpointID = s.cs.ID()
+	}
 }
 
 // judgePaths raises an allowed command to confirm when it touches files

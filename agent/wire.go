@@ -147,6 +147,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	r.runner.terminal = th
 	if !mode.ReadOnly() {
 		if cfg.Workspace != nil {
+			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
 			r.runner.files = &fileEditHandler{files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
 				execute: reg.Execute, planners: planners, logger: cfg.Logger}
 		} else {
