@@ -26,10 +26,10 @@ type ToolCallDelta struct {
 // starts a new call when
 //
 //   - no call is open at its index, or
-//   - it carries an ID different from the open call's ID, or
-//   - it carries no ID but a Name, the open call already has a name, and
-//     either the name differs or the open call's arguments are already a
-//     complete JSON value.
+//   - both it and the open call have IDs, and they differ, or
+//   - without two IDs to compare, it carries a Name, the open call already
+//     has a name, and either the name differs or the open call's arguments
+//     are already a complete JSON value.
 //
 // Calls are never de-duplicated: a model that asks for the same call twice
 // gets it twice (seed 001). Calls come out in the order they started, and
@@ -65,9 +65,10 @@ func (a *ToolCallAssembler) Add(d ToolCallDelta) {
 }
 
 func startsNewCall(c *pendingCall, d ToolCallDelta) bool {
-	if d.ID != "" {
-		return c.id != "" && d.ID != c.id
+	if d.ID != "" && c.id != "" {
+		return d.ID != c.id
 	}
+	// No ids to compare (or only the fragment has one): decide by name.
 	if d.Name == "" || c.name == "" {
 		return false
 	}

@@ -42,7 +42,9 @@ type Image struct {
 
 // ToolCall is one call a model asked for. Arguments is always a JSON object.
 // ID is empty for backends that do not issue ids (Ollama); Index is the
-// position the backend gave the call within its turn.
+// call's position within its turn (0, 1, 2… in the order the calls
+// started), which the backends assign themselves because servers disagree
+// about the indexes they send (see [ToolCallAssembler]).
 type ToolCall struct {
 	ID        string          `json:"id,omitempty"`
 	Index     int             `json:"index"`
@@ -71,7 +73,8 @@ type Request struct {
 
 // Chunk is one piece of a streamed response. Content and Thinking are
 // deltas; ToolCalls are complete calls; the last chunk has Done set with
-// the token counts and the stop reason.
+// the token counts and the stop reason. [Collect] joins a stream of chunks
+// into one assistant [Message].
 type Chunk struct {
 	Content    string
 	Thinking   string

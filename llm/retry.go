@@ -93,10 +93,14 @@ func (p RetryPolicy) Wait(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// RetryAfter reads a Retry-After header (delay-seconds or an HTTP date)
-// using p.Now as the clock. It returns zero when the header is absent or
-// unreadable.
+// RetryAfter reads how long the server asked to wait: the retry-after-ms
+// header OpenAI sends, else Retry-After as delay-seconds or an HTTP date
+// (read with p.Now as the clock). It returns zero when neither is present
+// or readable.
 func (p RetryPolicy) RetryAfter(h http.Header) time.Duration {
+	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get("Retry-After-Ms")), 64); err == nil && ms >= 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
 	if v == "" {
 		return 0

@@ -95,6 +95,17 @@ func drain(stream func(func(llm.Chunk, error) bool)) (content, thinking string, 
 	return content, thinking, chunks, nil
 }
 
+// stallFor keeps the stall timeout short only where a stall is the point,
+// so that a loaded machine cannot turn a slow line into a false stall.
+func stallFor(faults []llmtest.Fault) time.Duration {
+	for _, f := range faults {
+		if f.Kind == llmtest.FaultStall {
+			return 250 * time.Millisecond
+		}
+	}
+	return 30 * time.Second
+}
+
 func TestBackendsFaults(t *testing.T) {
 	const full = "Hello there, how can I help you today?"
 	tests := []struct {
@@ -128,10 +139,14 @@ func TestBackendsFaults(t *testing.T) {
 			wantErr: llm.ErrIncomplete, wantRequests: 1, partial: true, wantInMsg: []string{"connection lost after"}},
 		{name: "malformed line is not retried", faults: []llmtest.Fault{llmtest.MalformedAfter(4)},
 			wantErr: llm.ErrIncomplete, wantRequests: 1, partial: true},
+		{name: "error line mid-stream", faults: []llmtest.Fault{llmtest.ErrorAfter(4, "llama runner process has terminated: signal: killed")},
+			wantErr: llm.ErrIncomplete, wantRequests: 1, partial: true, wantInMsg: []string{"runner process has terminated"}},
+		{name: "context error line before content", faults: []llmtest.Fault{llmtest.ErrorAfter(0, "the request exceeds the available context size, try increasing it")},
+			wantErr: llm.ErrContextTooLong, wantRequests: 1, wantInMsg: []string{"context size"}},
 		{name: "stall mid-stream", faults: []llmtest.Fault{llmtest.StallAfter(4)},
-			wantErr: llm.ErrStalled, wantRequests: 1, partial: true, wantInMsg: []string{"stalled", "150ms"}},
+			wantErr: llm.ErrStalled, wantRequests: 1, partial: true, wantInMsg: []string{"stalled", "250ms"}},
 		{name: "stall before the first byte is not retried", faults: []llmtest.Fault{llmtest.StallAfter(0)},
-			wantErr: llm.ErrStalled, wantRequests: 1, wantInMsg: []string{"150ms", "first byte"}},
+			wantErr: llm.ErrStalled, wantRequests: 1, wantInMsg: []string{"250ms", "first byte"}},
 		{name: "context too long", faults: []llmtest.Fault{llmtest.StatusBody(400,
 			`{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}`)},
 			wantErr: llm.ErrContextTooLong, wantStatus: 400, wantRequests: 1, wantInMsg: []string{"8192"}},
@@ -147,7 +162,7 @@ func TestBackendsFaults(t *testing.T) {
 				sl := &sleeper{}
 				m := be.model(t, srv, backendOpts{
 					retry: llm.RetryPolicy{MaxAttempts: 3, Sleep: sl.Sleep, MaxRetryAfter: time.Minute},
-					stall: 150 * time.Millisecond,
+					stall: stallFor(tt.faults),
 				})
 				content, thinking, chunks, err := drain(m.Chat(t.Context(), userHello))
 
@@ -171,6 +186,9 @@ func TestBackendsFaults(t *testing.T) {
 					t.Errorf("thinking %q is not a prefix of the script's", thinking)
 				}
 				if tt.wantErr == nil {
+					if srv.Served() != 1 {
+						t.Errorf("server streamed %d turns, want 1: a failed attempt used up a turn", srv.Served())
+					}
 					if err != nil {
 						t.Fatalf("unexpected error: %v", err)
 					}
@@ -341,20 +359,39 @@ func TestBackendsCancel(t *testing.T) {
 			if elapsed > 100*time.Millisecond {
 				t.Errorf("stream ended %v after cancel, want ≤ 100ms", elapsed)
 			}
+			select {
+			case <-srv.ClientGone():
+				if d := time.Since(cancelled); d > 100*time.Millisecond {
+					t.Errorf("server saw the connection close %v after cancel, want ≤ 100ms", d)
+				}
+			case <-time.After(100*time.Millisecond - elapsed):
+				t.Error("the server did not see the connection close within 100ms of cancel")
+			}
 		})
 	}
 }
 
 // TestBackendsEarlyBreak stops iterating after one chunk; the connection
-// must be released (goleak in TestMain checks nothing is left running).
+// must be closed at once (goleak in TestMain checks nothing is left running).
 func TestBackendsEarlyBreak(t *testing.T) {
 	for _, be := range backends {
 		t.Run(be.name, func(t *testing.T) {
 			srv := be.fake(oneTurn)
 			defer srv.Close()
-			m := be.model(t, srv, backendOpts{})
-			for range m.Chat(t.Context(), userHello) {
-				break
+			srv.Fail(llmtest.StallAfter(3)) // the server would hold the stream open
+			m := be.model(t, srv, backendOpts{stall: time.Minute})
+			for c, err := range m.Chat(t.Context(), userHello) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Content != "" || c.Thinking != "" {
+					break
+				}
+			}
+			select {
+			case <-srv.ClientGone():
+			case <-time.After(100 * time.Millisecond):
+				t.Error("breaking out of the loop did not close the HTTP stream within 100ms")
 			}
 		})
 	}

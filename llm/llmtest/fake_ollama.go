@@ -88,7 +88,11 @@ func (f *FakeServer) ollamaChat(w http.ResponseWriter, r *http.Request) {
 	}
 
 	w.Header().Set("Content-Type", "application/x-ndjson")
-	sw := &streamWriter{w: w, r: r, f: f, fault: fault, garbage: "{\"model\":\"" + req.Model + "\",\"message\":{\"content\":\"broken\n"}
+	sw := &streamWriter{w: w, r: r, f: f, fault: fault, garbage: "{\"model\":\"" + req.Model + "\",\"message\":{\"content\":\"broken\n",
+		errLine: func(msg string) string {
+			b, _ := json.Marshal(map[string]string{"error": msg})
+			return string(b) + "\n"
+		}}
 	created := time.Date(2025, 5, 27, 22, 54, 57, 0, time.UTC)
 	line := func(msg map[string]any, done bool, extra map[string]any) bool {
 		v := map[string]any{"model": req.Model, "created_at": created.Format(time.RFC3339Nano), "message": msg, "done": done}

@@ -102,7 +102,11 @@ func (f *FakeServer) openaiChat(w http.ResponseWriter, r *http.Request) {
 
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	sw := &streamWriter{w: w, r: r, f: f, fault: fault, garbage: "data: {\"id\":\"chatcmpl-fake\",\"choices\":[{\"delta\":{\"content\":\"bro\n\n"}
+	sw := &streamWriter{w: w, r: r, f: f, fault: fault, garbage: "data: {\"id\":\"chatcmpl-fake\",\"choices\":[{\"delta\":{\"content\":\"bro\n\n",
+		errLine: func(msg string) string {
+			b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": "server_error", "code": nil}})
+			return "data: " + string(b) + "\n\n"
+		}}
 	event := func(choices []any, usage any) bool {
 		v := map[string]any{
 			"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1748386497,

@@ -41,10 +41,11 @@ type FakeServer struct {
 	requests []json.RawMessage
 	closing  chan struct{}
 	once     sync.Once
+	gone     chan struct{}
 }
 
 func newFakeServer(s Script, h func(*FakeServer) http.Handler) *FakeServer {
-	f := &FakeServer{script: s, closing: make(chan struct{})}
+	f := &FakeServer{script: s, closing: make(chan struct{}), gone: make(chan struct{}, 64)}
 	f.Server = httptest.NewServer(h(f))
 	return f
 }
@@ -132,9 +133,18 @@ func (f *FakeServer) take(body []byte) (fault Fault, turn Turn, ok bool) {
 func (f *FakeServer) stall(r *http.Request) {
 	select {
 	case <-r.Context().Done():
+		select {
+		case f.gone <- struct{}{}:
+		default:
+		}
 	case <-f.closing:
 	}
 }
+
+// ClientGone receives a value each time a client closes the connection of
+// a stalled stream, so a test can check that cancelling really closed the
+// HTTP stream and did not merely stop reading it.
+func (f *FakeServer) ClientGone() <-chan struct{} { return f.gone }
 
 // split cuts s into pieces of n runes.
 func split(s string, n int) []string {
@@ -157,7 +167,8 @@ type streamWriter struct {
 	f       *FakeServer
 	fault   Fault
 	lines   int
-	garbage string // the malformed line, in the wire's framing
+	garbage string              // the malformed line, in the wire's framing
+	errLine func(string) string // an in-stream error line, in the wire's framing
 }
 
 func (s *streamWriter) write(line string) bool {
@@ -189,6 +200,12 @@ func (s *streamWriter) inject() bool {
 		}
 		s.fault = Fault{} // the stream goes on after the garbage, as a confused proxy's would
 		return false
+	case FaultErrorLine:
+		s.w.Write([]byte(s.errLine(s.fault.Body)))
+		if fl, ok := s.w.(http.Flusher); ok {
+			fl.Flush()
+		}
+		return true
 	case FaultStall:
 		if fl, ok := s.w.(http.Flusher); ok {
 			fl.Flush()

@@ -23,6 +23,11 @@ const (
 	// FaultStall stops writing after After lines and holds the connection
 	// open until the client gives up.
 	FaultStall
+	// FaultErrorLine reports an error inside the stream after After lines,
+	// the way servers do once the 200 status is gone: Ollama writes
+	// {"error":"…"}, OpenAI-compatible servers data: {"error":{…}}. Body is
+	// the message.
+	FaultErrorLine
 )
 
 func (k FaultKind) String() string {
@@ -37,6 +42,8 @@ func (k FaultKind) String() string {
 		return "malformed"
 	case FaultStall:
 		return "stall"
+	case FaultErrorLine:
+		return "error line"
 	}
 	return fmt.Sprintf("FaultKind(%d)", int(k))
 }
@@ -76,3 +83,6 @@ func MalformedAfter(n int) Fault { return Fault{Kind: FaultMalformed, After: n} 
 
 // StallAfter goes silent after n stream lines.
 func StallAfter(n int) Fault { return Fault{Kind: FaultStall, After: n} }
+
+// ErrorAfter reports msg as an in-stream error after n stream lines.
+func ErrorAfter(n int, msg string) Fault { return Fault{Kind: FaultErrorLine, After: n, Body: msg} }

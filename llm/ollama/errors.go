@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/internal/transport"
 )
@@ -20,11 +22,13 @@ func (m *Model) statusError(rec *transport.Record, model string) error {
 		return nil
 	}
 	se := &llm.StatusError{Backend: "ollama", StatusCode: status, Body: llm.Excerpt(body)}
-	var eb struct {
-		Error string `json:"error"`
-	}
-	if json.Unmarshal(body, &eb) == nil && eb.Error != "" {
-		se.Message = eb.Error
+	// Ollama answers {"error":"…"}; a proxy in front of it may use the
+	// OpenAI shape {"error":{"message":…}}.
+	for _, path := range []string{"error", "error.message"} {
+		if r := gjson.GetBytes(body, path); r.Type == gjson.String && r.String() != "" {
+			se.Message = r.String()
+			break
+		}
 	}
 	se.Kind = transport.Classify(status, se.Message+" "+se.Body)
 	if header != nil {

@@ -34,8 +34,10 @@ type Config struct {
 	// Retry says how failed requests are retried before any byte arrives.
 	Retry llm.RetryPolicy
 	// StallTimeout ends a stream that sends nothing for this long, including
-	// the wait for the first byte while Ollama loads the model. 0 means 2
-	// minutes; negative disables it.
+	// the wait for the first byte while Ollama loads the model. Keep it
+	// generous: Ollama holds back a native tool call until it is complete,
+	// which for a large write_file is 10–80 s of silence mid-stream
+	// (seed 001). 0 means 2 minutes; negative disables it.
 	StallTimeout time.Duration
 	// Options are default model options (num_ctx, top_p…) under
 	// Request.Options and Request.Temperature.
@@ -104,6 +106,9 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, 
 			done, stopped bool
 		)
 		err = m.client.Chat(tctx, areq, func(r api.ChatResponse) error {
+			if done {
+				return nil // nothing may follow the Done chunk
+			}
 			c, err := chunk(r, calls)
 			if err != nil {
 				return err
@@ -161,6 +166,9 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 		// not JSON at all, into an error carrying that text.
 		msg := err.Error()
 		if kind := transport.Classify(http.StatusOK, msg); kind != nil {
+			if chunks > 0 {
+				return fmt.Errorf("ollama: %s: %w (after %d chunk(s): %w)", msg, kind, chunks, llm.ErrIncomplete)
+			}
 			return fmt.Errorf("ollama: %s: %w", msg, kind)
 		}
 		return fmt.Errorf("ollama: stream failed after %d chunk(s), the server sent %q: %w", chunks, llm.Excerpt([]byte(msg)), llm.ErrIncomplete)

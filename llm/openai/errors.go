@@ -42,6 +42,9 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 			text = inStream
 		}
 		if kind := transport.Classify(http.StatusOK, text); kind != nil {
+			if chunks > 0 {
+				return fmt.Errorf("openai: server error in the stream: %s: %w (after %d chunk(s): %w)", text, kind, chunks, llm.ErrIncomplete)
+			}
 			return fmt.Errorf("openai: server error in the stream: %s: %w", text, kind)
 		}
 		return fmt.Errorf("openai: server error in the stream after %d chunk(s): %s: %w", chunks, text, llm.ErrIncomplete)

@@ -62,9 +62,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		getBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 	}
 	maxAttempts := t.Retry.Attempts()
-	if getBody == nil && req.Body != nil && req.Body != http.NoBody {
-		maxAttempts = 1
-	}
 	for n := 1; ; n++ {
 		rec.attempt()
 		resp, retryAfter, err := t.try(req, n, getBody, rec)

@@ -1,0 +1,218 @@
+package ollama_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/llm/ollama"
+)
+
+func newModel(t *testing.T, srv *llmtest.FakeServer, cfg ollama.Config) *ollama.Model {
+	t.Helper()
+	cfg.Host = srv.URL
+	if cfg.Model == "" {
+		cfg.Model = "fake"
+	}
+	cfg.HTTPClient = srv.Client()
+	m, err := ollama.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestChatRequestShape(t *testing.T) {
+	srv := llmtest.NewFakeOllama(llmtest.Script{Turns: []llmtest.Turn{{Content: "ok"}}})
+	defer srv.Close()
+	m := newModel(t, srv, ollama.Config{Options: map[string]any{"num_ctx": 8192, "top_p": 0.9}})
+	think, temp := true, 0.2
+	req := llm.Request{
+		Messages: []llm.Message{
+			{Role: llm.RoleSystem, Content: "You are a coding agent."},
+			{Role: llm.RoleUser, Content: "Create hello.txt", Images: []llm.Image{{Data: []byte{0x89, 'P', 'N', 'G'}}}},
+			{Role: llm.RoleAssistant, Thinking: "I will write the file.", Content: "Writing.", ToolCalls: []llm.ToolCall{
+				{Name: "write_file", Arguments: json.RawMessage(`{"path":"hello.txt","content":"hi"}`)},
+			}},
+			{Role: llm.RoleTool, ToolName: "write_file", Content: "File written successfully"},
+		},
+		Tools: []llm.ToolSpec{{Name: "write_file", Description: "Write a file",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}`)}},
+		Think:       &think,
+		Temperature: &temp,
+		Options:     map[string]any{"top_p": 0.5},
+	}
+	if _, err := llm.Collect(m.Chat(t.Context(), req)); err != nil {
+		t.Fatal(err)
+	}
+	body := srv.Requests()[0]
+	checks := map[string]string{
+		"model":                                 "fake",
+		"stream":                                "true",
+		"think":                                 "true",
+		"options.temperature":                   "0.2",
+		"options.top_p":                         "0.5", // request beats config
+		"options.num_ctx":                       "8192",
+		"messages.1.images.0":                   "iVBORw==",
+		"messages.2.thinking":                   "I will write the file.",
+		"messages.2.content":                    "Writing.",
+		"messages.2.tool_calls.0.function.name": "write_file",
+		"messages.2.tool_calls.0.function.arguments.path": "hello.txt",
+		"messages.3.role":       "tool",
+		"messages.3.tool_name":  "write_file",
+		"tools.0.type":          "function",
+		"tools.0.function.name": "write_file",
+		"tools.0.function.parameters.properties.path.type": "string",
+		"tools.0.function.parameters.required.1":           "content",
+	}
+	for path, want := range checks {
+		if got := gjson.GetBytes(body, path).String(); got != want {
+			t.Errorf("%s = %q, want %q\nbody: %s", path, got, want, body)
+		}
+	}
+}
+
+func TestChatToolCallsNotDeduplicated(t *testing.T) {
+	call := llmtest.CallSpec{Name: "run_terminal_command", Arguments: json.RawMessage(`{"command":"go test ./..."}`)}
+	srv := llmtest.NewFakeOllama(llmtest.Script{Turns: []llmtest.Turn{{
+		Thinking: "Run the tests twice to check flakiness.", ToolCalls: []llmtest.CallSpec{call, call},
+	}}})
+	defer srv.Close()
+	m := newModel(t, srv, ollama.Config{})
+	r, err := llm.Collect(m.Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "test"}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Message.ToolCalls) != 2 {
+		t.Fatalf("got %d tool calls, want both identical calls", len(r.Message.ToolCalls))
+	}
+	for i, c := range r.Message.ToolCalls {
+		if c.Index != i || c.Name != call.Name || gjson.GetBytes(c.Arguments, "command").String() != "go test ./..." {
+			t.Errorf("call %d = %+v", i, c)
+		}
+	}
+	if r.StopReason != llm.StopToolCalls || r.Message.Thinking == "" || r.Usage.PromptTokens == 0 {
+		t.Errorf("response = %+v", r)
+	}
+}
+
+func TestCapabilities(t *testing.T) {
+	tests := []struct {
+		name   string
+		script llmtest.Script
+		opts   map[string]any
+		want   llm.Capabilities
+	}{
+		{"tools and thinking", llmtest.Script{}, nil, llm.Capabilities{Tools: true, Thinking: true, ContextLength: 32768}},
+		{"no tools", llmtest.Script{Capabilities: &llm.Capabilities{Vision: true}}, nil, llm.Capabilities{Vision: true, ContextLength: 32768}},
+		{"num_ctx caps the context", llmtest.Script{}, map[string]any{"num_ctx": 4096}, llm.Capabilities{Tools: true, Thinking: true, ContextLength: 4096}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.NewFakeOllama(tt.script)
+			defer srv.Close()
+			m := newModel(t, srv, ollama.Config{Options: tt.opts})
+			got, err := llm.CapabilitiesOf(t.Context(), m)
+			if err != nil || got != tt.want {
+				t.Fatalf("Capabilities = %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCapabilitiesUnknownModel(t *testing.T) {
+	srv := llmtest.NewFakeOllama(llmtest.Script{})
+	defer srv.Close()
+	srv.Model = "qwen3:8b"
+	m := newModel(t, srv, ollama.Config{Model: "qwen3:4b"})
+	_, err := m.Capabilities(t.Context())
+	if !errors.Is(err, llm.ErrModelNotFound) || !strings.Contains(err.Error(), "ollama pull qwen3:4b") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestNoToolSupportFallback(t *testing.T) {
+	// The agent's path: ask capabilities, see Tools=false, call without tools.
+	srv := llmtest.NewFakeOllama(llmtest.Script{Capabilities: &llm.Capabilities{}, Turns: []llmtest.Turn{{Content: `<tool_call>{"name":"list_files","arguments":{}}</tool_call>`}}})
+	defer srv.Close()
+	m := newModel(t, srv, ollama.Config{})
+	caps, err := m.Capabilities(t.Context())
+	if err != nil || caps.Tools {
+		t.Fatalf("caps = %+v, %v; want Tools=false", caps, err)
+	}
+	r, err := llm.Collect(m.Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "ls"}}}))
+	if err != nil || !strings.Contains(r.Message.Content, "<tool_call>") {
+		t.Fatalf("text-mode call failed: %+v %v", r, err)
+	}
+}
+
+func TestList(t *testing.T) {
+	srv := llmtest.NewFakeOllama(llmtest.Script{})
+	defer srv.Close()
+	srv.Model = "qwen3:8b"
+	m := newModel(t, srv, ollama.Config{})
+	models, err := m.List(t.Context())
+	if err != nil || len(models) != 1 || models[0].Name != "qwen3:8b" || models[0].Quantization != "Q4_K_M" {
+		t.Fatalf("List = %+v, %v", models, err)
+	}
+}
+
+func TestParseHost(t *testing.T) {
+	tests := map[string]string{
+		"":                          "http://127.0.0.1:11434",
+		"0.0.0.0":                   "http://0.0.0.0:11434",
+		"example.com:8080":          "http://example.com:8080",
+		"http://example.com":        "http://example.com:80",
+		"https://example.com":       "https://example.com:443",
+		"ollama.com":                "https://ollama.com:443",
+		"http://[::1]:11434":        "http://[::1]:11434",
+		"https://proxy.corp/ollama": "https://proxy.corp:443/ollama",
+	}
+	for in, want := range tests {
+		u, err := ollama.ParseHost(in)
+		if err != nil || u.String() != want {
+			t.Errorf("ParseHost(%q) = %v, %v; want %s", in, u, err, want)
+		}
+	}
+	for _, bad := range []string{"ftp://x", "http://x:99999", "x:port"} {
+		if _, err := ollama.ParseHost(bad); err == nil {
+			t.Errorf("ParseHost(%q) accepted", bad)
+		}
+	}
+}
+
+func TestRequestErrors(t *testing.T) {
+	srv := llmtest.NewFakeOllama(llmtest.Script{Turns: []llmtest.Turn{{Content: "x"}}})
+	defer srv.Close()
+	tests := []struct {
+		name  string
+		model string
+		req   llm.Request
+		want  string
+	}{
+		{"no model", "", llm.Request{}, "no model name"},
+		{"tool call arguments not an object", "fake", llm.Request{Messages: []llm.Message{{Role: llm.RoleAssistant,
+			ToolCalls: []llm.ToolCall{{Name: "x", Arguments: json.RawMessage(`[1]`)}}}}}, "must be a JSON object"},
+		{"bad tool schema", "fake", llm.Request{Tools: []llm.ToolSpec{{Name: "t", Parameters: json.RawMessage(`"nope"`)}}}, "JSON Schema"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := ollama.New(ollama.Config{Host: srv.URL, Model: tt.model, HTTPClient: srv.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = llm.Collect(m.Chat(t.Context(), tt.req))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tt.want)
+			}
+			if len(srv.Requests()) != 0 {
+				t.Error("an invalid request reached the server")
+			}
+		})
+	}
+}
