@@ -1,6 +1,9 @@
 package toolcall
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // A block is call markup recognised by an explicit opener: a tag,
 // [TOOL_CALLS], <|python_tag|>, >>>name, or a yips fence. Its content is a
@@ -29,6 +32,7 @@ type block struct {
 	pathSent int // members already checked for progress events
 	nameSent bool
 	id       string // [CALL_ID] of a Mistral call
+	itemEnd  int    // offset just past the last item (and its </function>)
 }
 
 type bstate uint8
@@ -41,7 +45,13 @@ const (
 )
 
 func (s *Stream) startBlock(p int, r rec) {
-	s.flushText(p)
+	// Show the prose before the block now, but keep the prose run open:
+	// if the block fails, its text joins the same run.
+	s.showUpTo(p)
+	// Keep the slices' memory from block to block: a message with many
+	// calls then allocates almost nothing per call.
+	stack, members, calls := s.blk.jm.stack[:0], s.blk.jm.members[:0], s.blk.calls[:0]
+	quote, backslash := s.blk.jm.quote, s.blk.jm.backslash
 	s.blk = block{
 		seq:    s.blocks,
 		start:  p,
@@ -50,15 +60,15 @@ func (s *Stream) startBlock(p int, r rec) {
 		name:   r.name,
 		yips:   r.yips,
 		fenced: r.fenced,
-		calls:  s.blk.calls[:0],
+		calls:  calls,
 	}
-	s.blk.jm.stack = s.blk.jm.stack[:0]
-	s.blk.jm.members = s.blk.jm.members[:0]
+	s.blk.jm.stack, s.blk.jm.members = stack, members
+	s.blk.jm.quote, s.blk.jm.backslash = quote, backslash
 	s.blocks++
 	if r.format == FormatMistral {
 		s.blk.state = bMistral
 	}
-	s.events = append(s.events, Event{Kind: EventCallStart, Block: s.blk.seq, Format: r.format, Name: r.name})
+	s.emit(Event{Kind: EventCallStart, Block: s.blk.seq, Format: r.format, Name: r.name})
 	if r.name != "" {
 		s.blk.nameSent = true
 	}
@@ -106,6 +116,7 @@ func (s *Stream) blockStep() bool {
 				}
 			}
 			if k.jm.done() {
+				k.itemEnd = k.jm.end
 				if !s.finishItem(b[k.jm.start:k.jm.end], k.jm.members, k.jm.start, k.jm.rawCtl, false) {
 					return true
 				}
@@ -135,7 +146,7 @@ func (s *Stream) blockItems() (more, done bool) {
 		if !s.eof {
 			return false, false
 		}
-		s.endBlock(i)
+		s.endBlock(k.itemEnd) // trailing whitespace after the last item stays text
 		return false, true
 	}
 	if k.fnClose {
@@ -147,6 +158,7 @@ func (s *Stream) blockItems() (more, done bool) {
 		k.fnClose = false
 		if full {
 			s.pos = i + len(functionClose)
+			k.itemEnd = s.pos
 			return true, false
 		}
 	}
@@ -156,6 +168,7 @@ func (s *Stream) blockItems() (more, done bool) {
 			s.pos = i + len(ct)
 			if k.items == 0 {
 				s.failBlock(s.pos, ErrNotACall, "empty "+k.describe()+" block: put a JSON object with the tool name and arguments inside")
+				s.skip.end = s.pos
 				return false, true
 			}
 			if k.fenced {
@@ -165,9 +178,16 @@ func (s *Stream) blockItems() (more, done bool) {
 			s.endBlock(s.pos)
 			return false, true
 		}
-		if partial && !s.eof {
-			s.pos = i
-			return false, false
+		if partial {
+			if !s.eof {
+				s.pos = i
+				return false, false
+			}
+			if k.items > 0 {
+				// The output was cut inside the close tag: still markup.
+				s.endBlock(len(b))
+				return false, true
+			}
 		}
 	}
 	if k.format == FormatPythonTag {
@@ -218,12 +238,12 @@ func (s *Stream) blockItems() (more, done bool) {
 			k.itemName = r.name
 			k.fnClose = false
 			s.pos = r.end
-			s.events = append(s.events, Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})
+			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})
 			return true, false
 		}
 	}
 	if k.items > 0 {
-		s.endBlock(i) // the close tag is missing; prose follows
+		s.endBlock(k.itemEnd) // the close tag is missing; prose follows
 		return false, true
 	}
 	s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected a JSON object after %s, found %s", k.describe(), quoteByte(c)))
@@ -246,180 +266,6 @@ func (k *block) describe() string {
 		return "```" + k.yips
 	}
 	return k.format.String()
-}
-
-// mistralPrefix reads what follows [TOOL_CALLS]: JSON, or name[ARGS]
-// (optionally name[CALL_ID]id[ARGS]).
-func (s *Stream) mistralPrefix() bool {
-	k := &s.blk
-	b := s.buf
-	i := skipSpace(b, s.pos)
-	if i == len(b) {
-		if !s.eof {
-			return false
-		}
-		s.failBlock(i, ErrTruncated, "output ended right after "+mistralTag)
-		return true
-	}
-	if b[i] == '{' || b[i] == '[' {
-		k.state = bItems
-		s.pos = i
-		return true
-	}
-	j := i
-	for j < len(b) && j-i < maxNameLen && isNameByte(b[j]) {
-		j++
-	}
-	if j == len(b) && !s.eof && j-i < maxNameLen {
-		return false
-	}
-	if j == i {
-		s.failBlock(i, ErrInvalidJSON, "expected a JSON array of calls or name[ARGS]{…} after "+mistralTag)
-		return true
-	}
-	name := string(b[i:j])
-	id := ""
-	if full, partial := hasPrefixOrPartial(b[j:], mistralCallID); partial && !s.eof {
-		return false
-	} else if full {
-		e := j + len(mistralCallID)
-		for e < len(b) && b[e] != '[' && e-j < maxNameLen {
-			e++
-		}
-		if e == len(b) && !s.eof {
-			return false
-		}
-		id = string(b[j+len(mistralCallID) : e])
-		j = e
-	}
-	full, partial := hasPrefixOrPartial(b[j:], mistralArgs)
-	if partial && !s.eof {
-		return false
-	}
-	if !full {
-		s.failBlock(j, ErrInvalidJSON, "expected [ARGS] after the tool name "+name)
-		return true
-	}
-	k.name = name
-	k.itemName = ""
-	k.state = bItems
-	s.pos = j + len(mistralArgs)
-	k.id = id
-	s.events = append(s.events, Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
-	k.nameSent = true
-	return true
-}
-
-// finishItem turns a complete JSON item into calls. It returns false when
-// the block failed.
-// Member offsets are relative to base; v starts at base.
-func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repaired bool) bool {
-	k := &s.blk
-	k.items++
-	k.repaired = k.repaired || repaired || rawCtl
-	if k.format == FormatYips {
-		return s.finishEnvelope(v, rawCtl)
-	}
-	name := k.name
-	if k.itemName != "" {
-		name = k.itemName
-		k.itemName = ""
-		k.fnClose = true
-	}
-	var shapes []shape
-	switch {
-	case name != "":
-		if v[0] != '{' {
-			return s.failItem(ErrBadArguments, "the arguments must be a JSON object")
-		}
-		shapes = append(shapes, shape{call: Call{Name: name, Arguments: v, ID: k.id}})
-	case v[0] == '{':
-		shapes = append(shapes, buildCall(v, 0, 1, rebase(members, base)))
-	default:
-		ms := rebase(members, base)
-		for _, m := range ms {
-			if m.depth != 1 {
-				continue
-			}
-			if m.kind != '{' {
-				return s.failItem(ErrNotACall, "every element of the array must be a call object, found "+kindName(m.kind))
-			}
-			shapes = append(shapes, buildCall(v, m.valStart, 2, ms))
-		}
-		if len(shapes) == 0 {
-			return s.failItem(ErrNotACall, "the array of calls is empty")
-		}
-	}
-	for _, sh := range shapes {
-		if sh.err != nil {
-			return s.failItem(sh.err, sh.reason)
-		}
-		if !s.cfg.allowed(sh.call.Name) {
-			return s.failItem(ErrUnknownTool, s.cfg.unknownToolReason(sh.call.Name))
-		}
-		c := sh.call
-		if rawCtl {
-			c.Arguments = escapeControl(c.Arguments)
-		}
-		c.Kind = "tool"
-		c.Format = k.format
-		c.Repaired = repaired || rawCtl
-		k.calls = append(k.calls, c)
-	}
-	return true
-}
-
-// rebase returns members with offsets relative to base, in place.
-func rebase(ms []member, base int) []member {
-	if base == 0 {
-		return ms
-	}
-	for i := range ms {
-		m := &ms[i]
-		m.parent -= base
-		if m.keyStart >= 0 {
-			m.keyStart -= base
-			m.keyEnd -= base
-		}
-		if m.parentKeyStart >= 0 {
-			m.parentKeyStart -= base
-			m.parentKeyEnd -= base
-		}
-		m.valStart -= base
-		m.valEnd -= base
-	}
-	return ms
-}
-
-func (s *Stream) failItem(err error, reason string) bool {
-	end := s.pos
-	if s.blk.jm.done() {
-		end = s.blk.jm.end
-	}
-	s.failBlock(end, err, reason)
-	return false
-}
-
-// truncatedItem settles an item the output cut short: repaired when it
-// stopped at a value boundary, a failure otherwise.
-func (s *Stream) truncatedItem() {
-	k := &s.blk
-	if why := k.jm.truncation(); why != "" {
-		s.failBlock(len(s.buf), ErrTruncated, why+"; the call was not used")
-		return
-	}
-	fixed := k.jm.repair(s.buf)
-	var jm jsonMachine
-	jm.reset(0)
-	jm.run(fixed, 0)
-	if !jm.atEOF(fixed) {
-		s.failBlock(len(s.buf), ErrTruncated, "output ended inside the call and it could not be closed")
-		return
-	}
-	if !s.finishItem(fixed, jm.members, 0, jm.rawCtl || k.jm.rawCtl, true) {
-		return
-	}
-	s.endBlock(len(s.buf))
 }
 
 // endBlock completes the block at end (exclusive).
@@ -449,7 +295,11 @@ func (s *Stream) endBlock(end int) {
 func (s *Stream) failBlock(at int, err error, reason string) {
 	k := &s.blk
 	k.calls = k.calls[:0]
-	s.skip = skipState{err: err, reason: reason}
+	s.skip = skipState{err: err, reason: reason, end: -1}
+	if k.open != nil && k.open.soft && errors.Is(err, ErrNotACall) {
+		// <response>{"answer": 42}</response> is just text, not a broken call.
+		s.skip.quiet = true
+	}
 	s.pos = max(at, s.pos)
 	if s.pos > len(s.buf) {
 		s.pos = len(s.buf)
@@ -494,35 +344,4 @@ func (s *Stream) fenceClose() bool {
 	}
 	s.mode = mFence
 	return true
-}
-
-// progress emits the call's name and path as soon as they are complete.
-func (s *Stream) progress() {
-	k := &s.blk
-	ms := k.jm.members
-	base := 1 // depth of a call object's members
-	if k.jm.start < len(s.buf) && s.buf[k.jm.start] == '[' {
-		base = 2
-	}
-	named := k.name != "" || k.itemName != ""
-	for ; k.pathSent < len(ms); k.pathSent++ {
-		m := &ms[k.pathSent]
-		if m.keyStart < 0 || m.kind != '"' {
-			continue
-		}
-		key := s.buf[m.keyStart:m.keyEnd]
-		val := s.buf[m.valStart:m.valEnd]
-		switch {
-		case !named && m.depth == base && isNameKey(key):
-			if name, ok := unquote(val); ok {
-				s.events = append(s.events, Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
-			}
-		case isPathKey(key) && ((named && m.depth == 1) ||
-			(!named && m.depth == base+1 && m.parentKeyStart >= 0 && isArgsKey(s.buf[m.parentKeyStart:m.parentKeyEnd])) ||
-			(!named && m.depth == base)):
-			if path, ok := unquote(val); ok {
-				s.events = append(s.events, Event{Kind: EventCallPath, Block: k.seq, Format: k.format, Path: path})
-			}
-		}
-	}
 }

@@ -3,6 +3,8 @@ package toolcall
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
+	"unsafe"
 )
 
 // The one alias table. Models name the same two things many ways:
@@ -62,8 +64,9 @@ type shape struct {
 }
 
 // buildCall interprets the object starting at offset obj of b, whose own
-// members are recorded at the given depth.
-func buildCall(b []byte, obj, depth int, members []member) shape {
+// members are recorded at the given depth. immutable says that b is the
+// memory of a string, so strings may be sliced from it without copying.
+func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape {
 	var nameM, argsM, idM, fnM *member
 	for i := range members {
 		m := &members[i]
@@ -88,11 +91,11 @@ func buildCall(b []byte, obj, depth int, members []member) shape {
 	}
 	var s shape
 	if idM != nil {
-		s.call.ID, _ = unquote(b[idM.valStart:idM.valEnd])
+		s.call.ID, _ = unquoteIn(b[idM.valStart:idM.valEnd], immutable)
 	}
 	if nameM == nil && fnM != nil {
 		// OpenAI shape: the name and arguments live one level down.
-		inner := buildCall(b, fnM.valStart, depth+1, members)
+		inner := buildCall(b, fnM.valStart, depth+1, members, immutable)
 		if inner.err == nil {
 			inner.explicit = true
 			if inner.call.ID == "" {
@@ -105,8 +108,8 @@ func buildCall(b []byte, obj, depth int, members []member) shape {
 		s.err, s.reason = ErrNotACall, `no tool name: expected a "name" key with a string value`
 		return s
 	}
-	name, ok := unquote(b[nameM.valStart:nameM.valEnd])
-	if !ok || name == "" {
+	name, ok := unquoteIn(b[nameM.valStart:nameM.valEnd], immutable)
+	if !ok || name == "" || strings.IndexFunc(name, func(r rune) bool { return r < 0x20 }) >= 0 {
 		s.err, s.reason = ErrNotACall, "the tool name is empty or not a valid string"
 		return s
 	}
@@ -193,6 +196,15 @@ func kindName(k byte) string {
 		return "null"
 	}
 	return "an object"
+}
+
+// unquoteIn is unquote that, when q lies in a string's memory and needs
+// no decoding, returns a view of it instead of a copy.
+func unquoteIn(q []byte, immutable bool) (string, bool) {
+	if immutable && len(q) > 2 && q[0] == '"' && q[len(q)-1] == '"' && bytes.IndexByte(q, '\\') < 0 {
+		return unsafe.String(&q[1], len(q)-2), true
+	}
+	return unquote(q)
 }
 
 // unquote decodes a JSON string literal (with its quotes). Raw control

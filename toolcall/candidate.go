@@ -101,9 +101,10 @@ func (s *Stream) candidateCalls() ([]Call, bool) {
 	c := &s.cand
 	v := s.buf[c.jm.start:c.jm.end]
 	ms := rebase(c.jm.members, c.jm.start)
-	var shapes []shape
+	var one [1]shape
+	shapes := one[:0]
 	if v[0] == '{' {
-		shapes = append(shapes, buildCall(v, 0, 1, ms))
+		shapes = append(shapes, buildCall(v, 0, 1, ms, s.src != ""))
 	} else {
 		for _, m := range ms {
 			if m.depth != 1 {
@@ -112,7 +113,7 @@ func (s *Stream) candidateCalls() ([]Call, bool) {
 			if m.kind != '{' {
 				return nil, false
 			}
-			shapes = append(shapes, buildCall(v, m.valStart, 2, ms))
+			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, s.src != ""))
 		}
 	}
 	if len(shapes) == 0 {
@@ -133,6 +134,7 @@ func (s *Stream) candidateCalls() ([]Call, bool) {
 		}
 		call.Kind = "tool"
 		call.Format = FormatJSON
+		call.Arguments = s.ownArgs(call.Arguments)
 		calls = append(calls, call)
 	}
 	return calls, true

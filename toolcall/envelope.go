@@ -56,7 +56,7 @@ func (s *Stream) finishEnvelope(v []byte, rawCtl bool) bool {
 			seen[c.ID] = true
 		}
 		c.Format = FormatYips
-		c.Repaired = rawCtl
+		c.Repaired = k.repaired
 		k.calls = append(k.calls, c)
 	}
 	lists := []struct{ key, kind string }{{"actions", ""}}

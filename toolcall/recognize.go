@@ -208,12 +208,15 @@ func (s *Stream) recognizeFence(b []byte, p int, eof bool) rec {
 	}
 	nl := bytes.IndexByte(b[p:min(len(b), p+maxFenceInfo)], '\n')
 	lineEnd := len(b)
-	if nl >= 0 {
+	switch {
+	case nl >= 0:
 		lineEnd = p + nl + 1
-	} else if !eof && len(b)-p < maxFenceInfo {
+	case len(b)-p >= maxFenceInfo:
+		// An absurdly long info string: not a fence. Decided on the
+		// window alone, so the answer is the same before and at the end.
+		return rec{v: vNone}
+	case !eof:
 		return rec{v: vNeed}
-	} else if !eof {
-		return rec{v: vNone} // an absurdly long info string: not a fence
 	}
 	info := bytes.TrimSpace(bytes.TrimLeft(b[p:lineEnd], "`"))
 	if bytes.IndexByte(info, '`') >= 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Result is everything found in one model message.
@@ -184,3 +185,36 @@ func (f Format) String() string {
 
 // MarshalText implements encoding.TextMarshaler.
 func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler: it accepts the
+// names String returns, joined by "|".
+func (f *Format) UnmarshalText(b []byte) error {
+	*f = 0
+	if string(b) == "none" || len(b) == 0 {
+		return nil
+	}
+	for name := range strings.SplitSeq(string(b), "|") {
+		found := false
+		for _, n := range formatNames {
+			if n.name == name {
+				*f |= n.f
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("toolcall: unknown format %q", name)
+		}
+	}
+	return nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (k *SegmentKind) UnmarshalText(b []byte) error {
+	for i, n := range segmentKindNames {
+		if n == string(b) {
+			*k = SegmentKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("toolcall: unknown segment kind %q", b)
+}

@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -21,45 +22,71 @@ func zeroBytes(x uint64) uint64 {
 	return ^(((x & ^uint64(hi7)) + ^uint64(hi7)) | x) & hi7
 }
 
-// indexProseSpecial returns the index of the first byte in b that may
-// start markup: '<' '>' '[' '{' or '`', or -1.
-func indexProseSpecial(b []byte) int {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		// '[' (0x5B) and '{' (0x7B) differ only in bit 0x20;
-		// '<' (0x3C) and '>' (0x3E) only in bit 0x02.
-		m := zeroBytes((x|0x2020202020202020)^(0x7B*lo7)) |
-			zeroBytes((x|0x0202020202020202)^(0x3E*lo7)) |
-			zeroBytes(x^(0x60*lo7))
-		if m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+// byteFinder finds the next occurrence of one byte with bytes.IndexByte
+// (vectorised in the runtime) and remembers the answer, so that asking
+// again from a later position costs nothing until that occurrence is
+// passed. Each byte of the buffer is searched at most once per finder,
+// which keeps scans linear however often the caller asks.
+//
+// The buffer only ever grows and its bytes never change, so a remembered
+// answer stays true.
+type byteFinder struct {
+	lo, hi int  // the byte does not occur in [lo, hi)
+	found  bool // and it does occur at hi
+}
+
+func (f *byteFinder) reset() { *f = byteFinder{} }
+
+// next returns the first offset ≥ pos holding c, or -1. Callers may move
+// backwards (a dropped candidate rescans its span); the remembered
+// interval is only used when pos falls inside it.
+func (f *byteFinder) next(b []byte, pos int, c byte) int {
+	from, lo := pos, pos
+	if pos >= f.lo && pos <= f.hi {
+		if f.found {
+			return f.hi
+		}
+		from, lo = f.hi, f.lo
+	}
+	f.lo = lo
+	if from < len(b) {
+		if j := bytes.IndexByte(b[from:], c); j >= 0 {
+			f.hi, f.found = from+j, true
+			return f.hi
 		}
 	}
-	for ; i < len(b); i++ {
-		if proseSpecial[b[i]] {
-			return i
-		}
-	}
+	f.hi, f.found = len(b), false
 	return -1
 }
 
-var proseSpecial = [256]bool{'<': true, '>': true, '[': true, '{': true, '`': true}
+// proseFinder finds the bytes that may start markup in prose:
+// '<' '>' '[' '{' and '`'.
+type proseFinder [len(proseSpecials)]byteFinder
 
-// indexStringSpecial returns the index of the first byte in b that ends
-// or escapes a JSON string or is a raw control character, or -1.
-func indexStringSpecial(b []byte) int {
+const proseSpecials = "<>[{`"
+
+// next returns the first offset ≥ pos holding a markup byte, or -1.
+func (f *proseFinder) next(b []byte, pos int) int {
+	best := -1
+	for k := range f {
+		if h := f[k].next(b, pos, proseSpecials[k]); h >= 0 && (best < 0 || h < best) {
+			best = h
+		}
+	}
+	return best
+}
+
+// indexControl returns the index of the first byte < 0x20 in b, or -1.
+func indexControl(b []byte) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		// Bytes < 0x20: the top three bits are zero.
-		m := zeroBytes(x&(0xE0*lo7)) | zeroBytes(x^('"'*lo7)) | zeroBytes(x^('\\'*lo7))
-		if m != 0 {
+		// A byte is < 0x20 when its top three bits are zero.
+		if m := zeroBytes(binary.LittleEndian.Uint64(b[i:]) & (0xE0 * lo7)); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+		if b[i] < 0x20 {
 			return i
 		}
 	}

@@ -11,13 +11,16 @@ import "bytes"
 type skipState struct {
 	err    error
 	reason string
+	end    int  // the block's end when already known, else -1
+	quiet  bool // not a failure: the markup was an ordinary word
 }
 
 func (s *Stream) skipStep() bool {
 	k := &s.blk
 	b := s.buf
-	end := -1
+	end := s.skip.end
 	switch ct := k.closeTag(); {
+	case end >= 0:
 	case ct != "":
 		opener := functionOpen
 		if k.open != nil {
@@ -74,7 +77,9 @@ func (s *Stream) skipStep() bool {
 		}
 		end = len(b)
 	}
-	s.addFailure(Failure{Format: k.format, Reason: s.skip.reason, Err: s.skip.err, Start: k.start, End: end})
+	if !s.skip.quiet {
+		s.addFailure(Failure{Format: k.format, Reason: s.skip.reason, Err: s.skip.err, Start: k.start, End: end})
+	}
 	s.pos = end
 	s.mode = mProse
 	return true

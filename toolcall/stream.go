@@ -2,7 +2,10 @@ package toolcall
 
 import (
 	"bytes"
+	"encoding/json"
+	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Stream finds tool calls while a message streams in.
@@ -33,9 +36,16 @@ type Stream struct {
 	shown     int // prose before this offset has been emitted
 
 	res      Result
-	text     strings.Builder
-	thinking strings.Builder
 	events   []Event
+	segCalls []int // shared backing array of Segment.Calls
+
+	// src, when set, holds the same bytes as buf as a string, so that
+	// text can be sliced from it without copying (Parse).
+	src string
+	// silent suppresses events: Parse has no one to report them to.
+	silent bool
+
+	find proseFinder
 
 	noCandUntil int // bare JSON may not start before this offset
 	blocks      int // call blocks opened so far
@@ -77,8 +87,14 @@ func Parse(text string) Result {
 // ParseWith is Parse with options (an allow-list of tools, formats).
 func ParseWith(text string, opts ...Option) Result {
 	s := NewStream(opts...)
-	s.buf = make([]byte, 0, len(text))
-	s.Feed(text)
+	// The scanner reads text in place, without copying it: the buffer is
+	// never written in this mode, and nothing handed to the caller
+	// aliases it as []byte (see ownArgs); strings are sliced from src.
+	s.buf = unsafe.Slice(unsafe.StringData(text), len(text))
+	s.src = text
+	s.silent = true
+	s.eof = true
+	s.advance()
 	return s.Close()
 }
 
@@ -115,8 +131,8 @@ func (s *Stream) Close() Result {
 	}
 	if !s.closed {
 		s.closed = true
-		s.res.Text = s.text.String()
-		s.res.Thinking = s.thinking.String()
+		s.res.Text = s.joinSegments(false)
+		s.res.Thinking = s.joinSegments(true)
 		if s.res.Calls == nil {
 			s.res.Calls = []Call{}
 		}
@@ -125,6 +141,56 @@ func (s *Stream) Close() Result {
 		}
 	}
 	return s.res
+}
+
+// joinSegments concatenates the Text of the thinking segments, or of
+// the others. A single segment's text is returned without copying.
+func (s *Stream) joinSegments(thinking bool) string {
+	n, parts, last := 0, 0, ""
+	for i := range s.res.Segments {
+		seg := &s.res.Segments[i]
+		if (seg.Kind == SegmentThinking) == thinking && seg.Text != "" {
+			n += len(seg.Text)
+			parts++
+			last = seg.Text
+		}
+	}
+	if parts <= 1 {
+		return last
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range s.res.Segments {
+		seg := &s.res.Segments[i]
+		if (seg.Kind == SegmentThinking) == thinking {
+			b.WriteString(seg.Text)
+		}
+	}
+	return b.String()
+}
+
+// ownArgs returns arguments safe to hand to the caller: a copy when the
+// buffer is the caller's string, else the bytes clipped so that an append
+// by the caller cannot write into the buffer.
+func (s *Stream) ownArgs(a json.RawMessage) json.RawMessage {
+	if s.src != "" {
+		return bytes.Clone(a)
+	}
+	return slices.Clip(a)
+}
+
+// str returns buf[a:b] as a string, without copying when it can.
+func (s *Stream) str(a, b int) string {
+	if s.src != "" {
+		return s.src[a:b]
+	}
+	return string(s.buf[a:b])
+}
+
+func (s *Stream) emit(e Event) {
+	if !s.silent {
+		s.events = append(s.events, e)
+	}
 }
 
 // advance runs the scanner until it needs more input. At end of input
@@ -164,27 +230,36 @@ func (s *Stream) displayLimit() int {
 	case mCandidate, mTentative:
 		return s.cand.chainStart
 	}
-	return s.textStart // block, skip and think hold their text
+	return 0 // block, skip and think hold their text
 }
 
 // emitText releases settled prose as an EventText.
 func (s *Stream) emitText() {
-	if lim := s.displayLimit(); lim > s.shown {
-		s.events = append(s.events, Event{Kind: EventText, Text: string(s.buf[s.shown:lim])})
-		s.shown = lim
+	s.showUpTo(s.displayLimit())
+}
+
+// showUpTo emits settled prose up to end without ending the prose run.
+func (s *Stream) showUpTo(end int) {
+	if end > s.shown {
+		if !s.silent {
+			s.emit(Event{Kind: EventText, Text: s.str(s.shown, end)})
+		}
+		s.shown = end
 	}
 }
 
 // flushText ends the current prose run at end: emits what is still held
 // and records the run as a text segment.
 func (s *Stream) flushText(end int) {
-	if end > s.shown {
-		s.events = append(s.events, Event{Kind: EventText, Text: string(s.buf[s.shown:end])})
-		s.shown = end
-	}
 	if end > s.textStart {
-		t := string(s.buf[s.textStart:end])
-		s.text.WriteString(t)
+		t := s.str(s.textStart, end)
+		if end > s.shown {
+			if s.shown == s.textStart {
+				s.emit(Event{Kind: EventText, Text: t}) // share the string
+			} else {
+				s.showUpTo(end)
+			}
+		}
 		s.res.Segments = append(s.res.Segments, Segment{Kind: SegmentText, Start: s.textStart, End: end, Text: t})
 	}
 	s.textStart = end
@@ -216,12 +291,11 @@ func (s *Stream) prose() bool {
 			}
 			continue
 		}
-		j := indexProseSpecial(b[s.pos:])
-		if j < 0 {
+		p := s.find.next(b, s.pos)
+		if p < 0 {
 			s.pos = len(b)
 			return false
 		}
-		p := s.pos + j
 		s.pos = p
 		r := s.recognize(b, p, s.eof)
 		switch r.v {
@@ -258,15 +332,20 @@ func (s *Stream) addCallSegment(start, end int, text string, calls []Call, block
 	s.flushText(start)
 	seg := Segment{Kind: SegmentCall, Start: start, End: end, Text: text}
 	if text != "" {
-		s.text.WriteString(text)
-		s.events = append(s.events, Event{Kind: EventText, Text: text})
+		s.emit(Event{Kind: EventText, Text: text})
 	}
+	first := len(s.segCalls)
 	for _, c := range calls {
 		idx := len(s.res.Calls)
 		s.res.Calls = append(s.res.Calls, c)
-		seg.Calls = append(seg.Calls, idx)
-		cc := c
-		s.events = append(s.events, Event{Kind: EventCall, Block: block, Format: c.Format, Name: c.Name, Index: idx, Call: &cc})
+		s.segCalls = append(s.segCalls, idx)
+		if !s.silent {
+			cc := c
+			s.emit(Event{Kind: EventCall, Block: block, Format: c.Format, Name: c.Name, Index: idx, Call: &cc})
+		}
+	}
+	if len(s.segCalls) > first {
+		seg.Calls = s.segCalls[first:len(s.segCalls):len(s.segCalls)]
 	}
 	s.res.Segments = append(s.res.Segments, seg)
 	s.textStart, s.shown = end, end
@@ -275,14 +354,14 @@ func (s *Stream) addCallSegment(start, end int, text string, calls []Call, block
 // addFailure records a failed block; its text stays prose, so the prose
 // run simply continues over it.
 func (s *Stream) addFailure(f Failure) {
-	f.Raw = string(s.buf[f.Start:f.End])
+	f.Raw = s.str(f.Start, f.End)
 	s.res.Failures = append(s.res.Failures, f)
 	ff := f
-	s.events = append(s.events, Event{Kind: EventFailure, Block: s.blk.seq, Format: f.Format, Failure: &ff})
+	s.emit(Event{Kind: EventFailure, Block: s.blk.seq, Format: f.Format, Failure: &ff})
 }
 
 func (s *Stream) addWarning(w Warning) {
 	s.res.Warnings = append(s.res.Warnings, w)
 	ww := w
-	s.events = append(s.events, Event{Kind: EventWarning, Block: s.blk.seq, Warning: &ww})
+	s.emit(Event{Kind: EventWarning, Block: s.blk.seq, Warning: &ww})
 }

@@ -21,7 +21,9 @@ type think struct {
 
 func (s *Stream) emitThinking(upTo int) {
 	if upTo > s.th.shown {
-		s.events = append(s.events, Event{Kind: EventThinking, Text: string(s.buf[s.th.shown:upTo])})
+		if !s.silent {
+			s.emit(Event{Kind: EventThinking, Text: s.str(s.th.shown, upTo)})
+		}
 		s.th.shown = upTo
 	}
 }
@@ -29,12 +31,11 @@ func (s *Stream) emitThinking(upTo int) {
 func (s *Stream) thinkStep() bool {
 	b := s.buf
 	for s.pos < len(b) {
-		j := indexProseSpecial(b[s.pos:])
-		if j < 0 {
+		p := s.find.next(b, s.pos)
+		if p < 0 {
 			s.pos = len(b)
 			break
 		}
-		p := s.pos + j
 		s.pos = p
 		var r rec
 		switch b[p] {
@@ -90,8 +91,7 @@ func (s *Stream) thinkEmit() {
 // endThink closes the block whose </think> spans [p, end).
 func (s *Stream) endThink(p, end int) {
 	s.emitThinking(p)
-	t := string(s.buf[s.th.content:p])
-	s.thinking.WriteString(t)
+	t := s.str(s.th.content, p)
 	s.res.Segments = append(s.res.Segments, Segment{Kind: SegmentThinking, Start: s.th.start, End: end, Text: t})
 	s.textStart, s.shown = end, end
 	s.pos = end
@@ -103,8 +103,7 @@ func (s *Stream) endThinkAtEOF() {
 	n := len(s.buf)
 	if s.th.hold < 0 {
 		s.emitThinking(n)
-		t := string(s.buf[s.th.content:n])
-		s.thinking.WriteString(t)
+		t := s.str(s.th.content, n)
 		s.res.Segments = append(s.res.Segments, Segment{Kind: SegmentThinking, Start: s.th.start, End: n, Text: t})
 		s.textStart, s.shown, s.pos = n, n, n
 		s.mode = mProse
@@ -112,14 +111,17 @@ func (s *Stream) endThinkAtEOF() {
 	}
 	h := s.th.hold
 	s.emitThinking(h)
-	t := string(s.buf[s.th.content:h])
-	s.thinking.WriteString(t)
+	t := s.str(s.th.content, h)
 	s.res.Segments = append(s.res.Segments, Segment{Kind: SegmentThinking, Start: s.th.start, End: h, Text: t})
 
 	// Parse the held tail on its own; its prose stays thinking.
 	sub := NewStream(WithFormats(s.cfg.formats &^ FormatJSON))
 	sub.cfg.allow = s.cfg.allow
 	sub.buf = s.buf[h:n:n]
+	if s.src != "" {
+		sub.src = s.src[h:n]
+	}
+	sub.silent = true
 	sub.eof = true
 	sub.advance()
 	r := sub.Close()
@@ -135,19 +137,17 @@ func (s *Stream) endThinkAtEOF() {
 		switch seg.Kind {
 		case SegmentText, SegmentThinking:
 			seg.Kind = SegmentThinking
-			s.thinking.WriteString(seg.Text)
 			if seg.Text != "" {
-				s.events = append(s.events, Event{Kind: EventThinking, Text: seg.Text})
+				s.emit(Event{Kind: EventThinking, Text: seg.Text})
 			}
 		case SegmentCall:
 			for i := range seg.Calls {
 				seg.Calls[i] += base
 				c := s.res.Calls[seg.Calls[i]]
-				s.events = append(s.events, Event{Kind: EventCall, Format: c.Format, Name: c.Name, Index: seg.Calls[i], Call: &c})
+				s.emit(Event{Kind: EventCall, Format: c.Format, Name: c.Name, Index: seg.Calls[i], Call: &c})
 			}
 			if seg.Text != "" { // an envelope's assistant_text
-				s.text.WriteString(seg.Text)
-				s.events = append(s.events, Event{Kind: EventText, Text: seg.Text})
+				s.emit(Event{Kind: EventText, Text: seg.Text})
 			}
 		}
 		s.res.Segments = append(s.res.Segments, seg)

@@ -1,0 +1,215 @@
+package toolcall
+
+// Turning the JSON items of a block into calls, and the parts of a block
+// that come before or during its items: the Mistral name[ARGS] prefix and
+// the progress events (name, path) a UI shows while a call streams.
+
+// finishItem turns a complete JSON item into calls. It returns false when
+// the block failed.
+// Member offsets are relative to base; v starts at base.
+func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repaired bool) bool {
+	k := &s.blk
+	k.items++
+	k.repaired = k.repaired || repaired || rawCtl
+	if k.format == FormatYips {
+		return s.finishEnvelope(v, rawCtl)
+	}
+	name := k.name
+	if k.itemName != "" {
+		name = k.itemName
+		k.itemName = ""
+		k.fnClose = true
+	}
+	var one [1]shape
+	shapes := one[:0]
+	switch {
+	case name != "":
+		if v[0] != '{' {
+			return s.failItem(ErrBadArguments, "the arguments must be a JSON object")
+		}
+		shapes = append(shapes, shape{call: Call{Name: name, Arguments: v, ID: k.id}})
+	case v[0] == '{':
+		shapes = append(shapes, buildCall(v, 0, 1, rebase(members, base), s.src != ""))
+	default:
+		ms := rebase(members, base)
+		for _, m := range ms {
+			if m.depth != 1 {
+				continue
+			}
+			if m.kind != '{' {
+				return s.failItem(ErrNotACall, "every element of the array must be a call object, found "+kindName(m.kind))
+			}
+			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, s.src != ""))
+		}
+		if len(shapes) == 0 {
+			return s.failItem(ErrNotACall, "the array of calls is empty")
+		}
+	}
+	for _, sh := range shapes {
+		if sh.err != nil {
+			return s.failItem(sh.err, sh.reason)
+		}
+		if !s.cfg.allowed(sh.call.Name) {
+			return s.failItem(ErrUnknownTool, s.cfg.unknownToolReason(sh.call.Name))
+		}
+		c := sh.call
+		if rawCtl {
+			c.Arguments = escapeControl(c.Arguments)
+		}
+		c.Kind = "tool"
+		c.Format = k.format
+		c.Repaired = k.repaired
+		c.Arguments = s.ownArgs(c.Arguments)
+		k.calls = append(k.calls, c)
+	}
+	return true
+}
+
+// rebase returns members with offsets relative to base, in place.
+func rebase(ms []member, base int) []member {
+	if base == 0 {
+		return ms
+	}
+	for i := range ms {
+		m := &ms[i]
+		m.parent -= base
+		if m.keyStart >= 0 {
+			m.keyStart -= base
+			m.keyEnd -= base
+		}
+		if m.parentKeyStart >= 0 {
+			m.parentKeyStart -= base
+			m.parentKeyEnd -= base
+		}
+		m.valStart -= base
+		m.valEnd -= base
+	}
+	return ms
+}
+
+func (s *Stream) failItem(err error, reason string) bool {
+	end := s.pos
+	if s.blk.jm.done() {
+		end = s.blk.jm.end
+	}
+	s.failBlock(end, err, reason)
+	return false
+}
+
+// truncatedItem settles an item the output cut short: repaired when it
+// stopped at a value boundary, a failure otherwise.
+func (s *Stream) truncatedItem() {
+	k := &s.blk
+	if why := k.jm.truncation(); why != "" {
+		s.failBlock(len(s.buf), ErrTruncated, why+"; the call was not used")
+		return
+	}
+	fixed := k.jm.repair(s.buf)
+	var jm jsonMachine
+	jm.reset(0)
+	jm.run(fixed, 0)
+	if !jm.atEOF(fixed) {
+		s.failBlock(len(s.buf), ErrTruncated, "output ended inside the call and it could not be closed")
+		return
+	}
+	if !s.finishItem(fixed, jm.members, 0, jm.rawCtl || k.jm.rawCtl, true) {
+		return
+	}
+	s.endBlock(len(s.buf))
+}
+
+// mistralPrefix reads what follows [TOOL_CALLS]: JSON, or name[ARGS]
+// (optionally name[CALL_ID]id[ARGS]).
+func (s *Stream) mistralPrefix() bool {
+	k := &s.blk
+	b := s.buf
+	i := skipSpace(b, s.pos)
+	if i == len(b) {
+		if !s.eof {
+			return false
+		}
+		s.failBlock(i, ErrTruncated, "output ended right after "+mistralTag)
+		return true
+	}
+	if b[i] == '{' || b[i] == '[' {
+		k.state = bItems
+		s.pos = i
+		return true
+	}
+	j := i
+	for j < len(b) && j-i < maxNameLen && isNameByte(b[j]) {
+		j++
+	}
+	if j == len(b) && !s.eof && j-i < maxNameLen {
+		return false
+	}
+	if j == i {
+		s.failBlock(i, ErrInvalidJSON, "expected a JSON array of calls or name[ARGS]{…} after "+mistralTag)
+		return true
+	}
+	name := string(b[i:j])
+	id := ""
+	if full, partial := hasPrefixOrPartial(b[j:], mistralCallID); partial && !s.eof {
+		return false
+	} else if full {
+		e := j + len(mistralCallID)
+		for e < len(b) && b[e] != '[' && e-j < maxNameLen {
+			e++
+		}
+		if e == len(b) && !s.eof {
+			return false
+		}
+		id = string(b[j+len(mistralCallID) : e])
+		j = e
+	}
+	full, partial := hasPrefixOrPartial(b[j:], mistralArgs)
+	if partial && !s.eof {
+		return false
+	}
+	if !full {
+		s.failBlock(j, ErrInvalidJSON, "expected [ARGS] after the tool name "+name)
+		return true
+	}
+	k.name = name
+	k.itemName = ""
+	k.state = bItems
+	s.pos = j + len(mistralArgs)
+	k.id = id
+	s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
+	k.nameSent = true
+	return true
+}
+
+// progress emits the call's name and path as soon as they are complete.
+func (s *Stream) progress() {
+	if s.silent {
+		return
+	}
+	k := &s.blk
+	ms := k.jm.members
+	base := 1 // depth of a call object's members
+	if k.jm.start < len(s.buf) && s.buf[k.jm.start] == '[' {
+		base = 2
+	}
+	named := k.name != "" || k.itemName != ""
+	for ; k.pathSent < len(ms); k.pathSent++ {
+		m := &ms[k.pathSent]
+		if m.keyStart < 0 || m.kind != '"' {
+			continue
+		}
+		key := s.buf[m.keyStart:m.keyEnd]
+		val := s.buf[m.valStart:m.valEnd]
+		switch {
+		case !named && m.depth == base && isNameKey(key):
+			if name, ok := unquote(val); ok {
+				s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
+			}
+		case isPathKey(key) && ((named && m.depth == 1) ||
+			(!named && m.depth == base+1 && m.parentKeyStart >= 0 && isArgsKey(s.buf[m.parentKeyStart:m.parentKeyEnd])) ||
+			(!named && m.depth == base)):
+			if path, ok := unquote(val); ok {
+				s.emit(Event{Kind: EventCallPath, Block: k.seq, Format: k.format, Path: path})
+			}
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package toolcall
+
+// Truncation repair and the small lexical helpers of the JSON machine.
+
+// truncation explains why an unfinished value cannot be repaired, or
+// returns "" when it stopped at a value boundary: after a complete value,
+// or a complete value plus a dangling comma. Only then may the open
+// containers be closed.
+func (m *jsonMachine) truncation() string {
+	switch m.state {
+	case jCommaOrEnd:
+		return ""
+	case jKey:
+		return "" // complete member plus dangling comma
+	case jValue:
+		if m.lastComma {
+			return "" // array element plus dangling comma
+		}
+		if len(m.stack) == 0 {
+			return "output ended before the JSON value began"
+		}
+		return "output ended after an object key, before its value"
+	case jValueOrEnd, jKeyOrEnd:
+		return "output ended right after an opening bracket"
+	case jColon:
+		return "output ended after an object key"
+	case jString, jEscape, jUnicode:
+		if m.inKey {
+			return "output ended inside an object key"
+		}
+		return "output ended inside a string"
+	case jNumber:
+		return "output ended inside a number"
+	case jLiteral:
+		return "output ended inside the literal " + m.lit
+	}
+	return "output ended inside the JSON value"
+}
+
+// repair returns the value closed at its last boundary: trailing
+// whitespace and a dangling comma removed, then every open container
+// closed innermost first. Call only when truncation() == "".
+func (m *jsonMachine) repair(b []byte) []byte {
+	j := len(b)
+	for j > m.start && isSpace(b[j-1]) {
+		j--
+	}
+	if j > m.start && b[j-1] == ',' {
+		j--
+	}
+	out := make([]byte, 0, j-m.start+len(m.stack))
+	out = append(out, b[m.start:j]...)
+	for k := len(m.stack) - 1; k >= 0; k-- {
+		if m.stack[k] == '{' {
+			out = append(out, '}')
+		} else {
+			out = append(out, ']')
+		}
+	}
+	return out
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isNumByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
+
+// validNumber checks the JSON number grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func validNumber(s []byte) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i >= len(s) {
+		return false
+	}
+	if s[i] == '0' {
+		i++
+	} else if s[i] >= '1' && s[i] <= '9' {
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	} else {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		n := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == n {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		n := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == n {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		if c == '\'' {
+			return `"'"`
+		}
+		return "'" + string(c) + "'"
+	}
+	const hex = "0123456789abcdef"
+	return "byte 0x" + string([]byte{hex[c>>4], hex[c&15]})
+}
