@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -41,6 +42,12 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 	}
 	a.res.Commands = append(a.res.Commands, c)
 	idx := len(a.res.Commands) - 1
+	if isFetcherOrDecoder(c) {
+		a.fetchers++
+	}
+	if a.inFunc[c.Name] > 0 {
+		a.concern(idx, SeverityCritical, true, "function "+c.Name+" calls itself (fork bomb)")
+	}
 	for _, w := range ws {
 		if w.ansiC {
 			a.concern(idx, SeverityNone, true, "uses an ANSI-C quoted word $'…', which can spell any byte")
@@ -50,12 +57,23 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 	return idx
 }
 
+// maxWrappers bounds wrappers inside wrappers (nohup nice timeout … cmd).
+// Each level lists the remaining words again, so deeper chains would cost
+// quadratic time; past the bound the line is unanalysable, not accepted.
+const maxWrappers = 64
+
 // run judges the command whose words are ws and returns its index, or -1
 // when ws is empty.
 func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	if len(ws) == 0 {
 		return -1
 	}
+	if a.wrapDepth >= maxWrappers {
+		a.unanalyzable(parent, fmt.Sprintf("more than %d wrappers nested in one command", maxWrappers))
+		return -1
+	}
+	a.wrapDepth++
+	defer func() { a.wrapDepth-- }()
 	name := ws[0]
 	switch {
 	case name.dynamic:
@@ -78,6 +96,9 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	idx := a.emit(ws, parent, NotWrapper)
 	c := &call{a: a, idx: idx, name: name.s, base: commandBase(name.s), args: ws[1:], heredoc: heredoc}
 	if strings.Contains(name.s, "/") && !systemBinary(name.s) {
+		if a.wasDownloaded(name) {
+			c.concern(SeverityCritical, true, "runs "+name.s+", downloaded earlier in this command")
+		}
 		c.concern(SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
 	}
 	classify(c)
@@ -137,8 +158,13 @@ func (c *call) unanalyzable(reason string) { c.a.unanalyzable(c.idx, reason) }
 
 func (c *call) path(p word, op Op) {
 	if p.dynamic {
-		if op == OpWrite {
+		switch op {
+		case OpWrite:
 			c.concern(SeverityMedium, true, "writes to a path known only at run time ("+p.s+")")
+		case OpRead:
+			if !p.pipe {
+				c.concern(SeverityMedium, true, "reads a path known only at run time ("+p.s+"), so its sensitivity cannot be checked")
+			}
 		}
 		return
 	}
@@ -174,6 +200,9 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	}
 	if as.Array != nil {
 		for _, e := range as.Array.Elems {
+			if e.Index != nil {
+				a.arith(e.Index, idx)
+			}
 			a.scanWord(e.Value)
 		}
 	}
@@ -185,7 +214,7 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	}
 	name := as.Name.Value
 	if shell && as.Value != nil && as.Index == nil && !as.Append {
-		if w := a.join(as.Value.Parts, as.Value); !w.dynamic {
+		if w := a.join(as.Value.Parts, a.src(as.Value)); !w.dynamic {
 			if a.vars == nil {
 				a.vars = make(map[string]string)
 			}
@@ -245,6 +274,10 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 		a.scanWord(r.Word)
 		return
 	}
+	if r.Word == nil {
+		a.unanalyzable(idx, "redirect without a target")
+		return
+	}
 	if len(r.Word.Parts) == 1 {
 		if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
 			// > >(cmd): output goes to a command, walked like any other.
@@ -252,9 +285,10 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 			return
 		}
 	}
+	text := a.src(r.Word)
 	fs := a.fields(r.Word)
 	if len(fs) != 1 {
-		a.unanalyzable(idx, "redirect target "+a.src(r.Word)+" expands to several words")
+		a.unanalyzable(idx, "redirect target "+short(text)+" expands to several words")
 		return
 	}
 	t := fs[0]
@@ -264,8 +298,8 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 			return // fd duplication or close
 		}
 	}
-	if t.dynamic {
-		a.unanalyzable(idx, "redirects to a target known only at run time ("+t.s+")")
+	if t.dynamic || t.glob {
+		a.unanalyzable(idx, "redirects to a target known only at run time ("+short(t.s)+")")
 		return
 	}
 	if r.Op == syntax.RdrIn || r.Op == syntax.DplIn {

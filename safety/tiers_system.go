@@ -58,10 +58,28 @@ func network(c *call) bool {
 		} else {
 			c.concern(SeverityMedium, false, "curl fetches from the network")
 		}
+		// -d @file, -F name=@file and -T file send a local file.
+		for _, v := range valuesOf(c.args, "-d", "--data", "--data-binary", "--data-urlencode", "--json") {
+			if f, ok := strings.CutPrefix(v.s, "@"); ok && f != "" && f != "-" {
+				c.path(word{s: f}, OpRead)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-F", "--form") {
+			if _, f, ok := strings.Cut(v.s, "=@"); ok && f != "" {
+				f, _, _ = strings.Cut(f, ";")
+				c.path(word{s: f}, OpRead)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-T", "--upload-file") {
+			c.path(v, OpRead)
+		}
 		for _, v := range valuesOf(c.args, "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header") {
 			if v.s != "-" {
 				c.path(v, OpWrite)
 			}
+		}
+		for _, v := range valuesOf(c.args, "-o", "--output") {
+			c.a.downloaded(v)
 		}
 		if has(flags, "O", "--remote-name", "--remote-name-all") {
 			c.concern(SeverityMedium, false, "curl -O writes a downloaded file")
@@ -76,6 +94,7 @@ func network(c *call) bool {
 		for _, v := range valuesOf(c.args, "-O", "--output-document") {
 			if v.s != "-" {
 				c.path(v, OpWrite)
+				c.a.downloaded(v)
 			}
 		}
 	case "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mosh", "ftp", "tftp", "sshpass", "rsh", "rlogin":
@@ -104,6 +123,15 @@ func valueOf(args []word, names ...string) string {
 	return strings.ToUpper(v[0].s)
 }
 
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
 // valuesOf returns the values of a flag in either "-o v", "--out=v" or
 // "-ov" form.
 func valuesOf(args []word, names ...string) []word {
@@ -117,6 +145,9 @@ func valuesOf(args []word, names ...string) []word {
 				out = append(out, word{s: strings.TrimPrefix(w.s, n+"="), dynamic: w.dynamic})
 			case len(n) == 2 && !strings.HasPrefix(w.s, "--") && strings.HasPrefix(w.s, n) && len(w.s) > 2:
 				out = append(out, word{s: w.s[2:], dynamic: w.dynamic})
+			case len(n) == 2 && len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && w.s[len(w.s)-1] == n[1] && isLetters(w.s[1:]) && i+1 < len(args):
+				// -fsSLo FILE: the value follows a group of short flags.
+				out = append(out, args[i+1])
 			}
 		}
 	}
@@ -143,6 +174,18 @@ func packages(c *call) bool {
 		"rustup", "nvm", "pyenv", "rbenv", "asdf", "mise", "just", "task", "turbo", "nx", "lerna", "webpack", "vite", "esbuild":
 	default:
 		return false
+	}
+	if runsCommand(b, sub) && len(ops) > 1 {
+		// npm exec, uv run, bundle exec …: the rest is a command.
+		c.concern(SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
+		for i, w := range c.args {
+			if w.s == sub && !w.dynamic {
+				_, inner := opts(c.args[i+1:], "-n --name -p --prefix --with --python --package", true)
+				c.wrap(Opaque, inner)
+				break
+			}
+		}
+		return true
 	}
 	publish := map[string]bool{"publish": true, "upload": true, "push": true, "release": true, "deploy": true, "unpublish": true, "yank": true, "owner": true}
 	switch {
@@ -176,6 +219,15 @@ func packages(c *call) bool {
 		c.concern(SeverityMedium, false, strings.TrimSpace(b+" "+sub)+" "+what)
 	}
 	return true
+}
+
+func runsCommand(b, sub string) bool {
+	switch b + " " + sub {
+	case "npm exec", "npm x", "pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "bun exec",
+		"uv run", "poetry run", "pipenv run", "bundle exec", "conda run", "mamba run", "mise exec", "asdf exec", "nix develop":
+		return true
+	}
+	return false
 }
 
 func isNoneSub(b, sub string) bool {
@@ -229,6 +281,9 @@ func interpreter(c *call) bool {
 			c.concern(SeverityCritical, true, b+" runs code downloaded from the network")
 		case ops[0].dynamic:
 			c.unanalyzable(b + " runs a script known only at run time (" + ops[0].s + ")")
+		case c.a.wasDownloaded(ops[0]):
+			c.path(ops[0], OpRead)
+			c.concern(SeverityCritical, true, b+" runs "+ops[0].s+", downloaded earlier in this command")
 		default:
 			c.path(ops[0], OpRead)
 			c.concern(SeverityMedium, false, b+" runs the script "+ops[0].s)
@@ -247,6 +302,15 @@ func system(c *call) bool {
 	switch c.base {
 	case "ldconfig", "update-alternatives", "update-rc.d", "chkconfig", "at", "batch", "anacron", "defaults", "csrutil", "spctl", "xattr", "dscl", "security":
 		c.concern(SeverityHigh, false, c.base+" changes system configuration or schedules commands")
+		return true
+	case "vi", "vim", "nvim", "view", "ex", "emacs", "nano", "micro", "hx", "kak":
+		for _, w := range c.args {
+			if strings.HasPrefix(w.s, "+") || w.s == "-c" || w.s == "--cmd" || w.s == "-S" || w.s == "--eval" || w.s == "-l" || w.s == "--load" || w.s == "-x" {
+				c.concern(SeverityHigh, true, c.base+" "+w.s+" runs editor or shell commands")
+				return true
+			}
+		}
+		c.concern(SeverityMedium, false, c.base+" opens an interactive editor")
 		return true
 	case "open", "xdg-open", "start":
 		c.concern(SeverityMedium, false, c.base+" opens a file or URL with another program")

@@ -35,7 +35,13 @@ func wrapper(c *call) {
 			c.wrap(Transparent, ops[1:])
 		}
 	case "nice", "ionice", "stdbuf", "caffeinate":
-		_, inner := opts(c.args, "-n --adjustment -c --class -p --pid -P --pgid -u --uid -i -o -e --input --output --error -w -t", true)
+		valued := map[string]string{
+			"nice":       "-n --adjustment",
+			"ionice":     "-c --class -n --classdata -p --pid -P --pgid -u --uid",
+			"stdbuf":     "-i -o -e --input --output --error",
+			"caffeinate": "-w -t",
+		}[c.base]
+		_, inner := opts(c.args, valued, true)
 		c.wrap(Transparent, inner)
 	case "nohup", "builtin", "unbuffer":
 		c.wrap(Transparent, c.args)
@@ -85,6 +91,27 @@ func wrapper(c *call) {
 				c.path(c.args[i+1], OpRead)
 			}
 		}
+		// With -I R (or -i, meaning {}), R in the inner words is replaced
+		// by input: those words are known only at run time.
+		replace := ""
+		for i, w := range c.args {
+			switch {
+			case w.s == "-I" && i+1 < len(c.args):
+				replace = c.args[i+1].s
+			case strings.HasPrefix(w.s, "-I") && len(w.s) > 2:
+				replace = w.s[2:]
+			case w.s == "-i" || strings.HasPrefix(w.s, "--replace"):
+				replace = "{}"
+			}
+		}
+		if replace != "" {
+			inner = append([]word(nil), inner...)
+			for i := range inner {
+				if strings.Contains(inner[i].s, replace) {
+					inner[i] = word{s: inner[i].s, dynamic: true}
+				}
+			}
+		}
 		input := []word{{s: "{input}", dynamic: true}}
 		for i, w := range inner {
 			if w.s == ":::" {
@@ -109,6 +136,11 @@ func wrapper(c *call) {
 		c.script(Opaque, joinWords(inner))
 	case "eval":
 		if len(c.args) == 0 {
+			return
+		}
+		if plainWords(c.args) {
+			// eval of words with no shell syntax runs exactly those words.
+			c.wrap(Opaque, c.args)
 			return
 		}
 		c.script(Opaque, joinWords(c.args))
@@ -136,6 +168,9 @@ func wrapper(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " of a script known only at run time (" + f.s + ")")
+		case c.a.wasDownloaded(f):
+			c.path(f, OpRead)
+			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
 			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s+" in the current shell")
@@ -229,6 +264,23 @@ func envCmd(c *call) {
 	c.wrap(kind, ws)
 }
 
+// plainWords reports words that re-parse to themselves: no quoting,
+// expansion, operator, glob or blank characters.
+func plainWords(ws []word) bool {
+	for _, w := range ws {
+		if w.dynamic || w.s == "" {
+			return false
+		}
+		for i := 0; i < len(w.s); i++ {
+			c := w.s[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_./:@%+,-", c) >= 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // joinWords rebuilds a script from words the way eval and watch do: the
 // values joined by spaces. A dynamic word makes the script dynamic.
 func joinWords(ws []word) word {
@@ -297,6 +349,9 @@ func shell(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " runs a script known only at run time (" + f.s + ")")
+		case c.a.wasDownloaded(f):
+			c.path(f, OpRead)
+			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
 			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s)
@@ -315,7 +370,7 @@ func stdinScript(c *call) {
 			body = h.Word
 		}
 		if body != nil && isShellName(c.base) {
-			w := c.a.join(body.Parts, body)
+			w := c.a.join(body.Parts, c.a.src(body))
 			if w.dynamic {
 				c.unanalyzable(c.base + " runs a here-document with expansions")
 				return
