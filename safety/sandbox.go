@@ -46,8 +46,13 @@ const sandboxEnv = "TETHER_SANDBOX_V1"
 //
 // # Limits
 //
-// Landlock never restricts file descriptors that are already open (the
-// command's stdout pipe, say), nor reads. Network restriction covers TCP
+// Reads are deliberately left open: compilers, interpreters and tools read
+// all over the system, and secrets in the workspace are guarded by the
+// Policy before a command runs. Landlock does not restrict descriptors that
+// are already open (the command's stdout pipe, say). Many tools need a
+// writable temporary directory: give the command a private one in Writable
+// and point TMPDIR at it, rather than making all of /tmp writable.
+// Network restriction covers TCP
 // only up to Landlock ABI 9 (UDP from ABI 10; Unix sockets are governed
 // by the file rules from ABI 9). Signals and abstract Unix sockets to
 // processes outside the sandbox are refused from ABI 6, so a confined
@@ -75,6 +80,9 @@ type Sandbox struct {
 	// Logger receives warnings about degraded confinement; default
 	// slog.Default().
 	Logger *slog.Logger
+
+	// probe replaces the kernel probe in tests.
+	probe func(network bool) error
 }
 
 // NewSandbox returns a Sandbox that lets commands write only inside the
@@ -96,7 +104,14 @@ type sandboxRequest struct {
 // Available reports whether this system can enforce the sandbox as
 // configured, with an error wrapping ErrSandboxUnavailable saying why not.
 func (s *Sandbox) Available() error {
-	return sandboxSupported(s.DenyNetwork)
+	return s.supported(s.DenyNetwork)
+}
+
+func (s *Sandbox) supported(network bool) error {
+	if s.probe != nil {
+		return s.probe(network)
+	}
+	return sandboxSupported(network)
 }
 
 // Wrap rewrites cmd, which must not have been started, so that it runs
@@ -135,7 +150,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		}
 		writable = append(writable, filepath.Clean(d))
 	}
-	if err := sandboxSupported(false); err != nil {
+	if err := s.supported(false); err != nil {
 		if !s.BestEffort {
 			return err
 		}
@@ -143,7 +158,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		return nil
 	}
 	if s.DenyNetwork {
-		if err := sandboxSupported(true); err != nil {
+		if err := s.supported(true); err != nil {
 			if !s.BestEffort {
 				return err
 			}

@@ -5,6 +5,7 @@ package safety
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -230,5 +231,88 @@ func TestSandboxKeepsArguments(t *testing.T) {
 	}
 	if want := `zero|a b|"q"||$HOME|`; string(out) != want {
 		t.Errorf("output %q, want %q", out, want)
+	}
+}
+
+// BenchmarkSandboxStart measures what confinement adds to starting a
+// command: the helper's start-up, the Landlock calls and one extra exec.
+func BenchmarkSandboxStart(b *testing.B) {
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		b.Skip("no true(1)")
+	}
+	ws := b.TempDir()
+	exe, _ := os.Executable()
+	for _, confined := range []bool{false, true} {
+		name := "unconfined"
+		if confined {
+			name = "confined"
+			if err := sandboxSupported(false); err != nil {
+				b.Skipf("cannot measure confinement: %v", err)
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			sb := &Sandbox{Writable: []string{ws}, Helper: exe, HelperArgs: []string{"-test.run=^TestSandboxHelperProcess$"}}
+			for b.Loop() {
+				cmd := exec.Command(truePath)
+				if confined {
+					if err := sb.Wrap(cmd); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := cmd.Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// Where the kernel cannot confine, Wrap fails saying why, or with
+// BestEffort leaves the command as it was and logs a warning.
+func TestSandboxDegrades(t *testing.T) {
+	dir := t.TempDir()
+	missing := func(network bool) error {
+		return fmt.Errorf("%w: this Linux kernel does not support Landlock (test)", ErrSandboxUnavailable)
+	}
+	noNet := func(network bool) error {
+		if network {
+			return fmt.Errorf("%w: Landlock ABI 3 cannot restrict the network (test)", ErrSandboxUnavailable)
+		}
+		return nil
+	}
+
+	cmd := exec.Command("true")
+	sb := &Sandbox{Writable: []string{dir}, probe: missing}
+	if err := sb.Wrap(cmd); !errors.Is(err, ErrSandboxUnavailable) || !strings.Contains(err.Error(), "does not support Landlock") {
+		t.Errorf("strict Wrap without Landlock = %v", err)
+	}
+
+	var logs strings.Builder
+	sb = &Sandbox{Writable: []string{dir}, probe: missing, BestEffort: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+	cmd = exec.Command("true")
+	before := cmd.Path
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Path != before || cmd.Env != nil {
+		t.Error("BestEffort without Landlock changed the command")
+	}
+	if !strings.Contains(logs.String(), "WITHOUT a sandbox") {
+		t.Errorf("no warning logged: %q", logs.String())
+	}
+
+	sb = &Sandbox{Writable: []string{dir}, probe: noNet, DenyNetwork: true}
+	if err := sb.Wrap(exec.Command("true")); !errors.Is(err, ErrSandboxUnavailable) || sb.Available() == nil {
+		t.Errorf("strict DenyNetwork on an old ABI = %v", err)
+	}
+	logs.Reset()
+	sb = &Sandbox{Writable: []string{dir}, probe: noNet, DenyNetwork: true, BestEffort: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+	cmd = exec.Command("true")
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Path == before || !strings.Contains(logs.String(), "WITHOUT network restriction") {
+		t.Errorf("BestEffort DenyNetwork on an old ABI: path %q, logs %q; want files confined and a warning", cmd.Path, logs.String())
 	}
 }
