@@ -24,6 +24,11 @@ type Applied struct {
 // attempt, whether or not it succeeds: a refused token must be previewed
 // again, so nobody can retry it against a file that keeps changing.
 //
+// Apply only writes paths the workspace allows outright. A change to a path
+// that needs confirmation (Preview.Decision is Confirm, e.g. a sensitive
+// file) fails with ErrApprovalRequired and the token stays live: authorise
+// Preview.Request with a Gate and call ApplyApproved.
+//
 // Apply refuses, writing nothing, when the token is unknown (ErrTokenUnknown),
 // used (ErrTokenUsed), expired (ErrTokenExpired), the path may no longer be
 // written (ErrPathDenied), or the file is not the one previewed
@@ -31,39 +36,14 @@ type Applied struct {
 // replaced by another file (device or inode differ), deleted, created, or its
 // mode or content changed.
 func (s *Stager) Apply(ctx context.Context, token string) (Applied, error) {
-	if err := ctx.Err(); err != nil {
-		return Applied{}, err
-	}
-	st, err := s.take(token)
-	if err != nil {
-		s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "approval: apply refused", slog.String("token", Escape(token)), slog.String("reason", err.Error()))
-		return Applied{}, err
-	}
-	p := st.preview
-
-	s.applyMu.Lock()
-	defer s.applyMu.Unlock()
-	if err := s.verify(st); err != nil {
-		s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "approval: apply refused", slog.String("path", Escape(p.Rel)), slog.String("reason", err.Error()))
-		return Applied{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return Applied{}, err
-	}
-	if err := s.files.WriteFile(p.Resolved, st.content, st.perm); err != nil {
-		s.cfg.Logger.LogAttrs(ctx, slog.LevelError, "approval: apply failed", slog.String("path", Escape(p.Rel)), slog.String("error", err.Error()))
-		return Applied{}, fmt.Errorf("approval: write %s: %w", p.Rel, err)
-	}
-	s.cfg.Logger.LogAttrs(ctx, slog.LevelInfo, "approval: change applied",
-		slog.String("path", Escape(p.Rel)), slog.Bool("created", p.Created),
-		slog.Int("added", p.Stats.Added), slog.Int("removed", p.Stats.Removed))
-	return Applied{Path: p.Path, Rel: p.Rel, Resolved: p.Resolved, Created: p.Created, Stats: p.Stats, Bytes: len(st.content)}, nil
+	return s.apply(ctx, token, false)
 }
 
 // ApplyApproved applies the staged change a Gate approved. It refuses an
-// Approved that is not valid, not a file edit, carries no token, or names a
-// different file than the token is bound to, so the approval that was shown
-// is the only one that can write.
+// Approved that is not valid, not a file edit, carries no token, names a
+// different file than the token is bound to, or was judged with a laxer
+// safety decision than the workspace gives the path, so the approval that
+// was shown is the only one that can write.
 func (s *Stager) ApplyApproved(ctx context.Context, a Approved) (Applied, error) {
 	req := a.Request()
 	switch {
@@ -75,7 +55,51 @@ func (s *Stager) ApplyApproved(ctx context.Context, a Approved) (Applied, error)
 	if err := s.ValidateToken(req.Token, req.Path); err != nil {
 		return Applied{}, err
 	}
-	return s.Apply(ctx, req.Token)
+	p, err := s.Lookup(req.Token)
+	if err != nil {
+		return Applied{}, err
+	}
+	if req.Decision < p.Decision {
+		return Applied{}, fmt.Errorf("%w: the change was approved as %q but writing %s is %q; authorise Preview.Request instead",
+			ErrApprovalRequired, req.Decision, Escape(p.Rel), p.Decision)
+	}
+	return s.apply(ctx, req.Token, true)
+}
+
+func (s *Stager) apply(ctx context.Context, token string, approved bool) (Applied, error) {
+	if err := ctx.Err(); err != nil {
+		return Applied{}, err
+	}
+	st, err := s.take(token, approved)
+	if err != nil {
+		s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "approval: apply refused", slog.String("token", Escape(token)), slog.String("reason", err.Error()))
+		return Applied{}, err
+	}
+	p := st.preview
+
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
+	if err := s.verify(st, approved); err != nil {
+		s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "approval: apply refused", slog.String("path", Escape(p.Rel)), slog.String("reason", err.Error()))
+		return Applied{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Applied{}, err
+	}
+	if s.cfg.BeforeWrite != nil {
+		if err := s.cfg.BeforeWrite(ctx, p); err != nil {
+			s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "approval: apply stopped before writing", slog.String("path", Escape(p.Rel)), slog.String("error", err.Error()))
+			return Applied{}, fmt.Errorf("approval: not writing %s: %w", p.Rel, err)
+		}
+	}
+	if err := s.files.WriteFile(p.Resolved, st.content, st.perm); err != nil {
+		s.cfg.Logger.LogAttrs(ctx, slog.LevelError, "approval: apply failed", slog.String("path", Escape(p.Rel)), slog.String("error", err.Error()))
+		return Applied{}, fmt.Errorf("approval: write %s: %w", p.Rel, err)
+	}
+	s.cfg.Logger.LogAttrs(ctx, slog.LevelInfo, "approval: change applied",
+		slog.String("path", Escape(p.Rel)), slog.Bool("created", p.Created), slog.Bool("approved", approved),
+		slog.Int("added", p.Stats.Added), slog.Int("removed", p.Stats.Removed))
+	return Applied{Path: p.Path, Rel: p.Rel, Resolved: p.Resolved, Created: p.Created, Stats: p.Stats, Bytes: len(st.content)}, nil
 }
 
 // ValidateToken reports whether token is live, bound to path (its resolved,
@@ -97,7 +121,7 @@ func (s *Stager) ValidateToken(token, path string) error {
 	if path != p.Resolved && path != p.Rel && path != p.Path {
 		return fmt.Errorf("%w: token is bound to %s, not %s", ErrTokenUnknown, quoteDisplay(p.Rel), quoteDisplay(path))
 	}
-	return s.verify(st)
+	return s.verify(st, true)
 }
 
 // Lookup returns the preview staged under token, without consuming it.
@@ -134,14 +158,18 @@ func (s *Stager) Staged() []Preview {
 	return out
 }
 
-// take removes a live token, so that exactly one Apply can use it.
-func (s *Stager) take(token string) (*staged, error) {
+// take removes a live token, so that exactly one Apply can use it. A token
+// that needs approval it does not have is left live.
+func (s *Stager) take(token string, approved bool) (*staged, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sweepLocked()
 	st, ok := s.staged[token]
 	if !ok {
 		return nil, s.tokenErrorLocked(token)
+	}
+	if !approved && st.preview.Decision != safety.Allow {
+		return nil, approvalRequired(st.preview.Rel, st.preview.Decision, st.preview.Reason)
 	}
 	s.finishLocked(token, ErrTokenUsed)
 	return st, nil
@@ -154,12 +182,21 @@ func (s *Stager) tokenErrorLocked(token string) error {
 	return fmt.Errorf("%w %s; use the token returned by the preview", ErrTokenUnknown, quoteDisplay(token))
 }
 
-// verify checks that the file is still the one previewed.
-func (s *Stager) verify(st *staged) error {
+func approvalRequired(rel string, d safety.Decision, reason string) error {
+	return fmt.Errorf("%w: writing %s is %q (%s); authorise Preview.Request with a Gate and call ApplyApproved",
+		ErrApprovalRequired, Escape(rel), d, reason)
+}
+
+// verify checks that the file is still the one previewed and, unless the
+// change was approved, that the workspace still allows writing it outright.
+func (s *Stager) verify(st *staged, approved bool) error {
 	p := st.preview
 	chk := s.files.Check(p.Path, safety.OpWrite)
 	if chk.Decision == safety.Deny {
 		return fmt.Errorf("%w: %s: %s", ErrPathDenied, Escape(p.Rel), chk.Reason)
+	}
+	if !approved && chk.Decision != safety.Allow {
+		return approvalRequired(p.Rel, chk.Decision, chk.Reason)
 	}
 	if chk.Resolved != p.Resolved {
 		return &ChangedError{Path: p.Rel, What: "the path now resolves to " + quoteDisplay(chk.Resolved)}

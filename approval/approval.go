@@ -59,7 +59,10 @@ type Request struct {
 	Summary string `json:"summary,omitempty"` // KindOther: what the action does, in words
 
 	// Decision is what the safety layer said before any policy or human:
-	// Allow runs without asking, Confirm asks, Deny never runs.
+	// Allow runs without asking, Confirm asks, Deny never runs. Copy it from
+	// the safety check (CommandVerdict, PathCheck); note that the zero value
+	// is safety.Allow, so a Request built by hand without it is not asked
+	// about (unless it is critical).
 	Decision safety.Decision `json:"decision"`
 	Severity safety.Severity `json:"severity"`
 	Reasons  []string        `json:"reasons,omitempty"` // why the safety layer decided as it did

@@ -34,7 +34,9 @@
 // Interactive asks about every confirm-level request. AutoApprove is seed
 // 001's toggle: everything but critical runs without asking. Headless is for
 // gateways with no person (seed 004): confirm-level actions are denied, except
-// applying a staged change whose token the Stager validates. Grants hold
+// applying a staged change whose token the Stager validates. ByKind routes
+// commands and file edits to different policies (seed 001 has one toggle for
+// each); PolicyFunc adapts your own. Grants hold
 // "allow for session" rules; they match byte for byte (a grant for `npm test`
 // does not cover `npm test; rm -rf x`), never cover critical actions, and
 // layer through Grants.Parent (project-wide under per-session).
@@ -48,6 +50,10 @@
 // cancellation is a deny with that reason. The first answer wins; later ones
 // get ErrStale; an id never seen gets ErrUnknownRequest. Pending lists what
 // is waiting, for a UI that attaches late. A Manager starts no goroutines.
+//
+// For command-line hosts, Terminal is an Approver that prints FormatPrompt
+// and reads y / a / n (or "n: message") from a reader, returning on ctx
+// cancellation and never letting type-ahead answer a question it predates.
 //
 // # Showing requests safely
 //
@@ -68,7 +74,10 @@
 // path, the file's identity (device and inode), its mode and the SHA-256 of
 // its content at preview time, or to its absence: if any of these changed,
 // Apply refuses with a *ChangedError (errors.Is ErrFileChanged) and writes
-// nothing.
+// nothing. Apply alone only writes paths the workspace allows outright; a
+// sensitive path (Preview.Decision Confirm) needs ApplyApproved with an
+// Approved from a Gate, and ApplyApproved refuses an approval that was judged
+// with a laxer decision than the workspace's or names another path.
 //
 // The tools a model sees map onto it directly: preview_write_file →
 // PreviewWrite, preview_edit_file → PreviewEdit, each returning

@@ -181,12 +181,19 @@ func (g *Gate) allow(ctx context.Context, req Request, by, reason string) (Appro
 }
 
 func (g *Gate) deny(ctx context.Context, req Request, by, reason, message string, cause error) (Approved, error) {
-	g.log(ctx, slog.LevelWarn, "approval: denied", req, by, reason)
+	var extra []slog.Attr
+	if message != "" {
+		extra = append(extra, slog.String("message", Escape(message)))
+	}
+	if cause != nil {
+		extra = append(extra, slog.String("error", cause.Error()))
+	}
+	g.log(ctx, slog.LevelWarn, "approval: denied", req, by, reason, extra...)
 	return Approved{}, &DeniedError{Request: req, By: by, Reason: reason, Message: message, Cause: cause}
 }
 
-func (g *Gate) log(ctx context.Context, level slog.Level, msg string, req Request, by, reason string) {
-	g.logger().LogAttrs(ctx, level, msg,
+func (g *Gate) log(ctx context.Context, level slog.Level, msg string, req Request, by, reason string, extra ...slog.Attr) {
+	attrs := []slog.Attr{
 		slog.String("id", req.ID),
 		slog.String("kind", req.Kind.String()),
 		slog.String("tool", Escape(req.ToolName)),
@@ -195,7 +202,8 @@ func (g *Gate) log(ctx context.Context, level slog.Level, msg string, req Reques
 		slog.String("safety", req.Decision.String()),
 		slog.String("by", by),
 		slog.String("reason", reason),
-	)
+	}
+	g.logger().LogAttrs(ctx, level, msg, append(attrs, extra...)...)
 }
 
 func reasonsOr(reasons []string, def string) string {

@@ -12,7 +12,8 @@ import (
 //
 // Grants layer: a set with a Parent also allows whatever the parent allows, so
 // a host can keep project-wide grants in one set and per-session grants in a
-// child. Add always adds to the set it is called on. The zero value is an
+// child. Add always adds to the set it is called on. Parents must not form a
+// cycle. The zero value is an
 // empty set ready to use; it is safe for concurrent use.
 type Grants struct {
 	Parent *Grants

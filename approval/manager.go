@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -128,6 +129,8 @@ func (m *Manager) Wait(ctx context.Context, req Request) (Response, error) {
 	p.seq = m.seq
 	m.pending[req.ID] = p
 	m.mu.Unlock()
+	// If Notify panics, the request must not stay pending forever.
+	defer m.abandon(req.ID, p)
 
 	m.notify(Event{Type: EventRequested, Request: req.clone()})
 
@@ -143,7 +146,10 @@ func (m *Manager) Wait(ctx context.Context, req Request) (Response, error) {
 			m.finishLocked(req.ID)
 			m.mu.Unlock()
 			err = context.Cause(ctx)
-			resp = Response{Choice: Deny, Reason: denyReason(err)}
+			resp = Response{Choice: Deny, Reason: "cancelled: " + err.Error()}
+			if errors.Is(err, ErrTimeout) {
+				resp.Reason = fmt.Sprintf("no answer within %v", timeout)
+			}
 		} else {
 			// Resolve removed it first and has already sent (under mu): the
 			// answer wins over the timeout that raced it.
@@ -155,8 +161,13 @@ func (m *Manager) Wait(ctx context.Context, req Request) (Response, error) {
 	return resp, err
 }
 
-func denyReason(err error) string {
-	return "no answer: " + err.Error()
+// abandon removes p if it is still pending; a no-op after a normal finish.
+func (m *Manager) abandon(id string, p *pending) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pending[id] == p {
+		m.finishLocked(id)
+	}
 }
 
 // Resolve answers the pending request with the given id. Only the first
@@ -178,6 +189,19 @@ func (m *Manager) Resolve(id string, resp Response) error {
 	m.finishLocked(id)
 	p.ch <- resp // never blocks: buffered, and only the winner sends
 	return nil
+}
+
+// ResolveAll answers every pending request with resp and returns how many it
+// answered: for a UI that disconnects or a host shutting down, which should
+// deny what nobody will now see (resp's zero value is a deny).
+func (m *Manager) ResolveAll(resp Response) int {
+	n := 0
+	for _, req := range m.Pending() {
+		if m.Resolve(req.ID, resp) == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // finishLocked moves id from pending to the bounded finished list.

@@ -279,3 +279,57 @@ func TestManagerPendingInOrder(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestManagerResolveAll(t *testing.T) {
+	m := &Manager{Timeout: -1}
+	ready := make(chan struct{}, 2)
+	m.Notify = func(e Event) {
+		if e.Type == EventRequested {
+			ready <- struct{}{}
+		}
+	}
+	results := make(chan Response, 2)
+	for range 2 {
+		go func() {
+			resp, _ := m.Wait(context.Background(), cmdReq("x"))
+			results <- resp
+		}()
+	}
+	<-ready
+	<-ready
+	if n := m.ResolveAll(Response{Reason: "UI disconnected"}); n != 2 {
+		t.Errorf("ResolveAll = %d", n)
+	}
+	for range 2 {
+		if r := <-results; r.Choice != Deny || r.Reason != "UI disconnected" {
+			t.Errorf("resp = %+v", r)
+		}
+	}
+}
+
+func TestManagerNotifyPanicLeavesNothingPending(t *testing.T) {
+	m := &Manager{Notify: func(e Event) {
+		if e.Type == EventRequested {
+			panic("UI bug")
+		}
+	}}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("panic swallowed")
+			}
+		}()
+		_, _ = m.Wait(context.Background(), cmdReq("x"))
+	}()
+	if n := len(m.Pending()); n != 0 {
+		t.Errorf("%d requests left pending after a panicking Notify", n)
+	}
+}
+
+func TestManagerTimeoutReason(t *testing.T) {
+	m := &Manager{Timeout: time.Millisecond}
+	resp, _ := m.Wait(context.Background(), cmdReq("x"))
+	if resp.Reason != "no answer within 1ms" {
+		t.Errorf("Reason = %q", resp.Reason)
+	}
+}

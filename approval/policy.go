@@ -72,3 +72,30 @@ func Headless(tokens TokenValidator) Policy {
 		return Verdict{Decision: safety.Allow, Reason: "headless: applying a valid staged change token"}
 	})
 }
+
+// ByKind routes each request to the policy for its kind, and the rest to def
+// (nil means Interactive). It expresses seed 001's two separate toggles,
+// auto-approve commands and auto-approve sensitive edits:
+//
+//	approval.ByKind(approval.Interactive(), map[approval.Kind]approval.Policy{
+//		approval.KindCommand: approval.AutoApprove(), // commands on, edits off
+//	})
+//
+// The map is copied; later changes to it have no effect.
+func ByKind(def Policy, byKind map[Kind]Policy) Policy {
+	if def == nil {
+		def = Interactive()
+	}
+	routes := make(map[Kind]Policy, len(byKind))
+	for k, p := range byKind {
+		if p != nil {
+			routes[k] = p
+		}
+	}
+	return PolicyFunc(func(ctx context.Context, req Request) Verdict {
+		if p, ok := routes[req.Kind]; ok {
+			return p.Decide(ctx, req)
+		}
+		return def.Decide(ctx, req)
+	})
+}

@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -30,19 +31,28 @@ var _ Files = (*safety.Workspace)(nil)
 
 // Defaults for StagerConfig.
 const (
-	DefaultTokenTTL    = 15 * time.Minute
-	DefaultMaxStaged   = 64
-	DefaultMaxFileSize = 8 << 20
+	DefaultTokenTTL       = 15 * time.Minute
+	DefaultMaxStaged      = 64
+	DefaultMaxFileSize    = 8 << 20
+	DefaultMaxStagedBytes = 64 << 20
 )
 
 // StagerConfig configures a Stager. The zero value is usable.
 type StagerConfig struct {
-	TTL          time.Duration    // how long a token stays valid; 0 means DefaultTokenTTL
-	Now          func() time.Time // clock, for tests; nil means time.Now
-	MaxStaged    int              // live tokens kept; the oldest is evicted beyond it; 0 means DefaultMaxStaged
-	MaxFileSize  int64            // larger files are refused; 0 means DefaultMaxFileSize
-	ContextLines int              // diff context; 0 means 3, negative means none
-	Logger       *slog.Logger     // nil means slog.Default()
+	TTL         time.Duration    // how long a token stays valid; 0 means DefaultTokenTTL
+	Now         func() time.Time // clock, for tests; nil means time.Now
+	MaxStaged   int              // live tokens kept; the oldest is evicted beyond it; 0 means DefaultMaxStaged
+	MaxFileSize int64            // larger files are refused; 0 means DefaultMaxFileSize
+	// MaxStagedBytes bounds the new content held for live tokens; the
+	// oldest are evicted beyond it. 0 means DefaultMaxStagedBytes.
+	MaxStagedBytes int64
+	ContextLines   int          // diff context; 0 means 3, negative means none
+	Logger         *slog.Logger // nil means slog.Default()
+	// BeforeWrite, if set, runs in Apply after the file has been verified
+	// and just before it is written, with no other Apply in between: the
+	// place to snapshot the pre-image into a checkpoint. An error stops the
+	// write and is returned wrapped; the token is still consumed.
+	BeforeWrite func(ctx context.Context, p Preview) error
 }
 
 // Errors about change tokens and staged files; test with errors.Is.
@@ -55,6 +65,8 @@ var (
 	ErrPathDenied   = errors.New("approval: path may not be written")
 	ErrNotRegular   = errors.New("approval: not a regular file")
 	ErrTooLarge     = errors.New("approval: file too large to stage")
+	// ErrApprovalRequired: the path needs confirmation; use ApplyApproved.
+	ErrApprovalRequired = errors.New("approval: change needs approval")
 )
 
 // ChangedError reports that the file a token was bound to is no longer the
@@ -87,6 +99,7 @@ type Stager struct {
 	mu     sync.Mutex
 	staged map[string]*staged
 	order  []string // tokens in staging order, for eviction
+	bytes  int64    // sum of len(content) over staged
 	done   recent   // finished tokens and why: ErrTokenUsed, ErrTokenExpired…
 
 	applyMu sync.Mutex
@@ -122,6 +135,9 @@ func NewStager(files Files, cfg StagerConfig) *Stager {
 	}
 	if cfg.MaxFileSize <= 0 {
 		cfg.MaxFileSize = DefaultMaxFileSize
+	}
+	if cfg.MaxStagedBytes <= 0 {
+		cfg.MaxStagedBytes = DefaultMaxStagedBytes
 	}
 	switch {
 	case cfg.ContextLines == 0:
@@ -172,7 +188,10 @@ func (p Preview) Request(toolName string) Request {
 }
 
 // PreviewWrite stages replacing (or creating) the file at path with content.
+// The Stager keeps its own copy: changing content afterwards does not change
+// what Apply writes.
 func (s *Stager) PreviewWrite(ctx context.Context, path string, content []byte) (Preview, error) {
+	content = bytes.Clone(content)
 	return s.preview(ctx, path, func(string, fileState) ([]byte, error) {
 		return content, nil
 	})
@@ -183,7 +202,7 @@ func (s *Stager) PreviewWrite(ctx context.Context, path string, content []byte) 
 // is missing or ambiguous fails the whole preview with an *EditError.
 func (s *Stager) PreviewEdit(ctx context.Context, path string, edits ...Edit) (Preview, error) {
 	if len(edits) == 0 {
-		return Preview{}, fmt.Errorf("approval: no edits given for %s", path)
+		return Preview{}, fmt.Errorf("%w: no edits given for %s", ErrInvalidRequest, Escape(path))
 	}
 	return s.preview(ctx, path, func(rel string, st fileState) ([]byte, error) {
 		if !st.exists {
@@ -201,6 +220,9 @@ func (s *Stager) preview(ctx context.Context, path string, change func(rel strin
 	chk := s.files.Check(path, safety.OpWrite)
 	if chk.Decision == safety.Deny {
 		return Preview{}, fmt.Errorf("%w: %s: %s", ErrPathDenied, Escape(path), chk.Reason)
+	}
+	if chk.Resolved == "" || chk.Rel == "" {
+		return Preview{}, fmt.Errorf("%w: %s: the workspace did not resolve it", ErrPathDenied, Escape(path))
 	}
 	before, err := s.state(chk.Resolved, chk.Rel, true)
 	if err != nil {
@@ -231,10 +253,11 @@ func (s *Stager) preview(ctx context.Context, path string, change func(rel strin
 	}
 	s.mu.Lock()
 	s.sweepLocked()
-	for len(s.order) >= s.cfg.MaxStaged {
-		s.finishLocked(s.order[0], fmt.Errorf("%w: evicted because more than %d changes were staged", ErrTokenExpired, s.cfg.MaxStaged))
+	for len(s.order) > 0 && (len(s.order) >= s.cfg.MaxStaged || s.bytes+int64(len(content)) > s.cfg.MaxStagedBytes) {
+		s.finishLocked(s.order[0], fmt.Errorf("%w: evicted to stay within %d staged changes and %d bytes", ErrTokenExpired, s.cfg.MaxStaged, s.cfg.MaxStagedBytes))
 	}
 	s.staged[p.Token] = &staged{preview: p, before: before, content: content, perm: perm}
+	s.bytes += int64(len(content))
 	s.order = append(s.order, p.Token)
 	s.mu.Unlock()
 
@@ -303,6 +326,9 @@ func (s *Stager) sweepLocked() {
 
 // finishLocked retires a token, remembering why.
 func (s *Stager) finishLocked(tok string, why error) {
+	if st, ok := s.staged[tok]; ok {
+		s.bytes -= int64(len(st.content))
+	}
 	delete(s.staged, tok)
 	if i := slices.Index(s.order, tok); i >= 0 {
 		s.order = slices.Delete(s.order, i, i+1)

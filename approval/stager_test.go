@@ -132,83 +132,6 @@ func TestApplyKeepsMode(t *testing.T) {
 	}
 }
 
-// Every way the file can stop being the previewed one makes Apply refuse and
-// leaves the file as the other party left it.
-func TestApplyRefusesChangedFile(t *testing.T) {
-	tests := []struct {
-		name   string
-		setup  func(t *testing.T, f *dirFiles) string // returns the path to preview
-		mutate func(t *testing.T, f *dirFiles)
-		what   string
-	}{
-		{"content edited", func(t *testing.T, f *dirFiles) string { f.put(t, "a.txt", "one\n"); return "a.txt" },
-			func(t *testing.T, f *dirFiles) { f.put(t, "a.txt", "one\nuser line\n") }, "content"},
-		{"swapped for an identical copy", func(t *testing.T, f *dirFiles) string { f.put(t, "a.txt", "one\n"); return "a.txt" },
-			func(t *testing.T, f *dirFiles) {
-				f.put(t, "copy.txt", "one\n")
-				must(t, os.Rename(filepath.Join(f.root, "copy.txt"), filepath.Join(f.root, "a.txt")))
-			}, "replaced by a different file"},
-		{"deleted", func(t *testing.T, f *dirFiles) string { f.put(t, "a.txt", "one\n"); return "a.txt" },
-			func(t *testing.T, f *dirFiles) { must(t, os.Remove(filepath.Join(f.root, "a.txt"))) }, "deleted"},
-		{"created meanwhile", func(t *testing.T, f *dirFiles) string { return "new.txt" },
-			func(t *testing.T, f *dirFiles) { f.put(t, "new.txt", "theirs\n") }, "created by someone else"},
-		{"mode changed", func(t *testing.T, f *dirFiles) string { f.put(t, "a.txt", "one\n"); return "a.txt" },
-			func(t *testing.T, f *dirFiles) { must(t, os.Chmod(filepath.Join(f.root, "a.txt"), 0o600)) }, "mode"},
-		{"symlink retargeted", func(t *testing.T, f *dirFiles) string {
-			f.put(t, "real1.txt", "one\n")
-			f.put(t, "real2.txt", "one\n")
-			must(t, os.Symlink("real1.txt", filepath.Join(f.root, "link.txt")))
-			return "link.txt"
-		}, func(t *testing.T, f *dirFiles) {
-			must(t, os.Remove(filepath.Join(f.root, "link.txt")))
-			must(t, os.Symlink("real2.txt", filepath.Join(f.root, "link.txt")))
-		}, "now resolves to"},
-		{"replaced by a directory", func(t *testing.T, f *dirFiles) string { f.put(t, "a.txt", "one\n"); return "a.txt" },
-			func(t *testing.T, f *dirFiles) {
-				must(t, os.Remove(filepath.Join(f.root, "a.txt")))
-				must(t, os.Mkdir(filepath.Join(f.root, "a.txt"), 0o755))
-			}, "directory"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s, files, _ := newTestStager(t)
-			path := tt.setup(t, files)
-			p, err := s.PreviewWrite(context.Background(), path, []byte("agent\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.ValidateToken(p.Token, p.Resolved); err != nil {
-				t.Fatalf("fresh token invalid: %v", err)
-			}
-			tt.mutate(t, files)
-			if err := s.ValidateToken(p.Token, p.Resolved); !errors.Is(err, ErrFileChanged) {
-				t.Errorf("ValidateToken after change = %v", err)
-			}
-			_, err = s.Apply(context.Background(), p.Token)
-			var ce *ChangedError
-			if !errors.Is(err, ErrFileChanged) || !errors.As(err, &ce) || !strings.Contains(ce.What, tt.what) {
-				t.Fatalf("Apply = %v, want ErrFileChanged mentioning %q", err, tt.what)
-			}
-			if files.writeCount() != 0 {
-				t.Error("refused Apply wrote")
-			}
-			if !strings.Contains(err.Error(), "preview the change again") {
-				t.Errorf("error does not say what to do: %v", err)
-			}
-			if _, err := s.Apply(context.Background(), p.Token); !errors.Is(err, ErrTokenUsed) {
-				t.Errorf("token survived a refused Apply: %v", err)
-			}
-		})
-	}
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestTokenExpiry(t *testing.T) {
 	s, files, clock := newTestStager(t)
 	files.put(t, "a.txt", "x\n")
@@ -290,7 +213,7 @@ func TestPreviewErrors(t *testing.T) {
 		{"not found", func() (Preview, error) { return s.PreviewEdit(ctx, "a.go", Edit{OldText: "y := 2", NewText: "z"}) }, ErrEditNotFound},
 		{"ambiguous", func() (Preview, error) { return s.PreviewEdit(ctx, "a.go", Edit{OldText: "x := 1", NewText: "z"}) }, ErrEditAmbiguous},
 		{"empty old", func() (Preview, error) { return s.PreviewEdit(ctx, "a.go", Edit{NewText: "z"}) }, ErrEditEmpty},
-		{"no edits", func() (Preview, error) { return s.PreviewEdit(ctx, "a.go") }, nil},
+		{"no edits", func() (Preview, error) { return s.PreviewEdit(ctx, "a.go") }, ErrInvalidRequest},
 		{"edit missing file", func() (Preview, error) { return s.PreviewEdit(ctx, "none.go", Edit{OldText: "a", NewText: "b"}) }, os.ErrNotExist},
 		{"no change", func() (Preview, error) { return s.PreviewWrite(ctx, "a.go", []byte("x := 1\nx := 1\n")) }, ErrNoChange},
 		{"directory", func() (Preview, error) { return s.PreviewWrite(ctx, "dir", []byte("x")) }, ErrNotRegular},
@@ -467,5 +390,28 @@ func TestStagedResult(t *testing.T) {
 		if !strings.Contains(txt, want) {
 			t.Errorf("Text() lacks %q:\n%s", want, txt)
 		}
+	}
+}
+
+func TestStagerEvictsByBytes(t *testing.T) {
+	files := newDirFiles(t)
+	s := NewStager(files, StagerConfig{MaxStagedBytes: 10, Logger: slog.New(&recorder{})})
+	p1, err := s.PreviewWrite(context.Background(), "a.txt", []byte("123456"))
+	must(t, err)
+	p2, err := s.PreviewWrite(context.Background(), "b.txt", []byte("123456"))
+	must(t, err)
+	if _, err := s.Lookup(p1.Token); !errors.Is(err, ErrTokenExpired) {
+		t.Errorf("first token = %v, want evicted", err)
+	}
+	if _, err := s.Lookup(p2.Token); err != nil {
+		t.Errorf("second token = %v", err)
+	}
+	if _, err := s.Apply(context.Background(), p2.Token); err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bytes != 0 {
+		t.Errorf("staged bytes = %d after everything was applied", s.bytes)
 	}
 }
