@@ -26,6 +26,7 @@ type Checkpoint struct {
 	info    Info
 	files   map[string]FileRecord
 	nextSeq int64
+	deleted bool // Manager.Delete dropped it from the store
 }
 
 // ID returns the checkpoint's id, for Manager.Open after a restart.
@@ -38,9 +39,9 @@ func (c *Checkpoint) Info() Info {
 	return c.info
 }
 
-// Files returns the records of every file the checkpoint touched, in the
-// order they were first touched.
-func (c *Checkpoint) Files() []FileRecord {
+// Records returns the records of every file the checkpoint touched, in
+// the order they were first touched.
+func (c *Checkpoint) Records() []FileRecord {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sortedFiles()
@@ -63,6 +64,9 @@ func (c *Checkpoint) sortedFiles() []FileRecord {
 
 // writable checks the state; c.mu must be held.
 func (c *Checkpoint) writable() error {
+	if c.deleted {
+		return fmt.Errorf("%w (checkpoint %s was deleted)", ErrClosed, c.info.ID)
+	}
 	if c.info.State != StateOpen {
 		return fmt.Errorf("%w (checkpoint %s is %s)", ErrClosed, c.info.ID, c.info.State)
 	}
@@ -108,27 +112,32 @@ func (c *Checkpoint) commit(ctx context.Context, b Batch) error {
 	}
 	if b.State != "" {
 		c.info.State = b.State
+		if b.State != StateOpen {
+			c.m.release(c.info.ID)
+		}
 	}
 	return nil
 }
 
 // mutation runs the write-ahead protocol for one change: commit b (whose
-// Changes[0] is the pending change), perform do, then confirm the change,
-// or roll b's records back to rollback if do failed.
-func (c *Checkpoint) mutation(ctx context.Context, b Batch, rollback []FileRecord, do func() error) error {
+// Changes[0] is the pending change), perform do, then confirm the change.
+// If do fails, the disk decides (settle): usually the Files contract made
+// the failed operation a no-op and the records go back to what they were;
+// if it landed after all (say, only the directory sync failed) the change
+// is kept, so the records always describe the disk.
+func (c *Checkpoint) mutation(ctx context.Context, b Batch, do func() error) error {
 	if err := c.commit(ctx, b); err != nil {
 		return err
 	}
 	ch := b.Changes[0]
 	c.nextSeq = ch.Seq + 1
+	// The later commits use a context without cancellation: the caller's
+	// may be what made do fail, and the store must not be left describing
+	// an operation that did not happen.
 	if err := do(); err != nil {
-		// The Files contract makes the failed operation a no-op on disk, so
-		// the records go back to what they were. Use a fresh context: the
-		// caller's may be what failed, and the store must not keep a
-		// change that did not happen.
-		if rerr := c.commit(context.WithoutCancel(ctx), Batch{Files: rollback, DropChanges: []int64{ch.Seq}}); rerr != nil {
-			c.m.log.Error("checkpoint: rollback of failed change not recorded; it will be settled on next Open",
-				"checkpoint", c.info.ID, "path", ch.Path, "err", rerr)
+		if serr := c.commit(context.WithoutCancel(ctx), c.settle(ch)); serr != nil {
+			c.m.log.Error("checkpoint: outcome of a failed change not recorded; it will be settled on next Open",
+				"checkpoint", c.info.ID, "path", ch.Path, "err", serr)
 		}
 		return &PathError{Op: string(ch.Op), Path: ch.Path, Err: err}
 	}
@@ -180,8 +189,6 @@ func (c *Checkpoint) WriteFile(ctx context.Context, call Call, name string, data
 			}
 		}
 	}
-	rollback := rec
-	rollback.Post = cur
 	h := hashOf(data)
 	b.Blobs[h] = data
 	after := Image{Exists: true, Hash: h, Mode: mode}
@@ -189,12 +196,12 @@ func (c *Checkpoint) WriteFile(ctx context.Context, call Call, name string, data
 	b.Files = []FileRecord{rec}
 	b.Changes = []Change{{Checkpoint: c.info.ID, Seq: seq, Path: rel, Op: OpWrite, Call: call,
 		Before: cur, After: after, Pending: true, Time: c.m.now()}}
-	return c.mutation(ctx, b, []FileRecord{rollback}, func() error { return c.m.put(rel, data, mode) })
+	return c.mutation(ctx, b, func() error { return c.m.put(rel, data, mode) })
 }
 
 // Remove deletes name on behalf of call, snapshotting it first.
 func (c *Checkpoint) Remove(ctx context.Context, call Call, name string) error {
-	rel, err := key(c.m.files, name)
+	rel, err := keyNoFollow(c.m.files, name)
 	if err != nil {
 		return err
 	}
@@ -214,24 +221,22 @@ func (c *Checkpoint) Remove(ctx context.Context, call Call, name string) error {
 	if !cur.Exists {
 		return &PathError{Op: "remove", Path: rel, Err: fs.ErrNotExist}
 	}
-	rollback := rec
-	rollback.Post = cur
 	rec.Post = Image{}
 	b.Files = []FileRecord{rec}
 	b.Changes = []Change{{Checkpoint: c.info.ID, Seq: seq, Path: rel, Op: OpRemove, Call: call,
 		Before: cur, Pending: true, Time: c.m.now()}}
-	return c.mutation(ctx, b, []FileRecord{rollback}, func() error { return c.m.files.Remove(native(rel)) })
+	return c.mutation(ctx, b, func() error { return c.m.files.Remove(native(rel)) })
 }
 
 // Rename moves oldname to newname on behalf of call. Both ends are
 // recorded: Undo puts the file back at oldname and restores (or removes)
 // whatever was at newname.
 func (c *Checkpoint) Rename(ctx context.Context, call Call, oldname, newname string) error {
-	from, err := key(c.m.files, oldname)
+	from, err := keyNoFollow(c.m.files, oldname)
 	if err != nil {
 		return err
 	}
-	to, err := key(c.m.files, newname)
+	to, err := keyNoFollow(c.m.files, newname)
 	if err != nil {
 		return err
 	}
@@ -264,15 +269,13 @@ func (c *Checkpoint) Rename(ctx context.Context, call Call, oldname, newname str
 			dst.CreatedDirs = append(dst.CreatedDirs, d)
 		}
 	}
-	rbSrc, rbDst := src, dst
-	rbSrc.Post, rbDst.Post = srcCur, dstCur
 	src.Post = Image{}
 	dst.Post = srcCur
 	dst.RenamedFrom = from
 	b.Files = []FileRecord{src, dst}
 	b.Changes = []Change{{Checkpoint: c.info.ID, Seq: seq, Path: to, From: from, Op: OpRename, Call: call,
 		Before: dstCur, After: srcCur, FromBefore: srcCur, Pending: true, Time: c.m.now()}}
-	return c.mutation(ctx, b, []FileRecord{rbSrc, rbDst}, func() error {
+	return c.mutation(ctx, b, func() error {
 		if len(newDirs) > 0 {
 			if err := c.m.files.MkdirAll(native(path.Dir(to)), 0o755); err != nil {
 				return err

@@ -1,9 +1,11 @@
 package checkpoint
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -13,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tetherdev/tether/safety"
 )
 
 // The reliability test: a helper process (this test binary, re-executed
@@ -22,7 +26,10 @@ import (
 // that the store opens, and that undoing every checkpoint newest-first
 // restores the original workspace without a single conflict.
 
-const crashHelperEnv = "TETHER_CHECKPOINT_CRASH_HELPER"
+const (
+	crashHelperEnv = "TETHER_CHECKPOINT_CRASH_HELPER"
+	crashReady     = "crash-helper-ready"
+)
 
 var crashFiles = []string{"a.txt", "b.txt", "src/c.go", "src/d.go", "e.md"}
 
@@ -55,21 +62,36 @@ func checkCrashContent(data []byte) error {
 // slowFiles pauses before each mutation, as a slow disk would, so that
 // kills often land between the store's record and the file operation:
 // the window crash recovery exists for.
-type slowFiles struct{ *rootFiles }
+type slowFiles struct{ Files }
 
 func (f slowFiles) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	time.Sleep(2 * time.Millisecond)
-	return f.rootFiles.WriteFile(name, data, perm)
+	return f.Files.WriteFile(name, data, perm)
 }
 
 func (f slowFiles) Remove(name string) error {
 	time.Sleep(2 * time.Millisecond)
-	return f.rootFiles.Remove(name)
+	return f.Files.Remove(name)
 }
 
 func (f slowFiles) Rename(o, n string) error {
 	time.Sleep(2 * time.Millisecond)
-	return f.rootFiles.Rename(o, n)
+	return f.Files.Rename(o, n)
+}
+
+// crashFilesEnv selects the helper's Files: "workspace" for the real
+// *safety.Workspace, anything else for the os.Root test double.
+const crashFilesEnv = "TETHER_CHECKPOINT_CRASH_FILES"
+
+func crashHelperFiles(t *testing.T, ws string) Files {
+	if os.Getenv(crashFilesEnv) != "workspace" {
+		return newRootFiles(t, ws)
+	}
+	w, err := safety.OpenWorkspace(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 // TestCrashHelper is the helper process; it does nothing in a normal run.
@@ -83,10 +105,11 @@ func TestCrashHelper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := New(slowFiles{newRootFiles(t, filepath.Join(dir, "ws"))}, store)
+	m, err := New(slowFiles{crashHelperFiles(t, filepath.Join(dir, "ws"))}, store)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fmt.Println(crashReady) // the parent's kill timer starts now
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
 	deadline := time.Now().Add(20 * time.Second) // never outlive a dead parent for long
 	version := int(time.Now().UnixNano() % 1e6 * 1000)
@@ -138,25 +161,46 @@ func TestKillDuringWrites(t *testing.T) {
 			initial[name] = string(data)
 		}
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.count=1")
-		cmd.Env = append(os.Environ(), crashHelperEnv+"="+dir)
+		impl := []string{"root", "workspace"}[run%2]
+		cmd.Env = append(os.Environ(), crashHelperEnv+"="+dir, crashFilesEnv+"="+impl)
 		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
+		pr, pw := io.Pipe()
+		cmd.Stdout, cmd.Stderr = pw, pw
+		ready := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			sc := bufio.NewScanner(pr)
+			for sc.Scan() {
+				out.WriteString(sc.Text() + "\n")
+				if sc.Text() == crashReady {
+					close(ready)
+				}
+			}
+		}()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Past process start-up and store open, then anywhere in the loop.
-		delay := 60*time.Millisecond + time.Duration(rng.Int64N(int64(400*time.Millisecond)))
-		time.Sleep(delay)
+		select {
+		case <-ready:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("run %d: helper never became ready", run)
+		}
+		// Anywhere in the first few hundred milliseconds of work.
+		time.Sleep(time.Duration(rng.Int64N(int64(300 * time.Millisecond))))
 		cmd.Process.Kill() // SIGKILL
 		err := cmd.Wait()
+		pw.Close()
+		<-done
 		if cmd.ProcessState.Success() {
 			t.Fatalf("run %d: helper exited before the kill: %v\n%s", run, err, out.String())
 		}
-		verifyAfterCrash(t, run, dir, initial)
+		verifyAfterCrash(t, fmt.Sprintf("run %d (%s)", run, impl), dir, initial)
 	}
 }
 
-func verifyAfterCrash(t *testing.T, run int, dir string, initial map[string]string) {
+func verifyAfterCrash(t *testing.T, run string, dir string, initial map[string]string) {
 	t.Helper()
 	ctx := context.Background()
 	ws := filepath.Join(dir, "ws")
@@ -177,7 +221,7 @@ func verifyAfterCrash(t *testing.T, run int, dir string, initial map[string]stri
 			}
 			rel, _ := filepath.Rel(ws, p)
 			if err := checkCrashContent(data); err != nil {
-				t.Errorf("run %d: %s: %v", run, rel, err)
+				t.Errorf("%s: %s: %v", run, rel, err)
 			}
 			got[filepath.ToSlash(rel)] = string(data)
 			return nil
@@ -189,21 +233,21 @@ func verifyAfterCrash(t *testing.T, run int, dir string, initial map[string]stri
 
 	store, err := OpenSQLite(ctx, filepath.Join(dir, "cp.db"))
 	if err != nil {
-		t.Fatalf("run %d: store does not open after kill: %v", run, err)
+		t.Fatalf("%s: store does not open after kill: %v", run, err)
 	}
 	defer store.Close()
 	m, _ := New(newRootFiles(t, ws), store)
 	list, err := m.List(ctx, "crash")
 	if err != nil {
-		t.Fatalf("run %d: %v", run, err)
+		t.Fatalf("%s: %v", run, err)
 	}
 	for _, info := range slices.Backward(list) {
 		c, err := m.Open(ctx, info.ID)
 		if err != nil {
-			t.Fatalf("run %d: open %s: %v", run, info.ID, err)
+			t.Fatalf("%s: open %s: %v", run, info.ID, err)
 		}
 		if _, err := c.Undo(ctx, UndoOptions{}); err != nil {
-			t.Errorf("run %d: undo %s (%s): %v", run, info.ID, info.Label, err)
+			t.Errorf("%s: undo %s (%s): %v", run, info.ID, info.Label, err)
 		}
 	}
 	got := walk()
@@ -213,12 +257,12 @@ func verifyAfterCrash(t *testing.T, run int, dir string, initial map[string]stri
 			names = append(names, k)
 		}
 		slices.Sort(names)
-		t.Errorf("run %d: after undoing %d checkpoints the workspace has %s", run, len(list), strings.Join(names, ", "))
+		t.Errorf("%s: after undoing %d checkpoints the workspace has %s", run, len(list), strings.Join(names, ", "))
 	}
 	for name, want := range initial {
 		if got[name] != want {
-			t.Errorf("run %d: %s not restored (%.40q)", run, name, got[name])
+			t.Errorf("%s: %s not restored (%.40q)", run, name, got[name])
 		}
 	}
-	t.Logf("run %d: killed after %d checkpoints; %d leftover temp files", run, len(list), leftover)
+	t.Logf("%s: killed after %d checkpoints; %d leftover temp files", run, len(list), leftover)
 }

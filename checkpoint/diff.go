@@ -228,8 +228,8 @@ func (c *Checkpoint) Changes(ctx context.Context) ([]ChangeStat, error) {
 
 // CallStats sums the changes of one tool call.
 type CallStats struct {
-	Call  Call
-	Paths []string // files the call changed, in order
+	Call  Call     `json:"call"`
+	Paths []string `json:"paths"` // files the call changed, in order
 	Stats
 }
 

@@ -30,14 +30,17 @@ var (
 	// ErrStaleHunk: the hunk id does not match the file's current diff
 	// (the file or the baseline changed); list the hunks again.
 	ErrStaleHunk = errors.New("checkpoint: hunk is stale; list the hunks again")
+	// ErrWrongWorkspace: the checkpoint was taken in another workspace than
+	// the one this Manager serves; undoing it here would write the wrong files.
+	ErrWrongWorkspace = errors.New("checkpoint: checkpoint belongs to another workspace")
 	// ErrSchemaTooNew: the store was written by a newer version of Tether.
 	ErrSchemaTooNew = errors.New("checkpoint: store schema is newer than this program understands")
 )
 
 // Skip is one file an undo (or hunk operation) left alone, and why.
 type Skip struct {
-	Path   string
-	Reason string
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // ConflictError reports the files an Undo skipped because someone other

@@ -36,6 +36,11 @@ type (
 	relativizer interface {
 		Rel(path string) (string, error)
 	}
+	// rooter names the workspace, to tie checkpoints to it:
+	// (*safety.Workspace).Root.
+	rooter interface {
+		Root() string
+	}
 	// chmoder restores exact permission bits a umask would otherwise mask.
 	chmoder interface {
 		Chmod(name string, mode fs.FileMode) error
@@ -43,22 +48,50 @@ type (
 )
 
 // key returns the canonical, slash-separated workspace-relative form of p
-// under which a checkpoint records it, refusing .git and escapes.
+// under which a checkpoint records it, refusing .git and escapes. A final
+// symlink is followed, as a write through it replaces its target.
 func key(files Files, p string) (string, error) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return "", fmt.Errorf("%w: %q (want a file path inside the workspace)", ErrInvalidPath, p)
 	}
-	var rel string
-	if r, ok := files.(relativizer); ok {
+	r, ok := files.(relativizer)
+	if !ok {
+		return validKey(p, p)
+	}
+	rel, err := r.Rel(p)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrInvalidPath, err)
+	}
+	return validKey(p, rel)
+}
+
+// keyNoFollow is key for operations on the name itself (remove, rename):
+// the parent directory is resolved but a final symlink is not, so that
+// removing a link can never remove its target.
+func keyNoFollow(files Files, p string) (string, error) {
+	r, ok := files.(relativizer)
+	if !ok || p == "" || strings.ContainsRune(p, 0) {
+		return key(files, p)
+	}
+	dir, base := filepath.Split(p)
+	if base == "" || base == "." || base == ".." {
+		return key(files, p)
+	}
+	dirRel := "."
+	if dir != "" {
 		var err error
-		if rel, err = r.Rel(p); err != nil {
+		if dirRel, err = r.Rel(dir); err != nil {
 			return "", fmt.Errorf("%w: %w", ErrInvalidPath, err)
 		}
-	} else {
-		if filepath.IsAbs(p) {
-			return "", fmt.Errorf("%w: %q is absolute; this Files implementation takes workspace-relative paths", ErrInvalidPath, p)
-		}
-		rel = filepath.ToSlash(filepath.Clean(p))
+	}
+	return validKey(p, path.Join(filepath.ToSlash(dirRel), base))
+}
+
+// validKey cleans rel (the resolved form of p) and checks that it names a
+// file inside the workspace and outside .git.
+func validKey(p, rel string) (string, error) {
+	if filepath.IsAbs(rel) {
+		return "", fmt.Errorf("%w: %q is absolute; this Files implementation takes workspace-relative paths", ErrInvalidPath, p)
 	}
 	rel = path.Clean(filepath.ToSlash(rel))
 	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") || path.IsAbs(rel) {

@@ -222,8 +222,6 @@ func (c *Checkpoint) RejectHunk(ctx context.Context, name, id string, opts UndoO
 		return err
 	}
 	rec := p.rec
-	rollback := rec
-	rollback.Post = cur
 	seq := c.nextSeq
 	after := Image{Exists: true, Hash: hashOf([]byte(content)), Mode: rec.Post.Mode}
 	do := func() error { return c.m.put(rel, []byte(content), after.Mode) }
@@ -238,5 +236,5 @@ func (c *Checkpoint) RejectHunk(ctx context.Context, name, id string, opts UndoO
 		b.Blobs = map[string][]byte{after.Hash: []byte(content)}
 	}
 	c.m.log.Info("checkpoint: hunk rejected", "checkpoint", c.info.ID, "path", rel, "hunk", id, "force", opts.Force)
-	return c.mutation(ctx, b, []FileRecord{rollback}, do)
+	return c.mutation(ctx, b, do)
 }

@@ -25,6 +25,7 @@ const DefaultMaxFileSize = 32 << 20
 // records are guarded by its own lock.
 type Manager struct {
 	files   Files
+	root    string // Files' workspace root, if it reports one
 	store   Store
 	log     *slog.Logger
 	maxSize int64
@@ -99,6 +100,9 @@ func New(files Files, store Store, opts ...Option) (*Manager, error) {
 			return nil, err
 		}
 	}
+	if r, ok := files.(rooter); ok {
+		m.root = r.Root()
+	}
 	return m, nil
 }
 
@@ -108,7 +112,7 @@ func (m *Manager) Store() Store { return m.store }
 // Begin opens a new checkpoint. Call it once per agent run, or once per
 // turn for finer undo: every checkpoint undoes independently.
 func (m *Manager) Begin(ctx context.Context, session, label string) (*Checkpoint, error) {
-	info := Info{ID: newID(m.now()), Session: session, Label: label, Created: m.now(), State: StateOpen}
+	info := Info{ID: newID(m.now()), Session: session, Label: label, Created: m.now(), State: StateOpen, Workspace: m.root}
 	if err := m.store.Create(ctx, info); err != nil {
 		return nil, err
 	}
@@ -132,6 +136,9 @@ func (m *Manager) Open(ctx context.Context, id string) (*Checkpoint, error) {
 	info, err := m.store.Info(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if info.Workspace != "" && m.root != "" && info.Workspace != m.root {
+		return nil, fmt.Errorf("%w: %s was taken in %s, this manager serves %s", ErrWrongWorkspace, id, info.Workspace, m.root)
 	}
 	recs, err := m.store.Files(ctx, id)
 	if err != nil {
@@ -173,9 +180,57 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 	if c != nil {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.info.State = StateKept
+		c.deleted = true
 	}
 	return m.store.Delete(ctx, id)
+}
+
+// release drops the cached handle of a checkpoint that can no longer
+// change, so a long-running host does not accumulate them; Open reloads
+// it from the store if asked.
+func (m *Manager) release(id string) {
+	m.mu.Lock()
+	delete(m.open, id)
+	m.mu.Unlock()
+}
+
+// UndoSince undoes checkpoint id and every later checkpoint of the same
+// session, newest first: "go back to before this turn". Kept checkpoints
+// are left alone (their files then usually conflict and are reported).
+// It stops at the first error other than a conflict; conflicts from all
+// checkpoints are gathered into one *ConflictError.
+func (m *Manager) UndoSince(ctx context.Context, id string, opts UndoOptions) (UndoReport, error) {
+	info, err := m.store.Info(ctx, id)
+	if err != nil {
+		return UndoReport{}, err
+	}
+	list, err := m.store.List(ctx, info.Session)
+	if err != nil {
+		return UndoReport{}, err
+	}
+	start := slices.IndexFunc(list, func(i Info) bool { return i.ID == id })
+	var total UndoReport
+	for _, i := range slices.Backward(list[start:]) {
+		if i.State == StateKept {
+			continue
+		}
+		c, err := m.Open(ctx, i.ID)
+		if err != nil {
+			return total, err
+		}
+		rep, err := c.Undo(ctx, opts)
+		total.Restored = append(total.Restored, rep.Restored...)
+		total.Removed = append(total.Removed, rep.Removed...)
+		total.Unchanged = append(total.Unchanged, rep.Unchanged...)
+		total.Skipped = append(total.Skipped, rep.Skipped...)
+		if err != nil && !errors.Is(err, ErrConflict) {
+			return total, err
+		}
+	}
+	if len(total.Skipped) > 0 {
+		return total, &ConflictError{Skipped: slices.Clone(total.Skipped)}
+	}
+	return total, nil
 }
 
 // lockPaths locks the stripes of the given paths in a fixed order and
@@ -213,44 +268,44 @@ func (c *Checkpoint) recover(ctx context.Context, changes []Change) error {
 		if !ch.Pending {
 			continue
 		}
-		var b Batch
-		cur, _, err := c.m.capture(ch.Path)
-		if err != nil {
+		b := c.settle(ch)
+		if err := c.commit(ctx, b); err != nil {
 			return err
-		}
-		settled := ch
-		settled.Pending = false
-		switch {
-		case ch.Op == OpRename:
-			from, _, err := c.m.capture(ch.From)
-			if err != nil {
-				return err
-			}
-			if from.Same(ch.FromBefore) && cur.Same(ch.Before) { // rename never happened
-				dst, src := c.files[ch.Path], c.files[ch.From]
-				dst.Post, src.Post = ch.Before, ch.FromBefore
-				b = Batch{Files: []FileRecord{dst, src}, DropChanges: []int64{ch.Seq}}
-			} else {
-				b = Batch{Changes: []Change{settled}}
-			}
-		case cur.Same(ch.Before) && !cur.Same(ch.After): // write never landed
-			rec := c.files[ch.Path]
-			rec.Post = ch.Before
-			b = Batch{Files: []FileRecord{rec}, DropChanges: []int64{ch.Seq}}
-		default:
-			// Landed, or someone changed the file since: either way the
-			// recorded Post stands and Undo's conflict check protects
-			// any foreign edit.
-			b = Batch{Changes: []Change{settled}}
-		}
-		if err := c.m.store.Commit(ctx, c.info.ID, b); err != nil {
-			return err
-		}
-		for _, f := range b.Files {
-			c.files[f.Path] = f
 		}
 		c.m.log.Info("checkpoint: settled interrupted change", "checkpoint", c.info.ID, "path", ch.Path,
 			"op", ch.Op, "rolled_back", len(b.DropChanges) > 0)
 	}
 	return nil
+}
+
+// settle looks at the disk to decide what became of a pending change and
+// returns the batch that records it: the change dropped and the records'
+// Post put back if the operation did not happen, the change confirmed
+// otherwise. When the disk matches neither side (someone changed the file
+// since, or it cannot be read) the change is confirmed: the recorded Post
+// then differs from the disk and Undo's conflict check protects that
+// other edit.
+func (c *Checkpoint) settle(ch Change) Batch {
+	landed := ch
+	landed.Pending = false
+	confirm := Batch{Changes: []Change{landed}}
+	cur, _, err := c.m.capture(ch.Path)
+	if err != nil {
+		return confirm
+	}
+	if ch.Op == OpRename {
+		from, _, err := c.m.capture(ch.From)
+		if err != nil || !from.Same(ch.FromBefore) || !cur.Same(ch.Before) {
+			return confirm
+		}
+		dst, src := c.files[ch.Path], c.files[ch.From]
+		dst.Post, src.Post = ch.Before, ch.FromBefore
+		return Batch{Files: []FileRecord{dst, src}, DropChanges: []int64{ch.Seq}}
+	}
+	if !cur.Same(ch.Before) || cur.Same(ch.After) {
+		return confirm
+	}
+	rec := c.files[ch.Path]
+	rec.Post = ch.Before
+	return Batch{Files: []FileRecord{rec}, DropChanges: []int64{ch.Seq}}
 }

@@ -79,7 +79,7 @@ func TestRecoverInterruptedChange(t *testing.T) {
 			// version leaves behind.
 			v2 := Image{Exists: true, Hash: hashOf([]byte("v2\n")), Mode: 0o644}
 			v3 := Image{Exists: true, Hash: hashOf([]byte("v3\n")), Mode: 0o644}
-			rec := c.Files()[0]
+			rec := c.Records()[0]
 			rec.Post = v3
 			err := store.Commit(ctx, c.ID(), Batch{Blobs: map[string][]byte{v3.Hash: []byte("v3\n")}, Files: []FileRecord{rec},
 				Changes: []Change{{Checkpoint: c.ID(), Seq: 9, Path: "a.txt", Op: OpWrite, Before: v2, After: v3, Pending: true}}})
@@ -166,4 +166,48 @@ func TestConcurrentSessions(t *testing.T) {
 		uwg.Wait()
 		mustEqualTree(t, e.tree(), tree)
 	})
+}
+
+// TestUndoSince undoes per-turn checkpoints that touched the same file:
+// one at a time the older one would conflict; newest first, both undo.
+func TestUndoSince(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, NewMemoryStore(), map[string]string{"a.txt": "v0\n"})
+	var turns []*Checkpoint
+	for i := 1; i <= 3; i++ {
+		c, _ := e.m.Begin(ctx, "chat", fmt.Sprint("turn ", i))
+		if err := c.WriteFile(ctx, call1, "a.txt", []byte(fmt.Sprintf("v%d\n", i)), 0); err != nil {
+			t.Fatal(err)
+		}
+		turns = append(turns, c)
+	}
+	other, _ := e.m.Begin(ctx, "other-chat", "")
+	other.WriteFile(ctx, call1, "b.txt", []byte("b\n"), 0)
+
+	if _, err := turns[1].Undo(ctx, UndoOptions{}); !errors.Is(err, ErrConflict) {
+		t.Fatalf("undoing turn 2 alone = %v, want a conflict (turn 3 changed the file since)", err)
+	}
+	rep, err := e.m.UndoSince(ctx, turns[1].ID(), UndoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Restored) != 2 {
+		t.Errorf("Restored = %v, want two restores", rep.Restored)
+	}
+	mustEqualTree(t, e.tree(), map[string]string{"a.txt": "v1\n", "b.txt": "b\n"})
+	if turns[0].Info().State != StateOpen || turns[2].Info().State != StateUndone {
+		t.Errorf("states: %s %s %s", turns[0].Info().State, turns[1].Info().State, turns[2].Info().State)
+	}
+	if err := e.m.Delete(ctx, turns[0].ID()); err != nil {
+		t.Fatal(err)
+	}
+	if err := turns[0].WriteFile(ctx, call1, "a.txt", nil, 0); !errors.Is(err, ErrClosed) {
+		t.Errorf("write after Delete = %v, want ErrClosed", err)
+	}
+	if _, err := turns[0].Undo(ctx, UndoOptions{}); !errors.Is(err, ErrClosed) {
+		t.Errorf("undo after Delete = %v, want ErrClosed", err)
+	}
+	if _, err := e.m.UndoSince(ctx, "cp_nope", UndoOptions{}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("UndoSince(unknown) = %v", err)
+	}
 }

@@ -67,4 +67,8 @@ func (f *rootFiles) WriteFile(name string, data []byte, perm fs.FileMode) (err e
 	return f.root.Rename(tmp, name)
 }
 
-func isTemp(name string) bool { return strings.HasPrefix(filepath.Base(name), tmpPrefix) }
+// isTemp recognises the temp files of rootFiles and of safety.Workspace.
+func isTemp(name string) bool {
+	base := filepath.Base(name)
+	return strings.HasPrefix(base, tmpPrefix) || strings.HasPrefix(base, ".tether-") && strings.HasSuffix(base, ".tmp")
+}

@@ -13,9 +13,12 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 )
 
-// SQLiteStore is the default Store: one SQLite file in WAL mode, written
-// with synchronous=FULL so that a Commit that returned survives a crash
-// of the process or the machine. Blobs live in the same file, keyed by
+// SQLiteStore is the default Store: one SQLite file in WAL mode. A
+// Commit that returned survives the process being killed; by default
+// (synchronous=NORMAL, SQLite's recommendation for WAL) a power cut may
+// lose the last few commits but never corrupts the store. SQLiteFullSync
+// makes every commit survive power loss too, at one fsync per commit.
+// Blobs live in the same file, keyed by
 // their sha256, so an unchanged pre-image is stored once however many
 // checkpoints refer to it. Open it with OpenSQLite.
 type SQLiteStore struct {
@@ -64,18 +67,45 @@ var migrations = []string{
 		time_ns INTEGER NOT NULL,
 		PRIMARY KEY (checkpoint, seq)
 	) WITHOUT ROWID;`,
+	// 2: remember which workspace a checkpoint belongs to, so a host that
+	// shares one store between workspaces cannot undo into the wrong one.
+	`ALTER TABLE checkpoints ADD COLUMN workspace TEXT NOT NULL DEFAULT '';`,
+}
+
+// SQLiteOption configures OpenSQLite.
+type SQLiteOption func(*sqliteConfig) error
+
+type sqliteConfig struct {
+	fullSync bool
+}
+
+// SQLiteFullSync fsyncs the write-ahead log on every commit
+// (synchronous=FULL), so that checkpoints survive a power cut, not only a
+// crash of the process.
+func SQLiteFullSync() SQLiteOption {
+	return func(c *sqliteConfig) error { c.fullSync = true; return nil }
 }
 
 // OpenSQLite opens (creating if needed) the store in the file at path and
 // brings its schema up to date. Keep the file outside the workspace the
 // agent edits. It fails with ErrSchemaTooNew if a newer Tether wrote it.
-func OpenSQLite(ctx context.Context, path string) (*SQLiteStore, error) {
+func OpenSQLite(ctx context.Context, path string, opts ...SQLiteOption) (*SQLiteStore, error) {
 	if path == "" {
 		return nil, fmt.Errorf("checkpoint: OpenSQLite: empty path; pass the file that should hold the checkpoints")
 	}
+	var cfg sqliteConfig
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	sync := "NORMAL"
+	if cfg.fullSync {
+		sync = "FULL"
+	}
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "synchronous("+sync+")")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Set("_txlock", "immediate")
@@ -138,8 +168,8 @@ func (s *SQLiteStore) Create(ctx context.Context, info Info) error {
 	if info.ID == "" {
 		return fmt.Errorf("checkpoint: create: empty id")
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO checkpoints (id, session, label, created_ns, state) VALUES (?, ?, ?, ?, ?)`,
-		info.ID, info.Session, info.Label, info.Created.UnixNano(), string(info.State))
+	_, err := s.db.ExecContext(ctx, `INSERT INTO checkpoints (id, session, label, created_ns, state, workspace) VALUES (?, ?, ?, ?, ?, ?)`,
+		info.ID, info.Session, info.Label, info.Created.UnixNano(), string(info.State), info.Workspace)
 	if err != nil {
 		return fmt.Errorf("checkpoint: create %s: %w", info.ID, err)
 	}
@@ -149,8 +179,8 @@ func (s *SQLiteStore) Create(ctx context.Context, info Info) error {
 func (s *SQLiteStore) Info(ctx context.Context, id string) (Info, error) {
 	var i Info
 	var ns int64
-	err := s.db.QueryRowContext(ctx, `SELECT id, session, label, created_ns, state FROM checkpoints WHERE id = ?`, id).
-		Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State)
+	err := s.db.QueryRowContext(ctx, `SELECT id, session, label, created_ns, state, workspace FROM checkpoints WHERE id = ?`, id).
+		Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State, &i.Workspace)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Info{}, fmt.Errorf("checkpoint %q: %w", id, ErrNotFound)
 	}
@@ -162,7 +192,7 @@ func (s *SQLiteStore) Info(ctx context.Context, id string) (Info, error) {
 }
 
 func (s *SQLiteStore) List(ctx context.Context, session string) ([]Info, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, session, label, created_ns, state FROM checkpoints
+	rows, err := s.db.QueryContext(ctx, `SELECT id, session, label, created_ns, state, workspace FROM checkpoints
 		WHERE ? = '' OR session = ? ORDER BY rowid`, session, session)
 	if err != nil {
 		return nil, err
@@ -172,7 +202,7 @@ func (s *SQLiteStore) List(ctx context.Context, session string) ([]Info, error) 
 	for rows.Next() {
 		var i Info
 		var ns int64
-		if err := rows.Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State); err != nil {
+		if err := rows.Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State, &i.Workspace); err != nil {
 			return nil, err
 		}
 		i.Created = time.Unix(0, ns)

@@ -18,11 +18,15 @@ const (
 
 // Info describes one checkpoint.
 type Info struct {
-	ID      string
-	Session string // groups the checkpoints of one conversation or run
-	Label   string // free text for the UI ("turn 3", the user's prompt…)
-	Created time.Time
-	State   State
+	ID      string    `json:"id"`
+	Session string    `json:"session"` // groups the checkpoints of one conversation or run
+	Label   string    `json:"label"`   // free text for the UI ("turn 3", the user's prompt…)
+	Created time.Time `json:"created"`
+	State   State     `json:"state"`
+	// Workspace is the root of the workspace the checkpoint was taken in,
+	// when Files reports one (safety.Workspace does); Manager.Open refuses
+	// a checkpoint of another workspace.
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // Image is the state of one path at one moment: absent, or a regular
@@ -82,8 +86,8 @@ const (
 // Call identifies the tool call that made a change, for per-call stats and
 // UI badges. The zero Call means "not attributed".
 type Call struct {
-	ID   string // the model's tool call id
-	Tool string // tool name, e.g. "write_file"
+	ID   string `json:"id,omitempty"`   // the model's tool call id
+	Tool string `json:"tool,omitempty"` // tool name, e.g. "write_file"
 }
 
 // Change is one mutation, in order. Before and After are the images of
@@ -137,3 +141,8 @@ type Store interface {
 	// Close releases the store.
 	Close() error
 }
+
+var (
+	_ Store = (*MemoryStore)(nil)
+	_ Store = (*SQLiteStore)(nil)
+)

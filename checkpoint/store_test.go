@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -38,7 +39,7 @@ func TestStoreConformance(t *testing.T) {
 			if i == 2 {
 				sess = "s2"
 			}
-			if err := s.Create(ctx, Info{ID: id, Session: sess, Label: "l" + id, Created: created, State: StateOpen}); err != nil {
+			if err := s.Create(ctx, Info{ID: id, Session: sess, Label: "l" + id, Created: created, State: StateOpen, Workspace: "/ws/" + id}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -49,7 +50,7 @@ func TestStoreConformance(t *testing.T) {
 			t.Errorf("Info(unknown) = %v, want ErrNotFound", err)
 		}
 		got, err := s.Info(ctx, "b")
-		if err != nil || got.Label != "lb" || !got.Created.Equal(created) || got.State != StateOpen {
+		if err != nil || got.Label != "lb" || !got.Created.Equal(created) || got.State != StateOpen || got.Workspace != "/ws/b" {
 			t.Errorf("Info(b) = %+v, %v", got, err)
 		}
 		list, err := s.List(ctx, "s1")
@@ -157,6 +158,37 @@ func TestStoreConformance(t *testing.T) {
 			t.Errorf("second Delete = %v, want ErrNotFound", err)
 		}
 	})
+}
+
+// TestSQLiteMigratesOldStore opens a store left at schema version 1 and
+// checks that it is upgraded in place, data kept.
+func TestSQLiteMigratesOldStore(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`CREATE TABLE schema_version (version INTEGER NOT NULL)`, `INSERT INTO schema_version VALUES (1)`, migrations[0],
+		`INSERT INTO checkpoints (id, session, label, created_ns, state) VALUES ('old', 's', 'from v1', 1, 'open')`,
+	} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s, err := OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, _ := s.SchemaVersion(ctx); v != len(migrations) {
+		t.Errorf("version after migration = %d, want %d", v, len(migrations))
+	}
+	if i, err := s.Info(ctx, "old"); err != nil || i.Label != "from v1" || i.Workspace != "" {
+		t.Errorf("v1 checkpoint after migration = %+v, %v", i, err)
+	}
 }
 
 func TestSQLiteReopenAndSchema(t *testing.T) {

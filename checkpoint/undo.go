@@ -19,10 +19,10 @@ type UndoOptions struct {
 
 // UndoReport says what an undo did to each file it looked at.
 type UndoReport struct {
-	Restored  []string // written back to the pre-image
-	Removed   []string // created by the agent, now deleted
-	Unchanged []string // already equal to the pre-image
-	Skipped   []Skip   // changed by someone else; left alone
+	Restored  []string `json:"restored,omitempty"`  // written back to the pre-image
+	Removed   []string `json:"removed,omitempty"`   // created by the agent, now deleted
+	Unchanged []string `json:"unchanged,omitempty"` // already equal to the pre-image
+	Skipped   []Skip   `json:"skipped,omitempty"`   // changed by someone else; left alone
 }
 
 // Undo restores every file the checkpoint touched to its pre-image and
@@ -57,6 +57,9 @@ func (c *Checkpoint) UndoFile(ctx context.Context, name string, opts UndoOptions
 // c.mu must be held.
 func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(string) bool) (UndoReport, error) {
 	var rep UndoReport
+	if c.deleted {
+		return rep, fmt.Errorf("%w (checkpoint %s was deleted)", ErrClosed, c.info.ID)
+	}
 	if c.info.State == StateKept {
 		return rep, fmt.Errorf("%w (checkpoint %s was kept)", ErrClosed, c.info.ID)
 	}
@@ -163,6 +166,9 @@ func (c *Checkpoint) restore(ctx context.Context, rec FileRecord) error {
 func (c *Checkpoint) Keep(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.deleted {
+		return fmt.Errorf("%w (checkpoint %s was deleted)", ErrClosed, c.info.ID)
+	}
 	if c.info.State == StateUndone {
 		return fmt.Errorf("%w (checkpoint %s was undone)", ErrClosed, c.info.ID)
 	}
