@@ -38,7 +38,7 @@ type hunk struct {
 	oldStart int // 1-based, 0 when the header gave none
 	old, new []string
 	ops      []byte // per diff line: ' ', '-' or '+'
-	noEOLOld bool // "\ No newline at end of file" after the old side
+	noEOLOld bool   // "\ No newline at end of file" after the old side
 	noEOLNew bool
 }
 
