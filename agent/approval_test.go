@@ -162,3 +162,35 @@ func TestWriteOutsideWorkspaceDenied(t *testing.T) {
 	require.Len(t, acts, 1)
 	assert.Equal(t, StatusDenied, acts[0].Status)
 }
+
+// Reading a file that may hold secrets needs approval in agent mode and
+// is refused in read-only modes, which cannot ask; ordinary reads are free.
+func TestSecretReads(t *testing.T) {
+	script := `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"read_file","arguments":{"path":".env"}},{"name":"read_file","arguments":{"path":"main.go"}}]}
+{"content":"Read them."}
+`
+	files := map[string]string{".env": "TOKEN=secret\n", "main.go": mainGo}
+	for _, mode := range []Mode{ModeAgent, ModeExplore} {
+		t.Run(string(mode), func(t *testing.T) {
+			e := newEnv(t, script, files)
+			ap := &approver{answer: denyAll}
+			cfg := e.config()
+			cfg.Mode = mode
+			cfg.Approver = ap
+			_, err := e.run(cfg, "What is configured?")
+			require.NoError(t, err)
+			acts := e.rec.actions()
+			require.Len(t, acts, 2)
+			assert.Equal(t, StatusDenied, acts[0].Status)
+			assert.NotContains(t, acts[0].Output, "TOKEN=secret")
+			assert.Equal(t, StatusSuccess, acts[1].Status)
+			if mode == ModeAgent {
+				require.Len(t, ap.asked, 1)
+				assert.Equal(t, "read_file .env", ap.asked[0].Summary)
+			} else {
+				assert.Empty(t, ap.asked)
+			}
+		})
+	}
+}

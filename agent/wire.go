@@ -139,16 +139,14 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	if cfg.Workspace != nil {
 		check = cfg.Workspace.Check
 	}
-	th := &terminalHandler{rules: cfg.CommandRules, check: check, authorize: gate.Authorize,
+	th := &terminalHandler{assess: e.safety.AssessCommand, check: check, authorize: gate.Authorize,
 		execute: reg.Execute, readOnlyGit: mode.ReadOnly(), logger: cfg.Logger}
-	if th.rules.Logger == nil {
-		th.rules.Logger = cfg.Logger
-	}
 	r.runner.terminal = th
+	r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
 	if !mode.ReadOnly() {
 		if cfg.Workspace != nil {
 			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
-			r.runner.files = &fileEditHandler{files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
+			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
 				execute: reg.Execute, planners: planners, logger: cfg.Logger}
 		} else {
 			r.runner.files = noWorkspace{}
