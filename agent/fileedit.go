@@ -211,6 +211,9 @@ func isFileEditSpec(s tools.Spec) bool {
 	return fileEditTools[s.Name] || bytes.Contains(s.Parameters, []byte(`"path"`))
 }
 
+// noContentTools change files without writing content: no "Writing…".
+var noContentTools = map[string]bool{"rename_file": true, "create_folder": true, "delete_file": true}
+
 var newPathKeys = []string{"new_path", "newPath", "destination", "dest", "to", "target"}
 
 // editPaths lists the paths a call changes: its path, a rename's

@@ -253,3 +253,52 @@ func TestLengthStopContinues(t *testing.T) {
 	assert.Equal(t, 2, turn)
 	assert.Equal(t, StopCompleted, res.StopReason)
 }
+
+// A model that reports native tools but writes its call in text anyway
+// (a broken chat template) still gets it run; the history shows it as a
+// native call so its role-tool result has something to answer.
+func TestNativeModelWritingTextCalls(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"content":"Reading.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}</tool_call>"}
+{"content":"It prints Helo."}
+`, map[string]string{"main.go": mainGo})
+	res, err := e.run(e.config(), "What does main.go print?")
+	require.NoError(t, err)
+	require.Len(t, res.History, 4)
+	asst := res.History[1]
+	assert.Equal(t, "Reading.\n", asst.Content)
+	require.Len(t, asst.ToolCalls, 1)
+	assert.Equal(t, "read_file", asst.ToolCalls[0].Name)
+	assert.Equal(t, llm.RoleTool, res.History[2].Role)
+	assert.Contains(t, res.History[2].Content, "Helo")
+	assert.NotContains(t, e.rec.text(), "tool_call")
+}
+
+// Input.Mode overrides Config.Mode for one run, and "allow for this
+// session" answers carry over to the Executor's later runs.
+func TestModeOverrideAndSessionGrants(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo one"}}]}
+{"content":"Ran it."}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo one"}}]}
+{"content":"Ran it again."}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo one"}}]}
+{"content":"Not in explore mode."}
+`, nil)
+	ap := &approver{answer: func(approval.Request) approval.Response { return approval.Response{Choice: approval.AllowSession} }}
+	cfg := e.config()
+	cfg.Approver = ap
+	x, err := New(cfg)
+	require.NoError(t, err)
+	for range 2 {
+		_, err := x.Run(context.Background(), Input{Prompt: "Say one"})
+		require.NoError(t, err)
+	}
+	assert.Len(t, ap.asked, 1, "the session grant covers the second run")
+	res, err := x.Run(context.Background(), Input{Prompt: "Say one", Mode: ModeExplore})
+	require.NoError(t, err)
+	assert.Equal(t, ModeExplore, res.Mode)
+	acts := e.rec.actions()
+	require.Len(t, acts, 3)
+	assert.Equal(t, []ActionStatus{StatusSuccess, StatusSuccess, StatusDenied}, []ActionStatus{acts[0].Status, acts[1].Status, acts[2].Status})
+}

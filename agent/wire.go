@@ -120,16 +120,17 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		return err == nil && isFileEditSpec(t.Describe())
 	}
 	isTerm := func(canonical string) bool { return canonical == terminal.Name }
-	isFileEditName := func(name string) bool {
-		t, _, err := reg.Lookup(name)
-		return err == nil && isFileEditSpec(t.Describe())
+	// writesContent names calls worth a "Writing <file>…" line.
+	writesContent := func(name string) bool {
+		t, canonical, err := reg.Lookup(name)
+		return err == nil && isFileEditSpec(t.Describe()) && !noContentTools[canonical]
 	}
 
 	parserOpts := []toolcall.Option{toolcall.WithTools(knownNames(reg)...)}
 	if r.calling == ToolCallingEnvelope {
 		parserOpts = append(parserOpts, toolcall.WithFormats(toolcall.FormatYips))
 	}
-	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, isFileEdit: isFileEditName,
+	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, isFileEdit: writesContent,
 		newParser: func() *toolcall.Stream { return toolcall.NewStream(parserOpts...) }}
 
 	r.runner = &toolRunner{lookup: lookup, execute: reg.Execute, isEdit: isEdit, isTerm: isTerm,
