@@ -188,10 +188,13 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		case repeats >= r.maxRepeat:
 			r.emit(Notice{Kind: "repeated_failure", Text: fmt.Sprintf("Stopped: the same call failed %d times.", repeats)})
 			return StopRepeatedFailure, nil
-		case pivot:
-			r.pivot()
-		case sr.Complete && !r.refuseCompletion():
+		case sr.Complete && !batch.allFailed && !r.refuseCompletion():
+			// Calls written together with the signal have run; when they
+			// all failed, the model has to see why before it may finish.
 			return StopCompleted, nil
+		}
+		if pivot {
+			r.pivot()
 		}
 	}
 	return StopMaxIterations, nil

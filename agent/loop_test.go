@@ -302,3 +302,25 @@ func TestModeOverrideAndSessionGrants(t *testing.T) {
 	require.Len(t, acts, 3)
 	assert.Equal(t, []ActionStatus{StatusSuccess, StatusSuccess, StatusDenied}, []ActionStatus{acts[0].Status, acts[1].Status, acts[2].Status})
 }
+
+// Calls written together with the completion signal run before the run
+// completes; if they all fail, the model gets to see why.
+func TestCompletionWithCalls(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":false}}
+{"content":"Writing it. <tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.txt\", \"content\": \"a\"}}</tool_call> [TASK_COMPLETE]"}
+`, nil)
+	res, err := e.run(e.config(), "Create a.txt")
+	require.NoError(t, err)
+	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, 1, res.Iterations)
+	assert.Equal(t, "a", e.read("a.txt"))
+
+	e = newEnv(t, `{"capabilities":{"tools":false}}
+{"content":"<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"nope.txt\"}}</tool_call> [TASK_COMPLETE]"}
+{"content":"nope.txt does not exist. [TASK_COMPLETE]"}
+`, nil)
+	res, err = e.run(e.config(), "Summarize nope.txt")
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Iterations)
+	assert.Equal(t, "nope.txt does not exist.", res.FinalMessage)
+}
