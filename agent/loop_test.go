@@ -336,3 +336,20 @@ func TestCompletionWithCalls(t *testing.T) {
 	assert.Equal(t, 2, res.Iterations)
 	assert.Equal(t, "nope.txt does not exist.", res.FinalMessage)
 }
+
+// Without file tools, a prompt with a change verb is a question to
+// answer, not a write to validate.
+func TestNoWriteValidationWithoutFileTools(t *testing.T) {
+	turn := 0
+	model := llm.ModelFunc(func(_ context.Context, req llm.Request) iterChunks {
+		turn++
+		return chunks(llm.Chunk{Content: "Roses are red. [TASK_COMPLETE]"}, llm.Chunk{Done: true})
+	})
+	x, err := New(Config{Model: model, Logger: quietLogger()})
+	require.NoError(t, err)
+	res, err := x.Run(context.Background(), Input{Prompt: "Write a poem"})
+	require.NoError(t, err)
+	assert.Equal(t, 1, turn)
+	assert.Equal(t, "Roses are red.", res.FinalMessage)
+	assert.Equal(t, ToolCallingText, res.ToolCalling, "a model that reports nothing gets text mode")
+}

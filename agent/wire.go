@@ -87,7 +87,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	case cfg.RequireWrites != nil:
 		r.needWrites = *cfg.RequireWrites
 	default:
-		r.needWrites = wantsWrites(in.Prompt)
+		// Only a run that can write is held to it: with no workspace or no
+		// file tool, "write a poem" is an answer, not a file.
+		r.needWrites = cfg.Workspace != nil && canEdit(reg) && wantsWrites(in.Prompt)
 	}
 
 	pb := promptBuilder{mode: mode, calling: r.calling, extra: cfg.SystemPrompt}
@@ -212,6 +214,15 @@ func knownNames(reg *tools.Registry) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+func canEdit(reg *tools.Registry) bool {
+	for _, t := range reg.Tools() {
+		if isFileEditSpec(t.Describe()) {
+			return true
+		}
+	}
+	return false
 }
 
 // noWorkspace answers file edits when no workspace is configured.
