@@ -19,6 +19,7 @@ type outcome struct {
 	Detail       string
 	Path         string
 	StartLine    int
+	Chunks       []tools.LineRange
 	Added        int
 	Removed      int
 	Wrote        bool // a file was written (not skipped)
@@ -241,7 +242,7 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 	if o.Status != StatusSuccess {
 		a.Title = failedTitle(a.Title, o.Status)
 	}
-	a.Detail, a.StartLine, a.Added, a.Removed = o.Detail, o.StartLine, o.Added, o.Removed
+	a.Detail, a.StartLine, a.Chunks, a.Added, a.Removed = o.Detail, o.StartLine, o.Chunks, o.Added, o.Removed
 	a.AutoApproved, a.CheckpointID, a.Output = o.AutoApproved, o.CheckpointID, o.Text
 	if o.Path != "" {
 		a.Path = o.Path
@@ -257,6 +258,9 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 func fromToolResult(res tools.Result) outcome {
 	o := outcome{Text: res.Text, Status: StatusSuccess, Path: res.Meta.Path, StartLine: res.Meta.StartLine,
 		Added: res.Meta.Added, Removed: res.Meta.Removed}
+	if len(res.Meta.Chunks) > 1 {
+		o.Chunks = res.Meta.Chunks
+	}
 	if res.IsError {
 		o.Status = StatusError
 		if res.Meta.TimedOut {

@@ -191,3 +191,19 @@ func TestStreamIncomplete(t *testing.T) {
 	_, err := p.run(context.Background(), chunks(llm.Chunk{Content: "half"}), time.Now())
 	assert.ErrorIs(t, err, llm.ErrIncomplete)
 }
+
+// A model that repeats its reasoning at the start of its answer: the
+// echo is neither shown nor kept in history.
+func TestStreamThinkingEchoRemoved(t *testing.T) {
+	rec := &recorder{}
+	p := newTestProcessor(newFakeClock(), rec)
+	thinking := "The user wants the capital of France."
+	res, err := p.run(context.Background(), chunks(
+		llm.Chunk{Thinking: thinking},
+		llm.Chunk{Content: "The user wants "}, llm.Chunk{Content: "the capital of France.\n\n"},
+		llm.Chunk{Content: "Paris is the capital."}, llm.Chunk{Done: true}), time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, "Paris is the capital.", res.Content)
+	assert.Equal(t, "Paris is the capital.", rec.text())
+	assert.Equal(t, thinking, res.Thinking)
+}
