@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tetherdev/tether/approval"
@@ -64,6 +65,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	}
 	if !mode.valid() {
 		return nil, fmt.Errorf("%w: unknown mode %q (want agent, explore, plan or review)", ErrConfig, mode)
+	}
+	if strings.TrimSpace(in.Prompt) == "" && len(in.Images) == 0 {
+		return nil, ErrEmptyPrompt
 	}
 	r := &run{e: e, cfg: cfg, in: in, id: newID("run_"), mode: mode, emitter: &emitter{ctx: ctx, sink: sink}}
 	r.calling = cfg.ToolCalling
