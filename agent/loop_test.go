@@ -146,27 +146,35 @@ func TestMalformedCallFedBackThenCorrected(t *testing.T) {
 }
 
 // Native calls whose arguments are not an object get an error result for
-// that call, not a silent drop.
-func TestNativeBadArgumentsFedBack(t *testing.T) {
-	model := llm.ModelFunc(nil)
+// that call, not a silent drop; the model corrects the call and it runs.
+func TestNativeBadArgumentsFedBackThenCorrected(t *testing.T) {
 	turn := 0
-	model = func(_ context.Context, req llm.Request) iterChunks {
+	model := llm.ModelFunc(func(_ context.Context, req llm.Request) iterChunks {
 		turn++
-		if turn == 1 {
+		switch turn {
+		case 1:
 			return chunks(llm.Chunk{ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`"main.go"`)}}}, llm.Chunk{Done: true})
+		case 2:
+			if !strings.Contains(lastResult(req), "not a JSON object") {
+				return chunks(llm.Chunk{Content: "no feedback"}, llm.Chunk{Done: true})
+			}
+			return chunks(llm.Chunk{ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`{"path":"main.go"}`)}}}, llm.Chunk{Done: true})
 		}
-		return chunks(llm.Chunk{Content: "Sorry."}, llm.Chunk{Done: true})
-	}
-	e := newEnv(t, "", nil)
+		return chunks(llm.Chunk{Content: "It prints Helo."}, llm.Chunk{Done: true})
+	})
+	e := newEnv(t, "", map[string]string{"main.go": mainGo})
 	cfg := e.config()
 	cfg.Model = model
 	cfg.ToolCalling = ToolCallingNative
-	_, err := e.run(cfg, "Read main.go")
+	res, err := e.run(cfg, "Read main.go")
 	require.NoError(t, err)
+	assert.Equal(t, 3, turn)
+	assert.Equal(t, "It prints Helo.", res.FinalMessage)
 	acts := e.rec.actions()
-	require.Len(t, acts, 1)
+	require.Len(t, acts, 2)
 	assert.Equal(t, StatusError, acts[0].Status)
 	assert.Contains(t, acts[0].Output, "not a JSON object")
+	assert.Equal(t, StatusSuccess, acts[1].Status)
 }
 
 // Read-only modes block writes in code, whatever the model writes.
