@@ -78,13 +78,14 @@ type toolRunner struct {
 
 // routed is a call after lookup and the mode's gate.
 type routed struct {
-	c         call
-	canonical string
-	spec      tools.Spec
-	early     *outcome          // set when the call is refused before running
-	ask       *approval.Request // a read that needs approval first
-	action    ToolAction
-	doneTitle string
+	c          call
+	canonical  string
+	spec       tools.Spec
+	early      *outcome          // set when the call is refused before running
+	ask        *approval.Request // a read that needs approval first
+	action     ToolAction
+	doneTitle  string
+	concurrent bool // runs alongside other calls
 }
 
 func (r *toolRunner) runBatch(ctx context.Context, groupID string, calls []call) batchResult {
@@ -164,6 +165,7 @@ func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, d
 		return
 	}
 	for i := range rs {
+		rs[i].concurrent = true
 		r.announce(rs[i].action)
 	}
 	outs := make([]outcome, len(rs))
@@ -217,9 +219,20 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 	if r.stopped != nil && r.stopped() != nil {
 		return failed(StatusSkipped, "Not run: the run stopped because its events could not be delivered.")
 	}
-	if rt.ask != nil {
-		if o := r.reads.ask(ctx, *rt.ask); o != nil {
-			return *o
+	if rt.spec.ReadOnly && r.reads != nil {
+		// Judge again now: an earlier call of the batch may have changed
+		// what the path is (a new symlink to .env).
+		early, ask := r.reads.judge(ctx, rt.c, rt.canonical)
+		switch {
+		case early != nil:
+			return *early
+		case ask != nil && rt.concurrent:
+			// Approvals are asked one at a time, never from a concurrent span.
+			return failed(StatusDenied, "Not read: the path changed during this batch and now needs approval; ask for it again on its own.")
+		case ask != nil:
+			if o := r.reads.ask(ctx, *ask); o != nil {
+				return *o
+			}
 		}
 	}
 	if r.timeout > 0 {
