@@ -223,3 +223,30 @@ func TestOtherToolsAreAsked(t *testing.T) {
 	assert.Equal(t, "run the deploy tool", ap.asked[0].Summary)
 	assert.Contains(t, strings.Join(ap.asked[0].Reasons, " "), `"env":"staging"`)
 }
+
+// A read judged harmless when the batch started, but turned into a
+// secret by an earlier call of the same batch (a symlink to .env), is
+// judged again before it runs.
+func TestReadRejudgedAfterSymlink(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"ln -s .env notes.txt"}},{"name":"read_file","arguments":{"path":"notes.txt"}}]}
+{"content":"Done."}
+`, map[string]string{".env": "TOKEN=secret\n"})
+	ap := &approver{answer: func(r approval.Request) approval.Response {
+		if r.Kind == approval.KindCommand {
+			return approval.Response{Choice: approval.AllowOnce}
+		}
+		return approval.Response{Choice: approval.Deny, Reason: "no secrets"}
+	}}
+	cfg := e.config()
+	cfg.Approver = ap
+	_, err := e.run(cfg, "Look at the notes")
+	require.NoError(t, err)
+	acts := e.rec.actions()
+	require.Len(t, acts, 2)
+	require.Equal(t, StatusSuccess, acts[0].Status, acts[0].Output)
+	assert.Equal(t, StatusDenied, acts[1].Status)
+	assert.NotContains(t, acts[1].Output, "TOKEN=secret")
+	require.Len(t, ap.asked, 2)
+	assert.Equal(t, "read_file notes.txt", ap.asked[1].Summary)
+}
