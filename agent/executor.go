@@ -82,6 +82,37 @@ func New(cfg Config) (*Executor, error) {
 // undo: Checkpoints().Open(ctx, result.CheckpointID) then Undo.
 func (e *Executor) Checkpoints() *checkpoint.Manager { return e.checkpoints }
 
+// Undo restores every file a run changed (Result.CheckpointID) to what it
+// was before the run, and removes the files the run created. Files
+// someone else changed since are skipped and reported (errors.Is
+// checkpoint.ErrConflict); pass checkpoint.UndoOptions{Force: true} only
+// after showing the user that report.
+func (e *Executor) Undo(ctx context.Context, checkpointID string, opts checkpoint.UndoOptions) (checkpoint.UndoReport, error) {
+	if e.checkpoints == nil || checkpointID == "" {
+		return checkpoint.UndoReport{}, fmt.Errorf("%w: no checkpoint %q", checkpoint.ErrNotFound, checkpointID)
+	}
+	cp, err := e.checkpoints.Open(ctx, checkpointID)
+	if err != nil {
+		return checkpoint.UndoReport{}, err
+	}
+	rep, err := cp.Undo(ctx, opts)
+	e.cfg.Logger.Info("agent: undo", "checkpoint", checkpointID, "restored", len(rep.Restored), "removed", len(rep.Removed), "skipped", len(rep.Skipped), "err", err)
+	return rep, err
+}
+
+// Keep accepts a run's changes: its checkpoint closes and can no longer
+// be undone.
+func (e *Executor) Keep(ctx context.Context, checkpointID string) error {
+	if e.checkpoints == nil || checkpointID == "" {
+		return fmt.Errorf("%w: no checkpoint %q", checkpoint.ErrNotFound, checkpointID)
+	}
+	cp, err := e.checkpoints.Open(ctx, checkpointID)
+	if err != nil {
+		return err
+	}
+	return cp.Keep(ctx)
+}
+
 // Run performs one user turn: it streams the model, runs the calls it
 // asks for, feeds the results back and repeats until the model is done or
 // a guard stops it. Every step goes to Config.Sink as it happens. The
