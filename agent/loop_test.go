@@ -3,8 +3,8 @@ package agent
 import (
 	"context"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
