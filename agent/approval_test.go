@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -276,4 +277,36 @@ func TestUnapprovedContentReverted(t *testing.T) {
 	require.Len(t, acts, 1)
 	assert.Equal(t, StatusError, acts[0].Status)
 	assert.Contains(t, acts[0].Output, "other than the approved change")
+}
+
+// An asynchronous UI: approval.Manager as the Approver, answered by id
+// from the approval_requested event, as a webview or a remote client would.
+func TestManagerResolvedFromEvent(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch marker.txt"}}]}
+{"content":"Created. [TASK_COMPLETE]"}
+`, nil)
+	m := &approval.Manager{Timeout: 5 * time.Second}
+	e.rec.hook = func(ev Event) {
+		if r, ok := ev.(ApprovalRequested); ok {
+			// The request reaches the Manager just after this event; a
+			// UI answers from its own goroutine, retrying the moment
+			// before registration.
+			go func() {
+				for errors.Is(m.Resolve(r.ID, approval.Response{Choice: approval.AllowOnce, Reason: "clicked allow"}), approval.ErrUnknownRequest) {
+					time.Sleep(time.Millisecond)
+				}
+			}()
+		}
+	}
+	cfg := e.config()
+	cfg.Approver = m
+	_, err := e.run(cfg, "Touch the marker")
+	require.NoError(t, err)
+	assert.True(t, e.exists("marker.txt"))
+	res := eventsOf[ApprovalResolved](e.rec)
+	require.Len(t, res, 1)
+	assert.Equal(t, approval.AllowOnce, res[0].Choice)
+	assert.Equal(t, "clicked allow", res[0].Reason)
+	assert.Empty(t, m.Pending())
 }

@@ -137,7 +137,10 @@ type ToolAction struct {
 }
 
 // ApprovalRequested is shown as an approval card; answer it through the
-// Approver (for asynchronous UIs, approval.Manager.Resolve with ID).
+// Approver. The request reaches the Approver just after this event is
+// delivered, so a UI answering by ID (approval.Manager.Resolve) does so
+// from its own goroutine; approval.Manager.Notify reports the moment the
+// request is registered, if the UI needs it.
 type ApprovalRequested struct {
 	ID      string           `json:"id"`
 	CallID  string           `json:"call_id,omitempty"`
