@@ -84,7 +84,7 @@ type routed struct {
 	early      *outcome          // set when the call is refused before running
 	ask        *approval.Request // a read that needs approval first
 	action     ToolAction
-	doneTitle  string
+	finalTitle func(ActionStatus) string
 	concurrent bool // runs alongside other calls
 }
 
@@ -157,7 +157,7 @@ func (r *toolRunner) concurrent(rt routed) bool {
 func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, dst []callResult) {
 	for i := range rs {
 		rs[i].action = ToolAction{GroupID: groupID, CallID: rs[i].c.ID, Tool: rs[i].canonical, Status: StatusRunning}
-		rs[i].action.Title, rs[i].doneTitle, rs[i].action.Path = actionTitles(rs[i].canonical, rs[i].c.Args)
+		rs[i].action.Title, rs[i].finalTitle, rs[i].action.Path = actionTitles(rs[i].canonical, rs[i].c.Args)
 	}
 	if len(rs) == 1 {
 		r.announce(rs[0].action)
@@ -254,10 +254,7 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 func (r *toolRunner) finish(rt routed, o outcome) callResult {
 	a := rt.action
 	a.Status = o.Status
-	a.Title = rt.doneTitle
-	if o.Status != StatusSuccess {
-		a.Title = failedTitle(a.Title, o.Status)
-	}
+	a.Title = rt.finalTitle(o.Status)
 	a.Detail, a.StartLine, a.Chunks, a.Added, a.Removed = o.Detail, o.StartLine, o.Chunks, o.Added, o.Removed
 	a.AutoApproved, a.CheckpointID, a.Output = o.AutoApproved, o.CheckpointID, o.Text
 	if o.Path != "" {
