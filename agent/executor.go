@@ -151,6 +151,18 @@ func (e *Executor) capabilities(ctx context.Context) llm.Capabilities {
 	return c
 }
 
+// noNativeTools remembers that the model cannot take tool specs.
+func (e *Executor) noNativeTools() {
+	e.capsMu.Lock()
+	defer e.capsMu.Unlock()
+	c := llm.Capabilities{}
+	if e.caps != nil {
+		c = *e.caps
+	}
+	c.Tools = false
+	e.caps = &c
+}
+
 // start emits run_started and creates the session branch.
 func (r *run) start(ctx context.Context) (StopReason, error) {
 	r.emit(RunStarted{RunID: r.id, Mode: r.mode, ToolCalling: r.calling, Prompt: r.in.Prompt, Tools: r.offered.Names()})
@@ -176,6 +188,9 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		sr, err := r.stream.run(ctx, r.cfg.Model.Chat(ctx, r.request()), r.cfg.Clock())
 		r.usage.PromptTokens += sr.Usage.PromptTokens
 		r.usage.CompletionTokens += sr.Usage.CompletionTokens
+		if err != nil && r.fallBackToText(err, sr) {
+			continue
+		}
 		if err != nil {
 			r.keepPartial(sr)
 			if ctx.Err() != nil {
@@ -229,6 +244,23 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		}
 	}
 	return StopMaxIterations, nil
+}
+
+// fallBackToText handles a model that claimed native tool support but
+// refuses tool specs (llm.ErrNoToolSupport) before saying anything: the
+// run, and later runs of the Executor, switch to text tool calling and
+// the iteration is retried.
+func (r *run) fallBackToText(err error, sr streamResult) bool {
+	if !errors.Is(err, llm.ErrNoToolSupport) || r.calling != ToolCallingNative || r.cfg.ToolCalling != ToolCallingAuto ||
+		sr.Content != "" || sr.Thinking != "" || len(sr.Native) > 0 {
+		return false
+	}
+	r.e.noNativeTools()
+	r.setCalling(ToolCallingText)
+	r.iter--
+	r.emit(Notice{Kind: "tool_calling_fallback", Text: "The model refused native tool definitions; switched to text tool calling."})
+	r.cfg.Logger.Warn("agent: model refused native tools; using text tool calling", "model", r.cfg.ModelName, "err", err)
+	return true
 }
 
 // refuseCompletion is write validation (seed 000): when the task asks

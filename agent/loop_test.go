@@ -408,3 +408,52 @@ func TestEnvelopeTwoBlocksFedBack(t *testing.T) {
 	fb := lastResult(e.model.Requests()[1])
 	assert.Contains(t, fb, "exactly one ```yips-agent fenced block")
 }
+
+// A model that reports tool support but refuses tool specs makes the run
+// switch to text tool calling, for this run and the next.
+func TestFallbackToTextOnNoToolSupport(t *testing.T) {
+	var withTools, calls int
+	model := capsModel{caps: llm.Capabilities{Tools: true}, f: func(_ context.Context, req llm.Request) iterChunks {
+		calls++
+		if len(req.Tools) > 0 {
+			withTools++
+			return func(yield func(llm.Chunk, error) bool) { yield(llm.Chunk{}, llm.ErrNoToolSupport) }
+		}
+		if !strings.Contains(req.Messages[0].Content, "<tool_call>") {
+			return chunks(llm.Chunk{Content: "no call format in the prompt"}, llm.Chunk{Done: true})
+		}
+		if strings.Contains(lastResult(req), "<tool_result") {
+			return chunks(llm.Chunk{Content: "Listed."}, llm.Chunk{Done: true})
+		}
+		return chunks(llm.Chunk{Content: `<tool_call>{"name": "list_files", "arguments": {}}</tool_call>`}, llm.Chunk{Done: true})
+	}}
+	e := newEnv(t, "", map[string]string{"a.txt": "a"})
+	cfg := e.config()
+	cfg.Model = model
+	x, err := New(cfg)
+	require.NoError(t, err)
+	res, err := x.Run(context.Background(), Input{Prompt: "List the files"})
+	require.NoError(t, err)
+	assert.Equal(t, ToolCallingText, res.ToolCalling)
+	assert.Equal(t, 2, res.Iterations)
+	assert.Equal(t, "Listed.", res.FinalMessage)
+	assert.Equal(t, 1, withTools)
+	res, err = x.Run(context.Background(), Input{Prompt: "List them again"})
+	require.NoError(t, err)
+	assert.Equal(t, ToolCallingText, res.ToolCalling)
+	assert.Equal(t, 1, withTools, "the second run starts in text mode")
+	kinds := []string{}
+	for _, n := range eventsOf[Notice](e.rec) {
+		kinds = append(kinds, n.Kind)
+	}
+	assert.Equal(t, []string{"tool_calling_fallback"}, kinds)
+}
+
+// capsModel is a ModelFunc that reports capabilities.
+type capsModel struct {
+	caps llm.Capabilities
+	f    llm.ModelFunc
+}
+
+func (m capsModel) Chat(ctx context.Context, req llm.Request) iterChunks { return m.f(ctx, req) }
+func (m capsModel) Capabilities(context.Context) (llm.Capabilities, error) { return m.caps, nil }

@@ -96,15 +96,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		r.needWrites = cfg.Workspace != nil && canEdit(reg) && wantsWrites(in.Prompt)
 	}
 
-	pb := promptBuilder{mode: mode, calling: r.calling, extra: cfg.SystemPrompt}
-	if r.calling == ToolCallingNative {
-		r.specs = r.offered.Specs()
-	} else {
-		pb.tools = r.offered.Prompt()
-	}
-	r.system = llm.Message{Role: llm.RoleSystem, Content: pb.system()}
 	r.msgs = make([]llm.Message, 0, 2+len(in.History)+4*r.max)
-	r.msgs = append(r.msgs, r.system)
+	r.msgs = append(r.msgs, llm.Message{})
+	r.setCalling(r.calling)
 	for _, m := range in.History {
 		if m.Role != llm.RoleSystem {
 			r.msgs = append(r.msgs, m)
@@ -185,6 +179,21 @@ func (r *run) request() llm.Request {
 		req.Think = ptr(true)
 	}
 	return req
+}
+
+// setCalling switches the tool-calling mode: native requests carry the
+// specs, text and envelope modes describe the tools in the system prompt.
+func (r *run) setCalling(c ToolCalling) {
+	r.calling = c
+	pb := promptBuilder{mode: r.mode, calling: c, extra: r.cfg.SystemPrompt}
+	r.specs = nil
+	if c == ToolCallingNative {
+		r.specs = r.offered.Specs()
+	} else {
+		pb.tools = r.offered.Prompt()
+	}
+	r.system = llm.Message{Role: llm.RoleSystem, Content: pb.system()}
+	r.msgs[0] = r.system
 }
 
 func (r *run) fullHistory() []llm.Message {
