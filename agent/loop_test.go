@@ -455,5 +455,5 @@ type capsModel struct {
 	f    llm.ModelFunc
 }
 
-func (m capsModel) Chat(ctx context.Context, req llm.Request) iterChunks { return m.f(ctx, req) }
+func (m capsModel) Chat(ctx context.Context, req llm.Request) iterChunks   { return m.f(ctx, req) }
 func (m capsModel) Capabilities(context.Context) (llm.Capabilities, error) { return m.caps, nil }
