@@ -184,7 +184,8 @@ type FinalMessage struct {
 // Notice reports something the loop did on its own: a reminder that the
 // task needs a write, pivot guidance, a stopped repetition.
 type Notice struct {
-	Kind string `json:"kind"` // write_reminder, pivot_guidance, repeated_failure, parse_error, truncated
+	Kind string `json:"kind"` // write_reminder, pivot_guidance, repeated_failure, parse_error, truncated,
+	// tool_calling_fallback
 	Text string `json:"text"`
 }
 
