@@ -184,8 +184,9 @@ type FinalMessage struct {
 // Notice reports something the loop did on its own: a reminder that the
 // task needs a write, pivot guidance, a stopped repetition.
 type Notice struct {
-	Kind string `json:"kind"` // write_reminder, pivot_guidance, repeated_failure, parse_error, truncated,
-	// tool_calling_fallback
+	// Kind is write_reminder, pivot_guidance, repeated_failure,
+	// parse_error, truncated or tool_calling_fallback.
+	Kind string `json:"kind"`
 	Text string `json:"text"`
 }
 
