@@ -120,7 +120,14 @@ func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) 
 	if err != nil {
 		return outcome{Text: "Not changed: cannot open a checkpoint to make the change undoable: " + err.Error(), Status: StatusError, Detail: err.Error(), Path: primary.pc.Rel}
 	}
+	// Checkpoints hold regular files. A new folder, or a folder being
+	// renamed, has no content to snapshot: snapshotting its absent
+	// destination would only make undo trip over the directory later.
+	dirOnly := canonical == "create_folder" || (canonical == "rename_file" && !primary.exists)
 	for i := range ts {
+		if dirOnly {
+			break
+		}
 		if o, ok := h.snapshot(ctx, cs, canonical, &ts[i]); !ok {
 			return o
 		}
