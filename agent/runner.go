@@ -315,6 +315,15 @@ func worse(a, b ActionStatus) ActionStatus {
 
 func ptr[T any](v T) *T { return &v }
 
+// deniedStatus is the status of a call the gate refused: denied, or
+// skipped when the refusal came from the run being cancelled.
+func deniedStatus(ctx context.Context) ActionStatus {
+	if ctx.Err() != nil {
+		return StatusSkipped
+	}
+	return StatusDenied
+}
+
 // errorStatus classifies an error from a handler step.
 func errorStatus(ctx context.Context, err error) ActionStatus {
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
