@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/tools"
@@ -70,7 +69,6 @@ type toolRunner struct {
 	emit     func(Event)
 	stopped  func() error // non-nil once the sink failed
 	parallel int
-	timeout  time.Duration
 
 	mu     sync.Mutex
 	active map[string]ToolAction // call id → its running action, for pending events
@@ -234,11 +232,6 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 				return *o
 			}
 		}
-	}
-	if r.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.timeout)
-		defer cancel()
 	}
 	switch {
 	case r.isTerm(rt.canonical) && r.terminal != nil:
