@@ -318,9 +318,9 @@ func TestToolTimeoutExcludesApprovalWait(t *testing.T) {
 {"content":"Done."}
 `, nil)
 	cfg := e.config()
-	cfg.ToolTimeout = 2 * time.Second
+	cfg.ToolTimeout = time.Second
 	cfg.Approver = &approver{answer: func(approval.Request) approval.Response {
-		time.Sleep(2500 * time.Millisecond) // longer than the tool timeout
+		time.Sleep(1300 * time.Millisecond) // longer than the tool timeout
 		return approval.Response{Choice: approval.AllowOnce}
 	}}
 	_, err := e.run(cfg, "Touch the marker")
