@@ -151,7 +151,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		check = cfg.Workspace.Check
 	}
 	th := &terminalHandler{assess: e.safety.AssessCommand, check: check, authorize: gate.Authorize,
-		execute: execute, readOnlyGit: mode.ReadOnly(), logger: cfg.Logger}
+		execute: execute, readOnlyGit: mode.ReadOnly(), commandDir: cfg.CommandDir, logger: cfg.Logger}
 	r.runner.terminal = th
 	if e.safety.Workspace != nil {
 		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
