@@ -13,6 +13,7 @@
 //		Model:     model,          // llm/ollama, llm/openai or llm/llmtest
 //		Tools:     registry,       // tools.Registry with fstools, search, terminal…
 //		Workspace: ws,             // safety.OpenWorkspace(dir)
+//		CommandDir: shell.Cwd,     // the terminal.Shell behind run_terminal_command
 //		Approver:  ui,             // asks a person; approval.Manager for async UIs
 //		Sink:      agent.JSONLines(os.Stdout),
 //	})
