@@ -239,8 +239,40 @@ func knownNames(reg *tools.Registry) []string {
 			names = append(names, alias)
 		}
 	}
+	// Small models respell names (readFile, ReadFile, read-file); the
+	// registry resolves those, so the parser must let them through.
+	for _, n := range reg.Names() {
+		for _, v := range respellings(n) {
+			if !have[v] {
+				have[v] = true
+				names = append(names, v)
+			}
+		}
+	}
 	slices.Sort(names)
-	return names
+	return slices.Compact(names)
+}
+
+// respellings are the other spellings of a snake_case name.
+func respellings(name string) []string {
+	parts := strings.Split(name, "_")
+	if len(parts) < 2 {
+		return nil
+	}
+	var camel, pascal strings.Builder
+	for i, p := range parts {
+		if p == "" {
+			return nil
+		}
+		up := strings.ToUpper(p[:1]) + p[1:]
+		pascal.WriteString(up)
+		if i == 0 {
+			camel.WriteString(p)
+		} else {
+			camel.WriteString(up)
+		}
+	}
+	return []string{camel.String(), pascal.String(), strings.ReplaceAll(name, "_", "-")}
 }
 
 func canEdit(reg *tools.Registry) bool {
