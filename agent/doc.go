@@ -1,4 +1,81 @@
 // Package agent is the executor loop: it streams the model, runs the
-// tool calls it asks for through safety, approval and checkpoints, and
-// reports every step as an ordered stream of events.
+// tool calls it asks for through safety, approval and checkpoints, feeds
+// the results back, and reports every step as one ordered stream of
+// events.
+//
+// # A run
+//
+// An [Executor] is configured once with a [Config] (the model, the tool
+// registry, the workspace, the approval policy and approver, the
+// checkpoint manager and the event sink) and runs user turns:
+//
+//	x, err := agent.New(agent.Config{
+//		Model:      model,     // llm/ollama, llm/openai or llm/llmtest
+//		Tools:      registry,  // tools.Registry with fstools, search, terminal…
+//		Workspace:  ws,        // safety.OpenWorkspace(dir)
+//		CommandDir: shell.Cwd, // the terminal.Shell behind run_terminal_command
+//		Approver:   ui,        // asks a person; approval.Manager for async UIs
+//		Sink:       agent.JSONLines(os.Stdout),
+//	})
+//	res, err := x.Run(ctx, agent.Input{Prompt: "Fix the failing test"})
+//	// res.FinalMessage, res.FilesChanged, res.CheckpointID, res.StopReason…
+//
+// Each iteration streams one response. The stream processor shows text
+// throttled to one delta per 32 ms (the first only once it holds eight
+// word characters, so "**What" never flashes), strips the
+// [TASK_COMPLETE] signal even when it arrives split across chunks,
+// collapses the thinking block as soon as a native tool call arrives
+// (its duration measured to the last thinking token) and announces
+// "Writing <file>…" as soon as a write call's path is known.
+//
+// The calls of a response run as a batch, in order; consecutive read-only
+// calls may run concurrently. Commands go through the terminal handler
+// (safety analysis, command rules, approval of the exact bytes; critical
+// commands are always asked, even under auto-approve), file changes
+// through the file-edit handler (workspace confinement, sensitivity,
+// approval with a diff, a checkpoint snapshot before the tool writes
+// atomically, +N −N stats). Read-only tools go straight to the registry
+// (a file that may hold secrets needs approval first); any other tool that
+// may change things is confirm-level, since its effects cannot be analysed.
+// Every call is reported running, pending while it waits for approval,
+// then success, error, denied or skipped, under a progress group named
+// after the batch ("Editing files", "Running commands", …).
+//
+// The run ends when the model writes [TASK_COMPLETE] or stops without
+// calling a tool. When the prompt asks for changes and nothing was
+// written, completion is refused once with a reminder (write
+// validation). Guards stop the same failing call repeated, inject pivot
+// guidance after consecutive rounds in which everything failed, and
+// bound the iterations (25 in agent mode, 10 in read-only modes). The
+// summary builder then emits the final message and the files changed
+// with the checkpoint id: undo them with
+// x.Checkpoints().Open(ctx, res.CheckpointID) and Undo.
+//
+// # Tool calling
+//
+// Native when the model reports tool support (specs in the request,
+// structured calls back; results as role-tool messages with tool_name),
+// text otherwise (tool descriptions and the exact <tool_call> format in
+// the system prompt, calls parsed from the text by package toolcall,
+// results gathered into one user message), or seed 004's envelope
+// (one ```yips-agent block per message). Config.ToolCalling forces one.
+// A call that cannot be parsed goes back to the model with the parser's
+// reason, so it can correct itself; calls are never de-duplicated.
+//
+// # Modes
+//
+// Explore, plan and review only read: they offer the read-only tools,
+// and the runner refuses any other call in code, whatever the model
+// writes. Review may also run read-only git commands, checked by safety
+// analysis. Read-only runs make no checkpoints and never ask for
+// approval: what would need one (reading a file that may hold secrets) is
+// refused instead.
+//
+// # Events
+//
+// Every step is an [Event] delivered in order to one [Sink]: persist and
+// display the same sequence and they cannot diverge. [Executor.Events]
+// adapts a run to an iter.Seq2; [MarshalEvent] and [UnmarshalEvent]
+// encode events as JSON objects with a snake_case "type" ([JSONLines]
+// writes one per line, as the headless example does).
 package agent

@@ -1,0 +1,229 @@
+package agent
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
+)
+
+// Mode is what kind of run the executor performs.
+type Mode string
+
+const (
+	// ModeAgent may edit files and run commands, with approvals and
+	// checkpoints. It is the default.
+	ModeAgent Mode = "agent"
+	// ModeExplore answers questions about the code with read-only tools.
+	ModeExplore Mode = "explore"
+	// ModePlan writes a plan with read-only tools; nothing is changed.
+	ModePlan Mode = "plan"
+	// ModeReview reviews code for bugs and security problems with
+	// read-only tools, plus read-only git commands.
+	ModeReview Mode = "review"
+)
+
+// ReadOnly reports whether m may only read (explore, plan, review).
+func (m Mode) ReadOnly() bool { return m == ModeExplore || m == ModePlan || m == ModeReview }
+
+func (m Mode) valid() bool { return m == ModeAgent || m.ReadOnly() }
+
+// ToolCalling is how the model's tool calls travel.
+type ToolCalling string
+
+const (
+	// ToolCallingAuto picks native when the model reports tool support,
+	// text otherwise.
+	ToolCallingAuto ToolCalling = ""
+	// ToolCallingNative sends tool specs in the request and reads the
+	// backend's structured calls.
+	ToolCallingNative ToolCalling = "native"
+	// ToolCallingText describes the tools in the system prompt and parses
+	// <tool_call>{…}</tool_call> (and the other syntaxes toolcall knows)
+	// from the model's text: seed 001's XML fallback.
+	ToolCallingText ToolCalling = "text"
+	// ToolCallingEnvelope asks for exactly one fenced ```yips-agent JSON
+	// envelope per message (seed 004).
+	ToolCallingEnvelope ToolCalling = "envelope"
+)
+
+// Default iteration limits (seed 001).
+const (
+	DefaultMaxIterations         = 25
+	DefaultReadOnlyMaxIterations = 10
+)
+
+// Config wires an Executor. Model is required; Workspace is required for
+// file edits and commands. Every other zero value is useful.
+type Config struct {
+	// Model streams the responses. ModelName is passed as Request.Model.
+	Model     llm.Model
+	ModelName string
+
+	// Tools are what the model may call. Read-only modes offer only the
+	// tools whose Spec is ReadOnly (review adds run_terminal_command for
+	// read-only git commands) and refuse any other call in code.
+	Tools *tools.Registry
+
+	// Workspace confines file edits and judges their sensitivity.
+	Workspace *safety.Workspace
+
+	// CommandRules decide which commands run without asking. With the zero
+	// rules every command is confirm-level; set AllowReadOnly to let
+	// ls, cat, git status and the like run without asking.
+	CommandRules safety.CommandRules
+	// CommandDir, when set, reports where the next command starts, so the
+	// files a command names are judged and snapshotted where it really
+	// runs: pass terminal.Shell.Cwd, since the shell keeps `cd` between
+	// commands. Nil means the workspace root.
+	CommandDir func() string
+	// Safety judges every action (none, confirm or deny, seed 004). Nil
+	// means safety.Policy{Workspace: Workspace, Rules: CommandRules}; set it
+	// for DenyCritical, AutoApproveSensitiveEdits and the other knobs.
+	Safety *safety.Policy
+
+	// Policy decides confirm-level actions: approval.Interactive() (nil),
+	// approval.AutoApprove() or approval.Headless(…). Critical actions
+	// are asked whatever the policy says.
+	Policy approval.Policy
+	// Approver asks a person. Nil means confirm-level actions are denied.
+	Approver approval.Approver
+	// ApprovalTimeout bounds each question to Approver; zero means
+	// approval.DefaultTimeout, negative means no limit. A timeout denies.
+	ApprovalTimeout time.Duration
+	// Grants hold "allow for this session" answers; nil means a set
+	// private to this Executor.
+	Grants *approval.Grants
+
+	// Checkpoints snapshot every file before the agent changes it. Nil
+	// means an in-memory store: undo works while the process lives.
+	Checkpoints *checkpoint.Manager
+	// Session groups this executor's checkpoints; empty means a random id.
+	Session string
+
+	// Sink receives every event in order. Nil discards them.
+	Sink Sink
+
+	// Mode is the default mode; Input.Mode overrides it per run.
+	Mode Mode
+	// ToolCalling forces a tool-calling mode; the zero value picks one
+	// from the model's capabilities.
+	ToolCalling ToolCalling
+
+	// MaxIterations bounds the model calls of a run; zero means 25, or
+	// 10 in read-only modes.
+	MaxIterations int
+	// ToolTimeout bounds each tool call; zero leaves it to the registry.
+	ToolTimeout time.Duration
+	// Temperature and Think are passed to the model when set.
+	Temperature *float64
+	Think       *bool
+	// SystemPrompt is appended to the built-in system prompt.
+	SystemPrompt string
+
+	// Parallel is how many read-only calls of one batch may run at once;
+	// zero means 4, one runs everything sequentially.
+	Parallel int
+	// MaxRepeatedFailures stops the run when the same call (name and
+	// arguments) has failed this many times; zero means 3.
+	MaxRepeatedFailures int
+	// PivotAfter injects pivot guidance after this many consecutive rounds
+	// in which every action failed or was denied; zero means 2.
+	PivotAfter int
+	// RequireWrites overrides write validation: nil guesses from the
+	// prompt's verbs (create, fix, rename…), true always requires a
+	// successful write before completion, false never does.
+	RequireWrites *bool
+
+	// GitBranch, when set, creates a branch for each run.
+	GitBranch *GitBranch
+
+	// Clock drives the 32 ms text throttle and thinking durations; nil
+	// means time.Now.
+	Clock func() time.Time
+	// Logger receives security-relevant decisions; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Input is one user turn.
+type Input struct {
+	Prompt string
+	Images []llm.Image
+	// History is the conversation so far (Result.History of the previous
+	// run), without system messages: the executor builds its own.
+	History []llm.Message
+	// Mode overrides Config.Mode for this run.
+	Mode Mode
+}
+
+// StopReason says why a run ended.
+type StopReason string
+
+const (
+	StopCompleted       StopReason = "completed"        // [TASK_COMPLETE] or a natural stop
+	StopMaxIterations   StopReason = "max_iterations"   // the iteration limit was reached
+	StopRepeatedFailure StopReason = "repeated_failure" // the same failing call kept coming
+	StopCanceled        StopReason = "canceled"         // ctx was cancelled
+	StopError           StopReason = "error"            // the model or the sink failed
+)
+
+// Result is what a run produced.
+type Result struct {
+	RunID        string
+	Mode         Mode
+	ToolCalling  ToolCalling
+	FinalMessage string
+	// Summary lists the last tool results, one per line.
+	Summary      string
+	FilesChanged []FileChange
+	// CheckpointID names the checkpoint holding the run's pre-images, for
+	// undo (checkpoint.Manager.Open(id).Undo); empty when nothing changed.
+	CheckpointID string
+	Branch       string
+	StopReason   StopReason
+	Iterations   int
+	Usage        llm.Usage
+	// History is the conversation after the run, without system
+	// messages: pass it as Input.History to continue.
+	History []llm.Message
+}
+
+func (c *Config) maxIterations(m Mode) int {
+	switch {
+	case c.MaxIterations > 0:
+		return c.MaxIterations
+	case m.ReadOnly():
+		return DefaultReadOnlyMaxIterations
+	}
+	return DefaultMaxIterations
+}
+
+func (c *Config) validate() error {
+	if c.Model == nil {
+		return fmt.Errorf("%w: Config.Model is nil; pass an llm.Model (ollama, openai or llmtest)", ErrConfig)
+	}
+	if c.Mode != "" && !c.Mode.valid() {
+		return fmt.Errorf("%w: unknown mode %q (want agent, explore, plan or review)", ErrConfig, c.Mode)
+	}
+	switch c.ToolCalling {
+	case ToolCallingAuto, ToolCallingNative, ToolCallingText, ToolCallingEnvelope:
+	default:
+		return fmt.Errorf("%w: unknown tool calling %q (want native, text or envelope, or empty for automatic)", ErrConfig, c.ToolCalling)
+	}
+	if c.MaxIterations < 0 || c.Parallel < 0 || c.MaxRepeatedFailures < 0 || c.PivotAfter < 0 {
+		return fmt.Errorf("%w: negative limit", ErrConfig)
+	}
+	return nil
+}
+
+func orDefault(v, d int) int {
+	if v > 0 {
+		return v
+	}
+	return d
+}

@@ -1,0 +1,346 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
+)
+
+// Executor runs agent turns. It only wires the sub-handlers (stream
+// processor, tool runner, terminal and file-edit handlers, summary and
+// prompt builders) and runs the loop; each of them owns its part.
+//
+// An Executor may run several turns, one after another or concurrently;
+// "allow for this session" grants and the checkpoint session are shared
+// by its runs.
+type Executor struct {
+	cfg         Config
+	grants      *approval.Grants
+	checkpoints *checkpoint.Manager
+	session     string
+	safety      *safety.Policy
+
+	capsMu sync.Mutex
+	caps   *llm.Capabilities
+}
+
+// New checks cfg and returns an Executor.
+func New(cfg Config) (*Executor, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Tools == nil {
+		cfg.Tools = &tools.Registry{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Mode == "" {
+		cfg.Mode = ModeAgent
+	}
+	e := &Executor{cfg: cfg, grants: cfg.Grants, checkpoints: cfg.Checkpoints, session: cfg.Session}
+	e.safety = cfg.Safety
+	if e.safety == nil {
+		rules := cfg.CommandRules
+		if rules.Logger == nil {
+			rules.Logger = cfg.Logger
+		}
+		e.safety = &safety.Policy{Workspace: cfg.Workspace, Rules: rules, Logger: cfg.Logger}
+	}
+	if e.grants == nil {
+		e.grants = &approval.Grants{}
+	}
+	if e.session == "" {
+		e.session = newID("sess_")
+	}
+	if e.checkpoints == nil && cfg.Workspace != nil {
+		m, err := checkpoint.New(cfg.Workspace, checkpoint.NewMemoryStore(), checkpoint.WithLogger(cfg.Logger))
+		if err != nil {
+			return nil, fmt.Errorf("agent: in-memory checkpoints: %w", err)
+		}
+		e.checkpoints = m
+	}
+	return e, nil
+}
+
+// Checkpoints returns the manager holding the runs' checkpoints, for
+// undo: Checkpoints().Open(ctx, result.CheckpointID) then Undo.
+func (e *Executor) Checkpoints() *checkpoint.Manager { return e.checkpoints }
+
+// Undo restores every file a run changed (Result.CheckpointID) to what it
+// was before the run, and removes the files the run created. Files
+// someone else changed since are skipped and reported (errors.Is
+// checkpoint.ErrConflict); pass checkpoint.UndoOptions{Force: true} only
+// after showing the user that report.
+func (e *Executor) Undo(ctx context.Context, checkpointID string, opts checkpoint.UndoOptions) (checkpoint.UndoReport, error) {
+	if e.checkpoints == nil || checkpointID == "" {
+		return checkpoint.UndoReport{}, fmt.Errorf("%w: no checkpoint %q", checkpoint.ErrNotFound, checkpointID)
+	}
+	cp, err := e.checkpoints.Open(ctx, checkpointID)
+	if err != nil {
+		return checkpoint.UndoReport{}, err
+	}
+	rep, err := cp.Undo(ctx, opts)
+	e.cfg.Logger.Info("agent: undo", "checkpoint", checkpointID, "restored", len(rep.Restored), "removed", len(rep.Removed), "skipped", len(rep.Skipped), "err", err)
+	return rep, err
+}
+
+// Keep accepts a run's changes: its checkpoint closes and can no longer
+// be undone.
+func (e *Executor) Keep(ctx context.Context, checkpointID string) error {
+	if e.checkpoints == nil || checkpointID == "" {
+		return fmt.Errorf("%w: no checkpoint %q", checkpoint.ErrNotFound, checkpointID)
+	}
+	cp, err := e.checkpoints.Open(ctx, checkpointID)
+	if err != nil {
+		return err
+	}
+	return cp.Keep(ctx)
+}
+
+// Run performs one user turn: it streams the model, runs the calls it
+// asks for, feeds the results back and repeats until the model is done or
+// a guard stops it. Every step goes to Config.Sink as it happens. The
+// Result is returned even when err is non-nil (cancellation, a model or
+// sink failure), with what the run achieved.
+func (e *Executor) Run(ctx context.Context, in Input) (*Result, error) {
+	return e.run(ctx, in, e.cfg.Sink)
+}
+
+func (e *Executor) run(ctx context.Context, in Input, sink Sink) (*Result, error) {
+	r, err := e.wire(ctx, in, sink)
+	if err != nil {
+		return nil, err
+	}
+	stop, err := r.start(ctx)
+	if err == nil {
+		stop, err = r.loop(ctx)
+	}
+	return r.finish(ctx, stop, err)
+}
+
+// capabilities asks the model once per Executor; a failure is logged and
+// treated as "no native tools", which text mode handles.
+func (e *Executor) capabilities(ctx context.Context) llm.Capabilities {
+	e.capsMu.Lock()
+	defer e.capsMu.Unlock()
+	if e.caps != nil {
+		return *e.caps
+	}
+	c, err := llm.CapabilitiesOf(ctx, e.cfg.Model)
+	if err != nil {
+		e.cfg.Logger.Warn("agent: cannot read model capabilities; assuming text tool calling", "err", err)
+		return llm.Capabilities{}
+	}
+	e.caps = &c
+	return c
+}
+
+// noNativeTools remembers that the model cannot take tool specs.
+func (e *Executor) noNativeTools() {
+	e.capsMu.Lock()
+	defer e.capsMu.Unlock()
+	c := llm.Capabilities{}
+	if e.caps != nil {
+		c = *e.caps
+	}
+	c.Tools = false
+	e.caps = &c
+}
+
+// start emits run_started and creates the session branch.
+func (r *run) start(ctx context.Context) (StopReason, error) {
+	r.emit(RunStarted{RunID: r.id, Mode: r.mode, ToolCalling: r.calling, Prompt: r.in.Prompt, Tools: r.offered.Names()})
+	if r.branches != nil {
+		name, base, err := r.branches.create(ctx, r.cfg.Workspace.Root(), r.in.Prompt)
+		if err != nil {
+			return StopError, err
+		}
+		r.branch = name
+		r.emit(BranchCreated{Branch: name, Base: base})
+	}
+	return "", nil
+}
+
+// loop is the agent loop: one model call per iteration, then the calls
+// it asked for, until completion, a guard, cancellation or the limit.
+func (r *run) loop(ctx context.Context) (StopReason, error) {
+	for r.iter < r.max {
+		if err := r.sinkErr(); err != nil {
+			return StopError, err
+		}
+		r.iter++
+		sr, err := r.stream.run(ctx, r.cfg.Model.Chat(ctx, r.request()), r.cfg.Clock())
+		r.usage.PromptTokens += sr.Usage.PromptTokens
+		r.usage.CompletionTokens += sr.Usage.CompletionTokens
+		if err != nil && r.fallBackToText(err, sr) {
+			continue
+		}
+		if err != nil {
+			r.keepPartial(sr)
+			if ctx.Err() != nil {
+				return StopCanceled, context.Cause(ctx)
+			}
+			return StopError, fmt.Errorf("agent: model: %w", err)
+		}
+		r.noteText(sr.Display)
+		x := extractCalls(r.calling, sr, r.iter)
+		r.history = append(r.history, assistantMessage(r.calling, sr, x))
+
+		if len(x.calls) == 0 {
+			switch {
+			case len(x.problems) > 0:
+				r.history = append(r.history, resultMessages(r.calling, nil, x.problems)...)
+				r.emit(Notice{Kind: "parse_error", Text: strings.Join(x.problems, "\n\n")})
+				if r.guard.noteParseFailure() {
+					r.pivot()
+				}
+				continue
+			case sr.Stop == llm.StopLength && !sr.Complete:
+				r.note("truncated", "Your message was cut off by the length limit. Continue exactly where you stopped.")
+				continue
+			case r.refuseCompletion():
+				continue
+			}
+			return StopCompleted, nil
+		}
+
+		batch := r.runner.runBatch(ctx, fmt.Sprintf("g%d", r.iter), x.calls)
+		r.results = append(r.results, batch.results...)
+		repeats, pivot := r.guard.observe(&batch)
+		r.history = append(r.history, resultMessages(r.calling, batch.results, x.problems)...)
+		if batch.wrote {
+			r.wrote = true
+			r.emit(filesChanged(ctx, r.cp, r.cfg.Logger))
+		}
+		switch {
+		case ctx.Err() != nil:
+			return StopCanceled, context.Cause(ctx)
+		case repeats >= r.maxRepeat:
+			r.emit(Notice{Kind: "repeated_failure", Text: fmt.Sprintf("Stopped: the same call failed %d times.", repeats)})
+			return StopRepeatedFailure, nil
+		case sr.Complete && !batch.allFailed && !r.refuseCompletion():
+			// Calls written together with the signal have run; when they
+			// all failed, the model has to see why before it may finish.
+			return StopCompleted, nil
+		}
+		if pivot {
+			r.pivot()
+		}
+	}
+	return StopMaxIterations, nil
+}
+
+// fallBackToText handles a model that claimed native tool support but
+// refuses tool specs (llm.ErrNoToolSupport) before saying anything: the
+// run, and later runs of the Executor, switch to text tool calling and
+// the iteration is retried.
+func (r *run) fallBackToText(err error, sr streamResult) bool {
+	if !errors.Is(err, llm.ErrNoToolSupport) || r.calling != ToolCallingNative || r.cfg.ToolCalling != ToolCallingAuto ||
+		sr.Content != "" || sr.Thinking != "" || len(sr.Native) > 0 {
+		return false
+	}
+	r.e.noNativeTools()
+	r.setCalling(ToolCallingText)
+	r.iter--
+	r.emit(Notice{Kind: "tool_calling_fallback", Text: "The model refused native tool definitions; switched to text tool calling."})
+	r.cfg.Logger.Warn("agent: model refused native tools; using text tool calling", "model", r.cfg.ModelName, "err", err)
+	return true
+}
+
+// refuseCompletion is write validation (seed 000): when the task asks
+// for changes and no write succeeded, completion is refused once with a
+// reminder to the model.
+func (r *run) refuseCompletion() bool {
+	if !r.needWrites || r.wrote || r.reminded {
+		return false
+	}
+	r.reminded = true
+	r.note("write_reminder", writeReminder)
+	return true
+}
+
+func (r *run) pivot() { r.note("pivot_guidance", fmt.Sprintf(pivotGuidance, r.pivotAfter)) }
+
+// note adds a message of the loop's own to the history and reports it.
+func (r *run) note(kind, text string) {
+	r.history = append(r.history, userNote(text))
+	r.emit(Notice{Kind: kind, Text: text})
+}
+
+// keepPartial keeps what an interrupted response said, so the next turn
+// knows it; calls are dropped because they never got results.
+func (r *run) keepPartial(sr streamResult) {
+	r.noteText(sr.Display)
+	if sr.Content != "" || sr.Thinking != "" {
+		r.history = append(r.history, llm.Message{Role: llm.RoleAssistant, Content: sr.Content, Thinking: sr.Thinking})
+	}
+}
+
+func (r *run) noteText(t string) {
+	if strings.TrimSpace(t) == "" {
+		return
+	}
+	r.lastText = t
+	r.allText = append(r.allText, strings.TrimSpace(t))
+}
+
+// finish runs the summary builder and closes the run.
+func (r *run) finish(ctx context.Context, stop StopReason, err error) (*Result, error) {
+	res := &Result{RunID: r.id, Mode: r.mode, ToolCalling: r.calling, StopReason: stop, Iterations: r.iter, Branch: r.branch}
+	sctx := ctx
+	if ctx.Err() != nil {
+		sctx = context.WithoutCancel(ctx) // report what happened even after cancellation
+	}
+	var out summaryOutput
+	if r.iter > 0 || err == nil {
+		// A run that failed before asking the model (a dirty tree) has
+		// nothing to summarise; run_finished carries the error.
+		out = r.summary.finalize(sctx, summaryInput{
+			lastText: r.lastText, allText: strings.Join(r.allText, "\n\n"), history: r.fullHistory(),
+			results: r.results, changes: r.cp, canceled: ctx.Err() != nil || err != nil,
+		})
+	}
+	r.usage.PromptTokens += out.usage.PromptTokens
+	r.usage.CompletionTokens += out.usage.CompletionTokens
+	res.FinalMessage, res.Summary, res.FilesChanged, res.CheckpointID = out.final, out.tools, out.files, out.checkpointID
+	res.Usage, res.History = r.usage, r.history
+	if err == nil {
+		err = r.sinkErr()
+		if err != nil {
+			res.StopReason = StopError
+		}
+	}
+	fin := RunFinished{StopReason: res.StopReason, Iterations: r.iter, Usage: r.usage, CheckpointID: res.CheckpointID}
+	if err != nil {
+		fin.Error = err.Error()
+	}
+	r.emitter.ctx = sctx
+	r.emit(fin)
+	r.cfg.Logger.Debug("agent: run finished", "run", r.id, "stop", res.StopReason, "iterations", r.iter, "err", err)
+	if err == nil && errors.Is(r.sinkErr(), ErrSink) {
+		err = r.sinkErr()
+	}
+	return res, err
+}
+
+func newID(prefix string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,103 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// GitBranch creates a git branch for each run (seeds 000/001), so the
+// agent's work can be reviewed and merged, or dropped, as a whole.
+type GitBranch struct {
+	// Prefix starts the branch name; "tether/" when empty. The rest is
+	// the run's time and a slug of the prompt: tether/20260322-1504-fix-the-parser.
+	Prefix string
+	// AllowDirty branches even when the work tree has uncommitted
+	// changes, which then travel to the new branch. By default a dirty
+	// tree is refused with ErrDirtyTree, so the agent's changes never mix
+	// with the user's.
+	AllowDirty bool
+	// Git is the git executable; "git" when empty.
+	Git string
+}
+
+// gitRunner runs git in a directory and returns its trimmed stdout.
+type gitRunner func(ctx context.Context, dir string, args ...string) (string, error)
+
+func execGit(bin string) gitRunner {
+	if bin == "" {
+		bin = "git"
+	}
+	return func(ctx context.Context, dir string, args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Dir = dir
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+		}
+		return strings.TrimSpace(out.String()), nil
+	}
+}
+
+// branchCreator makes the session branch.
+type branchCreator struct {
+	cfg    GitBranch
+	git    gitRunner
+	now    func() time.Time
+	logger *slog.Logger
+}
+
+// create checks the tree and switches to a new branch, returning its
+// name and the branch (or commit) it started from.
+func (b *branchCreator) create(ctx context.Context, dir, prompt string) (name, base string, err error) {
+	if out, err := b.git(ctx, dir, "rev-parse", "--is-inside-work-tree"); err != nil || out != "true" {
+		return "", "", fmt.Errorf("%w (%s)", ErrNotGitRepo, dir)
+	}
+	status, err := b.git(ctx, dir, "status", "--porcelain")
+	if err != nil {
+		return "", "", err
+	}
+	if status != "" && !b.cfg.AllowDirty {
+		return "", "", fmt.Errorf("%w:\n%s", ErrDirtyTree, excerpt(status, 500))
+	}
+	base, err = b.git(ctx, dir, "rev-parse", "--abbrev-ref", "HEAD")
+	if err != nil {
+		return "", "", err
+	}
+	prefix := b.cfg.Prefix
+	if prefix == "" {
+		prefix = "tether/"
+	}
+	name = prefix + b.now().UTC().Format("20060102-150405")
+	if s := slug(prompt); s != "" {
+		name += "-" + s
+	}
+	if _, err := b.git(ctx, dir, "check-ref-format", "--branch", name); err != nil {
+		return "", "", fmt.Errorf("agent: branch name %q is not valid: %w", name, err)
+	}
+	if _, err := b.git(ctx, dir, "switch", "-c", name); err != nil {
+		return "", "", err
+	}
+	b.logger.Info("agent: created session branch", "branch", name, "base", base, "dirty", status != "")
+	return name, base, nil
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// slug makes a short branch-safe name from the first words of a prompt.
+func slug(s string) string {
+	s = strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	if len(s) > 40 {
+		s = strings.TrimRight(s[:40], "-")
+		if i := strings.LastIndexByte(s, '-'); i > 20 {
+			s = s[:i]
+		}
+	}
+	return s
+}

@@ -1,0 +1,63 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tetherdev/tether/llm"
+)
+
+// resultMessages turns a batch's results into history, by seed 001's
+// rules: native results are one role-tool message per call carrying
+// tool_name (and the call id), in call order; text-mode results are
+// gathered into one user message; envelope results are one "Action
+// results:" message (seed 004). Problems (calls that could not be
+// parsed) are told to the model in the same turn so it can correct them.
+func resultMessages(mode ToolCalling, results []callResult, problems []string) []llm.Message {
+	var out []llm.Message
+	if mode == ToolCallingNative {
+		for _, r := range results {
+			out = append(out, llm.Message{Role: llm.RoleTool, Content: r.out.Text, ToolName: r.call.Name, ToolCallID: r.call.ID})
+		}
+		if len(problems) > 0 {
+			out = append(out, llm.Message{Role: llm.RoleUser, Content: strings.Join(problems, "\n\n")})
+		}
+		return out
+	}
+	var b strings.Builder
+	if mode == ToolCallingEnvelope && len(results) > 0 {
+		b.WriteString("Action results:\n")
+	}
+	for i, r := range results {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if mode == ToolCallingEnvelope {
+			fmt.Fprintf(&b, "- id %s, %s %s: %s\n%s\n", r.call.ID, r.call.Kind, r.call.Name, r.out.Status, indent(r.out.Text))
+			continue
+		}
+		fmt.Fprintf(&b, "<tool_result name=%q status=%q>\n%s\n</tool_result>\n", r.call.Name, r.out.Status, strings.TrimRight(r.out.Text, "\n"))
+	}
+	for _, p := range problems {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(p)
+		b.WriteString("\n")
+	}
+	if b.Len() > 0 {
+		out = append(out, llm.Message{Role: llm.RoleUser, Content: strings.TrimRight(b.String(), "\n")})
+	}
+	return out
+}
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// userNote is a message the loop adds on its own (a reminder, pivot
+// guidance). It is a user turn: every chat template accepts one.
+func userNote(text string) llm.Message {
+	return llm.Message{Role: llm.RoleUser, Content: text}
+}

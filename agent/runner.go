@@ -1,0 +1,326 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/tools"
+)
+
+// outcome is what one call did: the text the model gets and what a UI
+// shows about it.
+type outcome struct {
+	Text         string
+	Status       ActionStatus
+	Detail       string
+	Path         string
+	StartLine    int
+	Chunks       []tools.LineRange
+	Added        int
+	Removed      int
+	Wrote        bool // a file was written (not skipped)
+	AutoApproved bool
+	CheckpointID string
+}
+
+func failed(status ActionStatus, text string) outcome {
+	return outcome{Text: text, Status: status, Detail: firstLine(text)}
+}
+
+// callResult pairs a call with its outcome.
+type callResult struct {
+	call      call
+	canonical string
+	out       outcome
+}
+
+// batchResult is what the runner returns for one batch.
+type batchResult struct {
+	results   []callResult
+	wrote     bool // some file write succeeded
+	allFailed bool // every call failed, was denied or was skipped
+}
+
+// callHandler runs the calls of one kind (terminal commands, file edits).
+type callHandler interface {
+	handle(ctx context.Context, c call, canonical string) outcome
+}
+
+// toolRunner executes one batch of calls: in order, except that a run of
+// consecutive read-only calls may execute concurrently. It routes each
+// call to the terminal handler, the file-edit handler or the registry,
+// and reports running → (pending) → final status for each, under one
+// progress group per batch. Events stay in call order even when calls run
+// concurrently: all "running" events of a concurrent run come first, then
+// the results in order.
+type toolRunner struct {
+	lookup   func(name string) (tools.Spec, string, error)
+	execute  func(ctx context.Context, c tools.Call) tools.Result
+	terminal callHandler // run_terminal_command
+	files    callHandler // file edits; nil in read-only modes
+	others   callHandler // other tools that are not read-only; nil runs them directly
+	reads    *readGuard  // nil: reads are not judged
+	isTerm   func(canonical string) bool
+	isEdit   func(canonical string) bool
+	allowed  func(spec tools.Spec, canonical string) error // the mode's gate; nil allows all
+	emit     func(Event)
+	stopped  func() error // non-nil once the sink failed
+	parallel int
+
+	mu     sync.Mutex
+	active map[string]ToolAction // call id → its running action, for pending events
+}
+
+// routed is a call after lookup and the mode's gate.
+type routed struct {
+	c          call
+	canonical  string
+	spec       tools.Spec
+	early      *outcome          // set when the call is refused before running
+	ask        *approval.Request // a read that needs approval first
+	action     ToolAction
+	finalTitle func(ActionStatus) string
+	concurrent bool // runs alongside other calls
+}
+
+func (r *toolRunner) runBatch(ctx context.Context, groupID string, calls []call) batchResult {
+	rs := make([]routed, len(calls))
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		rs[i] = r.route(ctx, c)
+		names[i] = rs[i].canonical
+	}
+	title := groupTitle(names, r.isEdit, r.isTerm)
+	r.emit(ProgressGroupStarted{GroupID: groupID, Title: title})
+
+	out := batchResult{results: make([]callResult, len(calls)), allFailed: true}
+	for i := 0; i < len(rs); {
+		j := i + 1
+		if r.concurrent(rs[i]) {
+			for j < len(rs) && r.concurrent(rs[j]) {
+				j++
+			}
+		}
+		r.runSpan(ctx, groupID, rs[i:j], out.results[i:j])
+		i = j
+	}
+	worst := StatusSuccess
+	for _, res := range out.results {
+		if res.out.Wrote {
+			out.wrote = true
+		}
+		if res.out.Status == StatusSuccess {
+			out.allFailed = false
+		}
+		worst = worse(worst, res.out.Status)
+	}
+	r.emit(ProgressGroupFinished{GroupID: groupID, Title: title, Status: worst})
+	return out
+}
+
+func (r *toolRunner) route(ctx context.Context, c call) routed {
+	rt := routed{c: c, canonical: c.Name}
+	if p := callProblem(c); p != "" {
+		rt.early = ptr(failed(StatusError, p))
+		return rt
+	}
+	spec, canonical, err := r.lookup(c.Name)
+	if err != nil {
+		rt.early = ptr(failed(StatusError, err.Error()))
+		return rt
+	}
+	rt.spec, rt.canonical = spec, canonical
+	if r.allowed != nil {
+		if err := r.allowed(spec, canonical); err != nil {
+			rt.early = ptr(failed(StatusDenied, err.Error()))
+			return rt
+		}
+	}
+	if spec.ReadOnly && r.reads != nil {
+		rt.early, rt.ask = r.reads.judge(ctx, c, canonical)
+	}
+	return rt
+}
+
+// concurrent reports whether a call may run alongside its neighbours:
+// only read-only tools that need no approval and no handler.
+func (r *toolRunner) concurrent(rt routed) bool {
+	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.spec.ReadOnly && !r.isTerm(rt.canonical) && !r.isEdit(rt.canonical)
+}
+
+// runSpan runs rs (one call, or several concurrent read-only calls).
+func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, dst []callResult) {
+	for i := range rs {
+		rs[i].action = ToolAction{GroupID: groupID, CallID: rs[i].c.ID, Tool: rs[i].canonical, Status: StatusRunning}
+		rs[i].action.Title, rs[i].finalTitle, rs[i].action.Path = actionTitles(rs[i].canonical, rs[i].c.Args)
+	}
+	if len(rs) == 1 {
+		r.announce(rs[0].action)
+		dst[0] = r.finish(rs[0], r.one(ctx, rs[0]))
+		return
+	}
+	for i := range rs {
+		rs[i].concurrent = true
+		r.announce(rs[i].action)
+	}
+	outs := make([]outcome, len(rs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, r.parallel)
+	for i := range rs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			outs[i] = r.one(ctx, rs[i])
+		}()
+	}
+	wg.Wait()
+	for i := range rs {
+		dst[i] = r.finish(rs[i], outs[i])
+	}
+}
+
+func (r *toolRunner) announce(a ToolAction) {
+	r.mu.Lock()
+	if r.active == nil {
+		r.active = make(map[string]ToolAction)
+	}
+	r.active[a.CallID] = a
+	r.mu.Unlock()
+	r.emit(a)
+}
+
+// pending re-announces a running call as waiting for approval; the
+// approval bridge calls it just before the approval card.
+func (r *toolRunner) pending(callID string) {
+	r.mu.Lock()
+	a, ok := r.active[callID]
+	r.mu.Unlock()
+	if ok {
+		a.Status = StatusPending
+		r.emit(a)
+	}
+}
+
+// one runs a single call to its outcome.
+func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
+	if rt.early != nil {
+		return *rt.early
+	}
+	if err := ctx.Err(); err != nil {
+		return failed(StatusSkipped, "Not run: the run was cancelled.")
+	}
+	if r.stopped != nil && r.stopped() != nil {
+		return failed(StatusSkipped, "Not run: the run stopped because its events could not be delivered.")
+	}
+	if rt.spec.ReadOnly && r.reads != nil {
+		// Judge again now: an earlier call of the batch may have changed
+		// what the path is (a new symlink to .env).
+		early, ask := r.reads.judge(ctx, rt.c, rt.canonical)
+		switch {
+		case early != nil:
+			return *early
+		case ask != nil && rt.concurrent:
+			// Approvals are asked one at a time, never from a concurrent span.
+			return failed(StatusDenied, "Not read: the path changed during this batch and now needs approval; ask for it again on its own.")
+		case ask != nil:
+			if o := r.reads.ask(ctx, *ask); o != nil {
+				return *o
+			}
+		}
+	}
+	switch {
+	case r.isTerm(rt.canonical) && r.terminal != nil:
+		return r.terminal.handle(ctx, rt.c, rt.canonical)
+	case r.isEdit(rt.canonical) && r.files != nil:
+		return r.files.handle(ctx, rt.c, rt.canonical)
+	case !rt.spec.ReadOnly && r.others != nil:
+		return r.others.handle(ctx, rt.c, rt.canonical)
+	}
+	return fromToolResult(r.execute(ctx, tools.Call{ID: rt.c.ID, Name: rt.canonical, Arguments: rt.c.Args}))
+}
+
+func (r *toolRunner) finish(rt routed, o outcome) callResult {
+	a := rt.action
+	a.Status = o.Status
+	a.Title = rt.finalTitle(o.Status)
+	a.Detail, a.StartLine, a.Chunks, a.Added, a.Removed = o.Detail, o.StartLine, o.Chunks, o.Added, o.Removed
+	a.AutoApproved, a.CheckpointID, a.Output = o.AutoApproved, o.CheckpointID, o.Text
+	if o.Path != "" {
+		a.Path = o.Path
+	}
+	r.mu.Lock()
+	delete(r.active, a.CallID)
+	r.mu.Unlock()
+	r.emit(a)
+	return callResult{call: rt.c, canonical: rt.canonical, out: o}
+}
+
+// fromToolResult maps a registry result to an outcome.
+func fromToolResult(res tools.Result) outcome {
+	o := outcome{Text: res.Text, Status: StatusSuccess, Path: res.Meta.Path, StartLine: res.Meta.StartLine,
+		Added: res.Meta.Added, Removed: res.Meta.Removed}
+	if len(res.Meta.Chunks) > 1 {
+		o.Chunks = res.Meta.Chunks
+	}
+	if res.IsError {
+		o.Status = StatusError
+		if res.Meta.TimedOut {
+			o.Detail = "timed out"
+		}
+	}
+	o.Detail = resultDetail(res, o.Detail)
+	return o
+}
+
+func resultDetail(res tools.Result, fallback string) string {
+	m := res.Meta
+	switch {
+	case fallback != "":
+		return fallback
+	case m.ExitCode != nil:
+		return fmt.Sprintf("exit code %d", *m.ExitCode)
+	case m.StartLine > 0 && m.EndLine > 0:
+		return fmt.Sprintf("lines %d–%d", m.StartLine, m.EndLine)
+	case m.Matches > 0:
+		return fmt.Sprintf("%d matches in %d files", m.Matches, m.Files)
+	case m.Entries > 0:
+		return fmt.Sprintf("%d entries", m.Entries)
+	case res.IsError:
+		return firstLine(res.Text)
+	}
+	return ""
+}
+
+// statusRank orders statuses from best to worst for group summaries.
+var statusRank = map[ActionStatus]int{StatusSuccess: 0, StatusSkipped: 1, StatusError: 2, StatusDenied: 3}
+
+func worse(a, b ActionStatus) ActionStatus {
+	if statusRank[b] > statusRank[a] {
+		return b
+	}
+	return a
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// deniedStatus is the status of a call the gate refused: denied, or
+// skipped when the refusal came from the run being cancelled.
+func deniedStatus(ctx context.Context) ActionStatus {
+	if ctx.Err() != nil {
+		return StatusSkipped
+	}
+	return StatusDenied
+}
+
+// errorStatus classifies an error from a handler step.
+func errorStatus(ctx context.Context, err error) ActionStatus {
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return StatusSkipped
+	}
+	return StatusError
+}

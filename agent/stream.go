@@ -1,0 +1,203 @@
+package agent
+
+import (
+	"context"
+	"iter"
+	"strings"
+	"time"
+
+	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/toolcall"
+)
+
+// streamProcessor owns one model response: it drains the stream,
+// accumulates thinking, content and native calls, and emits display
+// events (throttled text, thinking, its collapse, call starts and
+// "Writing <file>…"). It never runs tools and never touches history: it
+// returns a streamResult and the executor decides (seed 001's boundary).
+type streamProcessor struct {
+	emit       func(Event)
+	now        func() time.Time
+	newParser  func() *toolcall.Stream // parses calls and <think> out of content
+	isFileEdit func(name string) bool  // names a call that writes a file
+}
+
+// streamResult is everything one response produced.
+type streamResult struct {
+	Content  string // raw content as the model wrote it, thinking echo removed: kept in history
+	Thinking string // native reasoning only; <think> blocks stay in Content
+	Display  string // the prose shown to the user
+	Native   []llm.ToolCall
+	Parsed   toolcall.Result // calls and failures found in the content
+	Complete bool            // the completion signal appeared
+	Usage    llm.Usage
+	Stop     llm.StopReason
+	Done     bool // the stream ended with a Done chunk
+}
+
+// streamState is the per-response working state.
+type streamState struct {
+	p          *streamProcessor
+	res        streamResult
+	parser     *toolcall.Stream
+	content    strings.Builder
+	thinking   strings.Builder
+	display    strings.Builder
+	text       signalFilter // on display text
+	think      signalFilter // on thinking
+	echo       echoFilter
+	echoArmed  bool
+	th         throttle // display text
+	thinkTh    throttle // thinking: same interval, no first-chunk gate
+	thinkStart time.Time
+	lastThink  time.Time
+	collapsed  bool
+	blockNames map[int]string // text-mode call blocks → tool names
+}
+
+// run drains stream. thinkStart is when the request was sent; thinking
+// durations are measured from it.
+func (p *streamProcessor) run(ctx context.Context, stream iter.Seq2[llm.Chunk, error], thinkStart time.Time) (streamResult, error) {
+	s := &streamState{p: p, parser: p.newParser(), thinkStart: thinkStart}
+	s.thinkTh.started = true
+	var err error
+	for c, e := range stream {
+		if e != nil {
+			err = e
+			break
+		}
+		s.chunk(c)
+		if c.Done {
+			s.res.Done, s.res.Usage, s.res.Stop = true, c.Usage, c.StopReason
+			break
+		}
+	}
+	if err == nil && !s.res.Done {
+		if err = ctx.Err(); err == nil {
+			err = llm.ErrIncomplete
+		}
+	}
+	s.finish()
+	return s.res, err
+}
+
+func (s *streamState) chunk(c llm.Chunk) {
+	if c.Thinking != "" {
+		s.thinking.WriteString(c.Thinking)
+		s.addThinking(c.Thinking)
+	}
+	if c.Content != "" {
+		if !s.echoArmed {
+			s.echoArmed = true
+			s.echo.start(s.thinking.String())
+		}
+		s.addContent(s.echo.feed(c.Content))
+	}
+	for _, tc := range c.ToolCalls {
+		s.flushText()
+		s.collapse()
+		idx := len(s.res.Native)
+		s.res.Native = append(s.res.Native, tc)
+		s.p.emit(ToolCallStarted{Name: tc.Name, Index: idx})
+		if s.p.isFileEdit(tc.Name) {
+			if path := argPath(tc.Arguments); path != "" {
+				s.p.emit(FileWriting{Tool: tc.Name, Path: path})
+			}
+		}
+	}
+}
+
+// addThinking shows reasoning, native or from <think> blocks.
+func (s *streamState) addThinking(t string) {
+	s.lastThink = s.p.now()
+	if out := s.thinkTh.add(s.think.feed(t), s.lastThink); out != "" {
+		s.p.emit(ThinkingDelta{Text: out})
+	}
+}
+
+func (s *streamState) addContent(c string) {
+	if c == "" {
+		return
+	}
+	s.content.WriteString(c)
+	s.parsed(s.parser.Feed(c))
+}
+
+// parsed turns the parser's events into display events.
+func (s *streamState) parsed(evs []toolcall.Event) {
+	for _, ev := range evs {
+		switch ev.Kind {
+		case toolcall.EventText:
+			s.addDisplay(s.text.feed(ev.Text))
+		case toolcall.EventThinking:
+			s.addThinking(ev.Text)
+		case toolcall.EventCallStart:
+			s.flushText()
+			s.collapse()
+			if s.blockNames == nil {
+				s.blockNames = make(map[int]string)
+			}
+			s.blockNames[ev.Block] = ev.Name
+			s.p.emit(ToolCallStarted{Name: ev.Name, Index: ev.Block})
+		case toolcall.EventCallName:
+			if s.blockNames == nil {
+				s.blockNames = make(map[int]string)
+			}
+			s.blockNames[ev.Block] = ev.Name
+		case toolcall.EventCallPath:
+			if name := s.blockNames[ev.Block]; name != "" && s.p.isFileEdit(name) {
+				s.p.emit(FileWriting{Tool: name, Path: ev.Path})
+			}
+		}
+	}
+}
+
+func (s *streamState) addDisplay(t string) {
+	if t == "" {
+		return
+	}
+	s.display.WriteString(t)
+	if out := s.th.add(t, s.p.now()); out != "" {
+		s.collapse() // the answer has begun: thinking is over
+		s.p.emit(TextDelta{Text: out})
+	}
+}
+
+func (s *streamState) flushText() {
+	if out := s.th.flush(s.p.now()); out != "" {
+		s.collapse()
+		s.p.emit(TextDelta{Text: out})
+	}
+}
+
+// collapse closes the thinking block once: as soon as a call arrives
+// (seed 001, "Early Thinking Collapse"), otherwise at the end. Its
+// duration stops at the last thinking token, not at the call, so time a
+// backend spends buffering the call does not count as thinking.
+func (s *streamState) collapse() {
+	if s.collapsed || s.lastThink.IsZero() {
+		return
+	}
+	s.collapsed = true
+	s.thinkTh.add(s.think.end(), s.lastThink)
+	if out := s.thinkTh.flush(s.lastThink); out != "" {
+		s.p.emit(ThinkingDelta{Text: out})
+	}
+	d := s.lastThink.Sub(s.thinkStart)
+	s.p.emit(ThinkingCollapsed{DurationMS: max(d, 0).Milliseconds()})
+}
+
+func (s *streamState) finish() {
+	s.addContent(s.echo.end())
+	s.parsed(s.parser.Flush())
+	s.res.Parsed = s.parser.Close()
+	s.addDisplay(s.text.end())
+	s.flushText()
+	s.collapse()
+	s.res.Content = s.content.String()
+	s.res.Thinking = s.thinking.String()
+	s.res.Display = s.display.String()
+	// Only prose counts: a signal inside reasoning or inside a call's
+	// arguments (a file that mentions it) does not end the task.
+	s.res.Complete = s.text.seen
+}

@@ -1,0 +1,323 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/toolcall"
+	"github.com/tetherdev/tether/tools"
+	"github.com/tetherdev/tether/tools/terminal"
+)
+
+// run is the state of one turn and the sub-handlers wired for it. Only
+// the loop goroutine touches the fields below the handlers.
+type run struct {
+	e       *Executor
+	cfg     *Config
+	in      Input
+	id      string
+	mode    Mode
+	calling ToolCalling
+	offered *tools.Registry // what the model is offered in this mode
+
+	*emitter
+	stream   *streamProcessor
+	runner   *toolRunner
+	summary  *summaryBuilder
+	branches *branchCreator
+	guard    loopGuard
+
+	system     llm.Message
+	msgs       []llm.Message // system message followed by history; history aliases msgs[1:]
+	history    []llm.Message
+	specs      []llm.ToolSpec
+	max        int
+	maxRepeat  int
+	pivotAfter int
+	needWrites bool
+
+	iter     int
+	usage    llm.Usage
+	results  []callResult
+	wrote    bool
+	reminded bool
+	lastText string
+	allText  []string
+	branch   string
+
+	cpMu sync.Mutex
+	cp   changeSet // begun on the first write
+}
+
+// wire builds the sub-handlers for one run. Each receives functions and
+// small interfaces, never the Executor.
+func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) {
+	cfg := &e.cfg
+	mode := in.Mode
+	if mode == "" {
+		mode = cfg.Mode
+	}
+	if !mode.valid() {
+		return nil, fmt.Errorf("%w: unknown mode %q (want agent, explore, plan or review)", ErrConfig, mode)
+	}
+	if strings.TrimSpace(in.Prompt) == "" && len(in.Images) == 0 {
+		return nil, ErrEmptyPrompt
+	}
+	r := &run{e: e, cfg: cfg, in: in, id: newID("run_"), mode: mode, emitter: &emitter{ctx: ctx, sink: sink}}
+	r.calling = cfg.ToolCalling
+	if r.calling == ToolCallingAuto {
+		r.calling = ToolCallingText
+		if e.capabilities(ctx).Tools {
+			r.calling = ToolCallingNative
+		}
+	}
+	reg := cfg.Tools
+	r.offered = reg
+	if mode.ReadOnly() {
+		r.offered = reg.Filter(func(s tools.Spec) bool { return modeOffers(mode, s) })
+	}
+	r.max = cfg.maxIterations(mode)
+	r.maxRepeat = orDefault(cfg.MaxRepeatedFailures, 3)
+	r.pivotAfter = orDefault(cfg.PivotAfter, 2)
+	r.guard = loopGuard{maxRepeat: r.maxRepeat, pivotAfter: r.pivotAfter}
+	switch {
+	case mode.ReadOnly():
+	case cfg.RequireWrites != nil:
+		r.needWrites = *cfg.RequireWrites
+	default:
+		// Only a run that can write is held to it: with no workspace or no
+		// file tool, "write a poem" is an answer, not a file.
+		r.needWrites = cfg.Workspace != nil && canEdit(reg) && wantsWrites(in.Prompt)
+	}
+
+	r.msgs = make([]llm.Message, 0, 2+len(in.History)+4*r.max)
+	r.msgs = append(r.msgs, llm.Message{})
+	r.setCalling(r.calling)
+	for _, m := range in.History {
+		if m.Role != llm.RoleSystem {
+			r.msgs = append(r.msgs, m)
+		}
+	}
+	r.msgs = append(r.msgs, llm.Message{Role: llm.RoleUser, Content: in.Prompt, Images: in.Images})
+	r.history = r.msgs[1:]
+
+	planners := defaultPlanners()
+	lookup := func(name string) (tools.Spec, string, error) {
+		t, canonical, err := reg.Lookup(name)
+		if err != nil {
+			return tools.Spec{}, "", err
+		}
+		return t.Describe(), canonical, nil
+	}
+	isEdit := func(canonical string) bool {
+		t, _, err := reg.Lookup(canonical)
+		return err == nil && isFileEditSpec(t.Describe())
+	}
+	isTerm := func(canonical string) bool { return canonical == terminal.Name }
+	// writesContent names calls worth a "Writing <file>…" line.
+	writesContent := func(name string) bool {
+		t, canonical, err := reg.Lookup(name)
+		return err == nil && isFileEditSpec(t.Describe()) && !noContentTools[canonical]
+	}
+
+	parserOpts := []toolcall.Option{toolcall.WithTools(knownNames(reg)...)}
+	if r.calling == ToolCallingEnvelope {
+		parserOpts = append(parserOpts, toolcall.WithFormats(toolcall.FormatYips))
+	}
+	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, isFileEdit: writesContent,
+		newParser: func() *toolcall.Stream { return toolcall.NewStream(parserOpts...) }}
+
+	// ToolTimeout bounds the tool itself, never a person's time to answer
+	// an approval card (ApprovalTimeout does that).
+	execute := reg.Execute
+	if cfg.ToolTimeout > 0 {
+		execute = func(ctx context.Context, c tools.Call) tools.Result {
+			ctx, cancel := context.WithTimeout(ctx, cfg.ToolTimeout)
+			defer cancel()
+			return reg.Execute(ctx, c)
+		}
+	}
+	r.runner = &toolRunner{lookup: lookup, execute: execute, isEdit: isEdit, isTerm: isTerm,
+		allowed: modeGate(mode), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4)}
+	gate := newGate(cfg, e.grants, r.emit, r.runner.pending)
+	var check func(string, safety.Op) safety.PathCheck
+	if cfg.Workspace != nil {
+		check = cfg.Workspace.Check
+	}
+	th := &terminalHandler{assess: e.safety.AssessCommand, check: check, authorize: gate.Authorize,
+		execute: execute, readOnlyGit: mode.ReadOnly(), commandDir: cfg.CommandDir, logger: cfg.Logger}
+	r.runner.terminal = th
+	if e.safety.Workspace != nil {
+		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
+	}
+	if !mode.ReadOnly() {
+		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: execute}
+		if cfg.Workspace != nil {
+			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
+			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
+				execute: execute, planners: planners, logger: cfg.Logger}
+		} else {
+			r.runner.files = noWorkspace{}
+		}
+		if cfg.GitBranch != nil && cfg.Workspace != nil {
+			r.branches = &branchCreator{cfg: *cfg.GitBranch, git: execGit(cfg.GitBranch.Git), now: cfg.Clock, logger: cfg.Logger}
+		}
+	}
+
+	base := llm.Request{Model: cfg.ModelName, Temperature: cfg.Temperature}
+	r.summary = &summaryBuilder{req: base, emit: r.emit, logger: cfg.Logger,
+		chat: func(ctx context.Context, req llm.Request) (llm.Response, error) {
+			return llm.Collect(cfg.Model.Chat(ctx, req))
+		}}
+	return r, nil
+}
+
+// request is the next chat request. It reuses the run's message slice:
+// messages already sent are never changed, later ones are appended after
+// them, so a model that keeps a request still sees what it was sent.
+func (r *run) request() llm.Request {
+	r.msgs = append(r.msgs[:1], r.history...)
+	r.history = r.msgs[1:]
+	req := llm.Request{Model: r.cfg.ModelName, Messages: r.msgs, Tools: r.specs, Temperature: r.cfg.Temperature, Think: r.cfg.Think}
+	if req.Think == nil && r.calling == ToolCallingNative && r.e.capabilities(r.ctx).Thinking {
+		req.Think = ptr(true)
+	}
+	return req
+}
+
+// setCalling switches the tool-calling mode: native requests carry the
+// specs, text and envelope modes describe the tools in the system prompt.
+func (r *run) setCalling(c ToolCalling) {
+	r.calling = c
+	pb := promptBuilder{mode: r.mode, calling: c, extra: r.cfg.SystemPrompt}
+	r.specs = nil
+	if c == ToolCallingNative {
+		r.specs = r.offered.Specs()
+	} else {
+		pb.tools = r.offered.Prompt()
+	}
+	r.system = llm.Message{Role: llm.RoleSystem, Content: pb.system()}
+	r.msgs[0] = r.system
+}
+
+func (r *run) fullHistory() []llm.Message {
+	return append([]llm.Message{r.system}, r.history...)
+}
+
+// changes begins the run's checkpoint on its first write, so runs that
+// change nothing leave no checkpoint behind.
+func (r *run) changes(ctx context.Context) (changeSet, error) {
+	r.cpMu.Lock()
+	defer r.cpMu.Unlock()
+	if r.cp != nil {
+		return r.cp, nil
+	}
+	cp, err := r.e.checkpoints.Begin(ctx, r.e.session, excerpt(r.in.Prompt, 80))
+	if err != nil {
+		return nil, err
+	}
+	r.cp = cp
+	return cp, nil
+}
+
+// knownNames are the names a text-mode call may use: the registry's
+// tools and the default aliases that lead to one of them.
+func knownNames(reg *tools.Registry) []string {
+	names := reg.Names()
+	have := make(map[string]bool, len(names))
+	for _, n := range names {
+		have[n] = true
+	}
+	for alias, target := range tools.DefaultAliases() {
+		if have[target] && !have[alias] {
+			names = append(names, alias)
+		}
+	}
+	// Small models respell names (readFile, ReadFile, read-file); the
+	// registry resolves those, so the parser must let them through.
+	for _, n := range reg.Names() {
+		for _, v := range respellings(n) {
+			if !have[v] {
+				have[v] = true
+				names = append(names, v)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// respellings are the other spellings of a snake_case name.
+func respellings(name string) []string {
+	parts := strings.Split(name, "_")
+	if len(parts) < 2 {
+		return nil
+	}
+	var camel, pascal strings.Builder
+	for i, p := range parts {
+		if p == "" {
+			return nil
+		}
+		up := strings.ToUpper(p[:1]) + p[1:]
+		pascal.WriteString(up)
+		if i == 0 {
+			camel.WriteString(p)
+		} else {
+			camel.WriteString(up)
+		}
+	}
+	return []string{camel.String(), pascal.String(), strings.ReplaceAll(name, "_", "-")}
+}
+
+func canEdit(reg *tools.Registry) bool {
+	for _, t := range reg.Tools() {
+		if isFileEditSpec(t.Describe()) {
+			return true
+		}
+	}
+	return false
+}
+
+// noWorkspace answers file edits when no workspace is configured.
+type noWorkspace struct{}
+
+func (noWorkspace) handle(context.Context, call, string) outcome {
+	return failed(StatusError, ErrNoWorkspace.Error())
+}
+
+// emitter is the run's single ordered path to the sink. After the sink
+// fails, nothing more is sent and the loop stops at its next check.
+type emitter struct {
+	ctx  context.Context
+	sink Sink
+	mu   sync.Mutex
+	err  error
+}
+
+func (m *emitter) emit(e Event) {
+	if m.sink == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		return
+	}
+	if err := m.sink.Emit(m.ctx, e); err != nil {
+		m.err = fmt.Errorf("%w: %s event: %w", ErrSink, e.Type(), err)
+	}
+}
+
+func (m *emitter) sinkErr() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
+}
+
+var _ approval.Approver = (*approvalBridge)(nil)
