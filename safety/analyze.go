@@ -4,22 +4,56 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// AnalyzeCommand parses cmd as bash and judges every command that can run
-// in it: pipelines, lists, subshells, blocks, command and process
-// substitutions, unquoted here-document bodies, control structures,
-// function bodies, declaration values, and the literal scripts given to
-// bash -c, eval, trap, watch, su -c and env -S. Wrappers are unwrapped
-// (`sudo rm` lists sudo, then rm).
+// AnalyzeCommand parses cmd as bash (mvdan.cc/sh) and judges every
+// command that can run in it: pipelines, lists, subshells, blocks, command
+// and process substitutions, unquoted here-document bodies, control
+// structures, function bodies, declaration values, and the literal scripts
+// given to bash -c, eval, trap, watch, su -c and env -S. Wrappers are
+// unwrapped (`sudo rm` lists sudo, then rm). Commands are listed in the
+// order they run: a substitution before the command whose word it is in.
+//
+// Words are normalised as bash would before anything is matched: quotes
+// and backslashes removed, $'…' decoded, braces expanded ({rm,-rf,~} is
+// rm -rf ~), $HOME read as ~. A literal `cd DIR` earlier in the line is
+// followed, so `cd / && rm -rf .` deletes /.
+//
+// The severity is the highest tier over all sub-commands:
+//
+//   - critical: recursive or forced deletes of /, system directories,
+//     home directories or the workspace's parents; disk tools (mkfs, dd
+//     if=, wipefs, shred); fork bombs; writes into system paths or
+//     devices; kill -1, shutdown, firewall flushes; downloaded or decoded
+//     code fed to a shell or interpreter; reverse shells.
+//   - high: privilege (sudo, su, doas), chmod 777, chown root, kill,
+//     publishing, destructive git, rm -r/-f in the workspace, find -delete,
+//     exfiltration (curl -d, nc, scp, remote rsync), persistence (start-up
+//     files, ssh keys, crontab, git hooks and program-running git config,
+//     agent configuration), escape-hatch flags (find -exec, rg --pre,
+//     git -c/-p/--output/--ext-diff, sed e/w, sort --compress-program …),
+//     dangerous environment (LD_PRELOAD, PATH, PAGER, GIT_SSH_COMMAND …),
+//     and everything unanalysable.
+//   - medium: installs, builds, tests, scripts, inline interpreter code,
+//     containers, network fetches, workspace writes, non-destructive git
+//     mutations, and unknown commands.
+//   - none: read-only inspection (ls, cat, grep, git status, sed -n …)
+//     with redirects only to /dev/null or other descriptors.
 //
 // It fails closed: anything it cannot judge statically — a parse error, a
 // dynamic command name, eval of a variable, ${!x}, ${x@P}, arithmetic over
 // variables, $IFS, raw CR, NUL or U+2028/U+2029/U+0085 outside quotes — is
 // at least high and marks the analysis Unanalyzable. There is no length
-// cap: a long command is analysed completely.
+// cap: a long command is analysed completely. Shapes no real command has
+// (nesting beyond 1000 levels, 64 wrappers inside each other, scripts in
+// scripts beyond 12 levels) are unanalysable rather than walked at
+// quadratic cost.
+//
+// Static analysis cannot see into scripts, interpreters or programs: it is
+// the first line of defence; an OS sandbox is the boundary.
 func AnalyzeCommand(cmd string) CommandAnalysis {
 	a := &analyzer{input: cmd, res: CommandAnalysis{Input: cmd}}
 	// A command per ~24 bytes is typical of long chains; sizing the
@@ -43,6 +77,48 @@ func AnalyzeCommand(cmd string) CommandAnalysis {
 // are followed; deeper nesting is unanalysable, never silently accepted.
 const maxNesting = 12
 
+// maxDepth bounds syntactic nesting. The parser slows down
+// superlinearly on thousands of nested levels, and no real command nests
+// that deep; beyond the bound the line is unanalysable (fails closed).
+const maxDepth = 1000
+
+// nestingDepth over-approximates how deeply s nests (…), {…}, $(…) and
+// `…`, skipping single-quoted text and backslash escapes.
+func nestingDepth(s string) int {
+	depth, deepest := 0, 0
+	single, double, tick := false, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case single:
+			single = c != '\''
+			continue
+		case c == '\\':
+			i++
+			continue
+		case c == '\'' && !double:
+			single = true
+			continue
+		case c == '"':
+			double = !double
+			continue
+		case c == '`':
+			tick = !tick
+			if tick {
+				depth++
+			} else if depth > 0 {
+				depth--
+			}
+		case c == '(' || c == '{' && !double:
+			depth++
+		case (c == ')' || c == '}' && !double) && depth > 0:
+			depth--
+		}
+		deepest = max(deepest, depth)
+	}
+	return deepest
+}
+
 // analyzer holds the state of one AnalyzeCommand call. It is not shared.
 type analyzer struct {
 	input string
@@ -63,6 +139,20 @@ type analyzer struct {
 	// `$x -rf ~` is also judged as `rm -rf ~`. Only a hint: a dynamic
 	// command name stays unanalysable whatever the value.
 	vars map[string]string
+
+	// fetchers counts fetch and decode commands emitted so far, so that
+	// a substitution or pipe stage can tell in O(1) whether it ran one.
+	fetchers int
+	// inFunc counts the function bodies being walked by name, to spot a
+	// function that calls itself (fork bomb) without rescanning.
+	inFunc map[string]int
+
+	// cwd is the directory the script changed into with a literal cd,
+	// or "" for the workspace (see chdir).
+	cwd string
+
+	// wrapDepth counts wrappers being unwrapped (see maxWrappers).
+	wrapDepth int
 }
 
 // pipeIn says where a pipeline stage's standard input comes from.
@@ -90,6 +180,10 @@ func (a *analyzer) analyzeScript(script string, parent, depth int) {
 		a.unanalyzable(parent, "contains a NUL byte")
 		return
 	}
+	if d := nestingDepth(script); d > maxDepth {
+		a.unanalyzable(parent, fmt.Sprintf("nests brackets, braces or substitutions %d levels deep (more than %d)", d, maxDepth))
+		return
+	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
 	f, err := p.Parse(strings.NewReader(script), "")
 	if err != nil {
@@ -100,8 +194,10 @@ func (a *analyzer) analyzeScript(script string, parent, depth int) {
 		a.unanalyzable(parent, fmt.Sprintf("contains a raw %s outside quotes at byte %d, which bash and this parser split differently", r, off))
 		return
 	}
+	// The script inherits its runner's standard input: in
+	// `curl … | bash -c 'sh'` the inner sh reads the download.
 	savedText, savedDepth, savedPipe := a.text, a.depth, a.pipe
-	a.text, a.depth, a.pipe = script, depth, stdinNone
+	a.text, a.depth = script, depth
 	a.stmts(f.Stmts, parent)
 	a.text, a.depth, a.pipe = savedText, savedDepth, savedPipe
 }
@@ -122,17 +218,24 @@ func strayLineBreak(script string, f *syntax.File) (name string, off int, found 
 	if !strings.ContainsAny(script, "\r\u0085\u2028\u2029") {
 		return "", 0, false
 	}
-	var quoted [][2]int
+	// Mark quoted bytes once; ranges do not nest because the walk stops
+	// at double quotes, so this is linear in the input.
+	quoted := make([]bool, len(script)+1)
+	mark := func(n syntax.Node) {
+		for i := int(n.Pos().Offset()); i < int(n.End().Offset()) && i < len(quoted); i++ {
+			quoted[i] = true
+		}
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.SglQuoted:
-			quoted = append(quoted, [2]int{int(n.Pos().Offset()), int(n.End().Offset())})
+			mark(n)
 		case *syntax.DblQuoted:
-			quoted = append(quoted, [2]int{int(n.Pos().Offset()), int(n.End().Offset())})
+			mark(n)
 			return false
 		case *syntax.Redirect:
 			if n.Hdoc != nil {
-				quoted = append(quoted, [2]int{int(n.Hdoc.Pos().Offset()), int(n.Hdoc.End().Offset())})
+				mark(n.Hdoc)
 			}
 		}
 		return true
@@ -151,14 +254,7 @@ func strayLineBreak(script string, f *syntax.File) (name string, off int, found 
 		default:
 			continue
 		}
-		inside := false
-		for _, q := range quoted {
-			if i >= q[0] && i < q[1] {
-				inside = true
-				break
-			}
-		}
-		if !inside {
+		if !quoted[i] {
 			return nm, i, true
 		}
 	}
@@ -172,6 +268,20 @@ func (a *analyzer) src(n syntax.Node) string {
 		return "?"
 	}
 	return a.text[s:e]
+}
+
+// short abbreviates source text quoted in names and reasons, so that a
+// deeply nested 100 KB input cannot make every level copy all of it.
+func short(s string) string {
+	const limit = 80
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // concern records a finding about command idx (-1: the whole line).

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -41,6 +42,12 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 	}
 	a.res.Commands = append(a.res.Commands, c)
 	idx := len(a.res.Commands) - 1
+	if isFetcherOrDecoder(c) {
+		a.fetchers++
+	}
+	if a.inFunc[c.Name] > 0 {
+		a.concern(idx, SeverityCritical, true, "function "+c.Name+" calls itself (fork bomb)")
+	}
 	for _, w := range ws {
 		if w.ansiC {
 			a.concern(idx, SeverityNone, true, "uses an ANSI-C quoted word $'…', which can spell any byte")
@@ -50,12 +57,23 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 	return idx
 }
 
+// maxWrappers bounds wrappers inside wrappers (nohup nice timeout … cmd).
+// Each level lists the remaining words again, so deeper chains would cost
+// quadratic time; past the bound the line is unanalysable, not accepted.
+const maxWrappers = 64
+
 // run judges the command whose words are ws and returns its index, or -1
 // when ws is empty.
 func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	if len(ws) == 0 {
 		return -1
 	}
+	if a.wrapDepth >= maxWrappers {
+		a.unanalyzable(parent, fmt.Sprintf("more than %d wrappers nested in one command", maxWrappers))
+		return -1
+	}
+	a.wrapDepth++
+	defer func() { a.wrapDepth-- }()
 	name := ws[0]
 	switch {
 	case name.dynamic:
@@ -254,7 +272,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 	}
 	fs := a.fields(r.Word)
 	if len(fs) != 1 {
-		a.unanalyzable(idx, "redirect target "+a.src(r.Word)+" expands to several words")
+		a.unanalyzable(idx, "redirect target "+short(a.src(r.Word))+" expands to several words")
 		return
 	}
 	t := fs[0]
@@ -264,8 +282,8 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 			return // fd duplication or close
 		}
 	}
-	if t.dynamic {
-		a.unanalyzable(idx, "redirects to a target known only at run time ("+t.s+")")
+	if t.dynamic || t.glob {
+		a.unanalyzable(idx, "redirects to a target known only at run time ("+short(t.s)+")")
 		return
 	}
 	if r.Op == syntax.RdrIn || r.Op == syntax.DplIn {

@@ -134,28 +134,33 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, parent int) {
 			in = stdinPipe
 		}
 		a.pipe = in
-		first := len(a.res.Commands)
+		before := a.fetchers
 		a.stmt(s, parent)
-		for j := first; j < len(a.res.Commands); j++ {
-			if isFetcherOrDecoder(a.res.Commands[j]) {
-				in = stdinFetched
-			}
+		if a.fetchers > before {
+			in = stdinFetched
 		}
 	}
 	a.pipe = saved
 }
 
 func (a *analyzer) funcDecl(f *syntax.FuncDecl, parent int) {
-	name := f.Name.Value
-	a.concern(parent, SeverityMedium, true, "defines shell function "+name+", which can shadow any command")
-	first := len(a.res.Commands)
-	a.stmt(f.Body, parent)
-	for j := first; j < len(a.res.Commands); j++ {
-		if a.res.Commands[j].Name == name {
-			a.concern(j, SeverityCritical, true, "function "+name+" calls itself (fork bomb)")
-			break
-		}
+	name := "(anonymous)"
+	if f.Name != nil {
+		name = f.Name.Value
+	} else if len(f.Names) > 0 {
+		name = f.Names[0].Value
 	}
+	if f.Body == nil {
+		a.unanalyzable(parent, "function "+name+" has no body")
+		return
+	}
+	a.concern(parent, SeverityMedium, true, "defines shell function "+name+", which can shadow any command")
+	if a.inFunc == nil {
+		a.inFunc = make(map[string]int)
+	}
+	a.inFunc[name]++
+	a.stmt(f.Body, parent)
+	a.inFunc[name]--
 }
 
 func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
@@ -167,15 +172,20 @@ func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
 			for _, w := range f {
 				a.res.Commands[idx].Args = append(a.res.Commands[idx].Args, w.s)
 				a.res.Commands[idx].words = append(a.res.Commands[idx].words, w)
-				if w.dynamic {
+				switch {
+				case w.dynamic:
 					a.unanalyzable(idx, d.Variant.Value+" of a dynamic word "+w.s)
+				case strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "n"):
+					// declare -n r=PATH; r=/tmp changes PATH under another name.
+					a.unanalyzable(idx, d.Variant.Value+" "+w.s+" makes a name reference, which hides what later assignments change")
 				}
 			}
 			continue
 		}
 		a.assign(as, idx, true)
-		a.res.Commands[idx].Args = append(a.res.Commands[idx].Args, a.src(as))
-		a.res.Commands[idx].words = append(a.res.Commands[idx].words, word{s: a.src(as)})
+		text := a.src(as)
+		a.res.Commands[idx].Args = append(a.res.Commands[idx].Args, text)
+		a.res.Commands[idx].words = append(a.res.Commands[idx].words, word{s: text})
 	}
 }
 
@@ -215,17 +225,14 @@ func (a *analyzer) scanPart(p syntax.WordPart) {
 func (a *analyzer) substitution(n syntax.WordPart, list []*syntax.Stmt) {
 	saved := a.pipe
 	a.pipe = stdinNone
-	first := len(a.res.Commands)
+	before := a.fetchers
 	a.stmts(list, -1)
 	a.pipe = saved
-	for j := first; j < len(a.res.Commands); j++ {
-		if isFetcherOrDecoder(a.res.Commands[j]) {
-			if a.fetched == nil {
-				a.fetched = make(map[syntax.WordPart]bool)
-			}
-			a.fetched[n] = true
-			break
+	if a.fetchers > before {
+		if a.fetched == nil {
+			a.fetched = make(map[syntax.WordPart]bool)
 		}
+		a.fetched[n] = true
 	}
 }
 
@@ -279,7 +286,7 @@ func (a *analyzer) arith(x syntax.ArithmExpr, idx int) {
 			}
 			if !reported {
 				reported = true
-				a.unanalyzable(idx, "arithmetic over variables ("+a.src(n)+") can run commands hidden in their values")
+				a.unanalyzable(idx, "arithmetic over variables ("+short(a.src(n))+") can run commands hidden in their values")
 			}
 			return false
 		}
@@ -303,6 +310,16 @@ func (a *analyzer) testExpr(x syntax.TestExpr) {
 	case *syntax.BinaryTest:
 		a.testExpr(x.X)
 		a.testExpr(x.Y)
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			// [[ $x -eq 1 ]] evaluates $x as arithmetic, like $((x)).
+			for _, side := range []syntax.TestExpr{x.X, x.Y} {
+				if w, ok := side.(*syntax.Word); ok && !isArithLiteral(w.Lit()) {
+					a.unanalyzable(-1, "arithmetic comparison of "+short(a.src(w))+" can run commands hidden in its value")
+					return
+				}
+			}
+		}
 	case *syntax.UnaryTest:
 		a.testExpr(x.X)
 	case *syntax.ParenTest:

@@ -3,6 +3,7 @@ package safety
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -18,7 +19,16 @@ func FuzzAnalyzeCommand(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		a := AnalyzeCommand(cmd)
+		// A pathological input must not stall the analyser: report it
+		// as a failure rather than letting the fuzzer hang.
+		done := make(chan CommandAnalysis, 1)
+		go func() { done <- AnalyzeCommand(cmd) }()
+		var a CommandAnalysis
+		select {
+		case a = <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("AnalyzeCommand(%q) took more than 5s", cmd)
+		}
 		checkInvariants(t, cmd, a)
 		v := CommandRules{Allow: []string{"*"}}.Evaluate(cmd)
 		if v.AutoApproved && !a.AutoApprovable() {

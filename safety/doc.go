@@ -1,4 +1,71 @@
 // Package safety judges what an agent is about to do: shell commands by
 // their parsed syntax, files by their sensitivity, paths by workspace
-// confinement.
+// confinement, and all of it together by a Policy that answers allow,
+// confirm or deny with reasons. It never asks a human itself; it tells the
+// caller when one must be asked.
+//
+// # Commands
+//
+// AnalyzeCommand parses a command line with a real shell parser and lists
+// every simple command that can run, with a Severity (none < medium < high
+// < critical) and the files it reads and writes. CommandRules decide which
+// commands run without asking: deny, then ask, then allow, all-or-nothing
+// over the sub-commands, and never for anything critical.
+//
+// # The workspace
+//
+// A Workspace confines file access to one directory tree:
+//
+//	ws, err := safety.OpenWorkspace("/home/me/project")
+//	…
+//	pc := ws.Check("src/../.env", safety.OpWrite)
+//	// pc.Decision == safety.Confirm, pc.Rel == ".env", pc.Sensitive
+//
+// Check validates the spelling (no NUL, control, bidi or invisible
+// characters, no ~user, no over-long names), expands "~/" and file://,
+// follows symlinks one component at a time as the kernel would, and denies
+// whatever ends outside the root — also when the root itself was opened
+// through a symlink. A working directory (OpChdir) must be an existing
+// directory inside. Writes to sensitive files and to files with several
+// hard links, and reads of secrets, are Confirm.
+//
+// The I/O methods (Open, ReadFile, WriteFile, Rename, …) check first and
+// then act through an os.Root on the workspace, so a path swapped for a
+// symlink after the check still cannot reach outside. WriteFile is atomic
+// (temporary file in the same directory, fsync, rename) and re-validates at
+// write time against the directory it holds open.
+//
+// # Sensitivity
+//
+// Some files need a human's approval even inside the workspace: secrets
+// (.env*, keys, credential files), whose content should not be sent to a
+// model unasked, and files that run code or steer tools later (.git,
+// editor and agent configuration, shell start-up files, CI pipelines).
+// BuiltinSensitivityRules lists this floor. Projects add rules with
+// NewSensitivity: doublestar globs, matched case-insensitively, the last
+// matching rule winning; no rule can loosen the floor. Seed 001's
+// configuration format, whose boolean means the opposite ("true" =
+// auto-approve), is read by ParseAutoApprovePatterns.
+//
+// # Policy
+//
+// Policy.Assess combines all of the above for one action — a command in a
+// working directory, or a file tool's accesses — into Allow, Confirm or
+// Deny (seed 004's none, confirm, deny) with the deciding reasons first.
+// `cat .env` needs approval just like reading .env with a file tool. A
+// headless policy denies whatever would need confirmation.
+//
+// # Sandbox
+//
+// Static analysis cannot see what a script will do. Sandbox confines
+// executed commands with Linux Landlock: reads anywhere, writes only under
+// the workspace and chosen directories, optionally no network. Hosts call
+// SandboxMain first thing in main; Sandbox.Wrap then rewrites an *exec.Cmd
+// to run through it.
+//
+// # Logging
+//
+// Security decisions are logged through log/slog when a logger is given
+// (WithLogger, Policy.Logger, CommandRules.Logger): denials and
+// confirmations at Info or Warn, with their reasons.
 package safety

@@ -42,8 +42,14 @@ type resolved struct {
 // The walk uses Lstat and Readlink only; it never opens a file.
 func resolvePath(p string, followFinal bool) (resolved, error) {
 	vol := filepath.VolumeName(p)
-	cur := vol + string(filepath.Separator)
-	rest := p[len(vol):]
+	return resolveFrom(vol+string(filepath.Separator), p[len(vol):], followFinal)
+}
+
+// resolveFrom is resolvePath for the path rest relative to start, which
+// must be an absolute, clean path free of symlinks (the workspace root, so
+// that its components are not looked up again for every check).
+func resolveFrom(start, rest string, followFinal bool) (resolved, error) {
+	cur := start
 	links := 0
 	missing := false
 	notDir := ""

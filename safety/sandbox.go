@@ -46,8 +46,13 @@ const sandboxEnv = "TETHER_SANDBOX_V1"
 //
 // # Limits
 //
-// Landlock never restricts file descriptors that are already open (the
-// command's stdout pipe, say), nor reads. Network restriction covers TCP
+// Reads are deliberately left open: compilers, interpreters and tools read
+// all over the system, and secrets in the workspace are guarded by the
+// Policy before a command runs. Landlock does not restrict descriptors that
+// are already open (the command's stdout pipe, say). Many tools need a
+// writable temporary directory: give the command a private one in Writable
+// and point TMPDIR at it, rather than making all of /tmp writable.
+// Network restriction covers TCP
 // only up to Landlock ABI 9 (UDP from ABI 10; Unix sockets are governed
 // by the file rules from ABI 9). Signals and abstract Unix sockets to
 // processes outside the sandbox are refused from ABI 6, so a confined

@@ -232,3 +232,37 @@ func TestSandboxKeepsArguments(t *testing.T) {
 		t.Errorf("output %q, want %q", out, want)
 	}
 }
+
+// BenchmarkSandboxStart measures what confinement adds to starting a
+// command: the helper's start-up, the Landlock calls and one extra exec.
+func BenchmarkSandboxStart(b *testing.B) {
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		b.Skip("no true(1)")
+	}
+	ws := b.TempDir()
+	exe, _ := os.Executable()
+	for _, confined := range []bool{false, true} {
+		name := "unconfined"
+		if confined {
+			name = "confined"
+			if err := sandboxSupported(false); err != nil {
+				b.Skipf("cannot measure confinement: %v", err)
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			sb := &Sandbox{Writable: []string{ws}, Helper: exe, HelperArgs: []string{"-test.run=^TestSandboxHelperProcess$"}}
+			for b.Loop() {
+				cmd := exec.Command(truePath)
+				if confined {
+					if err := sb.Wrap(cmd); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := cmd.Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

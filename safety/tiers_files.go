@@ -26,13 +26,13 @@ func remove(c *call) {
 		case t.dynamic:
 			c.unanalyzable("deletes " + t.s + ", known only at run time")
 		case recursive || force:
-			if what, ok := criticalDelete(t.s); ok {
+			if what, ok := criticalDelete(c.a.resolve(t.s)); ok {
 				c.concern(SeverityCritical, true, "recursive or forced delete of "+what+" ("+t.s+")")
 			} else {
 				c.concern(SeverityHigh, false, "recursive or forced delete of "+t.s)
 			}
 		default:
-			if what, ok := criticalDelete(t.s); ok && (systemPath(t.s) || cleanPath(t.s) == "~") {
+			if what, ok := criticalDelete(c.a.resolve(t.s)); ok && (systemPath(c.a.resolve(t.s)) || cleanPath(c.a.resolve(t.s)) == "~") {
 				c.concern(SeverityCritical, true, "deletes "+what+" ("+t.s+")")
 			} else {
 				c.concern(SeverityMedium, false, "deletes "+t.s)
@@ -66,7 +66,7 @@ func permissions(c *call) {
 	for _, t := range targets {
 		c.path(t, OpWrite)
 		if recursive && !t.dynamic {
-			if what, ok := criticalDelete(t.s); ok {
+			if what, ok := criticalDelete(c.a.resolve(t.s)); ok {
 				c.concern(SeverityCritical, true, "recursive "+c.base+" of "+what+" ("+t.s+")")
 			}
 		}
@@ -138,6 +138,9 @@ func writeFiles(c *call) {
 	flags, ops := opts(c.args, "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x", false)
 	switch c.base {
 	case "tar", "unzip", "gunzip", "gzip", "zip", "bzip2", "xz", "unxz", "7z":
+		if f, ok := hasPrefixFlag(flags, "--to-command", "--checkpoint-action", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F", "-TT", "--unzip-command", "--rsh-command"); ok && (c.base == "tar" || c.base == "zip") {
+			c.concern(SeverityHigh, true, c.base+" "+f+" runs another program")
+		}
 		if c.base == "tar" && !has(flags, "xcruA", "--extract", "--create", "--append", "--update", "--get") && len(flags) > 0 && strings.ContainsAny(flags[0], "t") {
 			return // listing an archive
 		}

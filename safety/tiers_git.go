@@ -49,6 +49,12 @@ func git(c *call) {
 	rest := c.args[i+1:]
 	flags, ops := opts(rest, "-m --message -F --file -C -c -n -b -B -o --output -S -G --author --format --pretty", false)
 	escapeHatch(c, flags)
+	if sub.s == "rebase" {
+		for _, v := range valuesOf(rest, "-x", "--exec") {
+			c.concern(SeverityHigh, true, "git rebase --exec runs a command after each commit")
+			c.script(Opaque, v)
+		}
+	}
 	switch sub.s {
 	case "status", "log", "diff", "show", "blame", "annotate", "rev-parse", "rev-list", "ls-files",
 		"ls-tree", "ls-remote", "grep", "describe", "shortlog", "cat-file", "show-ref", "show-branch", "whatchanged",
@@ -135,8 +141,21 @@ func git(c *call) {
 			sev = SeverityHigh
 		}
 		c.concern(sev, false, "git "+sub.s+" rewrites repository data")
-	case "submodule", "clone", "fetch", "pull", "add", "commit", "merge", "rebase", "cherry-pick", "revert",
-		"am", "apply", "mv", "rm", "init", "notes", "bisect", "sparse-checkout", "lfs", "format-patch", "archive", "bundle", "maintenance":
+	case "submodule", "bisect":
+		for k, w := range ops {
+			if w.s == "foreach" || w.s == "run" {
+				c.concern(SeverityMedium, false, "git "+sub.s+" "+w.s+" runs a command")
+				if w.s == "foreach" {
+					c.script(Opaque, joinWords(ops[k+1:]))
+				} else {
+					c.wrap(Opaque, ops[k+1:])
+				}
+				return
+			}
+		}
+		c.concern(SeverityMedium, false, "git "+sub.s+" changes the repository")
+	case "clone", "fetch", "pull", "add", "commit", "merge", "rebase", "cherry-pick", "revert",
+		"am", "apply", "mv", "rm", "init", "notes", "sparse-checkout", "lfs", "format-patch", "archive", "bundle", "maintenance":
 		sev := SeverityMedium
 		if sub.s == "rm" && has(flags, "rf", "--force") {
 			sev = SeverityHigh
@@ -151,6 +170,9 @@ func git(c *call) {
 func escapeHatch(c *call, flags []string) {
 	for _, f := range flags {
 		name, _, _ := strings.Cut(f, "=")
+		if strings.HasPrefix(name, "-O") && len(name) > 2 {
+			name = "-O"
+		}
 		switch name {
 		case "--ext-diff", "--upload-pack", "--receive-pack", "--exec", "-u", "--extcmd", "--tool", "--open-files-in-pager", "-O":
 			if name == "-u" {

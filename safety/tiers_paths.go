@@ -144,9 +144,34 @@ func persistence(p string) (string, bool) {
 	return "", false
 }
 
+// chdir follows `cd DIR` so that later relative paths are judged where
+// they land (`cd / && rm -rf .` deletes /). An unknown directory resets
+// to the workspace, which is where relative paths are otherwise judged.
+func (a *analyzer) chdir(ops []word) {
+	switch {
+	case len(ops) == 0:
+		a.cwd = "~"
+	case ops[0].dynamic || ops[0].s == "-":
+		a.cwd = ""
+	default:
+		a.cwd = cleanPath(a.resolve(ops[0].s))
+	}
+}
+
+// resolve joins a relative p to the directory a cd in the script chose.
+func (a *analyzer) resolve(p string) string {
+	if a.cwd == "" || p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+		return p
+	}
+	if strings.HasPrefix(a.cwd, "~") {
+		return cleanPath(a.cwd + "/" + p)
+	}
+	return path.Join(a.cwd, p)
+}
+
 // judgeWrite raises the severity of a write to p by command idx.
 func (a *analyzer) judgeWrite(idx int, p, by string) {
-	c := cleanPath(p)
+	c := cleanPath(a.resolve(p))
 	switch {
 	case strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/"):
 		a.concern(idx, SeverityCritical, true, "opens a network connection through "+p+" (reverse shell pattern)")

@@ -58,6 +58,21 @@ func network(c *call) bool {
 		} else {
 			c.concern(SeverityMedium, false, "curl fetches from the network")
 		}
+		// -d @file, -F name=@file and -T file send a local file.
+		for _, v := range valuesOf(c.args, "-d", "--data", "--data-binary", "--data-urlencode", "--json") {
+			if f, ok := strings.CutPrefix(v.s, "@"); ok && f != "" && f != "-" {
+				c.path(word{s: f}, OpRead)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-F", "--form") {
+			if _, f, ok := strings.Cut(v.s, "=@"); ok && f != "" {
+				f, _, _ = strings.Cut(f, ";")
+				c.path(word{s: f}, OpRead)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-T", "--upload-file") {
+			c.path(v, OpRead)
+		}
 		for _, v := range valuesOf(c.args, "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header") {
 			if v.s != "-" {
 				c.path(v, OpWrite)
@@ -144,6 +159,18 @@ func packages(c *call) bool {
 	default:
 		return false
 	}
+	if runsCommand(b, sub) && len(ops) > 1 {
+		// npm exec, uv run, bundle exec …: the rest is a command.
+		c.concern(SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
+		for i, w := range c.args {
+			if w.s == sub && !w.dynamic {
+				_, inner := opts(c.args[i+1:], "-n --name -p --prefix --with --python --package", true)
+				c.wrap(Opaque, inner)
+				break
+			}
+		}
+		return true
+	}
 	publish := map[string]bool{"publish": true, "upload": true, "push": true, "release": true, "deploy": true, "unpublish": true, "yank": true, "owner": true}
 	switch {
 	case publish[sub] && b != "git":
@@ -176,6 +203,15 @@ func packages(c *call) bool {
 		c.concern(SeverityMedium, false, strings.TrimSpace(b+" "+sub)+" "+what)
 	}
 	return true
+}
+
+func runsCommand(b, sub string) bool {
+	switch b + " " + sub {
+	case "npm exec", "npm x", "pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "bun exec",
+		"uv run", "poetry run", "pipenv run", "bundle exec", "conda run", "mamba run", "mise exec", "asdf exec", "nix develop":
+		return true
+	}
+	return false
 }
 
 func isNoneSub(b, sub string) bool {
@@ -247,6 +283,15 @@ func system(c *call) bool {
 	switch c.base {
 	case "ldconfig", "update-alternatives", "update-rc.d", "chkconfig", "at", "batch", "anacron", "defaults", "csrutil", "spctl", "xattr", "dscl", "security":
 		c.concern(SeverityHigh, false, c.base+" changes system configuration or schedules commands")
+		return true
+	case "vi", "vim", "nvim", "view", "ex", "emacs", "nano", "micro", "hx", "kak":
+		for _, w := range c.args {
+			if strings.HasPrefix(w.s, "+") || w.s == "-c" || w.s == "--cmd" || w.s == "-S" || w.s == "--eval" || w.s == "-l" || w.s == "--load" || w.s == "-x" {
+				c.concern(SeverityHigh, true, c.base+" "+w.s+" runs editor or shell commands")
+				return true
+			}
+		}
+		c.concern(SeverityMedium, false, c.base+" opens an interactive editor")
 		return true
 	case "open", "xdg-open", "start":
 		c.concern(SeverityMedium, false, c.base+" opens a file or URL with another program")

@@ -2,7 +2,8 @@ package safety
 
 import "strings"
 
-// readOnly lists inspection commands: severity none. The value says how
+// readOnly lists inspection commands: severity none unless a flag says
+// otherwise (sort -o, rg --pre, awk system(), …). The value says how
 // their operands map to files: "files" (every operand is read), "pattern"
 // (first operand is a pattern, the rest are read), "" (no file operands)
 // and the flags that take a value, after a space.
@@ -28,15 +29,21 @@ var readOnly = map[string]string{
 	"export": "", "ulimit": "", "umask": "", "times": "", "dirs": "", "popd": "", "disown": "", "bg": "", "fg": "", "hash": "",
 	"tput": "", "clear": "", "nproc": "", "arch": "", "lscpu": "", "lsblk": "", "sw_vers": "", "tty": "", "logname": "", "users": "",
 	"who": "", "w": "", "last": "", "netstat": "", "ss": "", "ip": "", "ifconfig": "", "top": "", "htop": "", "vmstat": "", "iostat": "",
-	"sort": "files -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
+	"sort": "files -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
 	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "", "apropos": "", "whatis": "", "info": "",
 	"numfmt": "", "expr": "", "bc": "", "dc": "", "factor": "", "shuf": "files -n", "split": "", "csplit": "", "tsort": "files", "ptx": "files",
-	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "alias": "", "unalias": "",
-	"enable": "", "kill": "", "killall": "", "pkill": "", "crontab": "", "mktemp": "", "tempfile": "",
+	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
+}
+
+// shellState lists builtins and small tools whose tier depends on their
+// arguments (readOnlyCmd judges them case by case).
+var shellState = map[string]bool{
+	"alias": true, "enable": true, "hash": true, "kill": true, "killall": true, "pkill": true,
+	"crontab": true, "mktemp": true, "tempfile": true,
 }
 
 func tools(c *call) {
-	if spec, ok := readOnly[c.base]; ok {
+	if spec, ok := readOnly[c.base]; ok || shellState[c.base] {
 		readOnlyCmd(c, spec)
 		return
 	}
@@ -70,11 +77,17 @@ func readOnlyCmd(c *call, spec string) {
 			c.concern(SeverityHigh, true, "sort "+f+" runs another program")
 		}
 	case "rg":
-		if f, ok := hasPrefixFlag(flags, "--pre"); ok {
-			c.concern(SeverityHigh, true, "rg "+f+" runs a preprocessor program on every file")
+		if f, ok := hasPrefixFlag(flags, "--pre", "--hostname-bin"); ok {
+			c.concern(SeverityHigh, true, "rg "+f+" runs another program")
 		}
 	case "less", "more", "man":
 		c.concern(SeverityNone, false, c.base+" is interactive")
+		for _, w := range c.args {
+			if strings.HasPrefix(w.s, "+") || c.base == "man" && (w.s == "-P" || w.s == "-H" || strings.HasPrefix(w.s, "--pager") || strings.HasPrefix(w.s, "--html") || strings.HasPrefix(w.s, "-P")) {
+				c.concern(SeverityHigh, true, c.base+" "+w.s+" can run shell commands")
+				break
+			}
+		}
 	case "xxd":
 		if has(flags, "r", "--revert") {
 			if len(ops) > 1 {
@@ -86,6 +99,7 @@ func readOnlyCmd(c *call, spec string) {
 		awk(c, flags, ops)
 		return
 	case "cd", "pushd":
+		c.a.chdir(ops)
 		if len(ops) > 0 {
 			c.path(ops[0], OpChdir)
 		}

@@ -35,7 +35,13 @@ func wrapper(c *call) {
 			c.wrap(Transparent, ops[1:])
 		}
 	case "nice", "ionice", "stdbuf", "caffeinate":
-		_, inner := opts(c.args, "-n --adjustment -c --class -p --pid -P --pgid -u --uid -i -o -e --input --output --error -w -t", true)
+		valued := map[string]string{
+			"nice":       "-n --adjustment",
+			"ionice":     "-c --class -n --classdata -p --pid -P --pgid -u --uid",
+			"stdbuf":     "-i -o -e --input --output --error",
+			"caffeinate": "-w -t",
+		}[c.base]
+		_, inner := opts(c.args, valued, true)
 		c.wrap(Transparent, inner)
 	case "nohup", "builtin", "unbuffer":
 		c.wrap(Transparent, c.args)
@@ -85,6 +91,27 @@ func wrapper(c *call) {
 				c.path(c.args[i+1], OpRead)
 			}
 		}
+		// With -I R (or -i, meaning {}), R in the inner words is replaced
+		// by input: those words are known only at run time.
+		replace := ""
+		for i, w := range c.args {
+			switch {
+			case w.s == "-I" && i+1 < len(c.args):
+				replace = c.args[i+1].s
+			case strings.HasPrefix(w.s, "-I") && len(w.s) > 2:
+				replace = w.s[2:]
+			case w.s == "-i" || strings.HasPrefix(w.s, "--replace"):
+				replace = "{}"
+			}
+		}
+		if replace != "" {
+			inner = append([]word(nil), inner...)
+			for i := range inner {
+				if strings.Contains(inner[i].s, replace) {
+					inner[i] = word{s: inner[i].s, dynamic: true}
+				}
+			}
+		}
 		input := []word{{s: "{input}", dynamic: true}}
 		for i, w := range inner {
 			if w.s == ":::" {
@@ -109,6 +136,11 @@ func wrapper(c *call) {
 		c.script(Opaque, joinWords(inner))
 	case "eval":
 		if len(c.args) == 0 {
+			return
+		}
+		if plainWords(c.args) {
+			// eval of words with no shell syntax runs exactly those words.
+			c.wrap(Opaque, c.args)
 			return
 		}
 		c.script(Opaque, joinWords(c.args))
@@ -227,6 +259,23 @@ func envCmd(c *call) {
 		}
 	}
 	c.wrap(kind, ws)
+}
+
+// plainWords reports words that re-parse to themselves: no quoting,
+// expansion, operator, glob or blank characters.
+func plainWords(ws []word) bool {
+	for _, w := range ws {
+		if w.dynamic || w.s == "" {
+			return false
+		}
+		for i := 0; i < len(w.s); i++ {
+			c := w.s[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_./:@%+,-", c) >= 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // joinWords rebuilds a script from words the way eval and watch do: the

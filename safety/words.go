@@ -43,7 +43,7 @@ func (a *analyzer) fields(w *syntax.Word) []word {
 func (a *analyzer) appendFields(dst []word, w *syntax.Word) []word {
 	a.scanWord(w)
 	if hasBraceLit(w) {
-		text := a.src(w)
+		text := short(a.src(w))
 		if syntax.SplitBraces(w) {
 			alts, ok := braceAlternatives(w.Parts, 0)
 			if !ok {
@@ -240,7 +240,7 @@ func (a *analyzer) join(parts []syntax.WordPart, whole *syntax.Word) word {
 		}
 	}
 	if w.dynamic {
-		w.s = a.src(whole)
+		w.s = short(a.src(whole))
 	} else {
 		w.s = b.String()
 	}

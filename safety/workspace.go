@@ -28,9 +28,9 @@ type Workspace struct {
 	sens   *Sensitivity
 	log    *slog.Logger
 
-	// beforeWrite, when set by tests, runs in WriteFile between the check
-	// and the I/O: the window a concurrent attacker would use.
-	beforeWrite func(rel string)
+	// beforeUse, when set by tests, runs in every I/O method between the
+	// check and the I/O: the window a concurrent attacker would use.
+	beforeUse func(op, rel string)
 }
 
 // WorkspaceOption configures OpenWorkspace.

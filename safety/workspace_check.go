@@ -6,26 +6,30 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 )
 
 // PathCheck is the verdict on one path for one operation.
 type PathCheck struct {
-	Decision Decision // Allow | Confirm | Deny
-	Resolved string   // absolute, symlinks resolved; "" when the spelling was refused
-	Rel      string   // slash-separated, relative to Root; "." for the root; "" when denied before resolving
-	Exists   bool     // the resolved path exists now
+	Decision Decision `json:"decision"` // Allow | Confirm | Deny
+	Resolved string   `json:"resolved"` // absolute, symlinks resolved; "" when the spelling was refused
+	Rel      string   `json:"rel"`      // slash-separated, relative to Root; "." for the root; "" when denied before resolving
+	Exists   bool     `json:"exists"`   // the resolved path exists now
 	// Sensitive: the path (as written or as resolved) matches the
 	// sensitivity rules, so changing it needs approval.
-	Sensitive bool
+	Sensitive bool `json:"sensitive"`
 	// Secret: the path may hold secrets, so even reading it needs approval.
-	Secret bool
-	Reason string // human-readable: names the rule or the problem
+	Secret bool `json:"secret"`
+	// HardLinked: the file exists with more than one hard link, so its
+	// content is shared with names that may lie outside the workspace.
+	HardLinked bool   `json:"hard_linked,omitempty"`
+	Reason     string `json:"reason"` // human-readable: names the rule or the problem
 	// Err is set when Decision is Deny: a *PathError wrapping
-	// ErrInvalidPath, ErrOutsideWorkspace, ErrNotDirectory,
-	// ErrRootOperation or an OS error.
-	Err error
+	// ErrInvalidPath, ErrOutsideWorkspace, ErrNotDirectory, ErrNotRegular,
+	// ErrRootOperation or an OS error. Reason carries its text for JSON.
+	Err error `json:"-"`
 }
 
 // Check judges access to path for op without touching any file beyond
@@ -84,7 +88,7 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 		// "link/../x" lexically, which is not where the kernel goes.
 		p = w.root + string(filepath.Separator) + p
 	}
-	r, err := resolvePath(p, followFinal)
+	r, err := w.resolve(p, followFinal)
 	if err != nil {
 		if errors.Is(err, errSymlinkLoop) {
 			return deny(PathCheck{}, ErrInvalidPath, err.Error())
@@ -131,6 +135,7 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 	if written := w.writtenRel(p); written != pc.Rel {
 		subject = written + " (resolves to " + pc.Rel + ")"
 	}
+	pc.HardLinked = nlinkOf(r.info) > 1
 	needs := m.Sensitive
 	if op == OpRead {
 		needs = m.Secret
@@ -139,7 +144,7 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 	case needs:
 		pc.Decision = Confirm
 		pc.Reason = fmt.Sprintf("%s %s needs approval: %s", verb(op), subject, m.Reason())
-	case op == OpWrite && nlinkOf(r.info) > 1:
+	case op == OpWrite && pc.HardLinked:
 		pc.Decision = Confirm
 		pc.Reason = fmt.Sprintf("writing %s needs approval: it has %d hard links, so its content is shared with names that may lie outside the workspace",
 			subject, nlinkOf(r.info))
@@ -151,6 +156,21 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 		}
 	}
 	return pc, nil
+}
+
+// resolve resolves the absolute path p. Paths spelled under either form of
+// the root start the walk at the resolved root instead of "/": its
+// components were resolved when the workspace was opened.
+func (w *Workspace) resolve(p string, followFinal bool) (resolved, error) {
+	for _, prefix := range []string{w.root, w.given} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok && (rest == "" || os.IsPathSeparator(rest[0])) {
+			if prefix == string(filepath.Separator) {
+				break // the root is "/": nothing to skip
+			}
+			return resolveFrom(w.root, rest, followFinal)
+		}
+	}
+	return resolvePath(p, followFinal)
 }
 
 // sensitivity judges the path as written (relative to whichever spelling of

@@ -59,6 +59,7 @@ func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, p string, opByte uint8) {
 		op := Op(opByte % 3)
 		pc := w.Check(p, op)
+		kernelAgrees(t, w, p, pc)
 		switch pc.Decision {
 		case Deny:
 			if pc.Err == nil || pc.Reason == "" {
@@ -82,6 +83,38 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("Check(%q, %v) = %v with Err %v", p, op, pc.Decision, pc.Err)
 		}
 	})
+}
+
+// kernelAgrees compares Check with the kernel's own resolution of the same
+// path (for plain spellings that exist): where the kernel reaches a file
+// outside the root, Check must deny; where Check allows an existing path,
+// the kernel must reach the same file.
+func kernelAgrees(t *testing.T, w *Workspace, p string, pc PathCheck) {
+	t.Helper()
+	if checkSpelling(p) != "" || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "file:") {
+		return
+	}
+	full := p
+	if !filepath.IsAbs(p) {
+		full = w.Root() + "/" + p
+	}
+	if len(full) > maxPathBytes {
+		return
+	}
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return
+	}
+	if !within(w.Root(), real) && pc.Decision != Deny {
+		t.Fatalf("Check(%q) = %v (Resolved %q) but the kernel reaches %q, outside", p, pc.Decision, pc.Resolved, real)
+	}
+	if pc.Decision != Deny && pc.Exists {
+		a, errA := os.Stat(full)
+		b, errB := os.Stat(pc.Resolved)
+		if errA == nil && errB == nil && !os.SameFile(a, b) {
+			t.Fatalf("Check(%q) resolved to %q, but the kernel opens a different file", p, pc.Resolved)
+		}
+	}
 }
 
 // FuzzParseAutoApprovePatterns: the seed config loader never panics, and

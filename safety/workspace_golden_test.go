@@ -15,7 +15,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite golden expectations in testdata/ from the current results")
+var updatePaths = flag.Bool("update-paths", false, "rewrite the verdicts in testdata/paths*/ from the current results")
 
 // The golden path files in testdata/paths*/ are txtar-like archives:
 //
@@ -32,7 +32,7 @@ var update = flag.Bool("update", false, "rewrite golden expectations in testdata
 //
 // Every archive runs twice, with the workspace opened through its real path
 // and through the symlink $LINK; the verdicts must not differ. Run
-// `go test ./safety -run TestPathGolden -update` to rewrite the verdicts
+// `go test ./safety -run TestPathGolden -update-paths` to rewrite the verdicts
 // after an intended change, and review the diff.
 
 type goldenSections struct {
@@ -213,6 +213,15 @@ func TestPathGolden(t *testing.T) {
 					t.Fatalf("cases line %d: missing \" => \": %q", i+1, line)
 				}
 				opName, rawPath, _ := strings.Cut(strings.TrimSpace(input), " ")
+				if strings.HasPrefix(opName, "swap-") {
+					total++
+					got := runSwapCase(t, g, opts, opName, rawPath)
+					if !*updatePaths && strings.TrimSpace(want) != got {
+						t.Errorf("line %d: %s\n got: %s\nwant: %s", i+1, strings.TrimSpace(input), got, strings.TrimSpace(want))
+					}
+					out.WriteString(strings.TrimRight(input, " ") + " => " + got + "\n")
+					continue
+				}
 				op, ok := parseOp(opName)
 				if !ok {
 					t.Fatalf("cases line %d: unknown op %q", i+1, opName)
@@ -229,13 +238,13 @@ func TestPathGolden(t *testing.T) {
 				if gotLink := formatVerdict(wsLink.Check(p, op)); gotLink != got {
 					t.Errorf("line %d: %s %q: opened via real root: %s; via symlinked root: %s", i+1, opName, p, got, gotLink)
 				}
-				if !*update && strings.TrimSpace(want) != got {
+				if !*updatePaths && strings.TrimSpace(want) != got {
 					pc := wsReal.Check(p, op)
 					t.Errorf("line %d: %s %q\n got: %s\nwant: %s\nreason: %s", i+1, opName, p, got, strings.TrimSpace(want), pc.Reason)
 				}
 				out.WriteString(strings.TrimRight(input, " ") + " => " + got + "\n")
 			}
-			if *update {
+			if *updatePaths {
 				rebuilt := rebuildArchive(g, "cases", out.String())
 				if err := os.WriteFile(file, []byte(rebuilt), 0o644); err != nil {
 					t.Fatal(err)
@@ -244,6 +253,68 @@ func TestPathGolden(t *testing.T) {
 		})
 	}
 	t.Logf("%d path cases", total)
+}
+
+// runSwapCase runs one "swap-OP PATH | NAME -> TARGET" line on a fresh
+// fixture, opened through the symlinked root: the check passes, then NAME
+// is replaced by a symlink to TARGET, then the operation runs. Whatever the
+// verdict, nothing outside the workspace may have changed.
+func runSwapCase(t *testing.T, g goldenSections, opts []WorkspaceOption, opName, rest string) string {
+	t.Helper()
+	pathPart, swapPart, ok := strings.Cut(rest, " | ")
+	name, target, ok2 := strings.Cut(swapPart, " -> ")
+	if !ok || !ok2 {
+		t.Fatalf("swap case %q: want \"PATH | NAME -> TARGET\"", rest)
+	}
+	fx := buildFixture(t, g.sections["tree"])
+	w, err := OpenWorkspace(fx.link, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	p := fx.expand(strings.TrimSpace(pathPart))
+	swapped := false
+	w.beforeUse = func(string, string) {
+		if swapped {
+			return
+		}
+		swapped = true
+		victim := filepath.Join(fx.real, strings.TrimSpace(name))
+		if _, err := os.Lstat(victim); err == nil {
+			if err := os.Rename(victim, victim+".orig"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Symlink(fx.expand(strings.TrimSpace(target)), victim); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var verdict string
+	switch opName {
+	case "swap-write":
+		err = w.WriteFile(p, []byte("new"), 0o644)
+		verdict = "written"
+	case "swap-read":
+		var b []byte
+		b, err = w.ReadFile(p)
+		verdict = "read " + strconv.Quote(string(b))
+	case "swap-remove":
+		err = w.Remove(p)
+		verdict = "removed"
+	default:
+		t.Fatalf("unknown op %q", opName)
+	}
+	if !swapped {
+		t.Fatalf("%s %q: the operation was refused before the swap could happen", opName, p)
+	}
+	ents, _ := os.ReadDir(fx.out)
+	if len(ents) != 1 || ents[0].Name() != "secret.txt" || readFile(t, filepath.Join(fx.out, "secret.txt")) != "outside" {
+		t.Errorf("%s %q changed the directory outside the workspace", opName, p)
+	}
+	if err != nil {
+		return "refused err=" + errKind(err)
+	}
+	return verdict
 }
 
 func cutLast(s, sep string) (before, after string, ok bool) {

@@ -3,6 +3,7 @@ package safety
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,6 +21,9 @@ func (w *Workspace) use(opName, path string, op Op, followFinal bool) (PathCheck
 		w.logCheck(path, op, pc)
 		pe.Op = opName
 		return pc, pe
+	}
+	if w.beforeUse != nil {
+		w.beforeUse(opName, pc.Rel)
 	}
 	return pc, nil
 }
@@ -60,11 +64,7 @@ func (w *Workspace) Open(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := w.osRoot.Open(native(pc.Rel))
-	if err != nil {
-		return nil, w.ioErr("open", path, OpRead, true, pc, err)
-	}
-	return f, nil
+	return w.openVerified("open", path, pc)
 }
 
 // ReadFile reads the whole file at path.
@@ -73,9 +73,14 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := w.osRoot.ReadFile(native(pc.Rel))
+	f, err := w.openVerified("read", path, pc)
 	if err != nil {
-		return nil, w.ioErr("read", path, OpRead, true, pc, err)
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, &PathError{Op: "read", Path: path, Err: err}
 	}
 	return b, nil
 }
@@ -139,11 +144,26 @@ func (w *Workspace) Remove(path string) error {
 	if err != nil {
 		return err
 	}
-	return w.ioErr("remove", path, OpWrite, false, pc, w.osRoot.Remove(native(pc.Rel)))
+	dir, err := w.pinParent("remove", path, OpWrite, false, pc)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	_, base := splitRel(pc.Rel)
+	if err := dir.Remove(base); err != nil {
+		return w.ioErr("remove", path, OpWrite, false, pc, err)
+	}
+	return nil
 }
 
 // Rename moves oldpath to newpath; both must be inside the workspace. A
-// final symlink is moved itself, not its target.
+// final symlink is moved itself, not its target. Both parent directories
+// are held and re-validated first; within one directory the rename then
+// happens on the held directory, so a concurrent swap cannot redirect it.
+// Across directories it goes by name through os.Root (the standard library
+// has no two-directory rename on held handles): still confined, with a
+// window of microseconds in which a swap could redirect it inside the
+// workspace.
 func (w *Workspace) Rename(oldpath, newpath string) error {
 	from, err := w.use("rename", oldpath, OpWrite, false)
 	if err != nil {
@@ -153,12 +173,28 @@ func (w *Workspace) Rename(oldpath, newpath string) error {
 	if err != nil {
 		return err
 	}
-	err = w.osRoot.Rename(native(from.Rel), native(to.Rel))
+	fromDir, err := w.pinParent("rename", oldpath, OpWrite, false, from)
+	if err != nil {
+		return err
+	}
+	defer fromDir.Close()
+	toDir, err := w.pinParent("rename", newpath, OpWrite, false, to)
+	if err != nil {
+		return err
+	}
+	defer toDir.Close()
+	fromParent, fromBase := splitRel(from.Rel)
+	toParent, toBase := splitRel(to.Rel)
+	if fromParent == toParent {
+		err = fromDir.Rename(fromBase, toBase)
+	} else {
+		err = w.osRoot.Rename(native(from.Rel), native(to.Rel))
+	}
 	if err == nil {
 		return nil
 	}
-	// Report whichever end moved outside since the check, else the OS error.
-	if e := w.ioErr("rename", newpath, OpWrite, false, to, err); errors.Is(e, ErrOutsideWorkspace) {
+	// Report whichever end changed since the check, else the OS error.
+	if e := w.ioErr("rename", newpath, OpWrite, false, to, err); errors.Is(e, ErrOutsideWorkspace) || errors.Is(e, ErrPathChanged) {
 		return e
 	}
 	return w.ioErr("rename", oldpath, OpWrite, false, from, err)

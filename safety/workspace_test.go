@@ -169,7 +169,7 @@ func TestWriteFileSymlinkSwappedAfterCheck(t *testing.T) {
 			if pc := w.Check("sub/file.txt", OpWrite); pc.Decision != Allow {
 				t.Fatalf("Check = %+v", pc)
 			}
-			w.beforeWrite = func(string) {
+			w.beforeUse = func(string, string) {
 				if err := os.Rename(filepath.Join(root, "sub"), filepath.Join(root, "sub.orig")); err != nil {
 					t.Fatal(err)
 				}
@@ -186,6 +186,45 @@ func TestWriteFileSymlinkSwappedAfterCheck(t *testing.T) {
 			}
 			if got := readFile(t, filepath.Join(root, ".git/file.txt")); got != "git" {
 				t.Errorf(".git/file.txt = %q: the write was redirected", got)
+			}
+		})
+	}
+}
+
+// The same swap under ReadFile, Open and Remove: the operation must notice
+// that the name now leads elsewhere and refuse.
+func TestOtherOperationsNoticeSwaps(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		do   func(w *Workspace) error
+	}{
+		{"ReadFile", func(w *Workspace) error { _, err := w.ReadFile("sub/file.txt"); return err }},
+		{"Open", func(w *Workspace) error {
+			f, err := w.Open("sub/file.txt")
+			if err == nil {
+				f.Close()
+			}
+			return err
+		}},
+		{"Remove", func(w *Workspace) error { return w.Remove("sub/file.txt") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, root, _ := newTestWorkspace(t)
+			writeFile(t, filepath.Join(root, "sub/file.txt"), "plain")
+			writeFile(t, filepath.Join(root, ".git/file.txt"), "git")
+			w.beforeUse = func(string, string) {
+				if err := os.Rename(filepath.Join(root, "sub"), filepath.Join(root, "sub.orig")); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(".git", filepath.Join(root, "sub")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tc.do(w); !errors.Is(err, ErrPathChanged) {
+				t.Fatalf("%s after swap = %v, want ErrPathChanged", tc.name, err)
+			}
+			if got := readFile(t, filepath.Join(root, ".git/file.txt")); got != "git" {
+				t.Errorf(".git/file.txt = %q", got)
 			}
 		})
 	}

@@ -4,11 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 )
 
 // WriteFile replaces the file at path with data, atomically: readers see the
@@ -34,22 +32,16 @@ func (w *Workspace) WriteFile(path string, data []byte, perm fs.FileMode) error 
 		w.log.Warn("safety: write refused", "path", path, "err", err.Error())
 		return err
 	}
-	if w.beforeWrite != nil {
-		w.beforeWrite(pc.Rel)
-	}
 	dirRel, base := splitRel(pc.Rel)
 	if err := w.osRoot.MkdirAll(native(dirRel), 0o755); err != nil {
 		return w.ioErr("write", path, OpWrite, true, pc, err)
 	}
-	dir, err := w.osRoot.OpenRoot(native(dirRel))
+	dir, err := w.pinParent("write", path, OpWrite, true, pc)
 	if err != nil {
-		return w.ioErr("write", path, OpWrite, true, pc, err)
-	}
-	defer dir.Close()
-	if err := w.revalidate(path, pc, dir); err != nil {
 		w.log.Warn("safety: write refused at write time", "path", path, "err", err.Error())
 		return err
 	}
+	defer dir.Close()
 
 	mode := perm
 	switch fi, err := dir.Lstat(base); {
@@ -79,33 +71,6 @@ func (w *Workspace) WriteFile(path string, data []byte, perm fs.FileMode) error 
 		if err != nil && !errors.Is(err, errors.ErrUnsupported) {
 			return &PathError{Op: "write", Path: path, Err: err, Detail: "written, but syncing the directory failed"}
 		}
-	}
-	return nil
-}
-
-// revalidate proves that dir, opened through os.Root after the check, is the
-// directory path leads to now: the path must resolve to the same place as at
-// check time, and that place's parent must be the very directory we hold.
-// After this, the write goes to a pinned directory handle, so later swaps
-// of any component cannot redirect it.
-func (w *Workspace) revalidate(path string, before PathCheck, dir *os.Root) error {
-	now, pe := w.check(path, OpWrite, true, false)
-	if pe != nil {
-		pe.Op = "write"
-		return pe
-	}
-	if now.Resolved != before.Resolved {
-		return &PathError{Op: "write", Path: path, Err: ErrPathChanged,
-			Detail: fmt.Sprintf("resolved to %s when checked and to %s when writing", before.Rel, now.Rel)}
-	}
-	held, err := dir.Stat(".")
-	if err != nil {
-		return &PathError{Op: "write", Path: path, Err: err}
-	}
-	named, err := os.Lstat(filepath.Dir(now.Resolved))
-	if err != nil || !os.SameFile(held, named) {
-		return &PathError{Op: "write", Path: path, Err: ErrPathChanged,
-			Detail: "the directory " + path + " is in was replaced while writing; check again and retry"}
 	}
 	return nil
 }
