@@ -55,16 +55,22 @@ func serveForTest(dir string) int {
 func fakeServer() *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "fake", Version: "1"}, nil)
 	obj := map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}, "required": []any{"q"}}
-	text := func(s string) *sdk.CallToolResult { return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}} }
+	text := func(s string) *sdk.CallToolResult {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+	}
 	srv.AddTool(&sdk.Tool{Name: "lookup", Description: "Look something up.", InputSchema: obj,
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return text("found " + string(req.Params.Arguments)), nil
 		})
 	srv.AddTool(&sdk.Tool{Name: "delete.everything", Description: "Delete it all.", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("deleted"), nil })
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text("deleted"), nil
+		})
 	srv.AddTool(&sdk.Tool{Name: "delete_everything", Description: "Same name once sanitised.", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("deleted too"), nil })
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text("deleted too"), nil
+		})
 	srv.AddTool(&sdk.Tool{Name: "picture", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, Title: "Take a picture"}},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{

@@ -1,0 +1,209 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ServerSpec says how to run one language server and which files it
+// serves.
+type ServerSpec struct {
+	// Name identifies the server in messages and logs ("gopls").
+	Name string
+	// Command is looked up on PATH; Args follow it.
+	Command string
+	Args    []string
+	// Env is added to the environment.
+	Env []string
+	// Languages maps file extensions (with the dot, lower case) to LSP
+	// language ids: ".go" → "go", ".tsx" → "typescriptreact".
+	Languages map[string]string
+	// InitializationOptions and Settings (the answer to
+	// workspace/configuration) are server-specific; nil is fine.
+	InitializationOptions any
+	Settings              any
+}
+
+func (s ServerSpec) languageID(path string) string {
+	if id, ok := s.Languages[strings.ToLower(filepath.Ext(path))]; ok {
+		return id
+	}
+	return "plaintext"
+}
+
+// DefaultServers lists the servers Tether knows, in order of preference
+// per extension: gopls for Go, typescript-language-server for
+// TypeScript and JavaScript, pyright (then pylsp) for Python,
+// rust-analyzer for Rust. Each is used only when installed.
+func DefaultServers() []ServerSpec {
+	ts := map[string]string{".ts": "typescript", ".tsx": "typescriptreact", ".mts": "typescript", ".cts": "typescript",
+		".js": "javascript", ".jsx": "javascriptreact", ".mjs": "javascript", ".cjs": "javascript"}
+	py := map[string]string{".py": "python", ".pyi": "python"}
+	return []ServerSpec{
+		{Name: "gopls", Command: "gopls", Languages: map[string]string{".go": "go"}},
+		{Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"}, Languages: ts},
+		{Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"}, Languages: py},
+		{Name: "pylsp", Command: "pylsp", Languages: py},
+		{Name: "rust-analyzer", Command: "rust-analyzer", Languages: map[string]string{".rs": "rust"}},
+	}
+}
+
+// Manager starts language servers for one workspace on first use, one per
+// server, and shuts them all down on Close. The zero value is not usable;
+// set Root. It is safe for concurrent use.
+type Manager struct {
+	// Root is the workspace root (absolute).
+	Root string
+	// Servers to choose from; nil means DefaultServers().
+	Servers []ServerSpec
+	// LookPath finds a command; nil means exec.LookPath.
+	LookPath func(string) (string, error)
+	// Logger receives server starts, stops and messages; nil logs nothing.
+	Logger *slog.Logger
+
+	mu      sync.Mutex
+	running map[string]*starting // by server name
+	closed  bool
+}
+
+// starting is a server being started or running: the first caller starts
+// it, later callers wait on ready.
+type starting struct {
+	ready  chan struct{}
+	client *Client
+	err    error
+}
+
+// ErrManagerClosed: the Manager was closed.
+var ErrManagerClosed = errors.New("lsp: manager closed")
+
+// Spec returns the first installed server for path's extension.
+func (m *Manager) Spec(path string) (ServerSpec, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	servers := m.Servers
+	if servers == nil {
+		servers = DefaultServers()
+	}
+	look := m.LookPath
+	if look == nil {
+		look = exec.LookPath
+	}
+	var tried []string
+	for _, s := range servers {
+		if _, ok := s.Languages[ext]; !ok {
+			continue
+		}
+		tried = append(tried, s.Command)
+		if _, err := look(s.Command); err == nil {
+			return s, nil
+		}
+	}
+	return ServerSpec{}, &NoServerError{Ext: ext, Tried: tried}
+}
+
+// ClientFor returns the running server for path, starting it if needed. A
+// server that died is started again. The error wraps ErrNoServer when
+// nothing serves the file type.
+func (m *Manager) ClientFor(ctx context.Context, path string) (*Client, error) {
+	spec, err := m.Spec(path)
+	if err != nil {
+		return nil, err
+	}
+	return m.client(ctx, spec)
+}
+
+// ClientForLanguage returns a running server for files with extension ext
+// (".go"), for workspace-wide queries that name no file.
+func (m *Manager) ClientForLanguage(ctx context.Context, ext string) (*Client, error) {
+	return m.ClientFor(ctx, "x"+ext)
+}
+
+func (m *Manager) client(ctx context.Context, spec ServerSpec) (*Client, error) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, ErrManagerClosed
+	}
+	if m.running == nil {
+		m.running = map[string]*starting{}
+	}
+	st := m.running[spec.Name]
+	if st != nil {
+		select {
+		case <-st.ready:
+			if st.err != nil || !st.client.Alive() {
+				st = nil // failed or died: start afresh
+			}
+		default:
+		}
+	}
+	if st == nil {
+		st = &starting{ready: make(chan struct{})}
+		m.running[spec.Name] = st
+		m.mu.Unlock()
+		// Start with a context of its own: the server outlives this call.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), StartTimeout)
+		st.client, st.err = Start(sctx, spec, m.Root, m.Logger)
+		cancel()
+		close(st.ready)
+		return st.client, st.err
+	}
+	m.mu.Unlock()
+	select {
+	case <-st.ready:
+		return st.client, st.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// Running returns the names of the servers currently running.
+func (m *Manager) Running() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for name, st := range m.running {
+		select {
+		case <-st.ready:
+			if st.err == nil && st.client.Alive() {
+				out = append(out, name)
+			}
+		default:
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Close shuts every server down and waits for them.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	running := m.running
+	m.running = nil
+	m.mu.Unlock()
+	var errs []error
+	for _, st := range running {
+		<-st.ready
+		if st.err == nil {
+			if err := st.client.Close(ctx); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("lsp: close: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+// StartTimeout bounds starting and initialising one server.
+const StartTimeout = 60 * time.Second
