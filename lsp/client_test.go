@@ -14,6 +14,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv("TETHER_FAKE_LSP"); mode != "" {
+		os.Exit(fakeServer(mode))
+	}
 	goleak.VerifyTestMain(m)
 }
 

@@ -106,9 +106,6 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 	}
 	select {
 	case m := <-ch:
-		if m == nil {
-			return c.closedErr()
-		}
 		if m.Error != nil {
 			return fmt.Errorf("%s: %w", method, m.Error)
 		}
@@ -123,6 +120,21 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 		_ = c.notify("$/cancelRequest", map[string]int64{"id": id})
 		return fmt.Errorf("lsp: %s: %w", method, context.Cause(ctx))
 	case <-c.done:
+		// The reader may have delivered our response just before it
+		// stopped (a server that answers and exits); prefer the answer.
+		select {
+		case m := <-ch:
+			if m.Error != nil {
+				return fmt.Errorf("%s: %w", method, m.Error)
+			}
+			if result != nil && len(m.Result) > 0 {
+				if err := json.Unmarshal(m.Result, result); err != nil {
+					return fmt.Errorf("lsp: %s: malformed result: %w", method, err)
+				}
+			}
+			return nil
+		default:
+		}
 		return c.closedErr()
 	}
 }
