@@ -209,9 +209,21 @@ func findOccurrences(lines []string, name string) []occurrence {
 		return nil
 	}
 	nameRunes := utf8.RuneCountInString(name)
+	// Only a rune in the case-fold orbit of name's first rune can start a
+	// match: checking it first skips most positions cheaply.
+	first, _ := utf8.DecodeRuneInString(name)
+	orbit := []rune{first}
+	for r := unicode.SimpleFold(first); r != first; r = unicode.SimpleFold(r) {
+		orbit = append(orbit, r)
+	}
 	var out []occurrence
 	for i, line := range lines {
 		for j := 0; j < len(line); {
+			r, size := utf8.DecodeRuneInString(line[j:])
+			if !slices.Contains(orbit, r) {
+				j += size
+				continue
+			}
 			n := prefixLen(line[j:], nameRunes)
 			cand := line[j : j+n]
 			tier := -1
@@ -230,7 +242,6 @@ func findOccurrences(lines []string, name string) []occurrence {
 				}
 				out = append(out, occurrence{line: i, byteCol: j, length: n, tier: tier})
 			}
-			_, size := utf8.DecodeRuneInString(line[j:])
 			j += size
 		}
 	}
