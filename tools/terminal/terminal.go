@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -156,6 +155,7 @@ type Result struct {
 	Canceled bool          // ctx was cancelled and the group was killed
 	Leftover bool          // background processes outlived it and were killed
 	Dir      string        // absolute directory it ran in
+	DirReset string        // why the next command starts at the root although this one cd'd elsewhere
 	Elapsed  time.Duration // wall time
 }
 
@@ -227,8 +227,10 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	cmd.Dir = dir
 	cmd.Env = slices.Clone(s.env)
 	cmd.Stdin = nil // /dev/null: a command waiting for input gets EOF
-	cmd.Stdout = out
-	cmd.Stderr = out
+	w, stopLive := startLive(ctx, out)
+	defer stopLive()
+	cmd.Stdout = w
+	cmd.Stderr = w
 	cmd.ExtraFiles = []*os.File{stateW}
 	cmd.WaitDelay = killGrace
 	if s.cfg.Sandbox != nil {
@@ -237,10 +239,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 			return Result{}, fmt.Errorf("terminal: sandbox refused the command: %w", err)
 		}
 	}
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true // its own group, so kill reaches every child
+	newGroup(cmd) // its own group, so a kill reaches every child
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -275,20 +274,19 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	}
 	// Whatever is still in the group outlived the command: a background
 	// job, a daemon that kept our pipes. Nothing may outlive a command.
-	if syscall.Kill(-pgid, 0) == nil {
-		syscall.Kill(-pgid, syscall.SIGKILL)
+	if groupAlive(pgid) {
+		killGroup(pgid)
 		if !res.TimedOut && !res.Canceled {
 			res.Leftover = true
 		}
 	}
 	res.Elapsed = time.Since(start)
+	stopLive() // Wait has returned: no more writes to out
 
 	res.ExitCode = -1
 	if ps := cmd.ProcessState; ps != nil {
 		res.ExitCode = ps.ExitCode()
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			res.Signal = ws.Signal().String()
-		}
+		res.Signal = signalOf(ps)
 	}
 	if werr != nil && cmd.ProcessState == nil {
 		res.Signal = werr.Error()
@@ -302,7 +300,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	case <-time.After(killGrace):
 	}
 	if !res.TimedOut && !res.Canceled {
-		s.adopt(st, c.Dir != "", dir)
+		res.DirReset = s.adopt(st, c.Dir != "", dir)
 	}
 	if s.cfg.Logger != nil {
 		s.cfg.Logger.Info("terminal command", "command", c.Command, "dir", dir, "exit", res.ExitCode,
@@ -314,32 +312,33 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 // stop ends a running command: SIGTERM to the group so tools can clean up,
 // SIGKILL after killGrace.
 func (s *Shell) stop(pgid int, waitErr <-chan error) error {
-	syscall.Kill(-pgid, syscall.SIGTERM)
+	terminateGroup(pgid)
 	select {
 	case err := <-waitErr:
 		return err
 	case <-time.After(killGrace):
 	}
-	syscall.Kill(-pgid, syscall.SIGKILL)
+	killGroup(pgid)
 	return <-waitErr // WaitDelay bounds this: pipes are closed after it
 }
 
 // adopt takes the directory and environment the command left behind. A
-// directory outside the workspace is refused: the next command starts at
-// the root instead.
-func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) {
+// directory the workspace refuses is not adopted: the next command starts
+// at the root instead, and adopt says why.
+func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) (reset string) {
 	pwd, env, ok := bytes.Cut(st, []byte(stateSeparator))
 	if !ok {
-		return // the trap did not run (exec, kill, overridden trap): keep the state
+		return "" // the trap did not run (exec, kill, overridden trap): keep the state
 	}
 	if d := strings.TrimSpace(string(pwd)); d != "" && !(explicitDir && d == ranIn) {
 		if r, err := s.resolveDir(d); err == nil {
 			s.cwd = r
 		} else {
 			if s.cfg.Logger != nil {
-				s.cfg.Logger.Warn("terminal: command left the workspace; next command starts at the root", "dir", d)
+				s.cfg.Logger.Warn("terminal: working directory refused; next command starts at the root", "dir", d, "reason", err)
 			}
 			s.cwd = s.root
+			reset = err.Error()
 		}
 	}
 	var vars []string
@@ -357,4 +356,5 @@ func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) {
 	if len(vars) > 0 {
 		s.env = vars
 	}
+	return reset
 }
