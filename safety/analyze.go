@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -56,13 +57,36 @@ import (
 // the first line of defence; an OS sandbox is the boundary.
 func AnalyzeCommand(cmd string) CommandAnalysis {
 	a := &analyzer{input: cmd, res: CommandAnalysis{Input: cmd}}
+	a.top(cmd)
+	return a.finish()
+}
+
+// top analyses the whole line. A bug in the analyser must neither crash
+// the host nor approve anything: a panic fails closed like any other
+// unanalysable input (the fuzz target treats it as a failure).
+func (a *analyzer) top(cmd string) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.unanalyzable(-1, fmt.Sprintf("%s: %v", errInternal, r))
+		}
+	}()
 	// A command per ~24 bytes is typical of long chains; sizing the
 	// slices up front keeps 100 KB inputs from regrowing them repeatedly.
 	if n := len(cmd) / 24; n > 8 {
 		a.res.Commands = make([]Command, 0, n)
 		a.res.Concerns = make([]Concern, 0, n/2)
 	}
+	if r, off, ok := deceptiveRune(cmd); ok {
+		a.concern(-1, SeverityHigh, true, fmt.Sprintf("contains %U at byte %d, an invisible, bidirectional or terminal control character that can make the command shown for approval differ from the one that runs", r, off))
+	}
 	a.analyzeScript(cmd, -1, 0)
+}
+
+// errInternal prefixes the concern recorded when the analyser panics.
+const errInternal = "internal error in the command analyser"
+
+// finish computes the line's severity from its concerns.
+func (a *analyzer) finish() CommandAnalysis {
 	a.res.Severity = SeverityNone
 	for _, c := range a.res.Concerns {
 		a.res.Severity = max(a.res.Severity, c.Severity)
@@ -72,6 +96,13 @@ func AnalyzeCommand(cmd string) CommandAnalysis {
 	}
 	return a.res
 }
+
+// parsers recycles bash parsers: a new one costs about 5 KB, most of the
+// allocation of analysing a short command. Parse resets all parser state,
+// and the returned syntax tree does not refer back to the parser.
+var parsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}}
 
 // maxNesting bounds how deep scripts inside scripts (bash -c "bash -c …")
 // are followed; deeper nesting is unanalysable, never silently accepted.
@@ -153,6 +184,9 @@ type analyzer struct {
 
 	// wrapDepth counts wrappers being unwrapped (see maxWrappers).
 	wrapDepth int
+
+	// downloads holds files fetch commands wrote earlier in the line.
+	downloads map[string]bool
 }
 
 // pipeIn says where a pipeline stage's standard input comes from.
@@ -163,11 +197,6 @@ const (
 	stdinPipe                  // output of a previous stage
 	stdinFetched               // output of a network fetch or decoder
 )
-
-// ErrUnanalyzable is wrapped by the reason for anything AnalyzeCommand
-// cannot judge; it is exported so that callers logging analysis failures
-// can classify them with errors.Is.
-var ErrUnanalyzable = errors.New("command cannot be analysed statically")
 
 // analyzeScript parses script and walks it. parent is the command that
 // runs the script (bash -c, eval…) or -1 for the top level.
@@ -184,8 +213,9 @@ func (a *analyzer) analyzeScript(script string, parent, depth int) {
 		a.unanalyzable(parent, fmt.Sprintf("nests brackets, braces or substitutions %d levels deep (more than %d)", d, maxDepth))
 		return
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	p := parsers.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(script), "")
+	parsers.Put(p)
 	if err != nil {
 		a.unanalyzable(parent, "does not parse as bash: "+parseMessage(err))
 		return
@@ -268,6 +298,24 @@ func (a *analyzer) src(n syntax.Node) string {
 		return "?"
 	}
 	return a.text[s:e]
+}
+
+// deceptiveRune finds the first character that can hide or reorder text
+// when a command is shown to a human: C0 controls other than tab and
+// newline (ESC starts terminal escape sequences), DEL, C1 controls,
+// zero-width and bidirectional formatting characters, soft hyphen, BOM.
+func deceptiveRune(s string) (rune, int, bool) {
+	for i, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == 0:
+			// CR and NUL are judged by the parser checks.
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0 && r != 0x85,
+			r == 0xad, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
+			r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
+			return r, i, true
+		}
+	}
+	return 0, 0, false
 }
 
 // short abbreviates source text quoted in names and reasons, so that a

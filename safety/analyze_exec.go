@@ -31,11 +31,15 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, parent int, heredoc *syntax.Red
 // emit appends a Command built from ws and returns its index.
 func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 	c := Command{Name: ws[0].s, Parent: parent, Wrapper: kind, words: ws}
-	if len(ws) > 1 {
+	if p := a.suffixOf(parent, ws); p != nil {
+		// A wrapper's inner command is usually the tail of the wrapper's
+		// words: share its Args instead of copying them at every level.
+		c.Args = p.Args[len(p.Args)-len(ws)+1:]
+	} else if len(ws) > 1 {
 		c.Args = make([]string, 0, len(ws)-1)
-	}
-	for _, w := range ws[1:] {
-		c.Args = append(c.Args, w.s)
+		for _, w := range ws[1:] {
+			c.Args = append(c.Args, w.s)
+		}
 	}
 	for _, w := range ws {
 		c.Dynamic = c.Dynamic || w.dynamic
@@ -61,6 +65,20 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 // Each level lists the remaining words again, so deeper chains would cost
 // quadratic time; past the bound the line is unanalysable, not accepted.
 const maxWrappers = 64
+
+// suffixOf returns the parent command when ws is the tail of its words
+// (same backing array), or nil.
+func (a *analyzer) suffixOf(parent int, ws []word) *Command {
+	if parent < 0 || parent >= len(a.res.Commands) || len(ws) < 2 {
+		return nil
+	}
+	p := &a.res.Commands[parent]
+	n := len(p.words)
+	if len(ws) > n-1 || len(p.Args) != n-1 || &p.words[n-len(ws)] != &ws[0] {
+		return nil
+	}
+	return p
+}
 
 // run judges the command whose words are ws and returns its index, or -1
 // when ws is empty.
@@ -96,6 +114,9 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	idx := a.emit(ws, parent, NotWrapper)
 	c := &call{a: a, idx: idx, name: name.s, base: commandBase(name.s), args: ws[1:], heredoc: heredoc}
 	if strings.Contains(name.s, "/") && !systemBinary(name.s) {
+		if a.wasDownloaded(name) {
+			c.concern(SeverityCritical, true, "runs "+name.s+", downloaded earlier in this command")
+		}
 		c.concern(SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
 	}
 	classify(c)
@@ -155,8 +176,13 @@ func (c *call) unanalyzable(reason string) { c.a.unanalyzable(c.idx, reason) }
 
 func (c *call) path(p word, op Op) {
 	if p.dynamic {
-		if op == OpWrite {
+		switch op {
+		case OpWrite:
 			c.concern(SeverityMedium, true, "writes to a path known only at run time ("+p.s+")")
+		case OpRead:
+			if !p.pipe {
+				c.concern(SeverityMedium, true, "reads a path known only at run time ("+p.s+"), so its sensitivity cannot be checked")
+			}
 		}
 		return
 	}
@@ -192,6 +218,9 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	}
 	if as.Array != nil {
 		for _, e := range as.Array.Elems {
+			if e.Index != nil {
+				a.arith(e.Index, idx)
+			}
 			a.scanWord(e.Value)
 		}
 	}
@@ -203,7 +232,7 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	}
 	name := as.Name.Value
 	if shell && as.Value != nil && as.Index == nil && !as.Append {
-		if w := a.join(as.Value.Parts, as.Value); !w.dynamic {
+		if w := a.join(as.Value.Parts, a.src(as.Value)); !w.dynamic {
 			if a.vars == nil {
 				a.vars = make(map[string]string)
 			}
@@ -263,6 +292,10 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 		a.scanWord(r.Word)
 		return
 	}
+	if r.Word == nil {
+		a.unanalyzable(idx, "redirect without a target")
+		return
+	}
 	if len(r.Word.Parts) == 1 {
 		if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
 			// > >(cmd): output goes to a command, walked like any other.
@@ -270,9 +303,10 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 			return
 		}
 	}
+	text := a.src(r.Word)
 	fs := a.fields(r.Word)
 	if len(fs) != 1 {
-		a.unanalyzable(idx, "redirect target "+short(a.src(r.Word))+" expands to several words")
+		a.unanalyzable(idx, "redirect target "+short(text)+" expands to several words")
 		return
 	}
 	t := fs[0]

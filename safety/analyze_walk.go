@@ -18,6 +18,9 @@ func (a *analyzer) stmts(list []*syntax.Stmt, parent int) {
 // stmt walks one statement; its redirects belong to the first command the
 // statement runs.
 func (a *analyzer) stmt(s *syntax.Stmt, parent int) {
+	if s == nil {
+		return
+	}
 	first := len(a.res.Commands)
 	var heredoc *syntax.Redirect
 	for _, r := range s.Redirs {
@@ -274,6 +277,9 @@ func (a *analyzer) paramExp(p *syntax.ParamExp) {
 // in that value can run a command (`x='a[$(rm -rf ~)]'; echo $((x))`), so
 // arithmetic over variables is unanalysable.
 func (a *analyzer) arith(x syntax.ArithmExpr, idx int) {
+	if x == nil {
+		return // ${x:1} has no length, for ((;;)) no parts
+	}
 	reported := false
 	syntax.Walk(x, func(n syntax.Node) bool {
 		switch n := n.(type) {

@@ -30,6 +30,11 @@ func FuzzAnalyzeCommand(f *testing.F) {
 			t.Fatalf("AnalyzeCommand(%q) took more than 5s", cmd)
 		}
 		checkInvariants(t, cmd, a)
+		for _, c := range a.Concerns {
+			if strings.HasPrefix(c.Reason, errInternal) {
+				t.Fatalf("AnalyzeCommand(%q) panicked: %s", cmd, c.Reason)
+			}
+		}
 		v := CommandRules{Allow: []string{"*"}}.Evaluate(cmd)
 		if v.AutoApproved && !a.AutoApprovable() {
 			t.Fatalf("%q auto-approved although the analysis forbids it: %q", cmd, a.Reasons())

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -50,6 +51,10 @@ type Policy struct {
 	// without asking (seed 001's auto_approve_sensitive_edits). Reading
 	// secrets, hard-linked files and every command still need approval.
 	AutoApproveSensitiveEdits bool
+	// SecretScanLimit bounds how many directory entries are searched for
+	// secrets when a command reads a tree recursively (`grep -r x .`);
+	// a larger tree needs approval. Zero means 10000.
+	SecretScanLimit int
 	// Logger receives one record per assessment; default: none.
 	Logger *slog.Logger
 }
@@ -218,6 +223,7 @@ func (p *Policy) assessCommand(s *signals, as *Assessment, a Action) {
 		}
 	}
 	p.runtimePaths(s, v.Analysis)
+	p.recursiveSecrets(s, v.Analysis, bases)
 	seen := map[string]bool{}
 	for _, pa := range v.Analysis.Paths {
 		if skipCommandPath(pa.Path) {
@@ -247,10 +253,10 @@ func (p *Policy) commandPath(s *signals, as *Assessment, an CommandAnalysis, pa 
 	if pa.Command >= 0 && pa.Command < len(an.Commands) {
 		who = an.Commands[pa.Command].Name
 	}
-	switch pc.Decision {
-	case Deny:
-		s.add(Confirm, fmt.Sprintf("%s %s %s: %s", who, accessVerb(pa.Op), pa.Path, pc.Reason))
-	case Confirm:
+	if pa.Op == OpChdir && errors.Is(pc.Err, ErrNotDirectory) {
+		return // `mkdir build && cd build`: a cd that fails harms nothing
+	}
+	if pc.Decision != Allow {
 		s.add(Confirm, fmt.Sprintf("%s %s %s: %s", who, accessVerb(pa.Op), pa.Path, pc.Reason))
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,7 +30,7 @@ func policyWorkspace(t *testing.T) (*Workspace, string, string) {
 
 func TestPolicyCommands(t *testing.T) {
 	w, _, _ := policyWorkspace(t)
-	rules := CommandRules{Allow: []string{"ls", "cat", "echo", "git status", "grep", "cd", "head"}, Deny: []string{"curl"}}
+	rules := CommandRules{Allow: []string{"ls", "cat", "echo", "git status", "grep", "cd", "head", "rg", "tar", "cp"}, Deny: []string{"curl"}}
 	for _, tc := range []struct {
 		cmd, dir string
 		want     Decision
@@ -65,6 +67,15 @@ func TestPolicyCommands(t *testing.T) {
 		{"cat .[e]nv", "", Confirm, "may hold secrets"},
 		{`cat .e"nv"`, "", Confirm, "may hold secrets"},
 		{"cat {notes.txt,.env}", "", Confirm, "may hold secrets"},
+		{"grep -rn TOKEN", "", Confirm, "grep reads everything under ., including .env"},
+		{"grep -r TOKEN .", "", Confirm, "including .env"},
+		{"grep -R TOKEN sub", "", Confirm, "including sub/.env.local"},
+		{"grep TOKEN notes.txt", "", Allow, "allowed"},
+		{"grep -r TOKEN sub/code.go", "", Allow, "allowed"},
+		{"grep -r -e TOKEN .git", "", Allow, "allowed"},
+		{"ls -R", "", Allow, "allowed"},
+		{"cd not-yet-made && ls", "", Allow, "allowed"},
+		{"cd ../outside && ls", "", Confirm, "cd changes into ../outside"},
 	} {
 		p := &Policy{Workspace: w, Rules: rules}
 		a := p.AssessCommand(context.Background(), tc.cmd, tc.dir)
@@ -78,6 +89,76 @@ func TestPolicyCommands(t *testing.T) {
 }
 
 // The deciding reason comes first, so a one-line prompt shows why.
+func TestRecursiveReads(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want []string
+	}{
+		{"grep -rn TOKEN", []string{"."}},
+		{"grep -r TOKEN a b", []string{"a", "b"}},
+		{"grep -r -e TOKEN a", []string{"a"}},
+		{"grep --recursive TOKEN", []string{"."}},
+		{"grep TOKEN a", nil},
+		{"rg TOKEN", nil},
+		{"rg --hidden TOKEN src", []string{"src"}},
+		{"rg -uu TOKEN", []string{"."}},
+		{"cp -a src /tmp/x", []string{"src", "/tmp/x"}},
+		{"cp a b", nil},
+		{"tar czf /tmp/a.tgz .", []string{"/tmp/a.tgz", "."}},
+		{"tar -cf out.tar dir", []string{"dir"}},
+		{"grep -r -m 5 TOKEN", []string{"."}},
+		{"grep -rA3 TOKEN src", []string{"src"}},
+		{"rsync -a -e ssh src host:/x", []string{"src", "host:/x"}},
+		{"tar -xf a.tar", nil},
+		{"zip -r a.zip .", []string{"a.zip", "."}},
+		{"rsync -av . host:/x", []string{".", "host:/x"}},
+	} {
+		a := AnalyzeCommand(tc.cmd)
+		if len(a.Commands) == 0 {
+			t.Fatalf("%q: no commands", tc.cmd)
+		}
+		if got := recursiveReads(a.Commands[0]); !slices.Equal(got, tc.want) {
+			t.Errorf("recursiveReads(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+func TestPolicyRecursiveReaders(t *testing.T) {
+	w, root, _ := policyWorkspace(t)
+	p := &Policy{Workspace: w, Rules: CommandRules{Allow: []string{"grep", "rg", "tar", "cp", "zip"}}}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		cmd  string
+		want Decision
+	}{
+		{"rg TOKEN", Allow}, // rg skips hidden files
+		{"rg --hidden TOKEN", Confirm},
+		{"tar czf ../backup.tgz .", Confirm},
+		{"cp -r sub ../copy", Confirm},
+	} {
+		if a := p.AssessCommand(ctx, tc.cmd, ""); a.Decision != tc.want {
+			t.Errorf("AssessCommand(%q) = %v, want %v: %s", tc.cmd, a.Decision, tc.want, a.Reason())
+		}
+	}
+	// A symlink to a secret counts; too large a tree cannot be cleared.
+	os.MkdirAll(filepath.Join(root, "clean/deep"), 0o755)
+	if a := p.AssessCommand(ctx, "grep -r x clean", ""); a.Decision != Allow {
+		t.Errorf("clean tree: %v %s", a.Decision, a.Reason())
+	}
+	os.Symlink("../../.env", filepath.Join(root, "clean/deep/cfg"))
+	if a := p.AssessCommand(ctx, "grep -r x clean", ""); a.Decision != Confirm || !strings.Contains(a.Reason(), "clean/deep/cfg") {
+		t.Errorf("symlink to secret: %v %s", a.Decision, a.Reason())
+	}
+	os.Remove(filepath.Join(root, "clean/deep/cfg"))
+	p.SecretScanLimit = 50
+	for i := range 50 {
+		os.WriteFile(filepath.Join(root, "clean/deep", strconv.Itoa(i)), nil, 0o644)
+	}
+	if a := p.AssessCommand(ctx, "grep -r x clean", ""); a.Decision != Confirm || !strings.Contains(a.Reason(), "too many") {
+		t.Errorf("huge tree: %v %s", a.Decision, a.Reason())
+	}
+}
+
 func TestPolicyReasonOrder(t *testing.T) {
 	w, _, _ := policyWorkspace(t)
 	p := &Policy{Workspace: w, Rules: CommandRules{Allow: []string{"cat", "ls"}}}

@@ -15,8 +15,9 @@ import (
 // `npm run test:unit`; "git status" does not cover `git push`. An entry
 // may hold several rules separated by commas ("ls,pwd,git status", the
 // format of seed 002's auto-approve setting), and a trailing " *" or ":*"
-// is accepted and ignored ("git log *", "git log:*"). The rule "*" matches
-// every command.
+// is accepted and ignored ("git log *", "git log:*"), as is Claude Code's
+// Bash(…) spelling ("Bash(npm run test:*)"). The rule "*" matches every
+// command.
 //
 // Allow rules match the command name as written: "/bin/rm" is not "rm".
 // Deny and ask rules also match the base name, so a deny rule "rm" stops
@@ -85,6 +86,10 @@ func parseRules(entries []string) []rule {
 	for _, e := range entries {
 		for _, r := range strings.Split(e, ",") {
 			r = strings.TrimSpace(r)
+			// Claude Code's settings spell rules Bash(npm run test:*).
+			if inner, ok := strings.CutPrefix(r, "Bash("); ok && strings.HasSuffix(inner, ")") {
+				r = strings.TrimSpace(strings.TrimSuffix(inner, ")"))
+			}
 			body := strings.TrimSuffix(strings.TrimSuffix(r, ":*"), " *")
 			body = strings.TrimSpace(body)
 			if r == "" {
@@ -157,7 +162,7 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 			m.List, m.Rule = "allow", rl.text
 		} else if c.Wrapper == Transparent {
 			m.List = "transparent"
-		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !c.Dynamic && !strings.Contains(c.Name, "/") {
+		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !strings.Contains(c.Name, "/") {
 			m.List = "read-only"
 		} else {
 			unmatched = append(unmatched, fmt.Sprintf("%s: no allow rule matches", m.Text))

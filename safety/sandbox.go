@@ -80,6 +80,9 @@ type Sandbox struct {
 	// Logger receives warnings about degraded confinement; default
 	// slog.Default().
 	Logger *slog.Logger
+
+	// probe replaces the kernel probe in tests.
+	probe func(network bool) error
 }
 
 // NewSandbox returns a Sandbox that lets commands write only inside the
@@ -101,7 +104,14 @@ type sandboxRequest struct {
 // Available reports whether this system can enforce the sandbox as
 // configured, with an error wrapping ErrSandboxUnavailable saying why not.
 func (s *Sandbox) Available() error {
-	return sandboxSupported(s.DenyNetwork)
+	return s.supported(s.DenyNetwork)
+}
+
+func (s *Sandbox) supported(network bool) error {
+	if s.probe != nil {
+		return s.probe(network)
+	}
+	return sandboxSupported(network)
 }
 
 // Wrap rewrites cmd, which must not have been started, so that it runs
@@ -140,7 +150,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		}
 		writable = append(writable, filepath.Clean(d))
 	}
-	if err := sandboxSupported(false); err != nil {
+	if err := s.supported(false); err != nil {
 		if !s.BestEffort {
 			return err
 		}
@@ -148,7 +158,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		return nil
 	}
 	if s.DenyNetwork {
-		if err := sandboxSupported(true); err != nil {
+		if err := s.supported(true); err != nil {
 			if !s.BestEffort {
 				return err
 			}

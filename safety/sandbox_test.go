@@ -5,6 +5,7 @@ package safety
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -264,5 +265,87 @@ func BenchmarkSandboxStart(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Where the kernel cannot confine, Wrap fails saying why, or with
+// BestEffort leaves the command as it was and logs a warning.
+func TestSandboxDegrades(t *testing.T) {
+	dir := t.TempDir()
+	missing := func(network bool) error {
+		return fmt.Errorf("%w: this Linux kernel does not support Landlock (test)", ErrSandboxUnavailable)
+	}
+	noNet := func(network bool) error {
+		if network {
+			return fmt.Errorf("%w: Landlock ABI 3 cannot restrict the network (test)", ErrSandboxUnavailable)
+		}
+		return nil
+	}
+
+	cmd := exec.Command("true")
+	sb := &Sandbox{Writable: []string{dir}, probe: missing}
+	if err := sb.Wrap(cmd); !errors.Is(err, ErrSandboxUnavailable) || !strings.Contains(err.Error(), "does not support Landlock") {
+		t.Errorf("strict Wrap without Landlock = %v", err)
+	}
+
+	var logs strings.Builder
+	sb = &Sandbox{Writable: []string{dir}, probe: missing, BestEffort: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+	cmd = exec.Command("true")
+	before := cmd.Path
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Path != before || cmd.Env != nil {
+		t.Error("BestEffort without Landlock changed the command")
+	}
+	if !strings.Contains(logs.String(), "WITHOUT a sandbox") {
+		t.Errorf("no warning logged: %q", logs.String())
+	}
+
+	sb = &Sandbox{Writable: []string{dir}, probe: noNet, DenyNetwork: true}
+	if err := sb.Wrap(exec.Command("true")); !errors.Is(err, ErrSandboxUnavailable) || sb.Available() == nil {
+		t.Errorf("strict DenyNetwork on an old ABI = %v", err)
+	}
+	logs.Reset()
+	sb = &Sandbox{Writable: []string{dir}, probe: noNet, DenyNetwork: true, BestEffort: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+	cmd = exec.Command("true")
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Path == before || !strings.Contains(logs.String(), "WITHOUT network restriction") {
+		t.Errorf("BestEffort DenyNetwork on an old ABI: path %q, logs %q; want files confined and a warning", cmd.Path, logs.String())
+	}
+}
+
+// Ordinary work inside the sandbox keeps working: devices, moving files
+// between directories (Landlock's "refer" right), reading system files,
+// running programs, and a private TMPDIR.
+func TestSandboxAllowsOrdinaryWork(t *testing.T) {
+	requireLandlock(t, false)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	ws, tmp := t.TempDir(), t.TempDir()
+	script := `set -e
+echo discarded > /dev/null
+head -c 4 /dev/urandom > /dev/null
+mkdir -p a b
+echo x > a/f
+mv a/f b/f
+ln -s b/f link
+cat /etc/hostname > /dev/null 2>&1 || cat /etc/passwd > /dev/null
+echo t > "$TMPDIR/t"
+rm "$TMPDIR/t"
+echo ok`
+	cmd := exec.Command(sh, "-c", script)
+	cmd.Dir = ws
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	if err := testSandbox(t, ws, tmp).Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Fatalf("confined script: %v\n%s", err, out)
 	}
 }

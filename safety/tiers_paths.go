@@ -169,6 +169,23 @@ func (a *analyzer) resolve(p string) string {
 	return path.Join(a.cwd, p)
 }
 
+// downloaded records a file a fetch command writes, so that running it
+// later in the same line (`curl -o x.sh URL && sh x.sh`) is judged like
+// piping the download into a shell.
+func (a *analyzer) downloaded(w word) {
+	if w.dynamic || w.s == "" || w.s == "-" {
+		return
+	}
+	if a.downloads == nil {
+		a.downloads = make(map[string]bool)
+	}
+	a.downloads[cleanPath(a.resolve(w.s))] = true
+}
+
+func (a *analyzer) wasDownloaded(w word) bool {
+	return !w.dynamic && a.downloads[cleanPath(a.resolve(w.s))]
+}
+
 // judgeWrite raises the severity of a write to p by command idx.
 func (a *analyzer) judgeWrite(idx int, p, by string) {
 	c := cleanPath(a.resolve(p))

@@ -49,8 +49,7 @@ func network(c *call) bool {
 	b := c.base
 	switch b {
 	case "curl":
-		flags, ops := opts(c.args, "-o --output -d --data --data-raw --data-binary --data-urlencode -F --form -T --upload-file -X --request -H --header -u --user -A --user-agent -e --referer -b --cookie -c --cookie-jar -K --config -x --proxy -m --max-time --connect-timeout -w --write-out --retry -r --range -E --cert --key --cacert -D --dump-header --json --url", false)
-		_ = ops
+		flags, _ := opts(c.args, "-o --output -d --data --data-raw --data-binary --data-urlencode -F --form -T --upload-file -X --request -H --header -u --user -A --user-agent -e --referer -b --cookie -c --cookie-jar -K --config -x --proxy -m --max-time --connect-timeout -w --write-out --retry -r --range -E --cert --key --cacert -D --dump-header --json --url", false)
 		if f, ok := hasPrefixFlag(flags, "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--json", "-K", "--config"); ok {
 			c.concern(SeverityHigh, false, "curl "+f+" sends data to a server (possible exfiltration)")
 		} else if m := valueOf(c.args, "-X", "--request"); m != "" && m != "GET" && m != "HEAD" {
@@ -78,6 +77,9 @@ func network(c *call) bool {
 				c.path(v, OpWrite)
 			}
 		}
+		for _, v := range valuesOf(c.args, "-o", "--output") {
+			c.a.downloaded(v)
+		}
 		if has(flags, "O", "--remote-name", "--remote-name-all") {
 			c.concern(SeverityMedium, false, "curl -O writes a downloaded file")
 		}
@@ -91,6 +93,7 @@ func network(c *call) bool {
 		for _, v := range valuesOf(c.args, "-O", "--output-document") {
 			if v.s != "-" {
 				c.path(v, OpWrite)
+				c.a.downloaded(v)
 			}
 		}
 	case "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mosh", "ftp", "tftp", "sshpass", "rsh", "rlogin":
@@ -119,6 +122,15 @@ func valueOf(args []word, names ...string) string {
 	return strings.ToUpper(v[0].s)
 }
 
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
 // valuesOf returns the values of a flag in either "-o v", "--out=v" or
 // "-ov" form.
 func valuesOf(args []word, names ...string) []word {
@@ -132,6 +144,9 @@ func valuesOf(args []word, names ...string) []word {
 				out = append(out, word{s: strings.TrimPrefix(w.s, n+"="), dynamic: w.dynamic})
 			case len(n) == 2 && !strings.HasPrefix(w.s, "--") && strings.HasPrefix(w.s, n) && len(w.s) > 2:
 				out = append(out, word{s: w.s[2:], dynamic: w.dynamic})
+			case len(n) == 2 && len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && w.s[len(w.s)-1] == n[1] && isLetters(w.s[1:]) && i+1 < len(args):
+				// -fsSLo FILE: the value follows a group of short flags.
+				out = append(out, args[i+1])
 			}
 		}
 	}
@@ -265,6 +280,9 @@ func interpreter(c *call) bool {
 			c.concern(SeverityCritical, true, b+" runs code downloaded from the network")
 		case ops[0].dynamic:
 			c.unanalyzable(b + " runs a script known only at run time (" + ops[0].s + ")")
+		case c.a.wasDownloaded(ops[0]):
+			c.path(ops[0], OpRead)
+			c.concern(SeverityCritical, true, b+" runs "+ops[0].s+", downloaded earlier in this command")
 		default:
 			c.path(ops[0], OpRead)
 			c.concern(SeverityMedium, false, b+" runs the script "+ops[0].s)

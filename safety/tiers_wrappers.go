@@ -52,8 +52,7 @@ func wrapper(c *call) {
 		}
 		c.wrap(Transparent, inner)
 	case "time":
-		flags, inner := opts(c.args, "-f --format -o --output", true)
-		_ = flags
+		_, inner := opts(c.args, "-f --format -o --output", true)
 		for i, w := range c.args {
 			if (w.s == "-o" || w.s == "--output") && i+1 < len(c.args) {
 				c.path(c.args[i+1], OpWrite)
@@ -168,6 +167,9 @@ func wrapper(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " of a script known only at run time (" + f.s + ")")
+		case c.a.wasDownloaded(f):
+			c.path(f, OpRead)
+			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
 			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s+" in the current shell")
@@ -346,6 +348,9 @@ func shell(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic:
 			c.unanalyzable(c.base + " runs a script known only at run time (" + f.s + ")")
+		case c.a.wasDownloaded(f):
+			c.path(f, OpRead)
+			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
 			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s)
@@ -364,7 +369,7 @@ func stdinScript(c *call) {
 			body = h.Word
 		}
 		if body != nil && isShellName(c.base) {
-			w := c.a.join(body.Parts, body)
+			w := c.a.join(body.Parts, c.a.src(body))
 			if w.dynamic {
 				c.unanalyzable(c.base + " runs a here-document with expansions")
 				return

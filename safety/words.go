@@ -26,6 +26,9 @@ type word struct {
 	fetched bool
 	// param names the variable when the word is exactly $name or ${name}.
 	param string
+	// pipe: the word is exactly <(…) or >(…), a pipe to commands that are
+	// analysed, not a file.
+	pipe bool
 }
 
 // maxBraceFields bounds brace expansion: `{1..99999999}` must not allocate
@@ -42,21 +45,21 @@ func (a *analyzer) fields(w *syntax.Word) []word {
 // appendFields is fields appending to dst.
 func (a *analyzer) appendFields(dst []word, w *syntax.Word) []word {
 	a.scanWord(w)
-	if hasBraceLit(w) {
-		text := short(a.src(w))
-		if syntax.SplitBraces(w) {
-			alts, ok := braceAlternatives(w.Parts, 0)
-			if !ok {
-				a.unanalyzable(-1, "brace expansion of "+text+" produces too many words")
-				return append(dst, word{s: text, dynamic: true})
-			}
-			for _, parts := range alts {
-				dst = append(dst, a.join(parts, w))
-			}
-			return dst
+	// The source text is taken before SplitBraces rewrites the word: the
+	// rewritten nodes no longer map to positions.
+	text := a.src(w)
+	if hasBraceLit(w) && syntax.SplitBraces(w) {
+		alts, ok := braceAlternatives(w.Parts, 0)
+		if !ok {
+			a.unanalyzable(-1, "brace expansion of "+short(text)+" produces too many words")
+			return append(dst, word{s: short(text), dynamic: true})
 		}
+		for _, parts := range alts {
+			dst = append(dst, a.join(parts, text))
+		}
+		return dst
 	}
-	return append(dst, a.join(w.Parts, w))
+	return append(dst, a.join(w.Parts, text))
 }
 
 func hasBraceLit(w *syntax.Word) bool {
@@ -167,8 +170,9 @@ func abs(n int) int {
 	return n
 }
 
-// join performs quote removal over parts.
-func (a *analyzer) join(parts []syntax.WordPart, whole *syntax.Word) word {
+// join performs quote removal over parts; text is the word's source,
+// shown for values known only at run time.
+func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 	var w word
 	if len(parts) == 1 {
 		// Fast path, most words: one plain literal needs no copy.
@@ -222,12 +226,15 @@ func (a *analyzer) join(parts []syntax.WordPart, whole *syntax.Word) word {
 			w.dynamic = true
 			if len(parts) == 1 {
 				w.mayVanish = true
-				if p.Short || simpleParam(p) {
+				if p.Param != nil && (p.Short || simpleParam(p)) {
 					w.param = p.Param.Value
 				}
 			}
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
 			w.dynamic = true
+			if _, ok := p.(*syntax.ProcSubst); ok && len(parts) == 1 {
+				w.pipe = true
+			}
 			w.fetched = w.fetched || a.fetched[p]
 			if _, ok := p.(*syntax.CmdSubst); ok && len(parts) == 1 {
 				w.mayVanish = true
@@ -240,7 +247,7 @@ func (a *analyzer) join(parts []syntax.WordPart, whole *syntax.Word) word {
 		}
 	}
 	if w.dynamic {
-		w.s = short(a.src(whole))
+		w.s = short(text)
 	} else {
 		w.s = b.String()
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 )
 
 // WriteFile replaces the file at path with data, atomically: readers see the
@@ -27,6 +28,9 @@ import (
 // Writing replaces the file's inode, so other hard links to it keep the old
 // content (Check reports Confirm for such files).
 func (w *Workspace) WriteFile(path string, data []byte, perm fs.FileMode) error {
+	if strings.HasSuffix(path, "/") {
+		return &PathError{Op: "write", Path: path, Err: ErrInvalidPath, Detail: "ends with \"/\", which names a directory; drop it to write a file"}
+	}
 	pc, err := w.use("write", path, OpWrite, true)
 	if err != nil {
 		w.log.Warn("safety: write refused", "path", path, "err", err.Error())
