@@ -60,6 +60,10 @@ type ServerConfig struct {
 	// Logger receives connection events and every refused or confirmed
 	// call; nil logs nothing.
 	Logger *slog.Logger
+	// OnToolsChanged is called when the server says its tool list changed;
+	// call Register again from it (on another goroutine if it may block)
+	// to refresh the registry.
+	OnToolsChanged func(*Client)
 }
 
 var serverNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,40}$`)
@@ -89,6 +93,8 @@ type Client struct {
 	session *sdk.ClientSession
 	stderr  *tailBuffer
 
+	progress *progressRoutes
+
 	mu      sync.Mutex
 	skipped []error
 }
@@ -100,7 +106,7 @@ func Connect(ctx context.Context, cfg ServerConfig) (*Client, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg}
+	c := &Client{cfg: cfg, progress: &progressRoutes{}}
 	t := cfg.Transport
 	switch {
 	case cfg.Command != "":
@@ -128,7 +134,11 @@ func Connect(ctx context.Context, cfg ServerConfig) (*Client, error) {
 		}
 		t = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc}
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "tether", Version: "v0"}, &sdk.ClientOptions{Logger: cfg.Logger})
+	opts := &sdk.ClientOptions{Logger: cfg.Logger, ProgressNotificationHandler: c.progress.deliver}
+	if cfg.OnToolsChanged != nil {
+		opts.ToolListChangedHandler = func(ctx context.Context, _ *sdk.ToolListChangedRequest) { cfg.OnToolsChanged(c) }
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "tether", Version: "v0"}, opts)
 	s, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connect to server %q: %w%s", cfg.Name, err, c.stderrNote())
@@ -220,6 +230,7 @@ func (c *Client) adapt(rt *sdk.Tool, name string) (*Tool, error) {
 		decision:    dec,
 		reasons:     reasons,
 		session:     c.session,
+		progress:    c.progress,
 		confirm:     c.cfg.Confirm,
 		logger:      c.cfg.Logger,
 		maxOutput:   c.cfg.MaxOutput,

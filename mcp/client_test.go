@@ -8,10 +8,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -25,7 +27,7 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("TETHER_MCP_TEST_SERVE"); dir != "" {
 		os.Exit(serveForTest(dir))
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }
 
 func serveForTest(dir string) int {
@@ -284,4 +286,33 @@ func firstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// TestToolsChanged: a server that adds a tool tells the client, which can
+// re-register its namespace.
+func TestToolsChanged(t *testing.T) {
+	srv := fakeServer()
+	changed := make(chan *Client, 1)
+	c := connectInProcess(t, srv, ServerConfig{Name: "fake", OnToolsChanged: func(c *Client) {
+		select {
+		case changed <- c:
+		default:
+		}
+	}})
+	var reg tools.Registry
+	_, err := c.Register(context.Background(), &reg)
+	require.NoError(t, err)
+	assert.NotContains(t, reg.Names(), "fake__late")
+
+	srv.AddTool(&sdk.Tool{Name: "late", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil })
+	select {
+	case got := <-changed:
+		_, err := got.Register(context.Background(), &reg)
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no tools/list_changed notification")
+	}
+	assert.Contains(t, reg.Names(), "fake__late")
+	assert.Contains(t, reg.Names(), "fake__lookup")
 }

@@ -91,6 +91,9 @@ func NewServer(reg *tools.Registry, opts ServeOptions) (*sdk.Server, error) {
 			if req.Params != nil && len(req.Params.Arguments) > 0 {
 				args = req.Params.Arguments
 			}
+			if r := serverReporter(ctx, req); r != nil {
+				ctx = tools.WithReporter(ctx, r)
+			}
 			return toMCPResult(guarded.Execute(ctx, tools.Call{Name: spec.Name, Arguments: args})), nil
 		})
 	}

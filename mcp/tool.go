@@ -53,6 +53,7 @@ type Tool struct {
 	confirm     Confirmer
 	logger      *slog.Logger
 	maxOutput   int
+	progress    *progressRoutes
 }
 
 var _ Decider = (*Tool)(nil)
@@ -93,7 +94,13 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 	if t.decision == safety.Confirm {
 		logDecision(ctx, t.logger, "mcp tool call confirmed", req, nil)
 	}
-	res, err := t.session.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+	params := &sdk.CallToolParams{Name: t.remote, Arguments: args}
+	if t.progress != nil {
+		tok, done := t.progress.add(ctx, t.spec.Name)
+		defer done()
+		params.SetProgressToken(tok)
+	}
+	res, err := t.session.CallTool(ctx, params)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return tools.Result{}, fmt.Errorf("%s: %w", t.spec.Name, context.Cause(ctx))
