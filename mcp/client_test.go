@@ -305,7 +305,9 @@ func TestToolsChanged(t *testing.T) {
 	assert.NotContains(t, reg.Names(), "fake__late")
 
 	srv.AddTool(&sdk.Tool{Name: "late", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil })
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		})
 	select {
 	case got := <-changed:
 		_, err := got.Register(context.Background(), &reg)
