@@ -258,6 +258,34 @@ func (c *Client) Sync(ctx context.Context, path string, text string) error {
 	})
 }
 
+// Documents returns the paths of the documents the server has open, in no
+// particular order.
+func (c *Client) Documents() []string {
+	c.docMu.Lock()
+	defer c.docMu.Unlock()
+	out := make([]string, 0, len(c.docs))
+	for uri := range c.docs {
+		if p, err := Path(uri); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// CloseDocument tells the server to forget an open document (didClose),
+// for a file that was deleted; the server reads it from disk again if it
+// still matters.
+func (c *Client) CloseDocument(ctx context.Context, path string) error {
+	uri := URI(path)
+	c.docMu.Lock()
+	defer c.docMu.Unlock()
+	if _, ok := c.docs[uri]; !ok {
+		return nil
+	}
+	delete(c.docs, uri)
+	return c.conn.notify("textDocument/didClose", map[string]any{"textDocument": textDocumentIdentifier{URI: uri}})
+}
+
 // Close shuts the server down the way LSP asks (shutdown request, then the
 // exit notification), waits for the process, and kills its process group
 // if it does not exit in time. The process is always reaped and the

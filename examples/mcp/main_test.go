@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -85,7 +86,7 @@ func TestServeHTTP(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	cmd := exec.Command(bin, "serve", "-workspace", ws, "-http", addr)
-	var stderr bytes.Buffer
+	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
@@ -99,7 +100,7 @@ func TestServeHTTP(t *testing.T) {
 			c.Close()
 		}
 		return err == nil
-	}, 20*time.Second, 50*time.Millisecond, stderr.String())
+	}, 20*time.Second, 50*time.Millisecond, "server did not listen")
 
 	out, errOut, code := runCLI(t, "call", "-url", url, "-tool", "search_workspace", "-args", `{"query":"Answer"}`)
 	require.Equal(t, 0, code, errOut)
@@ -113,4 +114,22 @@ func TestServeHTTP(t *testing.T) {
 	_, _, code = runCLI(t, "list", "-url", url, "--", bin)
 	assert.Equal(t, 1, code, "both -url and a command")
 	assert.True(t, strings.Contains(stderr.String(), "serving"), stderr.String())
+}
+
+// syncBuffer is a bytes.Buffer a subprocess writes to while the test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -161,3 +161,22 @@ func TestNoServerInstalled(t *testing.T) {
 	assert.Equal(t, "toolchain checked ", run(t, &reg, "get_diagnostics", `{}`).Text)
 	assert.Equal(t, "toolchain checked geom", run(t, &reg, "get_diagnostics", `{"path":"geom"}`).Text)
 }
+
+// TestGoplsSeesEditsToOpenFiles: a file the server has open is re-read
+// before each answer, so edits the agent made since are not ignored.
+func TestGoplsSeesEditsToOpenFiles(t *testing.T) {
+	needGopls(t)
+	ws := project(t, "shapes", nil)
+	reg := registry(t, ws, lsp.DefaultServers())
+	require.Contains(t, run(t, reg, "get_document_symbols", `{"path":"geom/shape.go"}`).Text, "function Total") // opens shape.go
+	before := run(t, reg, "find_references", `{"path":"main.go","symbolName":"Total"}`)
+	require.Contains(t, before.Text, "Found 1 reference")
+
+	shape := filepath.Join(ws.Root(), "geom", "shape.go")
+	b, err := os.ReadFile(shape)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(shape, append(b, "\nvar _ = Total()\n"...), 0o644))
+	after := run(t, reg, "find_references", `{"path":"main.go","symbolName":"Total"}`)
+	assert.Contains(t, after.Text, "Found 2 references", after.Text)
+	assert.Contains(t, after.Text, "→ 37: var _ = Total()")
+}

@@ -2,7 +2,9 @@ package lsptools
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,7 +66,40 @@ func (k *kit) open(ctx context.Context, path string) (*doc, error) {
 	if err := client.Sync(ctx, d.abs, d.text); err != nil {
 		return nil, err
 	}
+	if err := k.refresh(ctx, client, d.abs); err != nil {
+		return nil, err
+	}
 	return d, nil
+}
+
+// refresh re-syncs the other documents the server has open with the
+// files as they are now, so an answer about them (references, say) does
+// not rest on a version from before the agent edited them. A deleted file
+// is closed.
+func (k *kit) refresh(ctx context.Context, client *lsp.Client, except string) error {
+	for _, p := range client.Documents() {
+		if p == except {
+			continue
+		}
+		rel := k.displayPath(p)
+		if rel == p {
+			continue // not ours to read
+		}
+		b, err := k.cfg.Files.ReadFile(rel)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := client.CloseDocument(ctx, p); err != nil {
+				return err
+			}
+		case err != nil || !utf8.Valid(b):
+			continue // leave it as the server knows it
+		default:
+			if err := client.Sync(ctx, p, string(b)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // target is a resolved position and how to describe it.
