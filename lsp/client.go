@@ -60,10 +60,8 @@ func Start(ctx context.Context, spec ServerSpec, root string, logger *slog.Logge
 	if err != nil {
 		return nil, err
 	}
-	path := spec.Command
-	if p, err := exec.LookPath(spec.Command); err == nil {
-		path = p
-	} else {
+	path, err := LookPath(spec.Command)
+	if err != nil {
 		return nil, &NoServerError{Tried: []string{spec.Command}, Cause: err}
 	}
 	inR, inW, err := os.Pipe()

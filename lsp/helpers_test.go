@@ -3,7 +3,6 @@ package lsp
 import (
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -12,8 +11,8 @@ import (
 // install it.
 func needGopls(t testing.TB) {
 	t.Helper()
-	if _, err := exec.LookPath("gopls"); err != nil {
-		t.Skip("gopls not found on PATH; enable these tests with: go install golang.org/x/tools/gopls@v0.23.0 && export PATH=\"$PATH:$(go env GOPATH)/bin\"")
+	if _, err := LookPath("gopls"); err != nil {
+		t.Skip("gopls not found on PATH or in $GOBIN/$GOPATH/bin; enable these tests with: GOFLAGS= go install golang.org/x/tools/gopls@v0.23.0 (v0.24+ needs Go 1.27)")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -64,7 +65,7 @@ type Manager struct {
 	Root string
 	// Servers to choose from; nil means DefaultServers().
 	Servers []ServerSpec
-	// LookPath finds a command; nil means exec.LookPath.
+	// LookPath finds a command; nil means this package's LookPath.
 	LookPath func(string) (string, error)
 	// Logger receives server starts, stops and messages; nil logs nothing.
 	Logger *slog.Logger
@@ -94,7 +95,7 @@ func (m *Manager) Spec(path string) (ServerSpec, error) {
 	}
 	look := m.LookPath
 	if look == nil {
-		look = exec.LookPath
+		look = LookPath
 	}
 	var tried []string
 	for _, s := range servers {
@@ -207,3 +208,32 @@ func (m *Manager) Close(ctx context.Context) error {
 
 // StartTimeout bounds starting and initialising one server.
 const StartTimeout = 60 * time.Second
+
+// LookPath finds a server command on PATH, then in the directory
+// "go install" puts programs in ($GOBIN, else $GOPATH/bin, else ~/go/bin),
+// so that a gopls installed with "go install golang.org/x/tools/gopls"
+// is found even when that directory is not on PATH.
+func LookPath(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err == nil || strings.ContainsRune(name, filepath.Separator) {
+		return p, err
+	}
+	var dirs []string
+	if gobin := os.Getenv("GOBIN"); gobin != "" {
+		dirs = append(dirs, gobin)
+	}
+	if gopath := os.Getenv("GOPATH"); gopath != "" {
+		for _, d := range filepath.SplitList(gopath) {
+			dirs = append(dirs, filepath.Join(d, "bin"))
+		}
+	} else if home, herr := os.UserHomeDir(); herr == nil {
+		dirs = append(dirs, filepath.Join(home, "go", "bin"))
+	}
+	for _, d := range dirs {
+		cand := filepath.Join(d, name)
+		if fi, serr := os.Stat(cand); serr == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return cand, nil
+		}
+	}
+	return "", err
+}

@@ -246,18 +246,22 @@ func (c *Client) adapt(rt *sdk.Tool, name string) (*Tool, error) {
 
 // Register lists the server's tools and adds them to reg under the
 // server's namespace, replacing whatever that namespace held (so calling it
-// again after the server's tool list changed refreshes it). It returns the
-// registered names.
+// again after the server's tool list changed refreshes it). Tools a deny
+// rule names are left out. It returns the registered names.
 func (c *Client) Register(ctx context.Context, reg *tools.Registry) ([]string, error) {
 	ts, err := c.Tools(ctx)
 	if err != nil {
 		return nil, err
 	}
 	reg.Unregister(c.cfg.Name + tools.NamespaceSep)
-	list := make([]tools.Tool, len(ts))
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		list[i], names[i] = t, t.spec.Name
+	var list []tools.Tool
+	var names []string
+	for _, t := range ts {
+		if t.decision == safety.Deny {
+			// Never offered: a model would only waste calls on it.
+			continue
+		}
+		list, names = append(list, t), append(names, t.spec.Name)
 	}
 	// The names already carry the namespace: Register keeps the *Tool
 	// itself in the registry, so Lookup's result still implements Decider.

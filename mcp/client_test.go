@@ -318,3 +318,26 @@ func TestToolsChanged(t *testing.T) {
 	assert.Contains(t, reg.Names(), "fake__late")
 	assert.Contains(t, reg.Names(), "fake__lookup")
 }
+
+// TestDeniedToolsNotOffered: a deny rule keeps a tool out of the registry.
+func TestDeniedToolsNotOffered(t *testing.T) {
+	c := connectInProcess(t, fakeServer(), ServerConfig{Name: "fake", Rules: Rules{Deny: []string{"delete*"}}})
+	var reg tools.Registry
+	names, err := c.Register(context.Background(), &reg)
+	require.NoError(t, err)
+	assert.Contains(t, names, "fake__lookup")
+	for _, n := range names {
+		assert.NotContains(t, n, "delete")
+	}
+	ts, err := c.Tools(context.Background())
+	require.NoError(t, err)
+	var denied int
+	for _, tl := range ts {
+		if d, _ := tl.Decision(); d == safety.Deny {
+			denied++
+			_, err := tl.Execute(context.Background(), tools.Call{Name: tl.Describe().Name})
+			assert.ErrorIs(t, err, ErrDenied, "enforced even when called directly")
+		}
+	}
+	assert.Equal(t, 2, denied)
+}

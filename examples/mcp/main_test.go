@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/lsp"
 )
 
 // binary builds the example once per test run.
@@ -106,7 +108,7 @@ func TestServeHTTP(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "const Answer = 42")
 
-	if _, err := exec.LookPath("gopls"); err == nil {
+	if _, err := lsp.LookPath("gopls"); err == nil {
 		out, errOut, code = runCLI(t, "call", "-url", url, "-tool", "get_hover_info", "-args", `{"path":"a.go","symbolName":"Answer"}`)
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, "const Answer untyped int = 42")

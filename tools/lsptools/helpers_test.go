@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -19,8 +18,8 @@ import (
 // install it.
 func needGopls(t testing.TB) {
 	t.Helper()
-	if _, err := exec.LookPath("gopls"); err != nil {
-		t.Skip("gopls not found on PATH; enable these tests with: go install golang.org/x/tools/gopls@v0.23.0 && export PATH=\"$PATH:$(go env GOPATH)/bin\"")
+	if _, err := lsp.LookPath("gopls"); err != nil {
+		t.Skip("gopls not found on PATH or in $GOBIN/$GOPATH/bin; enable these tests with: GOFLAGS= go install golang.org/x/tools/gopls@v0.23.0 (v0.24+ needs Go 1.27)")
 	}
 }
 
