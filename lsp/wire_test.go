@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"net/textproto"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,4 +123,21 @@ func TestURI(t *testing.T) {
 	assert.Equal(t, "/tmp/dir with space/ü.go", p)
 	_, err = Path("https://example.com/x")
 	assert.Error(t, err)
+}
+
+func BenchmarkReadMessage(b *testing.B) {
+	body := `{"jsonrpc":"2.0","id":7,"result":[` + strings.Repeat(`{"uri":"file:///src/pkg/file.go","range":{"start":{"line":12,"character":4},"end":{"line":12,"character":9}}},`, 40) + `{}]}`
+	frame := "Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	stream := strings.Repeat(frame, 64)
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := bufio.NewReader(strings.NewReader(stream))
+		tp := textproto.NewReader(r)
+		for range 64 {
+			if _, err := readMessage(tp, r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -163,4 +164,43 @@ func assertNoFile(t *testing.T, ws *safety.Workspace, rel string) {
 	_, err := os.Stat(filepath.Join(ws.Root(), filepath.FromSlash(rel)))
 	assert.True(t, errors.Is(err, os.ErrNotExist), "%s should not exist: %v", rel, err)
 	_ = strings.TrimSpace
+}
+
+// BenchmarkRoundTrip measures one call of a trivial tool through a Tether
+// client, the MCP SDK over an in-memory transport, and a Tether server.
+func BenchmarkRoundTrip(b *testing.B) {
+	var reg tools.Registry
+	if err := reg.Register(tools.New("echo", "Echo.", func(ctx context.Context, a struct {
+		S string `json:"s"`
+	}) (tools.Result, error) {
+		return tools.Text(a.S), nil
+	}, tools.ReadOnly())); err != nil {
+		b.Fatal(err)
+	}
+	srv, err := NewServer(&reg, ServeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := Connect(ctx, ServerConfig{Name: "b", Transport: ct})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { c.Close(); ss.Wait() }()
+	var client tools.Registry
+	if _, err := c.Register(ctx, &client); err != nil {
+		b.Fatal(err)
+	}
+	call := tools.Call{Name: "b__echo", Arguments: []byte(`{"s":"hello"}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := client.Execute(ctx, call); res.Text != "hello" {
+			b.Fatal(res.Text)
+		}
+	}
 }
