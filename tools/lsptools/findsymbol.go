@@ -73,6 +73,14 @@ func (k *kit) symbolsResult(q, kind string, syms []lsp.SymbolInformation) tools.
 	if slices.ContainsFunc(syms, contains) {
 		syms = slices.DeleteFunc(syms, func(s lsp.SymbolInformation) bool { return !contains(s) })
 	}
+	// Dependencies and the standard library are large: once the workspace
+	// has matches, keep outside ones only when their name is the query.
+	outside := func(s lsp.SymbolInformation) bool { p := locPath(s.Location.URI); return k.displayPath(p) == p }
+	if slices.ContainsFunc(syms, func(s lsp.SymbolInformation) bool { return !outside(s) }) {
+		syms = slices.DeleteFunc(syms, func(s lsp.SymbolInformation) bool {
+			return outside(s) && !strings.EqualFold(bareName(s.Name), q) && !strings.EqualFold(lastPart(s.Name), q)
+		})
+	}
 	rank := func(s lsp.SymbolInformation) int {
 		r := 3
 		n := bareName(s.Name)
@@ -167,4 +175,12 @@ func (k *kit) languageSamples(hint string) ([]string, error) {
 		return nil
 	})
 	return order, err
+}
+
+// lastPart is the name after the last dot ("Circle.Area" → "Area").
+func lastPart(n string) string {
+	if i := strings.LastIndexByte(n, '.'); i >= 0 {
+		return n[i+1:]
+	}
+	return n
 }
