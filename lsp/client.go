@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -87,7 +88,7 @@ func Start(ctx context.Context, spec ServerSpec, root string, logger *slog.Logge
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		return nil, fmt.Errorf("lsp: start %s: %w", spec.Name, err)
+		return nil, &StartError{Server: spec.Name, Err: err}
 	}
 	c.cmd, c.stdin, c.stdout = cmd, inW, outR
 	go func() {
@@ -98,7 +99,7 @@ func Start(ctx context.Context, spec ServerSpec, root string, logger *slog.Logge
 
 	if err := c.initialize(ctx); err != nil {
 		c.kill()
-		return nil, fmt.Errorf("lsp: initialize %s: %w%s", spec.Name, err, c.stderrNote())
+		return nil, &StartError{Server: spec.Name, Err: err, Stderr: strings.TrimSpace(c.stderr.String())}
 	}
 	if logger != nil {
 		logger.InfoContext(ctx, "language server started", "server", spec.Name, "root", root, "pid", cmd.Process.Pid)
@@ -345,6 +346,25 @@ func (c *Client) stderrNote() string {
 	}
 	return "\nserver stderr:\n" + string(s)
 }
+
+// StartError: a language server is installed but did not start or
+// initialise (a rustup proxy without the component, a crash, a missing
+// runtime). Stderr holds the end of what it printed.
+type StartError struct {
+	Server string
+	Err    error
+	Stderr string
+}
+
+func (e *StartError) Error() string {
+	msg := fmt.Sprintf("lsp: %s failed to start: %v", e.Server, e.Err)
+	if e.Stderr != "" {
+		msg += "\nserver stderr:\n" + e.Stderr
+	}
+	return msg
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
 
 // ErrNoServer: no language server is configured and installed for a file.
 var ErrNoServer = errors.New("lsp: no language server for this file type")

@@ -127,3 +127,23 @@ func TestDefaultServersNoServer(t *testing.T) {
 	assert.Equal(t, "no language server for .py files (looked for [pyright-langserver pylsp] on PATH)", err.Error())
 	assert.True(t, strings.Contains(err.Error(), "pyright"))
 }
+
+// TestManagerRemembersFailure: a server that fails to start is not
+// respawned on every call.
+func TestManagerRemembersFailure(t *testing.T) {
+	count := filepath.Join(t.TempDir(), "starts")
+	spec := ServerSpec{Name: "broken", Command: "sh", Args: []string{"-c", "echo x >> " + count + "; echo boom >&2"}, Languages: map[string]string{".fk": "fake"}}
+	m := &Manager{Root: t.TempDir(), Servers: []ServerSpec{spec}}
+	defer m.Close(context.Background())
+	for range 3 {
+		_, err := m.ClientFor(context.Background(), "a.fk")
+		var se *StartError
+		require.ErrorAs(t, err, &se)
+		assert.Equal(t, "broken", se.Server)
+		assert.Equal(t, "boom", se.Stderr)
+	}
+	b, err := os.ReadFile(count)
+	require.NoError(t, err)
+	assert.Equal(t, "x\n", string(b), "started once")
+	assert.Empty(t, m.Running())
+}

@@ -81,6 +81,7 @@ type starting struct {
 	ready  chan struct{}
 	client *Client
 	err    error
+	failed time.Time // when err was set
 }
 
 // ErrManagerClosed: the Manager was closed.
@@ -140,8 +141,12 @@ func (m *Manager) client(ctx context.Context, spec ServerSpec) (*Client, error) 
 	if st != nil {
 		select {
 		case <-st.ready:
-			if st.err != nil || !st.client.Alive() {
-				st = nil // failed or died: start afresh
+			switch {
+			case st.err != nil && time.Since(st.failed) < RetryAfter:
+				m.mu.Unlock()
+				return nil, st.err // do not respawn a broken server on every call
+			case st.err != nil || !st.client.Alive():
+				st = nil // failed a while ago, or died: start afresh
 			}
 		default:
 		}
@@ -154,6 +159,12 @@ func (m *Manager) client(ctx context.Context, spec ServerSpec) (*Client, error) 
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), StartTimeout)
 		st.client, st.err = Start(sctx, spec, m.Root, m.Logger)
 		cancel()
+		if st.err != nil {
+			st.failed = time.Now()
+			if m.Logger != nil {
+				m.Logger.Warn("language server failed to start", "server", spec.Name, "error", st.err.Error())
+			}
+		}
 		close(st.ready)
 		return st.client, st.err
 	}
@@ -205,6 +216,10 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	return nil
 }
+
+// RetryAfter is how long a Manager remembers that a server failed to
+// start before trying it again.
+const RetryAfter = 30 * time.Second
 
 // StartTimeout bounds starting and initialising one server.
 const StartTimeout = 60 * time.Second

@@ -3,7 +3,6 @@ package lsptools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -35,9 +34,8 @@ func (k *kit) diagnostics() tools.Tool {
 				return k.fallbackDiagnostics(ctx, a, "a language server checks one file at a time")
 			}
 			d, err := k.open(ctx, a.Path)
-			var ns *lsp.NoServerError
-			if errors.As(err, &ns) {
-				return k.fallbackDiagnostics(ctx, a, ns.Error())
+			if why, ok := serverProblem(err); ok {
+				return k.fallbackDiagnostics(ctx, a, why)
 			}
 			if err != nil {
 				return tools.Result{}, err

@@ -37,9 +37,8 @@ func (k *kit) findSymbol() tools.Tool {
 			for _, sample := range samples {
 				d, err := k.open(ctx, sample)
 				if err != nil {
-					var ns *lsp.NoServerError
-					if errors.As(err, &ns) {
-						none = append(none, ns.Error())
+					if why, ok := serverProblem(err); ok {
+						none = append(none, why)
 						continue
 					}
 					return tools.Result{}, err

@@ -180,3 +180,17 @@ func TestGoplsSeesEditsToOpenFiles(t *testing.T) {
 	assert.Contains(t, after.Text, "Found 2 references", after.Text)
 	assert.Contains(t, after.Text, "→ 37: var _ = Total()")
 }
+
+// TestBrokenServer: a server that is installed but cannot start (a rustup
+// proxy without its component, say) gets the same graceful answer.
+func TestBrokenServer(t *testing.T) {
+	ws := project(t, "shapes", nil)
+	broken := lsp.ServerSpec{Name: "broken", Command: "sh", Args: []string{"-c", "echo \"error: Unknown binary 'broken'\" >&2"}, Languages: map[string]string{".go": "go"}}
+	reg := registry(t, ws, []lsp.ServerSpec{broken})
+	res := run(t, reg, "find_definition", `{"path":"main.go","symbolName":"report"}`)
+	assert.False(t, res.IsError, res.Text)
+	assert.Contains(t, res.Text, "No definition: the broken language server is installed but failed to start (error: Unknown binary 'broken')")
+	res = run(t, reg, "find_symbol", `{"query":"report"}`)
+	assert.False(t, res.IsError, res.Text)
+	assert.Contains(t, res.Text, "failed to start")
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tetherdev/tether/lsp"
@@ -140,9 +141,32 @@ func Register(reg *tools.Registry, cfg Config) error {
 // noServer is the graceful answer when no language server serves a
 // file: a plain result, not an error, pointing at the text tools.
 func noServer(err error, what string) (tools.Result, bool) {
-	var ns *lsp.NoServerError
-	if !errors.As(err, &ns) {
+	why, ok := serverProblem(err)
+	if !ok {
 		return tools.Result{}, false
 	}
-	return tools.Text(fmt.Sprintf("No %s: %s. Code intelligence needs a language server for the file type; use search_workspace and read_file instead.", what, ns.Error())), true
+	return tools.Text(fmt.Sprintf("No %s: %s. Use search_workspace and read_file instead.", what, why)), true
+}
+
+// serverProblem describes an error that means "no working language server
+// for this file" (none installed, or one that fails to start).
+func serverProblem(err error) (string, bool) {
+	var ns *lsp.NoServerError
+	var se *lsp.StartError
+	switch {
+	case errors.As(err, &ns):
+		return ns.Error(), true
+	case errors.As(err, &se):
+		why := firstLine(se.Stderr)
+		if why == "" {
+			why = se.Err.Error()
+		}
+		return fmt.Sprintf("the %s language server is installed but failed to start (%s)", se.Server, why), true
+	}
+	return "", false
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
 }
