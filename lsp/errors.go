@@ -80,4 +80,3 @@ func (b *tailBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
-
