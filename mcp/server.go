@@ -106,7 +106,9 @@ func ServeStdio(ctx context.Context, srv *sdk.Server) error {
 	return srv.Run(ctx, &sdk.StdioTransport{})
 }
 
-// Handler serves srv over streamable HTTP; mount it on any mux.
+// Handler serves srv over streamable HTTP; mount it on any mux. It does no
+// authentication: listen on loopback, or put it behind a handler that
+// checks credentials, since whoever reaches it can use the tools.
 func Handler(srv *sdk.Server) http.Handler {
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
 }

@@ -4,7 +4,7 @@
 // Serve the built-in tools (files, search, terminal, diagnostics) and the
 // code-intelligence tools on a workspace, over stdio or streamable HTTP:
 //
-//	go run ./examples/mcp serve -workspace DIR [-http :8080] [-allow 'go test,ls']
+//	go run ./examples/mcp serve -workspace DIR [-http 127.0.0.1:8080] [-allow 'go test,ls']
 //
 // Every call passes Tether's safety policy first. Nobody is there to
 // confirm, so confirm-level actions (commands no -allow rule covers,
@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -54,7 +55,7 @@ func main() {
 }
 
 const usage = `usage:
-  mcp serve -workspace DIR [-http ADDR] [-allow RULES] [-no-terminal]
+  mcp serve -workspace DIR [-http ADDR [-public]] [-allow RULES] [-no-terminal]
   mcp list [-url URL] [-allow-tool PATTERNS] [-- COMMAND ARGS...]
   mcp call -tool NAME [-args JSON] [-yes] [-url URL] [-allow-tool PATTERNS] [-- COMMAND ARGS...]
 `
@@ -103,12 +104,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	allow := fs.String("allow", "", "comma-separated command rules that run without confirmation, e.g. 'go test,npm run test'")
 	noTerm := fs.Bool("no-terminal", false, "leave run_terminal_command out")
 	verbose := fs.Bool("v", false, "log every safety decision to standard error")
+	public := fs.Bool("public", false, "allow -http on an address other than loopback (anyone who can reach it can use the tools)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *dir == "" {
 		fmt.Fprintln(stderr, "serve: -workspace is required")
 		return errUsage
+	}
+	if *addr != "" && !*public && !loopback(*addr) {
+		return fmt.Errorf("-http %s is reachable from other machines and the server has no authentication; use 127.0.0.1:PORT, or -public if you mean it", *addr)
 	}
 	ws, err := safety.OpenWorkspace(*dir)
 	if err != nil {
@@ -271,4 +276,17 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout, res.Text)
 	return nil
+}
+
+// loopback reports whether addr (host:port) listens on loopback only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

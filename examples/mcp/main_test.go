@@ -113,6 +113,9 @@ func TestServeHTTP(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, "const Answer untyped int = 42")
 	}
+	_, errOut, code = runCLI(t, "serve", "-workspace", ws, "-http", ":0")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "no authentication")
 	_, _, code = runCLI(t, "list", "-url", url, "--", bin)
 	assert.Equal(t, 1, code, "both -url and a command")
 	assert.True(t, strings.Contains(stderr.String(), "serving"), stderr.String())
