@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"path/filepath"
 
 	"github.com/tetherdev/tether/lsp"
@@ -26,11 +27,15 @@ func ExampleManager() {
 	} else if err != nil {
 		log.Fatal(err)
 	}
-	text := "package main\n" // the file's content as the editor (or agent) sees it
-	if err := c.Sync(ctx, main, text); err != nil {
+	text, err := os.ReadFile(main) // the content the server should see
+	if err != nil {
 		log.Fatal(err)
 	}
-	locs, err := c.Definition(ctx, main, lsp.Position{Line: 16, Character: 46})
+	if err := c.Sync(ctx, main, string(text)); err != nil {
+		log.Fatal(err)
+	}
+	// geom.Total on line 17 (zero-based 16), UTF-16 column 45.
+	locs, err := c.Definition(ctx, main, lsp.Position{Line: 16, Character: 45})
 	if err != nil {
 		log.Fatal(err)
 	}
