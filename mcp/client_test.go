@@ -206,6 +206,12 @@ func TestClientDecider(t *testing.T) {
 	assert.Equal(t, safety.Allow, dec)
 	assert.Contains(t, reasons[0], "read-only")
 
+	dec, _, ok = DecisionOf(&reg, "lookup") // the bare name a model may send
+	assert.True(t, ok)
+	assert.Equal(t, safety.Allow, dec)
+	_, _, ok = DecisionOf(&reg, "nope")
+	assert.False(t, ok)
+
 	// Without a confirmer a confirm-level call is refused, never run.
 	var del string
 	for _, n := range reg.Names() {

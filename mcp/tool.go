@@ -34,6 +34,22 @@ type Decider interface {
 	Decision() (safety.Decision, []string)
 }
 
+// DecisionOf resolves name as the registry would and returns the tool's
+// decision when it is a Decider. Tools that are not (built-ins, which the
+// safety policy judges by their command or paths) report ok=false.
+func DecisionOf(reg *tools.Registry, name string) (dec safety.Decision, reasons []string, ok bool) {
+	t, _, err := reg.Lookup(name)
+	if err != nil {
+		return 0, nil, false
+	}
+	d, ok := t.(Decider)
+	if !ok {
+		return 0, nil, false
+	}
+	dec, reasons = d.Decision()
+	return dec, reasons, true
+}
+
 // caller is the part of *sdk.ClientSession a Tool needs.
 type caller interface {
 	CallTool(ctx context.Context, params *sdk.CallToolParams) (*sdk.CallToolResult, error)
