@@ -41,6 +41,14 @@ func serveForTest(dir string) int {
 		os.Stderr.WriteString(err.Error())
 		return 2
 	}
+	die := tools.New("die", "Exit the server process mid-call.", func(ctx context.Context, a struct{}) (tools.Result, error) {
+		os.Exit(7)
+		return tools.Result{}, nil
+	}, tools.ReadOnly())
+	if err := reg.Register(die); err != nil {
+		os.Stderr.WriteString(err.Error())
+		return 2
+	}
 	srv, err := NewServer(&reg, ServeOptions{Policy: &safety.Policy{Workspace: ws}})
 	if err != nil {
 		os.Stderr.WriteString(err.Error())
@@ -346,4 +354,28 @@ func TestDeniedToolsNotOffered(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 2, denied)
+}
+
+// TestSubprocessDies: a server that exits in the middle of a call gives
+// the model an error, not a hang, and the client still closes.
+func TestSubprocessDies(t *testing.T) {
+	ws := workspace(t, map[string]string{"a.txt": "x\n"})
+	ctx := context.Background()
+	c, err := Connect(ctx, ServerConfig{Name: "tether", Command: os.Args[0], Env: []string{"TETHER_MCP_TEST_SERVE=" + ws.Root()}})
+	require.NoError(t, err)
+	var reg tools.Registry
+	_, err = c.Register(ctx, &reg)
+	require.NoError(t, err)
+	done := make(chan tools.Result, 1)
+	go func() { done <- call(t, &reg, "tether__die", `{}`) }()
+	select {
+	case res := <-done:
+		assert.True(t, res.IsError)
+		assert.Contains(t, res.Text, `MCP server "tether" failed to run die`)
+	case <-time.After(30 * time.Second):
+		t.Fatal("call hung after the server died")
+	}
+	res := call(t, &reg, "tether__read_file", `{"path":"a.txt"}`)
+	assert.True(t, res.IsError)
+	c.Close()
 }
