@@ -247,7 +247,10 @@ func (c *conn) dispatch(m *wireMsg) {
 		ch := c.pending[id]
 		c.mu.Unlock()
 		if ch != nil {
-			ch <- m
+			select {
+			case ch <- m:
+			default: // a duplicate answer from a confused server; never block the reader
+			}
 		}
 	case m.ID != nil: // a request from the server: it waits for an answer
 		res, err := c.handler(m.Method, m.Params)
