@@ -34,6 +34,15 @@ func TestProgressTravels(t *testing.T) {
 	})
 	res := reg.Execute(ctx, tools.Call{Name: "srv__read_file", Arguments: []byte(`{"path":"big.txt","end_line":250}`)})
 	require.False(t, res.IsError, res.Text)
+	// Every report is delivered before the call returns, never after.
+	var chunks []tools.Progress
+	for _, p := range snapshot(&mu, &got) {
+		if p.Path == "big.txt" {
+			chunks = append(chunks, p)
+		}
+	}
+	require.Len(t, chunks, 3, "one report per 100-line chunk")
+	assert.Equal(t, 201, chunks[2].StartLine)
 	res = reg.Execute(ctx, tools.Call{Name: "srv__run_terminal_command", Arguments: []byte(`{"command":"echo first; sleep 0.5; echo second"}`)})
 	require.False(t, res.IsError, res.Text)
 
@@ -49,10 +58,16 @@ func TestProgressTravels(t *testing.T) {
 			output += p.Output
 		}
 		return chunks >= 2 && strings.Contains(output, "first")
-	}, 5e9, 1e7)
+	}, 5e9, 1e7, "progress received: %+v", snapshot(&mu, &got))
 	mu.Lock()
 	defer mu.Unlock()
 	for _, p := range got {
 		assert.True(t, strings.HasPrefix(p.Tool, "srv__"), "progress names the local tool: %+v", p)
 	}
+}
+
+func snapshot(mu *sync.Mutex, got *[]tools.Progress) []tools.Progress {
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]tools.Progress(nil), *got...)
 }

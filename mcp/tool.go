@@ -111,12 +111,17 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 		logDecision(ctx, t.logger, "mcp tool call confirmed", req, nil)
 	}
 	params := &sdk.CallToolParams{Name: t.remote, Arguments: args}
+	var rt *route
 	if t.progress != nil {
-		tok, done := t.progress.add(ctx, t.spec.Name)
+		tok, r, done := t.progress.add(ctx, t.spec.Name)
 		defer done()
 		params.SetProgressToken(tok)
+		rt = r
 	}
 	res, err := t.session.CallTool(ctx, params)
+	if rt != nil && err == nil {
+		rt.wait(ctx, sentCount(res))
+	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return tools.Result{}, fmt.Errorf("%s: %w", t.spec.Name, context.Cause(ctx))
