@@ -16,7 +16,7 @@ import (
 //	        diagnostic per didOpen/didChange; asks the client for its
 //	        configuration and echoes the answer in the diagnostic.
 //	hang:   answers initialize, then ignores everything, even stdin EOF.
-//	crash:  answers initialize, then exits.
+//	crash:  answers initialize, then exits on the initialized notification.
 func fakeServer(mode string) int {
 	r := bufio.NewReader(os.Stdin)
 	tp := textproto.NewReader(r)
@@ -44,10 +44,11 @@ func fakeServer(mode string) int {
 		case "initialize":
 			send(map[string]any{"id": msg.ID, "result": map[string]any{"capabilities": map[string]any{
 				"definitionProvider": true, "typeHierarchyProvider": false}}})
-			if mode == "crash" {
-				return 3
-			}
 			send(map[string]any{"id": 900, "method": "workspace/configuration", "params": map[string]any{"items": []any{map[string]any{"section": "fake"}}}})
+		case "initialized":
+			if mode == "crash" {
+				return 3 // dies once the client thinks all is well
+			}
 		case "":
 			if msg.ID != nil && string(*msg.ID) == "900" {
 				config = string(msg.Result)
