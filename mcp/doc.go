@@ -39,8 +39,8 @@
 // server's claims; use IgnoreAnnotations for servers you do not trust.
 //
 // The decision is exposed and enforced. Exposed: the registry hands back
-// the *Tool itself, which implements Decider, so an agent's tool runner
-// reads it and routes confirm-level calls through its own approval flow
+// the *Tool itself, which implements Decider (DecisionOf does the lookup
+// and the type assertion in one call), so an agent's tool runner reads it and routes confirm-level calls through its own approval flow
 // (the same one shell commands use), then runs the call with a context
 // marked by WithApproved. Enforced: a Tool asked to run a confirm-level
 // call without that mark asks ServerConfig.Confirm, and refuses (with
@@ -67,4 +67,12 @@
 // client as tool errors (isError) with the reasons, and results carry
 // Tether's structured tools.Meta in _meta["tether/meta"], which a Tether
 // client turns back into Result.Meta.
+//
+// # Progress
+//
+// Progress travels both ways: a served tool's tools.Report calls (read_file
+// chunks, a command's output as it runs) become MCP progress notifications
+// when the client asked for them, and a Tether client hands a remote
+// tool's notifications to the calling context's tools.Reporter. Every
+// notification a Tether server sent is delivered before the call returns.
 package mcp
