@@ -150,8 +150,13 @@ func (c *Client) initialize(ctx context.Context) error {
 			},
 		},
 	}
-	if c.spec.InitializationOptions != nil {
+	switch {
+	case c.spec.InitializationOptions != nil:
 		params["initializationOptions"] = c.spec.InitializationOptions
+	case c.spec.Init != nil:
+		if opts := c.spec.Init(c.cmd.Path); opts != nil {
+			params["initializationOptions"] = opts
+		}
 	}
 	var res struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`

@@ -31,6 +31,10 @@ type ServerSpec struct {
 	// workspace/configuration) are server-specific; nil is fine.
 	InitializationOptions any
 	Settings              any
+	// Init, when set and InitializationOptions is nil, computes the
+	// initialization options from the server's resolved executable (to
+	// find files installed beside it).
+	Init func(executable string) any
 }
 
 func (s ServerSpec) languageID(path string) string {
@@ -50,7 +54,7 @@ func DefaultServers() []ServerSpec {
 	py := map[string]string{".py": "python", ".pyi": "python"}
 	return []ServerSpec{
 		{Name: "gopls", Command: "gopls", Languages: map[string]string{".go": "go"}},
-		{Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"}, Languages: ts},
+		{Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"}, Languages: ts, Init: tsserverBeside},
 		{Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"}, Languages: py},
 		{Name: "pylsp", Command: "pylsp", Languages: py},
 		{Name: "rust-analyzer", Command: "rust-analyzer", Languages: map[string]string{".rs": "rust"}},
@@ -251,4 +255,27 @@ func LookPath(name string) (string, error) {
 		}
 	}
 	return "", err
+}
+
+// tsserverBeside points typescript-language-server at the TypeScript
+// installed in the same node_modules (npm install -g typescript
+// typescript-language-server puts them side by side), for workspaces that
+// do not depend on typescript themselves. Nil when there is none: the
+// server then looks in the workspace.
+func tsserverBeside(executable string) any {
+	real, err := filepath.EvalSymlinks(executable)
+	if err != nil {
+		return nil
+	}
+	for dir := filepath.Dir(real); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if filepath.Base(dir) != "node_modules" {
+			continue
+		}
+		p := filepath.Join(dir, "typescript", "lib", "tsserver.js")
+		if _, err := os.Stat(p); err == nil {
+			return map[string]any{"tsserver": map[string]any{"path": p}}
+		}
+		break
+	}
+	return nil
 }
