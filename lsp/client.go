@@ -38,6 +38,11 @@ type Client struct {
 	diagMu  sync.Mutex
 	diags   map[string]*diagState // by URI
 	diagSig chan struct{}         // closed and replaced on every publish
+
+	progMu   sync.Mutex
+	active   map[string]bool // work-done progress tokens begun and not ended
+	lastProg time.Time       // last progress event, or the start
+	progSig  chan struct{}   // closed and replaced on every progress event
 }
 
 type openDoc struct {
@@ -75,7 +80,8 @@ func Start(ctx context.Context, spec ServerSpec, root string, logger *slog.Logge
 		return nil, err
 	}
 	c := &Client{spec: spec, root: root, logger: logger, stderr: &tailBuffer{max: 8 << 10},
-		exited: make(chan struct{}), docs: map[string]*openDoc{}, diags: map[string]*diagState{}, diagSig: make(chan struct{})}
+		exited: make(chan struct{}), docs: map[string]*openDoc{}, diags: map[string]*diagState{}, diagSig: make(chan struct{}),
+		active: map[string]bool{}, lastProg: time.Now(), progSig: make(chan struct{})}
 	cmd := exec.Command(path, spec.Args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), spec.Env...)
@@ -148,6 +154,9 @@ func (c *Client) initialize(ctx context.Context) error {
 				"workspaceFolders": true,
 				"configuration":    true,
 			},
+			// Progress reports tell the client when the server is still
+			// loading the project (see WaitIdle).
+			"window": map[string]any{"workDoneProgress": true},
 		},
 	}
 	switch {
@@ -182,6 +191,17 @@ func (c *Client) handle(method string, params json.RawMessage) (any, error) {
 		var p publishDiagnosticsParams
 		if json.Unmarshal(params, &p) == nil {
 			c.publish(p)
+		}
+		return nil, nil
+	case "$/progress":
+		var p struct {
+			Token json.RawMessage `json:"token"`
+			Value struct {
+				Kind string `json:"kind"`
+			} `json:"value"`
+		}
+		if json.Unmarshal(params, &p) == nil {
+			c.progress(string(p.Token), p.Value.Kind)
 		}
 		return nil, nil
 	case "workspace/configuration":
@@ -234,6 +254,51 @@ func (c *Client) publish(p publishDiagnosticsParams) {
 	c.diagSig = make(chan struct{})
 }
 
+func (c *Client) progress(token, kind string) {
+	c.progMu.Lock()
+	defer c.progMu.Unlock()
+	switch kind {
+	case "begin":
+		c.active[token] = true
+	case "end":
+		delete(c.active, token)
+	}
+	c.lastProg = time.Now()
+	close(c.progSig)
+	c.progSig = make(chan struct{})
+}
+
+// WaitIdle waits until the server has no work-done progress running and
+// none has been reported for quiet (servers report loading a project this
+// way; an answer given before it ends can be partial), or until ctx is
+// done. It returns ctx's error in that case.
+func (c *Client) WaitIdle(ctx context.Context, quiet time.Duration) error {
+	for {
+		c.progMu.Lock()
+		busy, since, sig := len(c.active) > 0, time.Since(c.lastProg), c.progSig
+		c.progMu.Unlock()
+		if !busy && since >= quiet {
+			return nil
+		}
+		wait := quiet - since
+		if busy || wait <= 0 {
+			wait = quiet
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-sig:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return context.Cause(ctx)
+		case <-c.conn.done:
+			t.Stop()
+			return c.conn.closedErr()
+		}
+		t.Stop()
+	}
+}
+
 // Sync makes the server see text as the content of the file at path
 // (absolute): didOpen the first time, didChange when the text changed.
 func (c *Client) Sync(ctx context.Context, path string, text string) error {
@@ -248,6 +313,9 @@ func (c *Client) Sync(ctx context.Context, path string, text string) error {
 			return err
 		}
 		c.docs[uri] = d
+		c.progMu.Lock()
+		c.lastProg = time.Now() // give the server a moment to start loading
+		c.progMu.Unlock()
 		return nil
 	}
 	if d.text == text {

@@ -147,3 +147,23 @@ func TestManagerRemembersFailure(t *testing.T) {
 	assert.Equal(t, "x\n", string(b), "started once")
 	assert.Empty(t, m.Running())
 }
+
+// TestWaitIdle: WaitIdle returns once every work-done progress has ended
+// and the server has been quiet for the given time.
+func TestWaitIdle(t *testing.T) {
+	c := startFake(t, "normal")
+	defer c.Close(context.Background())
+	c.progress(`"load"`, "begin")
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		c.progress(`"load"`, "end")
+	}()
+	start := time.Now()
+	require.NoError(t, c.WaitIdle(context.Background(), 50*time.Millisecond))
+	assert.GreaterOrEqual(t, time.Since(start), 250*time.Millisecond)
+
+	c.progress(`"stuck"`, "begin")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	assert.ErrorIs(t, c.WaitIdle(ctx, 10*time.Millisecond), context.DeadlineExceeded)
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -23,6 +24,14 @@ type positionArgs struct {
 	Line       int    `json:"line,omitempty" jsonschema:"minimum=1,description=1-based line. With symbolName: picks the occurrence nearest this line. Alone: the first word on that line."`
 	Character  int    `json:"character,omitempty" jsonschema:"minimum=1,description=1-based column\\, counted in characters. Only used together with line."`
 }
+
+// idleWait bounds how long a call waits for a server to finish loading;
+// idleQuiet is how long a server must have been quiet (no progress, no
+// newly opened file) to count as ready.
+const (
+	idleWait  = 30 * time.Second
+	idleQuiet = 250 * time.Millisecond
+)
 
 // doc is a file the server has been given.
 type doc struct {
@@ -65,6 +74,14 @@ func (k *kit) open(ctx context.Context, path string) (*doc, error) {
 	d.lines = lsp.SplitLines(d.text)
 	if err := client.Sync(ctx, d.abs, d.text); err != nil {
 		return nil, err
+	}
+	// A server still loading the project answers partially (tsserver
+	// resolves a name to its import); wait for it, within reason.
+	wctx, cancel := context.WithTimeout(ctx, idleWait)
+	err = client.WaitIdle(wctx, idleQuiet)
+	cancel()
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	if err := k.refresh(ctx, client, d.abs); err != nil {
 		return nil, err
