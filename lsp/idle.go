@@ -53,4 +53,3 @@ func (c *Client) WaitIdle(ctx context.Context, quiet time.Duration) error {
 		t.Stop()
 	}
 }
-
