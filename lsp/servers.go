@@ -48,6 +48,11 @@ func (s ServerSpec) languageID(path string) string {
 // per extension: gopls for Go, typescript-language-server for
 // TypeScript and JavaScript, pyright (then pylsp) for Python,
 // rust-analyzer for Rust. Each is used only when installed.
+//
+// Language servers read the workspace, and some would run its code:
+// rust-analyzer is started with build scripts, proc macros and
+// check-on-save disabled, since those execute the repository's own
+// programs. Hosts that trust a repository can pass their own ServerSpec.
 func DefaultServers() []ServerSpec {
 	ts := map[string]string{".ts": "typescript", ".tsx": "typescriptreact", ".mts": "typescript", ".cts": "typescript",
 		".js": "javascript", ".jsx": "javascriptreact", ".mjs": "javascript", ".cjs": "javascript"}
@@ -57,7 +62,15 @@ func DefaultServers() []ServerSpec {
 		{Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"}, Languages: ts, Init: tsserverBeside},
 		{Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"}, Languages: py},
 		{Name: "pylsp", Command: "pylsp", Languages: py},
-		{Name: "rust-analyzer", Command: "rust-analyzer", Languages: map[string]string{".rs": "rust"}},
+		// Build scripts, proc macros and cargo check run the repository's
+		// own code; an agent pointed at an unknown repository must not
+		// trigger that by asking where a function is defined.
+		{Name: "rust-analyzer", Command: "rust-analyzer", Languages: map[string]string{".rs": "rust"},
+			InitializationOptions: map[string]any{
+				"cargo":       map[string]any{"buildScripts": map[string]any{"enable": false}},
+				"procMacro":   map[string]any{"enable": false},
+				"checkOnSave": false,
+			}},
 	}
 }
 
