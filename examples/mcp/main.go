@@ -104,6 +104,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	allow := fs.String("allow", "", "comma-separated command rules that run without confirmation, e.g. 'go test,npm run test'")
 	noTerm := fs.Bool("no-terminal", false, "leave run_terminal_command out")
 	verbose := fs.Bool("v", false, "log every safety decision to standard error")
+	readRoots := fs.String("read-roots", "", "comma-separated directories outside the workspace whose code the code-intelligence tools may quote (e.g. $(go env GOROOT)/src)")
 	public := fs.Bool("public", false, "allow -http on an address other than loopback (anyone who can reach it can use the tools)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -131,7 +132,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	servers := &lsp.Manager{Root: ws.Root(), Logger: logger}
 	defer servers.Close(context.WithoutCancel(ctx))
-	if err := lsptools.Register(&reg, lsptools.Config{Files: ws, Servers: servers}); err != nil {
+	lcfg := lsptools.Config{Files: ws, Servers: servers}
+	if *readRoots != "" {
+		lcfg.ReadRoots = strings.Split(*readRoots, ",")
+	}
+	if err := lsptools.Register(&reg, lcfg); err != nil {
 		return err
 	}
 	rules := safety.CommandRules{AllowReadOnly: true, Logger: logger}

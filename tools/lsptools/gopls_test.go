@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -193,4 +194,24 @@ func TestBrokenServer(t *testing.T) {
 	res = run(t, reg, "find_symbol", `{"query":"report"}`)
 	assert.False(t, res.IsError, res.Text)
 	assert.Contains(t, res.Text, "failed to start")
+}
+
+// TestReadRoots: a location under a read root is quoted like a workspace
+// file; without the root only its path is shown.
+func TestReadRoots(t *testing.T) {
+	needGopls(t)
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	require.NoError(t, err)
+	goroot := strings.TrimSpace(string(out))
+	ws := project(t, "shapes", nil)
+	m := &lsp.Manager{Root: ws.Root()}
+	t.Cleanup(func() { m.Close(context.Background()) })
+	ts, err := Tools(Config{Files: ws, Servers: m, ReadRoots: []string{filepath.Join(goroot, "src")}})
+	require.NoError(t, err)
+	var reg tools.Registry
+	require.NoError(t, reg.Register(ts...))
+	res := run(t, &reg, "find_definition", `{"path":"main.go","symbolName":"Sprintf"}`)
+	assert.Contains(t, res.Text, "→ ")
+	assert.Contains(t, res.Text, "func Sprintf(format string, a ...any) string {")
+	assert.NotContains(t, res.Text, "outside the workspace")
 }
