@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/lsp"
+)
+
+// binary builds the example once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tether-mcp")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, string(out))
+	return bin
+}
+
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	code = run(ctx, args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+// TestServeAndCall runs the example as a real stdio server subprocess and
+// talks to it with the example's own client commands.
+func TestServeAndCall(t *testing.T) {
+	bin := binary(t)
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("alpha\nbeta\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".env"), []byte("KEY=1\n"), 0o644))
+	server := []string{"--", bin, "serve", "-workspace", ws}
+
+	out, errOut, code := runCLI(t, append([]string{"list"}, server...)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(?m)^read_file\s+allow\s`, out)
+	assert.Regexp(t, `(?m)^write_file\s+confirm\s`, out)
+	assert.Regexp(t, `(?m)^find_definition\s+allow\s`, out)
+
+	out, errOut, code = runCLI(t, append([]string{"call", "-tool", "read_file", "-args", `{"path":"notes.txt"}`}, server...)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "beta")
+
+	// Confirm-level without -yes: refused on the client side, nothing written.
+	_, errOut, code = runCLI(t, append([]string{"call", "-tool", "write_file", "-args", `{"path":"new.txt","content":"x"}`}, server...)...)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "run again with -yes")
+	assert.NoFileExists(t, filepath.Join(ws, "new.txt"))
+
+	// With -yes the client lets it through and the server's policy allows
+	// a plain file.
+	_, errOut, code = runCLI(t, append([]string{"call", "-yes", "-tool", "write_file", "-args", `{"path":"new.txt","content":"x\n"}`}, server...)...)
+	require.Equal(t, 0, code, errOut)
+	assert.FileExists(t, filepath.Join(ws, "new.txt"))
+
+	// The server is headless: its policy refuses secrets whatever the client says.
+	_, errOut, code = runCLI(t, append([]string{"call", "-yes", "-tool", "read_file", "-args", `{"path":".env"}`}, server...)...)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "denied by policy")
+	assert.NotContains(t, errOut, "KEY=1")
+
+	_, errOut, code = runCLI(t, "call", "-tool", "read_file", "-args", "{nope", "--", bin)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "-args is not valid JSON")
+}
+
+// TestServeHTTP runs serve -http as a subprocess and calls it by URL.
+func TestServeHTTP(t *testing.T) {
+	bin := binary(t)
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.go"), []byte("package a\n\n// Answer is 42.\nconst Answer = 42\n"), 0o644))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(bin, "serve", "-workspace", ws, "-http", addr)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	})
+	url := "http://" + addr
+	require.Eventually(t, func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}, 20*time.Second, 50*time.Millisecond, "server did not listen")
+
+	out, errOut, code := runCLI(t, "call", "-url", url, "-tool", "search_workspace", "-args", `{"query":"Answer"}`)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "const Answer = 42")
+
+	if _, err := lsp.LookPath("gopls"); err == nil {
+		out, errOut, code = runCLI(t, "call", "-url", url, "-tool", "get_hover_info", "-args", `{"path":"a.go","symbolName":"Answer"}`)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "const Answer untyped int = 42")
+	}
+	_, errOut, code = runCLI(t, "serve", "-workspace", ws, "-http", ":0")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "no authentication")
+	_, _, code = runCLI(t, "list", "-url", url, "--", bin)
+	assert.Equal(t, 1, code, "both -url and a command")
+	assert.True(t, strings.Contains(stderr.String(), "serving"), stderr.String())
+}
+
+// syncBuffer is a bytes.Buffer a subprocess writes to while the test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,13 @@
+//go:build !unix
+
+package lsp
+
+import "os/exec"
+
+func setProcessGroup(*exec.Cmd) {}
+
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}

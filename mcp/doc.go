@@ -1,0 +1,78 @@
+// Package mcp connects Tether to the Model Context Protocol in both
+// directions, with the official SDK (github.com/modelcontextprotocol/go-sdk).
+//
+// # Using an MCP server's tools
+//
+// Connect starts a server command (stdio) or dials a streamable HTTP
+// endpoint, and Client.Register adds the server's tools to a
+// tools.Registry under the server's name as namespace, with the server's
+// JSON Schemas, so the registry validates a model's arguments before they
+// are sent:
+//
+//	c, err := mcp.Connect(ctx, mcp.ServerConfig{
+//		Name:    "github",
+//		Command: "github-mcp-server", Args: []string{"stdio"},
+//		Rules:   mcp.Rules{Allow: []string{"get_*", "list_*"}, Deny: []string{"delete_*"}},
+//		Confirm: confirmer, // asks the user; nil refuses confirm-level calls
+//	})
+//	defer c.Close()
+//	names, err := c.Register(ctx, &reg) // "github__create_issue", …
+//
+// Names become "<server>__<tool>", with characters models cannot send
+// replaced and a short hash added when that would make two names collide
+// or exceed 64 bytes. A model that drops the prefix still reaches a tool
+// whose bare name is unique.
+//
+// # Which calls need a human
+//
+// Every MCP tool carries a decision (safety.Allow, Confirm or Deny):
+//
+//   - a Rules.Deny pattern names it: Deny, never sent;
+//   - a Rules.Allow pattern names it: Allow;
+//   - the server annotates it readOnlyHint (and Rules.IgnoreAnnotations is
+//     off): Allow; the tool is then also Spec.ReadOnly, so read-only agent
+//     modes offer it and it may run in parallel;
+//   - anything else: Confirm.
+//
+// Patterns are path.Match globs over the tool's own name, or over
+// "<server>/<tool>" when they contain a slash. Annotations are the
+// server's claims; use IgnoreAnnotations for servers you do not trust.
+//
+// The decision is exposed and enforced. Exposed: the registry hands back
+// the *Tool itself, which implements Decider (DecisionOf does the lookup
+// and the type assertion in one call), so an agent's tool runner reads it and routes confirm-level calls through its own approval flow
+// (the same one shell commands use), then runs the call with a context
+// marked by WithApproved. Enforced: a Tool asked to run a confirm-level
+// call without that mark asks ServerConfig.Confirm, and refuses (with
+// ErrDenied and ErrNoApprover) when there is none, so a runner that
+// ignores Decider can never run an unapproved MCP call. Refusals and
+// confirmations are logged to ServerConfig.Logger with their reasons.
+//
+// # Serving Tether's tools
+//
+// NewServer exposes a Registry over MCP: the built-in file, search,
+// terminal and code-intelligence tools on a workspace, for example, so
+// that another agent gets Tether's confined tools and safety checks.
+// ServeStdio serves on stdin/stdout; Handler returns an http.Handler for
+// streamable HTTP.
+//
+// Each call is judged by ServeOptions.Policy before it runs. ActionOf
+// describes a built-in tool's call as the command or the paths it touches;
+// the check runs after the registry has normalised the arguments, so the
+// path that was checked is the path the tool uses. Allow runs; Deny is
+// refused; Confirm goes to ServeOptions.Confirm, or is refused when it is
+// nil (the client is another program, not a person). A Policy with
+// Headless set turns every Confirm into Deny. Tools ActionOf does not know
+// run when read-only and need confirmation otherwise. Refusals reach the
+// client as tool errors (isError) with the reasons, and results carry
+// Tether's structured tools.Meta in _meta["tether/meta"], which a Tether
+// client turns back into Result.Meta.
+//
+// # Progress
+//
+// Progress travels both ways: a served tool's tools.Report calls (read_file
+// chunks, a command's output as it runs) become MCP progress notifications
+// when the client asked for them, and a Tether client hands a remote
+// tool's notifications to the calling context's tools.Reporter. Every
+// notification a Tether server sent is delivered before the call returns.
+package mcp

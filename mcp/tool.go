@@ -1,0 +1,233 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
+)
+
+// Decider is implemented by tools whose calls need a decision before they
+// run. An agent's tool runner reads it to route a call through the same
+// approval path as a shell command:
+//
+//	t, name, _ := reg.Lookup(call.Name)
+//	if d, ok := t.(mcp.Decider); ok {
+//		switch dec, reasons := d.Decision(); dec {
+//		case safety.Deny:    // refuse, tell the model reasons
+//		case safety.Confirm: // ask the human; on yes run with mcp.WithApproved(ctx)
+//		}
+//	}
+//
+// A Tool enforces its own decision as well (through its Confirmer, or by
+// refusing when there is none), so a runner that ignores Decider is still
+// safe; WithApproved keeps a runner that did ask from asking twice.
+type Decider interface {
+	Decision() (safety.Decision, []string)
+}
+
+// DecisionOf resolves name as the registry would and returns the tool's
+// decision when it is a Decider. Tools that are not (built-ins, which the
+// safety policy judges by their command or paths) report ok=false.
+func DecisionOf(reg *tools.Registry, name string) (dec safety.Decision, reasons []string, ok bool) {
+	t, _, err := reg.Lookup(name)
+	if err != nil {
+		return 0, nil, false
+	}
+	d, ok := t.(Decider)
+	if !ok {
+		return 0, nil, false
+	}
+	dec, reasons = d.Decision()
+	return dec, reasons, true
+}
+
+// caller is the part of *sdk.ClientSession a Tool needs.
+type caller interface {
+	CallTool(ctx context.Context, params *sdk.CallToolParams) (*sdk.CallToolResult, error)
+}
+
+// Tool is one tool of a connected MCP server, adapted to tools.Tool. Its
+// name is "<server>__<tool>" with characters models cannot send replaced;
+// calls are forwarded under the server's own name.
+type Tool struct {
+	spec        tools.Spec
+	server      string
+	remote      string
+	annotations *sdk.ToolAnnotations
+	decision    safety.Decision
+	reasons     []string
+	session     caller
+	confirm     Confirmer
+	logger      *slog.Logger
+	maxOutput   int
+	progress    *progressRoutes
+}
+
+var _ Decider = (*Tool)(nil)
+
+// Describe returns the tool's spec under its qualified name.
+func (t *Tool) Describe() tools.Spec { return t.spec }
+
+// Server returns the name of the server the tool belongs to.
+func (t *Tool) Server() string { return t.server }
+
+// RemoteName returns the tool's name as the server spells it.
+func (t *Tool) RemoteName() string { return t.remote }
+
+// Annotations returns the server's hints about the tool, or nil. They are
+// the server's claims, not facts.
+func (t *Tool) Annotations() *sdk.ToolAnnotations { return t.annotations }
+
+// Decision says whether a call may run as is (Allow), needs a human's
+// confirmation (Confirm) or never runs (Deny), with the reasons.
+func (t *Tool) Decision() (safety.Decision, []string) {
+	return t.decision, append([]string(nil), t.reasons...)
+}
+
+// Execute forwards the call to the server after the tool's decision is
+// enforced. A tool-level failure (the server's isError) comes back as a
+// Result with IsError; a refused call or a broken connection as an error.
+func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, error) {
+	args := call.Arguments
+	if len(strings.TrimSpace(string(args))) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	call.Arguments = args
+	req := ConfirmRequest{Tool: t.spec.Name, Server: t.server, Call: call, Decision: t.decision, Reasons: t.reasons}
+	if err := gate(ctx, t.confirm, req); err != nil {
+		logDecision(ctx, t.logger, "mcp tool call refused", req, err)
+		return tools.Result{}, err
+	}
+	if t.decision == safety.Confirm {
+		logDecision(ctx, t.logger, "mcp tool call confirmed", req, nil)
+	}
+	params := &sdk.CallToolParams{Name: t.remote, Arguments: args}
+	var rt *route
+	if t.progress != nil {
+		tok, r, done := t.progress.add(ctx, t.spec.Name)
+		defer done()
+		params.SetProgressToken(tok)
+		rt = r
+	}
+	res, err := t.session.CallTool(ctx, params)
+	if rt != nil && err == nil {
+		rt.wait(ctx, sentCount(res))
+	}
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return tools.Result{}, fmt.Errorf("%s: %w", t.spec.Name, context.Cause(ctx))
+		}
+		return tools.Result{}, fmt.Errorf("MCP server %q failed to run %s: %w", t.server, t.remote, err)
+	}
+	return convertResult(res, t.maxOutput), nil
+}
+
+func logDecision(ctx context.Context, l *slog.Logger, msg string, req ConfirmRequest, err error) {
+	if l == nil {
+		return
+	}
+	attrs := []any{"tool", req.Tool, "decision", req.Decision.String(), "reasons", req.Reasons}
+	if req.Server != "" {
+		attrs = append(attrs, "server", req.Server)
+	}
+	if err != nil {
+		attrs = append(attrs, "error", err.Error())
+		l.WarnContext(ctx, msg, attrs...)
+		return
+	}
+	l.InfoContext(ctx, msg, attrs...)
+}
+
+// decide applies rules and annotations to one tool (see Rules).
+func decide(r Rules, server, remote string, ann *sdk.ToolAnnotations) (safety.Decision, []string) {
+	if p, ok := match(r.Deny, server, remote); ok {
+		return safety.Deny, []string{fmt.Sprintf("deny rule %q matches MCP tool %s/%s", p, server, remote)}
+	}
+	if p, ok := match(r.Allow, server, remote); ok {
+		return safety.Allow, []string{fmt.Sprintf("allow rule %q matches MCP tool %s/%s", p, server, remote)}
+	}
+	if ann != nil && ann.ReadOnlyHint && !r.IgnoreAnnotations {
+		return safety.Allow, []string{fmt.Sprintf("MCP server %q annotates %s as read-only", server, remote)}
+	}
+	why := "is not annotated read-only"
+	if ann != nil && ann.ReadOnlyHint {
+		why = "is annotated read-only, but annotations from this server are ignored"
+	}
+	return safety.Confirm, []string{fmt.Sprintf("MCP tool %s/%s %s and no rule allows it", server, remote, why)}
+}
+
+// maxNameLen is the tool-name limit OpenAI-compatible servers enforce.
+const maxNameLen = 64
+
+// localNames maps a server's tool names to names models can send,
+// "<server>__<tool>": every character outside [A-Za-z0-9_-] becomes '_'.
+// A name that would then collide with another, or that is too long for the
+// 64-byte limit, is cut and given a hash of the original, so distinct
+// remote names always stay distinct.
+func localNames(server string, remotes []string) map[string]string {
+	room := maxNameLen - len(server) - len(tools.NamespaceSep)
+	clean := make(map[string]string, len(remotes))
+	count := map[string]int{}
+	for _, r := range remotes {
+		c := sanitize(r)
+		clean[r] = c
+		count[c]++
+	}
+	out := make(map[string]string, len(remotes))
+	for _, r := range remotes {
+		name := clean[r]
+		if count[name] > 1 || len(name) > room {
+			h := fnv.New32a()
+			h.Write([]byte(r))
+			suffix := fmt.Sprintf("_%08x", h.Sum32())
+			name = name[:min(len(name), max(room-len(suffix), 1))] + suffix
+		}
+		out[r] = server + tools.NamespaceSep + name
+	}
+	return out
+}
+
+func sanitize(remote string) string {
+	var b strings.Builder
+	for _, r := range remote {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "tool"
+	}
+	return b.String()
+}
+
+// ErrBadSchema: a server's tool has an input schema Tether cannot use.
+var ErrBadSchema = errors.New("mcp: unusable input schema")
+
+// inputSchema returns the tool's schema as JSON, an empty object schema
+// when the server gave none.
+func inputSchema(t *sdk.Tool) (json.RawMessage, error) {
+	if t.InputSchema == nil {
+		return json.RawMessage(`{"type":"object"}`), nil
+	}
+	b, err := json.Marshal(t.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrBadSchema, t.Name, err)
+	}
+	var probe map[string]any
+	if err := json.Unmarshal(b, &probe); err != nil || probe == nil {
+		return nil, fmt.Errorf("%w: %s: the schema is not a JSON object", ErrBadSchema, t.Name)
+	}
+	return b, nil
+}
