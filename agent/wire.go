@@ -9,6 +9,7 @@ import (
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/mcp"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/toolcall"
 	"github.com/tetherdev/tether/tools"
@@ -157,7 +158,11 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
 	}
 	if !mode.ReadOnly() {
-		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: execute}
+		others := &otherHandler{authorize: gate.Authorize, execute: execute}
+		if reg := cfg.Tools; reg != nil {
+			others.decide = func(name string) (safety.Decision, []string, bool) { return mcp.DecisionOf(reg, name) }
+		}
+		r.runner.others = others
 		if cfg.Workspace != nil {
 			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
 			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
