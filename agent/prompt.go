@@ -143,16 +143,20 @@ func (p promptBuilder) codeNavigationSection() string {
 // skillSection explains skills and subagents when they are offered; in
 // envelope mode it also gives their action types.
 func (p promptBuilder) skillSection() string {
-	var lines []string
-	var hasSkill bool
+	var lines, skills []string
 	for _, n := range p.names {
 		if strings.HasPrefix(n, SkillNamespace+"__") {
-			hasSkill = true
+			skills = append(skills, n)
 		}
 	}
-	if hasSkill {
-		l := "- Skills (the tools named " + SkillNamespace + "__…) are larger capabilities: " + SkillNamespace + "__todos keeps your plan visible to the user (update it as steps finish), " +
-			SkillNamespace + "__build runs the project's build or tests."
+	if len(skills) > 0 {
+		l := "- Skills are larger capabilities the agent runs for you: " + strings.Join(skills, ", ") + "."
+		if p.offers(SkillNamespace + "__todos") {
+			l += " For a task of several steps, write your plan with " + SkillNamespace + "__todos first and update it as steps finish: the user follows it."
+		}
+		if p.offers(SkillNamespace + "__build") {
+			l += " Check your changes with " + SkillNamespace + "__build (action build or test)."
+		}
 		if p.calling == ToolCallingEnvelope {
 			l += ` Call a skill with an action {"type": "skill", "id": "s1", "name": "todos", "arguments": {…}}.`
 		}

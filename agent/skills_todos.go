@@ -38,7 +38,8 @@ type TodoItem struct {
 const maxTodos = 30
 
 const todosDescription = "Keep your plan for this task as a checklist the user can see. Send the whole list each time, with each step's status " +
-	"(pending, in_progress or done): write it when you start a multi-step task, and update it as steps finish. Returns the list as recorded."
+	"(pending, in_progress or done): write it when you start a multi-step task, and update it as steps finish. " +
+	`Example: {"todos": [{"text": "Find the failing test", "status": "done"}, {"text": "Fix the parser", "status": "in_progress"}]}. Returns the list as recorded.`
 
 // TodosSkill returns the "todos" skill: the model writes its plan as a
 // checklist, the run sends it to the host as a TodosUpdated event and
