@@ -116,7 +116,9 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 // digest of the older turns replaces them and the event says so.
 func TestCompactionFallbackDigest(t *testing.T) {
 	c := &compactor{count: EstimateTokens, keepTokens: 50, logger: quietLogger(),
-		chat: func(context.Context, llm.Request) (llm.Response, error) { return llm.Response{}, errors.New("model offline") }}
+		chat: func(context.Context, llm.Request) (llm.Response, error) {
+			return llm.Response{}, errors.New("model offline")
+		}}
 	h := []llm.Message{
 		{Role: llm.RoleUser, Content: "Fix the bug in parse.go"},
 		{Role: llm.RoleAssistant, Content: "Looking.", ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`{"path":"parse.go"}`)}}},

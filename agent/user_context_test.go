@@ -76,15 +76,15 @@ func TestResolveMultiRootPath(t *testing.T) {
 		rel      string
 		wantFail bool
 	}{
-		{one, "demo-project/rss-fetch.ts", "demo-project", "rss-fetch.ts", false},       // the editor's prefix is stripped
-		{one, "rss-fetch.ts", "demo-project", "rss-fetch.ts", false},                    // a plain relative path
-		{one, "demo-project/real.ts", "demo-project", "demo-project/real.ts", false},    // a real sub-directory is kept
-		{one, "./nested/y.ts", "demo-project", "nested/y.ts", false},                    // cleaned
+		{one, "demo-project/rss-fetch.ts", "demo-project", "rss-fetch.ts", false},      // the editor's prefix is stripped
+		{one, "rss-fetch.ts", "demo-project", "rss-fetch.ts", false},                   // a plain relative path
+		{one, "demo-project/real.ts", "demo-project", "demo-project/real.ts", false},   // a real sub-directory is kept
+		{one, "./nested/y.ts", "demo-project", "nested/y.ts", false},                   // cleaned
 		{one, filepath.Join(app, "nested/y.ts"), "demo-project", "nested/y.ts", false}, // absolute inside
-		{one, "/etc/passwd", "", "", true},                                              // absolute outside
-		{two, "lib/util.ts", "lib", "util.ts", false},                                   // first segment names a folder
-		{two, "util.ts", "lib", "util.ts", false},                                       // found in the second folder
-		{two, "new.ts", "demo-project", "new.ts", false},                                // nowhere: the first folder
+		{one, "/etc/passwd", "", "", true},                                             // absolute outside
+		{two, "lib/util.ts", "lib", "util.ts", false},                                  // first segment names a folder
+		{two, "util.ts", "lib", "util.ts", false},                                      // found in the second folder
+		{two, "new.ts", "demo-project", "new.ts", false},                               // nowhere: the first folder
 	} {
 		f, rel, err := ResolveMultiRootPath(tc.folders, tc.in, nil)
 		if tc.wantFail {
