@@ -15,100 +15,102 @@ import (
 // A denied command does not run; the model is told, and the UI sees
 // seed 001's sequence: running, pending, request, result, denied.
 func TestDeniedCommand(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch marker.txt"}}]}
 {"content":"Understood, I will not create it. [TASK_COMPLETE]"}
-`, nil)
-	ap := &approver{answer: denyAll}
-	cfg := e.config()
-	cfg.Approver = ap
-	res, err := e.run(cfg, "Show me the workspace")
-	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
-	assert.False(t, e.exists("marker.txt"), "a denied command must not run")
-	require.Len(t, ap.asked, 1)
-	assert.Equal(t, "touch marker.txt", ap.asked[0].Command)
-	assert.Equal(t, approval.KindCommand, ap.asked[0].Kind)
+`, nil, func(t *testing.T, e *env) {
+		ap := &approver{answer: denyAll}
+		cfg := e.config()
+		cfg.Approver = ap
+		res, err := e.run(cfg, "Show me the workspace")
+		require.NoError(t, err)
+		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.False(t, e.exists("marker.txt"), "a denied command must not run")
+		require.Len(t, ap.asked, 1)
+		assert.Equal(t, "touch marker.txt", ap.asked[0].Command)
+		assert.Equal(t, approval.KindCommand, ap.asked[0].Kind)
 
-	var seq []string
-	for _, ev := range e.rec.all() {
-		switch v := ev.(type) {
-		case ToolAction:
-			seq = append(seq, "action:"+string(v.Status))
-		case ApprovalRequested:
-			seq = append(seq, "requested")
-			assert.Equal(t, "touch marker.txt", v.Display.Subject)
-		case ApprovalResolved:
-			seq = append(seq, "resolved:"+v.Choice.String())
+		var seq []string
+		for _, ev := range e.rec.all() {
+			switch v := ev.(type) {
+			case ToolAction:
+				seq = append(seq, "action:"+string(v.Status))
+			case ApprovalRequested:
+				seq = append(seq, "requested")
+				assert.Equal(t, "touch marker.txt", v.Display.Subject)
+			case ApprovalResolved:
+				seq = append(seq, "resolved:"+v.Choice.String())
+			}
 		}
-	}
-	assert.Equal(t, []string{"action:running", "action:pending", "requested", "resolved:deny", "action:denied"}, seq)
-	tool := e.model.Requests()[1].Messages[3]
-	assert.Equal(t, "run_terminal_command", tool.ToolName)
-	assert.Contains(t, strings.ToLower(tool.Content), "not run")
+		assert.Equal(t, []string{"action:running", "action:pending", "requested", "resolved:deny", "action:denied"}, seq)
+		assert.Contains(t, strings.ToLower(lastResult(e.model.Requests()[1])), "not run")
+	})
 }
 
 // An approver that never answers is cut off by ApprovalTimeout: the
 // action is denied with the timeout as the reason.
 func TestApprovalTimeout(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch marker.txt"}}]}
 {"content":"No answer, so I stopped. [TASK_COMPLETE]"}
-`, nil)
-	cfg := e.config()
-	cfg.Approver = &approver{} // blocks until its context ends
-	cfg.ApprovalTimeout = 50 * time.Millisecond
-	res, err := e.run(cfg, "Show me the workspace")
-	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
-	assert.False(t, e.exists("marker.txt"))
-	resolved := eventsOf[ApprovalResolved](e.rec)
-	require.Len(t, resolved, 1)
-	assert.Equal(t, approval.Deny, resolved[0].Choice)
-	assert.Contains(t, resolved[0].Reason, "no answer within 50ms")
-	acts := e.rec.actions()
-	require.Len(t, acts, 1)
-	assert.Equal(t, StatusDenied, acts[0].Status)
+`, nil, func(t *testing.T, e *env) {
+		cfg := e.config()
+		cfg.Approver = &approver{} // blocks until its context ends
+		cfg.ApprovalTimeout = 50 * time.Millisecond
+		res, err := e.run(cfg, "Show me the workspace")
+		require.NoError(t, err)
+		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.False(t, e.exists("marker.txt"))
+		resolved := eventsOf[ApprovalResolved](e.rec)
+		require.Len(t, resolved, 1)
+		assert.Equal(t, approval.Deny, resolved[0].Choice)
+		assert.Contains(t, resolved[0].Reason, "no answer within 50ms")
+		acts := e.rec.actions()
+		require.Len(t, acts, 1)
+		assert.Equal(t, StatusDenied, acts[0].Status)
+	})
 }
 
 // Auto-approve runs a medium command without asking, but a critical one
 // is still asked (seed 000/001: critical ignores auto-approve).
 func TestCriticalAsksUnderAutoApprove(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch marker.txt"}},{"name":"run_terminal_command","arguments":{"command":"rm -rf /"}}]}
 {"content":"Done. [TASK_COMPLETE]"}
-`, nil)
-	ap := &approver{answer: denyAll}
-	cfg := e.config()
-	cfg.Approver = ap
-	cfg.Policy = approval.AutoApprove()
-	_, err := e.run(cfg, "Clean up")
-	require.NoError(t, err)
-	assert.True(t, e.exists("marker.txt"), "medium command auto-approved and run")
-	require.Len(t, ap.asked, 1, "only the critical command is asked")
-	assert.Equal(t, "rm -rf /", ap.asked[0].Command)
-	assert.Equal(t, safety.SeverityCritical, ap.asked[0].Severity)
-	acts := e.rec.actions()
-	require.Len(t, acts, 2)
-	assert.Equal(t, StatusSuccess, acts[0].Status)
-	assert.True(t, acts[0].AutoApproved)
-	assert.Equal(t, StatusDenied, acts[1].Status)
+`, nil, func(t *testing.T, e *env) {
+		ap := &approver{answer: denyAll}
+		cfg := e.config()
+		cfg.Approver = ap
+		cfg.Policy = approval.AutoApprove()
+		_, err := e.run(cfg, "Clean up")
+		require.NoError(t, err)
+		assert.True(t, e.exists("marker.txt"), "medium command auto-approved and run")
+		require.Len(t, ap.asked, 1, "only the critical command is asked")
+		assert.Equal(t, "rm -rf /", ap.asked[0].Command)
+		assert.Equal(t, safety.SeverityCritical, ap.asked[0].Severity)
+		acts := e.rec.actions()
+		require.Len(t, acts, 2)
+		assert.Equal(t, StatusSuccess, acts[0].Status)
+		assert.True(t, acts[0].AutoApproved)
+		assert.Equal(t, StatusDenied, acts[1].Status)
+	})
 }
 
 // Headless (no approver): confirm-level actions are denied without an
 // approval card.
 func TestHeadlessDeniesWithoutAsking(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch marker.txt"}}]}
 {"content":"Blocked. [TASK_COMPLETE]"}
-`, nil)
-	cfg := e.config()
-	cfg.Policy = approval.Headless(nil)
-	_, err := e.run(cfg, "Show files")
-	require.NoError(t, err)
-	assert.False(t, e.exists("marker.txt"))
-	assert.Empty(t, eventsOf[ApprovalRequested](e.rec))
-	assert.Equal(t, StatusDenied, e.rec.actions()[0].Status)
+`, nil, func(t *testing.T, e *env) {
+		cfg := e.config()
+		cfg.Policy = approval.Headless(nil)
+		_, err := e.run(cfg, "Show files")
+		require.NoError(t, err)
+		assert.False(t, e.exists("marker.txt"))
+		assert.Empty(t, eventsOf[ApprovalRequested](e.rec))
+		assert.Equal(t, StatusDenied, e.rec.actions()[0].Status)
+	})
 }
 
 // Editing a sensitive file asks with the exact diff; a denial leaves the
@@ -148,17 +150,50 @@ func TestSensitiveFileEditApproval(t *testing.T) {
 
 // A write outside the workspace is denied by confinement, never asked.
 func TestWriteOutsideWorkspaceDenied(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"write_file","arguments":{"path":"../escape.txt","content":"x"}}]}
 {"content":"Could not. [TASK_COMPLETE]"}
-`, nil)
-	ap := &approver{answer: allowAll}
-	cfg := e.config()
-	cfg.Approver = ap
-	_, err := e.run(cfg, "Show the files")
-	require.NoError(t, err)
-	assert.Empty(t, ap.asked)
-	acts := e.rec.actions()
-	require.Len(t, acts, 1)
-	assert.Equal(t, StatusDenied, acts[0].Status)
+`, nil, func(t *testing.T, e *env) {
+		ap := &approver{answer: allowAll}
+		cfg := e.config()
+		cfg.Approver = ap
+		_, err := e.run(cfg, "Show the files")
+		require.NoError(t, err)
+		assert.Empty(t, ap.asked)
+		acts := e.rec.actions()
+		require.Len(t, acts, 1)
+		assert.Equal(t, StatusDenied, acts[0].Status)
+	})
+}
+
+// Reading a file that may hold secrets needs approval in agent mode and
+// is refused in read-only modes, which cannot ask; ordinary reads are free.
+func TestSecretReads(t *testing.T) {
+	script := `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"read_file","arguments":{"path":".env"}},{"name":"read_file","arguments":{"path":"main.go"}}]}
+{"content":"Read them."}
+`
+	files := map[string]string{".env": "TOKEN=secret\n", "main.go": mainGo}
+	for _, mode := range []Mode{ModeAgent, ModeExplore} {
+		t.Run(string(mode), func(t *testing.T) {
+			e := newEnv(t, script, files)
+			ap := &approver{answer: denyAll}
+			cfg := e.config()
+			cfg.Mode = mode
+			cfg.Approver = ap
+			_, err := e.run(cfg, "What is configured?")
+			require.NoError(t, err)
+			acts := e.rec.actions()
+			require.Len(t, acts, 2)
+			assert.Equal(t, StatusDenied, acts[0].Status)
+			assert.NotContains(t, acts[0].Output, "TOKEN=secret")
+			assert.Equal(t, StatusSuccess, acts[1].Status)
+			if mode == ModeAgent {
+				require.Len(t, ap.asked, 1)
+				assert.Equal(t, "read_file .env", ap.asked[0].Summary)
+			} else {
+				assert.Empty(t, ap.asked)
+			}
+		})
+	}
 }

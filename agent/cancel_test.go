@@ -20,74 +20,76 @@ import (
 // Cancelling while the model streams stops the stream; the call that was
 // being written never runs, so no file is touched; what was said is kept.
 func TestCancelMidStream(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":false}}
-{"content":"I will now rewrite main.go completely with a much better version.\n<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"main.go\", \"content\": \"package main\\n\\nfunc main() {}\\n\"}}</tool_call>"}
+	inBothModes(t, `{"capabilities":{"tools":true}}
+{"content":"I will now rewrite main.go completely with a much better version.","tool_calls":[{"name":"write_file","arguments":{"path":"main.go","content":"package main\n\nfunc main() {}\n"}}]}
 {"content":"never reached"}
-`, map[string]string{"main.go": mainGo})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	e.rec.hook = func(ev Event) {
-		if _, ok := ev.(TextDelta); ok {
-			cancel()
+`, map[string]string{"main.go": mainGo}, func(t *testing.T, e *env) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		e.rec.hook = func(ev Event) {
+			if _, ok := ev.(TextDelta); ok {
+				cancel()
+			}
 		}
-	}
-	x, err := New(e.config())
-	require.NoError(t, err)
-	res, err := x.Run(ctx, Input{Prompt: "Rewrite main.go"})
-	require.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, StopCanceled, res.StopReason)
-	assert.Equal(t, mainGo, e.read("main.go"))
-	assert.Empty(t, e.rec.actions())
-	assert.Equal(t, 1, e.model.Remaining())
-	require.Len(t, res.History, 2, "the partial answer is kept for the next turn")
-	assert.Equal(t, llm.RoleAssistant, res.History[1].Role)
-	fin := e.rec.all()[len(e.rec.all())-1].(RunFinished)
-	assert.Equal(t, StopCanceled, fin.StopReason)
-	assert.Contains(t, fin.Error, "canceled")
+		x, err := New(e.config())
+		require.NoError(t, err)
+		res, err := x.Run(ctx, Input{Prompt: "Rewrite main.go"})
+		require.ErrorIs(t, err, context.Canceled)
+		assert.Equal(t, StopCanceled, res.StopReason)
+		assert.Equal(t, mainGo, e.read("main.go"))
+		assert.Empty(t, e.rec.actions())
+		assert.Equal(t, 1, e.model.Remaining())
+		require.Len(t, res.History, 2, "the partial answer is kept for the next turn")
+		assert.Equal(t, llm.RoleAssistant, res.History[1].Role)
+		fin := e.rec.all()[len(e.rec.all())-1].(RunFinished)
+		assert.Equal(t, StopCanceled, fin.StopReason)
+		assert.Contains(t, fin.Error, "canceled")
+	})
 }
 
 // Cancelling while a command runs kills its whole process group
 // (background children too); the write queued after it is skipped, so
 // no file is written.
 func TestCancelMidCommand(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"sleep 60 & echo $! > child.pid; echo $$ > shell.pid; wait"}},{"name":"write_file","arguments":{"path":"after.txt","content":"x"}}]}
 {"content":"never reached"}
-`, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	e.rec.hook = func(ev Event) {
-		if a, ok := ev.(ToolAction); ok && a.Tool == "run_terminal_command" && a.Status == StatusRunning {
-			go func() {
-				for !e.exists("shell.pid") || !e.exists("child.pid") {
-					time.Sleep(5 * time.Millisecond)
-				}
-				time.Sleep(20 * time.Millisecond)
-				cancel()
-			}()
+`, nil, func(t *testing.T, e *env) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		e.rec.hook = func(ev Event) {
+			if a, ok := ev.(ToolAction); ok && a.Tool == "run_terminal_command" && a.Status == StatusRunning {
+				go func() {
+					for !e.exists("shell.pid") || !e.exists("child.pid") {
+						time.Sleep(5 * time.Millisecond)
+					}
+					time.Sleep(20 * time.Millisecond)
+					cancel()
+				}()
+			}
 		}
-	}
-	cfg := e.config()
-	cfg.Policy = approval.AutoApprove()
-	cfg.Approver = &approver{answer: allowAll}
-	x, err := New(cfg)
-	require.NoError(t, err)
-	start := time.Now()
-	res, err := x.Run(ctx, Input{Prompt: "Run the slow job"})
-	require.ErrorIs(t, err, context.Canceled)
-	assert.Less(t, time.Since(start), 20*time.Second)
-	assert.Equal(t, StopCanceled, res.StopReason)
-	assert.False(t, e.exists("after.txt"), "no write after cancellation")
-
-	for _, f := range []string{"shell.pid", "child.pid"} {
-		pid, err := strconv.Atoi(strings.TrimSpace(e.read(f)))
+		cfg := e.config()
+		cfg.Policy = approval.AutoApprove()
+		cfg.Approver = &approver{answer: allowAll}
+		x, err := New(cfg)
 		require.NoError(t, err)
-		require.Eventually(t, func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) || zombie(pid) },
-			5*time.Second, 10*time.Millisecond, "%s %d still running", f, pid)
-	}
-	acts := e.rec.actions()
-	require.Len(t, acts, 2)
-	assert.Equal(t, StatusSkipped, acts[1].Status)
+		start := time.Now()
+		res, err := x.Run(ctx, Input{Prompt: "Run the slow job"})
+		require.ErrorIs(t, err, context.Canceled)
+		assert.Less(t, time.Since(start), 20*time.Second)
+		assert.Equal(t, StopCanceled, res.StopReason)
+		assert.False(t, e.exists("after.txt"), "no write after cancellation")
+
+		for _, f := range []string{"shell.pid", "child.pid"} {
+			pid, err := strconv.Atoi(strings.TrimSpace(e.read(f)))
+			require.NoError(t, err)
+			require.Eventually(t, func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) || zombie(pid) },
+				5*time.Second, 10*time.Millisecond, "%s %d still running", f, pid)
+		}
+		acts := e.rec.actions()
+		require.Len(t, acts, 2)
+		assert.Equal(t, StatusSkipped, acts[1].Status)
+	})
 }
 
 // zombie reports a process that has exited but not been reaped by its

@@ -73,8 +73,14 @@ type Config struct {
 	// Workspace confines file edits and judges their sensitivity.
 	Workspace *safety.Workspace
 
-	// CommandRules decide which commands run without asking.
+	// CommandRules decide which commands run without asking. With the zero
+	// rules every command is confirm-level; set AllowReadOnly to let
+	// ls, cat, git status and the like run without asking.
 	CommandRules safety.CommandRules
+	// Safety judges every action (none, confirm or deny, seed 004). Nil
+	// means safety.Policy{Workspace: Workspace, Rules: CommandRules}; set it
+	// for DenyCritical, AutoApproveSensitiveEdits and the other knobs.
+	Safety *safety.Policy
 
 	// Policy decides confirm-level actions: approval.Interactive() (nil),
 	// approval.AutoApprove() or approval.Headless(…). Critical actions

@@ -64,7 +64,9 @@
 // Explore, plan and review only read: they offer the read-only tools,
 // and the runner refuses any other call in code, whatever the model
 // writes. Review may also run read-only git commands, checked by safety
-// analysis. Read-only runs need no approvals and make no checkpoints.
+// analysis. Read-only runs make no checkpoints and never ask for
+// approval: what would need one (reading a file that may hold secrets) is
+// refused instead.
 //
 // # Events
 //

@@ -35,12 +35,11 @@ func (f SinkFunc) Emit(ctx context.Context, e Event) error { return f(ctx, e) }
 
 // RunStarted opens a run.
 type RunStarted struct {
-	RunID        string      `json:"run_id"`
-	Mode         Mode        `json:"mode"`
-	ToolCalling  ToolCalling `json:"tool_calling"`
-	CheckpointID string      `json:"checkpoint_id,omitempty"`
-	Prompt       string      `json:"prompt"`
-	Tools        []string    `json:"tools"`
+	RunID       string      `json:"run_id"`
+	Mode        Mode        `json:"mode"`
+	ToolCalling ToolCalling `json:"tool_calling"`
+	Prompt      string      `json:"prompt"`
+	Tools       []string    `json:"tools"`
 }
 
 // BranchCreated reports the git branch created for the session.
@@ -178,7 +177,7 @@ type FinalMessage struct {
 // Notice reports something the loop did on its own: a reminder that the
 // task needs a write, pivot guidance, a stopped repetition.
 type Notice struct {
-	Kind string `json:"kind"` // write_reminder, pivot_guidance, repeated_failure, parse_error
+	Kind string `json:"kind"` // write_reminder, pivot_guidance, repeated_failure, parse_error, truncated
 	Text string `json:"text"`
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -29,6 +30,7 @@ type Executor struct {
 	grants      *approval.Grants
 	checkpoints *checkpoint.Manager
 	session     string
+	safety      *safety.Policy
 
 	capsMu sync.Mutex
 	caps   *llm.Capabilities
@@ -54,6 +56,14 @@ func New(cfg Config) (*Executor, error) {
 		cfg.Mode = ModeAgent
 	}
 	e := &Executor{cfg: cfg, grants: cfg.Grants, checkpoints: cfg.Checkpoints, session: cfg.Session}
+	e.safety = cfg.Safety
+	if e.safety == nil {
+		rules := cfg.CommandRules
+		if rules.Logger == nil {
+			rules.Logger = cfg.Logger
+		}
+		e.safety = &safety.Policy{Workspace: cfg.Workspace, Rules: rules, Logger: cfg.Logger}
+	}
 	if e.grants == nil {
 		e.grants = &approval.Grants{}
 	}
@@ -192,10 +202,13 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		case repeats >= r.maxRepeat:
 			r.emit(Notice{Kind: "repeated_failure", Text: fmt.Sprintf("Stopped: the same call failed %d times.", repeats)})
 			return StopRepeatedFailure, nil
-		case pivot:
-			r.pivot()
-		case sr.Complete && !r.refuseCompletion():
+		case sr.Complete && !batch.allFailed && !r.refuseCompletion():
+			// Calls written together with the signal have run; when they
+			// all failed, the model has to see why before it may finish.
 			return StopCompleted, nil
+		}
+		if pivot {
+			r.pivot()
 		}
 	}
 	return StopMaxIterations, nil

@@ -17,7 +17,6 @@ import (
 
 // fileReader is what the file-edit handler needs of *safety.Workspace.
 type fileReader interface {
-	Check(path string, op safety.Op) safety.PathCheck
 	ReadFile(path string) ([]byte, error)
 }
 
@@ -42,6 +41,7 @@ type changeSet interface {
 // so a cancelled or failed call leaves the old file or the new one, never
 // a mix.
 type fileEditHandler struct {
+	assess    func(ctx context.Context, a safety.Action) safety.Assessment // safety.Policy.Assess
 	files     fileReader
 	changes   func(ctx context.Context) (changeSet, error) // begins the run's checkpoint on first use
 	authorize func(ctx context.Context, req approval.Request) (approval.Approved, error)
@@ -67,23 +67,20 @@ func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) 
 	if len(paths) == 0 {
 		return failed(StatusError, fmt.Sprintf(`%s needs a "path": the file to change, relative to the workspace root.`, canonical))
 	}
-	ts := make([]target, len(paths))
-	decision, sensitive := safety.Allow, false
-	var reasons []string
+	ops := make([]safety.PathOp, len(paths))
 	for i, p := range paths {
-		pc := h.files.Check(p, safety.OpWrite)
-		if pc.Decision == safety.Deny {
-			h.logger.Info("agent: file edit refused", "tool", canonical, "path", p, "reason", pc.Reason)
-			return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", pc.Reason), Status: StatusDenied, Detail: pc.Reason, Path: p}
-		}
+		ops[i] = safety.PathOp{Path: p, Op: safety.OpWrite}
+	}
+	as := h.assess(ctx, safety.Action{Tool: canonical, Paths: ops})
+	if as.Decision == safety.Deny || len(as.Paths) != len(paths) {
+		h.logger.Info("agent: file edit refused", "tool", canonical, "paths", paths, "reason", as.Reason())
+		return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", as.Reason()), Status: StatusDenied, Detail: as.Reason(), Path: paths[0]}
+	}
+	ts := make([]target, len(paths))
+	decision, sensitive, reasons := as.Decision, false, as.Reasons
+	for i, pc := range as.Paths {
 		ts[i].pc = pc
-		if pc.Decision == safety.Confirm {
-			decision = safety.Confirm
-		}
 		sensitive = sensitive || pc.Sensitive || pc.Secret
-		if pc.Reason != "" {
-			reasons = append(reasons, pc.Reason)
-		}
 		b, err := h.files.ReadFile(pc.Rel)
 		ts[i].before, ts[i].exists = b, err == nil
 	}
@@ -213,6 +210,9 @@ func isFileEditSpec(s tools.Spec) bool {
 	}
 	return fileEditTools[s.Name] || bytes.Contains(s.Parameters, []byte(`"path"`))
 }
+
+// noContentTools change files without writing content: no "Writing…".
+var noContentTools = map[string]bool{"rename_file": true, "create_folder": true, "delete_file": true}
 
 var newPathKeys = []string{"new_path", "newPath", "destination", "dest", "to", "target"}
 

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"iter"
 	"log/slog"
@@ -66,6 +67,64 @@ func newEnv(t *testing.T, script string, files map[string]string) *env {
 		t.Fatal(err)
 	}
 	return &env{t: t, dir: dir, ws: ws, reg: reg, model: llmtest.NewScripted(s), rec: &recorder{}, clock: newFakeClock()}
+}
+
+// inBothModes runs test twice: with the script as written (native tool
+// calls) and with every call moved into the content as a <tool_call>
+// block for a model without native tools.
+func inBothModes(t *testing.T, script string, files map[string]string, test func(t *testing.T, e *env)) {
+	t.Run("native", func(t *testing.T) {
+		e := newEnv(t, script, files)
+		test(t, e)
+		for _, r := range e.model.Requests() {
+			if len(r.Tools) == 0 && lastResult(r) != fallbackPrompt {
+				t.Errorf("native request without tool specs")
+			}
+		}
+	})
+	t.Run("text", func(t *testing.T) {
+		e := newEnv(t, textScript(t, script), files)
+		test(t, e)
+		for _, r := range e.model.Requests() {
+			if len(r.Tools) > 0 || !strings.Contains(r.Messages[0].Content, "<tool_call>") {
+				t.Errorf("text-mode request with tool specs or without the call format")
+			}
+		}
+	})
+}
+
+// textScript rewrites a native script for text-mode tool calling.
+func textScript(t *testing.T, script string) string {
+	t.Helper()
+	s, err := llmtest.ParseScript(strings.NewReader(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Capabilities = &llm.Capabilities{Tools: false, Thinking: s.Capabilities != nil && s.Capabilities.Thinking}
+	for i, turn := range s.Turns {
+		var b strings.Builder
+		b.WriteString(turn.Content)
+		for _, c := range turn.ToolCalls {
+			fmt.Fprintf(&b, "\n<tool_call>{\"name\": %q, \"arguments\": %s}</tool_call>", c.Name, c.Arguments)
+		}
+		s.Turns[i].Content, s.Turns[i].ToolCalls = b.String(), nil
+	}
+	var out strings.Builder
+	if _, err := s.WriteTo(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// lastResult is what the model was last told: the last role-tool or
+// user message of a request.
+func lastResult(req llm.Request) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if r := req.Messages[i].Role; r == llm.RoleTool || r == llm.RoleUser {
+			return req.Messages[i].Content
+		}
+	}
+	return ""
 }
 
 func (e *env) config() Config {

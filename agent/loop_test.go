@@ -24,20 +24,21 @@ func lastUser(req llm.Request) string {
 // Write validation (seed 000): a task that asks for a change cannot be
 // completed before a write succeeded; it is refused once with a reminder.
 func TestWriteValidation(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"content":"I have created hello.txt for you. [TASK_COMPLETE]"}
 {"tool_calls":[{"name":"write_file","arguments":{"path":"hello.txt","content":"hello\n"}}]}
 {"content":"Created hello.txt. [TASK_COMPLETE]"}
-`, nil)
-	res, err := e.run(e.config(), "Create a file hello.txt that says hello")
-	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
-	assert.Equal(t, 3, res.Iterations)
-	assert.Equal(t, "hello\n", e.read("hello.txt"))
-	assert.Contains(t, lastUser(e.model.Requests()[1]), "no file was changed")
-	notices := eventsOf[Notice](e.rec)
-	require.Len(t, notices, 1)
-	assert.Equal(t, "write_reminder", notices[0].Kind)
+`, nil, func(t *testing.T, e *env) {
+		res, err := e.run(e.config(), "Create a file hello.txt that says hello")
+		require.NoError(t, err)
+		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.Equal(t, 3, res.Iterations)
+		assert.Equal(t, "hello\n", e.read("hello.txt"))
+		assert.Contains(t, lastUser(e.model.Requests()[1]), "no file was changed")
+		notices := eventsOf[Notice](e.rec)
+		require.Len(t, notices, 1)
+		assert.Equal(t, "write_reminder", notices[0].Kind)
+	})
 }
 
 // The reminder is given once: a model that insists is believed.
@@ -68,16 +69,17 @@ func TestNaturalStopCompletes(t *testing.T) {
 // still produced.
 func TestMaxIterations(t *testing.T) {
 	line := `{"tool_calls":[{"name":"list_files","arguments":{"path":"."}}]}` + "\n"
-	e := newEnv(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"Listed the files three times."}`+"\n", map[string]string{"a.txt": "a"})
-	cfg := e.config()
-	cfg.MaxIterations = 3
-	res, err := e.run(cfg, "What files are there?")
-	require.NoError(t, err)
-	assert.Equal(t, StopMaxIterations, res.StopReason)
-	assert.Equal(t, 3, res.Iterations)
-	assert.Equal(t, "Listed the files three times.", res.FinalMessage, "fallback summary call")
-	last := e.rec.all()[len(e.rec.all())-1].(RunFinished)
-	assert.Equal(t, StopMaxIterations, last.StopReason)
+	inBothModes(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"Listed the files three times."}`+"\n", map[string]string{"a.txt": "a"}, func(t *testing.T, e *env) {
+		cfg := e.config()
+		cfg.MaxIterations = 3
+		res, err := e.run(cfg, "What files are there?")
+		require.NoError(t, err)
+		assert.Equal(t, StopMaxIterations, res.StopReason)
+		assert.Equal(t, 3, res.Iterations)
+		assert.Equal(t, "Listed the files three times.", res.FinalMessage, "fallback summary call")
+		last := e.rec.all()[len(e.rec.all())-1].(RunFinished)
+		assert.Equal(t, StopMaxIterations, last.StopReason)
+	})
 }
 
 // Read-only modes default to 10 iterations.
@@ -91,33 +93,34 @@ func TestReadOnlyIterationDefault(t *testing.T) {
 // The same failing call, repeated, stops the run.
 func TestRepeatedFailureStops(t *testing.T) {
 	line := `{"tool_calls":[{"name":"read_file","arguments":{"path":"missing.go"}}]}` + "\n"
-	e := newEnv(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"The file does not exist."}`+"\n", nil)
-	res, err := e.run(e.config(), "Explain missing.go")
-	require.NoError(t, err)
-	assert.Equal(t, StopRepeatedFailure, res.StopReason)
-	assert.Equal(t, 3, res.Iterations)
-	third := e.model.Requests()[2].Messages
-	assert.Equal(t, llm.RoleTool, third[len(third)-2].Role)
-	assert.Contains(t, third[len(third)-2].Content, "failed 2 times")
-	assert.Contains(t, third[len(third)-1].Content, "Every action in the last 2 rounds failed", "pivot guidance follows")
+	inBothModes(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"The file does not exist."}`+"\n", nil, func(t *testing.T, e *env) {
+		res, err := e.run(e.config(), "Explain missing.go")
+		require.NoError(t, err)
+		assert.Equal(t, StopRepeatedFailure, res.StopReason)
+		assert.Equal(t, 3, res.Iterations)
+		third := e.model.Requests()[2].Messages
+		assert.Contains(t, third[len(third)-2].Content, "failed 2 times")
+		assert.Contains(t, third[len(third)-1].Content, "Every action in the last 2 rounds failed", "pivot guidance follows")
+	})
 }
 
 // After two rounds in which everything failed, pivot guidance is added.
 func TestPivotGuidance(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"read_file","arguments":{"path":"a.go"}}]}
 {"tool_calls":[{"name":"read_file","arguments":{"path":"b.go"}}]}
 {"content":"Neither file exists."}
-`, nil)
-	res, err := e.run(e.config(), "Explain a.go and b.go")
-	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
-	assert.Contains(t, lastUser(e.model.Requests()[2]), "Every action in the last 2 rounds failed")
-	kinds := []string{}
-	for _, n := range eventsOf[Notice](e.rec) {
-		kinds = append(kinds, n.Kind)
-	}
-	assert.Equal(t, []string{"pivot_guidance"}, kinds)
+`, nil, func(t *testing.T, e *env) {
+		res, err := e.run(e.config(), "Explain a.go and b.go")
+		require.NoError(t, err)
+		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.Contains(t, lastUser(e.model.Requests()[2]), "Every action in the last 2 rounds failed")
+		kinds := []string{}
+		for _, n := range eventsOf[Notice](e.rec) {
+			kinds = append(kinds, n.Kind)
+		}
+		assert.Equal(t, []string{"pivot_guidance"}, kinds)
+	})
 }
 
 // A malformed call is fed back with the parser's reason; the model
@@ -166,31 +169,40 @@ func TestNativeBadArgumentsFedBack(t *testing.T) {
 
 // Read-only modes block writes in code, whatever the model writes.
 func TestReadOnlyModeBlocksWrite(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
+	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"write_file","arguments":{"path":"a.txt","content":"x"}},{"name":"read_file","arguments":{"path":"main.go"}}]}
 {"content":"main.go prints a greeting."}
-`, map[string]string{"main.go": mainGo})
-	ap := &approver{answer: allowAll}
-	cfg := e.config()
-	cfg.Mode = ModeExplore
-	cfg.Approver = ap
-	cfg.Policy = approval.AutoApprove()
-	res, err := e.run(cfg, "Create a.txt and explain main.go")
-	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason, "no write validation in read-only modes")
-	assert.False(t, e.exists("a.txt"))
-	assert.Empty(t, ap.asked)
-	assert.Empty(t, res.CheckpointID)
-	acts := e.rec.actions()
-	require.Len(t, acts, 2)
-	assert.Equal(t, StatusDenied, acts[0].Status)
-	assert.Contains(t, acts[0].Output, "not available in explore mode")
-	assert.Equal(t, StatusSuccess, acts[1].Status)
-	var offered []string
-	for _, s := range e.model.Requests()[0].Tools {
-		offered = append(offered, s.Name)
-	}
-	assert.ElementsMatch(t, []string{"read_file", "list_files", "search_workspace"}, offered)
+`, map[string]string{"main.go": mainGo}, func(t *testing.T, e *env) {
+		ap := &approver{answer: allowAll}
+		cfg := e.config()
+		cfg.Mode = ModeExplore
+		cfg.Approver = ap
+		cfg.Policy = approval.AutoApprove()
+		res, err := e.run(cfg, "Create a.txt and explain main.go")
+		require.NoError(t, err)
+		assert.Equal(t, StopCompleted, res.StopReason, "no write validation in read-only modes")
+		assert.False(t, e.exists("a.txt"))
+		assert.Empty(t, ap.asked)
+		assert.Empty(t, res.CheckpointID)
+		acts := e.rec.actions()
+		require.Len(t, acts, 2)
+		assert.Equal(t, StatusDenied, acts[0].Status)
+		assert.Contains(t, acts[0].Output, "not available in explore mode")
+		assert.Equal(t, StatusSuccess, acts[1].Status)
+		req := e.model.Requests()[0]
+		var offered []string
+		for _, s := range req.Tools {
+			offered = append(offered, s.Name)
+		}
+		if len(offered) == 0 { // text mode: the tools are described in the prompt
+			for _, line := range strings.Split(req.Messages[0].Content, "\n") {
+				if name, ok := strings.CutPrefix(line, "### "); ok {
+					offered = append(offered, name)
+				}
+			}
+		}
+		assert.ElementsMatch(t, []string{"read_file", "list_files", "search_workspace"}, offered)
+	})
 }
 
 // Review mode may run read-only git commands without approval, and
@@ -252,4 +264,92 @@ func TestLengthStopContinues(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, turn)
 	assert.Equal(t, StopCompleted, res.StopReason)
+}
+
+// A model that reports native tools but writes its call in text anyway
+// (a broken chat template) still gets it run; the history shows it as a
+// native call so its role-tool result has something to answer.
+func TestNativeModelWritingTextCalls(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"content":"Reading.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}</tool_call>"}
+{"content":"It prints Helo."}
+`, map[string]string{"main.go": mainGo})
+	res, err := e.run(e.config(), "What does main.go print?")
+	require.NoError(t, err)
+	require.Len(t, res.History, 4)
+	asst := res.History[1]
+	assert.Equal(t, "Reading.\n", asst.Content)
+	require.Len(t, asst.ToolCalls, 1)
+	assert.Equal(t, "read_file", asst.ToolCalls[0].Name)
+	assert.Equal(t, llm.RoleTool, res.History[2].Role)
+	assert.Contains(t, res.History[2].Content, "Helo")
+	assert.NotContains(t, e.rec.text(), "tool_call")
+}
+
+// Input.Mode overrides Config.Mode for one run, and "allow for this
+// session" answers carry over to the Executor's later runs.
+func TestModeOverrideAndSessionGrants(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo one"}}]}
+{"content":"Ran it."}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo one"}}]}
+{"content":"Ran it again."}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo one"}}]}
+{"content":"Not in explore mode."}
+`, nil)
+	ap := &approver{answer: func(approval.Request) approval.Response { return approval.Response{Choice: approval.AllowSession} }}
+	cfg := e.config()
+	cfg.Approver = ap
+	x, err := New(cfg)
+	require.NoError(t, err)
+	for range 2 {
+		_, err := x.Run(context.Background(), Input{Prompt: "Say one"})
+		require.NoError(t, err)
+	}
+	assert.Len(t, ap.asked, 1, "the session grant covers the second run")
+	res, err := x.Run(context.Background(), Input{Prompt: "Say one", Mode: ModeExplore})
+	require.NoError(t, err)
+	assert.Equal(t, ModeExplore, res.Mode)
+	acts := e.rec.actions()
+	require.Len(t, acts, 3)
+	assert.Equal(t, []ActionStatus{StatusSuccess, StatusSuccess, StatusDenied}, []ActionStatus{acts[0].Status, acts[1].Status, acts[2].Status})
+}
+
+// Calls written together with the completion signal run before the run
+// completes; if they all fail, the model gets to see why.
+func TestCompletionWithCalls(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":false}}
+{"content":"Writing it. <tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.txt\", \"content\": \"a\"}}</tool_call> [TASK_COMPLETE]"}
+`, nil)
+	res, err := e.run(e.config(), "Create a.txt")
+	require.NoError(t, err)
+	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, 1, res.Iterations)
+	assert.Equal(t, "a", e.read("a.txt"))
+
+	e = newEnv(t, `{"capabilities":{"tools":false}}
+{"content":"<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"nope.txt\"}}</tool_call> [TASK_COMPLETE]"}
+{"content":"nope.txt does not exist. [TASK_COMPLETE]"}
+`, nil)
+	res, err = e.run(e.config(), "Summarize nope.txt")
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Iterations)
+	assert.Equal(t, "nope.txt does not exist.", res.FinalMessage)
+}
+
+// Without file tools, a prompt with a change verb is a question to
+// answer, not a write to validate.
+func TestNoWriteValidationWithoutFileTools(t *testing.T) {
+	turn := 0
+	model := llm.ModelFunc(func(_ context.Context, req llm.Request) iterChunks {
+		turn++
+		return chunks(llm.Chunk{Content: "Roses are red. [TASK_COMPLETE]"}, llm.Chunk{Done: true})
+	})
+	x, err := New(Config{Model: model, Logger: quietLogger()})
+	require.NoError(t, err)
+	res, err := x.Run(context.Background(), Input{Prompt: "Write a poem"})
+	require.NoError(t, err)
+	assert.Equal(t, 1, turn)
+	assert.Equal(t, "Roses are red.", res.FinalMessage)
+	assert.Equal(t, ToolCallingText, res.ToolCalling, "a model that reports nothing gets text mode")
 }

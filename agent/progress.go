@@ -58,29 +58,18 @@ func groupTitle(names []string, isEdit, isTerm func(string) bool) string {
 // it runs, "Read main.go" when done. It also returns the path the call
 // is about, if any.
 func actionTitle(name string, args json.RawMessage, running bool) (string, string) {
-	var a map[string]any
-	_ = json.Unmarshal(args, &a)
-	return titleOf(name, a, running)
+	return titleOf(name, args, running)
 }
 
-// actionTitles returns both titles and the path, decoding args once.
+// actionTitles returns both titles and the path.
 func actionTitles(name string, args json.RawMessage) (running, done, path string) {
-	var a map[string]any
-	_ = json.Unmarshal(args, &a)
-	running, path = titleOf(name, a, true)
-	done, _ = titleOf(name, a, false)
+	running, path = titleOf(name, args, true)
+	done, _ = titleOf(name, args, false)
 	return running, done, path
 }
 
-func titleOf(name string, a map[string]any, running bool) (string, string) {
-	str := func(keys ...string) string {
-		for _, k := range keys {
-			if s, ok := a[k].(string); ok && s != "" {
-				return s
-			}
-		}
-		return ""
-	}
+func titleOf(name string, args json.RawMessage, running bool) (string, string) {
+	str := func(keys ...string) string { return firstStringArg(args, keys...) }
 	p := str(pathKeys...)
 	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
 	verb := func(ing, ed string) string {

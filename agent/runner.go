@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -61,6 +62,7 @@ type toolRunner struct {
 	terminal callHandler            // nil in modes that never run commands
 	special  map[string]callHandler // skills and subagents, by canonical name
 	files    callHandler            // nil in read-only modes
+	reads    *readGuard             // nil: reads are not judged
 	isTerm   func(canonical string) bool
 	isEdit   func(canonical string) bool
 	allowed  func(spec tools.Spec, canonical string) error // the mode's gate; nil allows all
@@ -78,7 +80,8 @@ type routed struct {
 	c         call
 	canonical string
 	spec      tools.Spec
-	early     *outcome // set when the call is refused before running
+	early     *outcome          // set when the call is refused before running
+	ask       *approval.Request // a read that needs approval first
 	action    ToolAction
 	doneTitle string
 }
@@ -87,7 +90,7 @@ func (r *toolRunner) runBatch(ctx context.Context, groupID string, calls []call)
 	rs := make([]routed, len(calls))
 	names := make([]string, len(calls))
 	for i, c := range calls {
-		rs[i] = r.route(c)
+		rs[i] = r.route(ctx, c)
 		names[i] = rs[i].canonical
 	}
 	title := groupTitle(names, r.isEdit, r.isTerm)
@@ -118,7 +121,7 @@ func (r *toolRunner) runBatch(ctx context.Context, groupID string, calls []call)
 	return out
 }
 
-func (r *toolRunner) route(c call) routed {
+func (r *toolRunner) route(ctx context.Context, c call) routed {
 	rt := routed{c: c, canonical: c.Name}
 	if p := callProblem(c); p != "" {
 		rt.early = ptr(failed(StatusError, p))
@@ -133,7 +136,11 @@ func (r *toolRunner) route(c call) routed {
 	if r.allowed != nil {
 		if err := r.allowed(spec, canonical); err != nil {
 			rt.early = ptr(failed(StatusDenied, err.Error()))
+			return rt
 		}
+	}
+	if spec.ReadOnly && r.reads != nil {
+		rt.early, rt.ask = r.reads.judge(ctx, c, canonical)
 	}
 	return rt
 }
@@ -141,7 +148,7 @@ func (r *toolRunner) route(c call) routed {
 // concurrent reports whether a call may run alongside its neighbours:
 // only read-only tools that need no approval and no handler.
 func (r *toolRunner) concurrent(rt routed) bool {
-	return r.parallel > 1 && rt.early == nil && rt.spec.ReadOnly && !r.isTerm(rt.canonical) && !r.isEdit(rt.canonical) && r.special[rt.canonical] == nil
+	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.spec.ReadOnly && !r.isTerm(rt.canonical) && !r.isEdit(rt.canonical) && r.special[rt.canonical] == nil
 }
 
 // runSpan runs rs (one call, or several concurrent read-only calls).
@@ -208,6 +215,11 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 	}
 	if r.stopped != nil && r.stopped() != nil {
 		return failed(StatusSkipped, "Not run: the run stopped because its events could not be delivered.")
+	}
+	if rt.ask != nil {
+		if o := r.reads.ask(ctx, *rt.ask); o != nil {
+			return *o
+		}
 	}
 	if r.timeout > 0 {
 		var cancel context.CancelFunc

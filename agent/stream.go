@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
 	"strings"
 	"time"
@@ -202,21 +201,3 @@ func (s *streamState) finish() {
 	// arguments (a file that mentions it) does not end the task.
 	s.res.Complete = s.text.seen
 }
-
-// argPath extracts a file path from call arguments, under any of the
-// names models use for it.
-func argPath(args json.RawMessage) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(args, &m) != nil {
-		return ""
-	}
-	for _, k := range pathKeys {
-		var s string
-		if v, ok := m[k]; ok && json.Unmarshal(v, &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-var pathKeys = []string{"path", "file", "filePath", "file_path", "filename", "target_file"}

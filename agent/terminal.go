@@ -23,7 +23,10 @@ var commandKeys = []string{"command", "cmd", "script", "command_line", "commandL
 // approved command, never the string the model sent, so nothing can
 // change between the approval card and the shell.
 type terminalHandler struct {
-	rules     safety.CommandRules
+	// assess is safety.Policy.AssessCommand: severity, command rules, the
+	// working directory, and the files the command names (`cat .env`
+	// needs the same approval as reading .env with read_file).
+	assess    func(ctx context.Context, command, dir string) safety.Assessment
 	check     func(p string, op safety.Op) safety.PathCheck // nil without a workspace
 	authorize func(ctx context.Context, req approval.Request) (approval.Approved, error)
 	execute   func(ctx context.Context, c tools.Call) tools.Result
@@ -48,23 +51,20 @@ func (h *terminalHandler) handle(ctx context.Context, c call, canonical string) 
 		return failed(StatusError, `run_terminal_command needs a "command": the shell command line to run.`)
 	}
 	cwd := stringArg(args, "cwd", "dir", "directory", "working_directory", "workdir")
-	if cwd != "" && h.check != nil {
-		if pc := h.check(cwd, safety.OpChdir); pc.Decision == safety.Deny {
-			return failed(StatusDenied, fmt.Sprintf("Not run: working directory %q is not allowed: %s. Use a directory inside the workspace.", cwd, pc.Reason))
-		}
-	}
 	if h.readOnlyGit {
 		if why := readOnlyGitProblem(cmd); why != "" {
 			h.logger.Info("agent: command refused in read-only mode", "command", cmd, "reason", why)
 			return failed(StatusDenied, "Not run: "+why+". In this mode only read-only git commands (git status, log, diff, show, blame, grep, ls-files…) may run.")
 		}
+		if a := h.assess(ctx, cmd, cwd); a.Decision == safety.Deny {
+			return failed(StatusDenied, "Not run: "+a.Reason())
+		}
 		return h.run(ctx, c, canonical, args, cmd, true)
 	}
 
-	verdict := h.rules.Evaluate(cmd)
+	a := h.assess(ctx, cmd, cwd)
 	req := approval.Request{Kind: approval.KindCommand, ToolName: canonical, CallID: c.ID, Command: cmd,
-		Decision: verdict.Decision, Severity: verdict.Severity, Reasons: verdict.Reasons}
-	h.judgePaths(&req, verdict.Analysis, cwd)
+		Decision: a.Decision, Severity: a.Severity, Reasons: a.Reasons}
 	approved, err := h.authorize(ctx, req)
 	if err != nil {
 		var d *approval.DeniedError
@@ -73,7 +73,10 @@ func (h *terminalHandler) handle(ctx context.Context, c call, canonical string) 
 		}
 		return failed(errorStatus(ctx, err), "Not run: "+err.Error())
 	}
-	snaps := h.snapshot(ctx, verdict.Analysis, cwd)
+	var snaps []snapped
+	if a.Command != nil {
+		snaps = h.snapshot(ctx, a.Command.Analysis, cwd)
+	}
 	o := h.run(ctx, c, canonical, args, approved.Command(), false)
 	o.AutoApproved = approved.By() != "user"
 	h.record(ctx, c, canonical, snaps, &o)
@@ -138,33 +141,6 @@ func (h *terminalHandler) record(ctx context.Context, c call, canonical string, 
 		o.Removed += st.Removed
 		o.Wrote = true
 		o.CheckpointID = s.cs.ID()
-	}
-}
-
-// judgePaths raises an allowed command to confirm when it touches files
-// the workspace would not let a file tool touch freely: outside the
-// workspace, sensitive (writes) or secret (reads). `cat .env` needs the
-// same approval as reading .env with read_file.
-func (h *terminalHandler) judgePaths(req *approval.Request, a safety.CommandAnalysis, cwd string) {
-	if h.check == nil {
-		return
-	}
-	for _, p := range a.Paths {
-		name := p.Path
-		if cwd != "" && !path.IsAbs(name) && name != "" && name[0] != '~' {
-			name = path.Join(cwd, name)
-		}
-		pc := h.check(name, p.Op)
-		if pc.Decision == safety.Allow {
-			continue
-		}
-		if req.Decision == safety.Allow {
-			req.Decision = safety.Confirm
-		}
-		if req.Severity < safety.SeverityHigh && pc.Decision == safety.Deny {
-			req.Severity = safety.SeverityHigh
-		}
-		req.Reasons = append(req.Reasons, fmt.Sprintf("%s %s: %s", p.Op, p.Path, pc.Reason))
 	}
 }
 

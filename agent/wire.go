@@ -88,7 +88,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	case cfg.RequireWrites != nil:
 		r.needWrites = *cfg.RequireWrites
 	default:
-		r.needWrites = wantsWrites(in.Prompt)
+		// Only a run that can write is held to it: with no workspace or no
+		// file tool, "write a poem" is an answer, not a file.
+		r.needWrites = cfg.Workspace != nil && canEdit(reg) && wantsWrites(in.Prompt)
 	}
 
 	if err := r.wireContext(ctx, r.offered.Names()); err != nil {
@@ -124,16 +126,17 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		return err == nil && isFileEditSpec(t.Describe())
 	}
 	isTerm := func(canonical string) bool { return canonical == terminal.Name }
-	isFileEditName := func(name string) bool {
-		t, _, err := reg.Lookup(name)
-		return err == nil && isFileEditSpec(t.Describe())
+	// writesContent names calls worth a "Writing <file>…" line.
+	writesContent := func(name string) bool {
+		t, canonical, err := reg.Lookup(name)
+		return err == nil && isFileEditSpec(t.Describe()) && !noContentTools[canonical]
 	}
 
 	parserOpts := []toolcall.Option{toolcall.WithTools(knownNames(reg)...)}
 	if r.calling == ToolCallingEnvelope {
 		parserOpts = append(parserOpts, toolcall.WithFormats(toolcall.FormatYips))
 	}
-	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, isFileEdit: isFileEditName,
+	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, isFileEdit: writesContent,
 		newParser: func() *toolcall.Stream { return toolcall.NewStream(parserOpts...) }}
 
 	r.runner = &toolRunner{lookup: lookup, execute: reg.Execute, isEdit: isEdit, isTerm: isTerm,
@@ -143,17 +146,15 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	if cfg.Workspace != nil {
 		check = cfg.Workspace.Check
 	}
-	th := &terminalHandler{rules: cfg.CommandRules, check: check, authorize: gate.Authorize,
+	th := &terminalHandler{assess: e.safety.AssessCommand, check: check, authorize: gate.Authorize,
 		execute: reg.Execute, readOnlyGit: mode.ReadOnly(), logger: cfg.Logger}
-	if th.rules.Logger == nil {
-		th.rules.Logger = cfg.Logger
-	}
 	r.runner.terminal = th
+	r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
 	r.runner.special = r.specialHandlers(th)
 	if !mode.ReadOnly() {
 		if cfg.Workspace != nil {
 			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
-			r.runner.files = &fileEditHandler{files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
+			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
 				execute: reg.Execute, planners: planners, logger: cfg.Logger}
 		} else {
 			r.runner.files = noWorkspace{}
@@ -218,6 +219,15 @@ func knownNames(reg *tools.Registry) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+func canEdit(reg *tools.Registry) bool {
+	for _, t := range reg.Tools() {
+		if isFileEditSpec(t.Describe()) {
+			return true
+		}
+	}
+	return false
 }
 
 // noWorkspace answers file edits when no workspace is configured.

@@ -316,3 +316,36 @@ func TestSandboxDegrades(t *testing.T) {
 		t.Errorf("BestEffort DenyNetwork on an old ABI: path %q, logs %q; want files confined and a warning", cmd.Path, logs.String())
 	}
 }
+
+// Ordinary work inside the sandbox keeps working: devices, moving files
+// between directories (Landlock's "refer" right), reading system files,
+// running programs, and a private TMPDIR.
+func TestSandboxAllowsOrdinaryWork(t *testing.T) {
+	requireLandlock(t, false)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	ws, tmp := t.TempDir(), t.TempDir()
+	script := `set -e
+echo discarded > /dev/null
+head -c 4 /dev/urandom > /dev/null
+mkdir -p a b
+echo x > a/f
+mv a/f b/f
+ln -s b/f link
+cat /etc/hostname > /dev/null 2>&1 || cat /etc/passwd > /dev/null
+echo t > "$TMPDIR/t"
+rm "$TMPDIR/t"
+echo ok`
+	cmd := exec.Command(sh, "-c", script)
+	cmd.Dir = ws
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	if err := testSandbox(t, ws, tmp).Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Fatalf("confined script: %v\n%s", err, out)
+	}
+}

@@ -23,7 +23,8 @@ import (
 // Each byte is examined a bounded number of times, so the cost of a
 // stream is linear in its length.
 //
-// A Stream is not safe for concurrent use.
+// Create one with NewStream, one per message; a Stream is not safe for
+// concurrent use.
 type Stream struct {
 	cfg    config
 	buf    []byte

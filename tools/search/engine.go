@@ -36,6 +36,12 @@ type Query struct {
 	// MaxFileSize skips larger files (counted in Results.SkippedLarge).
 	MaxFileSize int64
 	Walk        WalkOptions
+	// OpenDir, when set, is how directories are opened for reading their
+	// files (see DirOpener); otherwise files are opened through the FS.
+	OpenDir DirOpener
+	// Skip, when set, excludes files from being read (counted in
+	// Results.SkippedSecret): secrets whose content needs approval.
+	Skip func(path string) bool
 }
 
 // Defaults for Query limits.
@@ -66,6 +72,7 @@ type Results struct {
 	Searched      int // files searched
 	SkippedBinary int // files with a NUL byte, not searched
 	SkippedLarge  int // files over MaxFileSize, not searched
+	SkippedSecret int // files Query.Skip excluded
 }
 
 // compile returns a constructor of finders for q: literal searches use
@@ -198,7 +205,16 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 		dir = "."
 	}
 
-	paths := make(chan string, 256)
+	type job struct {
+		path string
+		dir  *dirHandle // nil: open through the FS
+	}
+	paths := make(chan job, 256)
+	var handles *dirHandles
+	if q.OpenDir != nil && haveOpenAt {
+		handles = &dirHandles{open: q.OpenDir, m: map[string]*dirHandle{}}
+		q.Walk.leave = handles.leave
+	}
 	var (
 		mu  sync.Mutex
 		res Results
@@ -209,10 +225,11 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 			var buf []byte
 			var local Results
 			fd := newFinder()
-			for p := range paths {
+			for j := range paths {
+				p := j.path
 				var fm FileMatches
 				var kind fileKind
-				buf, kind = readFile(fsys, p, q.MaxFileSize, buf)
+				buf, kind = readFile(fsys, j.path, j.dir, q.MaxFileSize, buf)
 				switch kind {
 				case kindBinary:
 					local.SkippedBinary++
@@ -238,30 +255,49 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 			res.Searched += local.Searched
 			res.SkippedBinary += local.SkippedBinary
 			res.SkippedLarge += local.SkippedLarge
+			res.SkippedSecret += local.SkippedSecret
 			mu.Unlock()
 		})
 	}
 
 	// A single file named as Dir is searched on its own.
 	var walkErr error
+	var skipped int
 	if st, err := fs.Stat(fsys, dir); err == nil && !st.IsDir() {
-		paths <- dir
+		if q.Skip != nil && q.Skip(dir) {
+			skipped++
+		} else {
+			paths <- job{path: dir}
+		}
 	} else if err != nil {
 		walkErr = err
 	} else {
 		walkErr = Walk(ctx, fsys, dir, q.Walk, func(p string, d fs.DirEntry, _ int) error {
-			if d.Type().IsRegular() && include(p) {
-				select {
-				case paths <- p:
-				case <-ctx.Done():
-					return ctx.Err()
+			if !d.Type().IsRegular() || !include(p) {
+				return nil
+			}
+			if q.Skip != nil && q.Skip(p) {
+				skipped++
+				return nil
+			}
+			j := job{path: p}
+			if handles != nil {
+				j.dir = handles.acquire(path.Dir(p))
+			}
+			select {
+			case paths <- j:
+			case <-ctx.Done():
+				if j.dir != nil {
+					j.dir.release()
 				}
+				return ctx.Err()
 			}
 			return nil
 		})
 	}
 	close(paths)
 	wg.Wait()
+	res.SkippedSecret += skipped
 	if walkErr != nil {
 		return Results{}, walkErr
 	}
@@ -278,9 +314,17 @@ const (
 	kindUnreadable
 )
 
-// readFile reads p into buf (reusing its memory) and classifies it.
-func readFile(fsys fs.FS, p string, limit int64, buf []byte) ([]byte, fileKind) {
-	f, err := fsys.Open(p)
+// readFile reads p into buf (reusing its memory) and classifies it. With
+// a directory handle, p is opened relative to it, and the handle released.
+func readFile(fsys fs.FS, p string, dir *dirHandle, limit int64, buf []byte) ([]byte, fileKind) {
+	var f fs.File
+	var err error
+	if dir != nil {
+		f, err = openAt(dir.f, path.Base(p))
+		dir.release()
+	} else {
+		f, err = fsys.Open(p)
+	}
 	if err != nil {
 		return buf, kindUnreadable
 	}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tetherdev/tether/safety"
 )
 
 // The queries compared with ripgrep on $(go env GOROOT)/src.
@@ -84,6 +86,15 @@ func TestRipgrepParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The tool's way, through directory handles, finds the same.
+			viaDirs, err := Search(context.Background(), os.DirFS(src), Query{Pattern: q.pattern, Regex: q.regex, MaxPerFile: 1 << 30,
+				OpenDir: func(dir string) (*os.File, error) { return os.Open(filepath.Join(src, dir)) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if viaDirs.Matches != res.Matches || viaDirs.Searched != res.Searched {
+				t.Errorf("through directory handles: %d matches in %d files searched, want %d in %d", viaDirs.Matches, viaDirs.Searched, res.Matches, res.Searched)
+			}
 			got := map[string]bool{}
 			for _, f := range res.Files {
 				for _, l := range f.Lines {
@@ -123,6 +134,27 @@ func BenchmarkSearchGOROOT(b *testing.B) {
 		b.Run(q.name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := Search(context.Background(), fsys, Query{Pattern: q.pattern, Regex: q.regex, Context: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSearchWorkspaceGOROOT searches as the tool does: through a
+// safety.Workspace, listing directories through its os.Root-backed FS and
+// opening each file relative to a directory handle from Workspace.Open.
+func BenchmarkSearchWorkspaceGOROOT(b *testing.B) {
+	ws, err := safety.OpenWorkspace(goroot(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	fsys := ws.FS()
+	for _, q := range rgQueries {
+		b.Run(q.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Search(context.Background(), fsys, Query{Pattern: q.pattern, Regex: q.regex, Context: 1, OpenDir: ws.Open}); err != nil {
 					b.Fatal(err)
 				}
 			}

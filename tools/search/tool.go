@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
+
+	"github.com/tetherdev/tether/safety"
 
 	"github.com/tetherdev/tether/tools"
 )
@@ -68,7 +71,19 @@ func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, e
 		limit = 100
 	}
 	limit = min(limit, 500)
-	res, err := Search(ctx, ws.FS(), Query{Pattern: a.Query, Regex: a.IsRegex, Dir: dir, Include: a.Include, Context: ctxLines})
+	q := Query{Pattern: a.Query, Regex: a.IsRegex, Dir: dir, Include: a.Include, Context: ctxLines}
+	if o, ok := ws.(interface {
+		Open(string) (*os.File, error)
+	}); ok {
+		q.OpenDir = o.Open
+	}
+	if s, ok := ws.(interface{ Sensitivity() *safety.Sensitivity }); ok {
+		// The agent asks before read_file opens a secret; search has no
+		// path to ask about, so it leaves secrets out.
+		sens := s.Sensitivity()
+		q.Skip = func(p string) bool { return sens.NeedsApproval(p, safety.OpRead) }
+	}
+	res, err := Search(ctx, ws.FS(), q)
 	if errors.Is(err, fs.ErrNotExist) {
 		return tools.Result{}, fmt.Errorf("%q does not exist in the workspace; use list_files to see what does", a.Path)
 	}
@@ -76,6 +91,10 @@ func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, e
 		return tools.Result{}, err
 	}
 	text, shown, shownFiles := Format(res, limit)
+	secrets := ""
+	if res.SkippedSecret > 0 {
+		secrets = fmt.Sprintf("\n[%s that may hold secrets (.env, keys, credentials) not searched; read one with read_file if you need it, which asks the user.]", plural(res.SkippedSecret, "file"))
+	}
 	meta := tools.Meta{Path: dir, Matches: res.Matches, Files: len(res.Files)}
 	if res.Matches == 0 {
 		var b strings.Builder
@@ -89,7 +108,7 @@ func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, e
 		} else if !a.IsRegex {
 			b.WriteString(" The search is case-sensitive; try isRegex=true with (?i) for any case.")
 		}
-		return tools.Result{Text: b.String(), Meta: meta}, nil
+		return tools.Result{Text: b.String() + secrets, Meta: meta}, nil
 	}
 	if shown < res.Matches {
 		meta.Truncated = true
@@ -99,7 +118,14 @@ func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, e
 	} else {
 		text += fmt.Sprintf("\n\n[%d matches in %d files]", res.Matches, len(res.Files))
 	}
-	return tools.Result{Text: text, Meta: meta}, nil
+	return tools.Result{Text: text + secrets, Meta: meta}, nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func where(dir string) string {

@@ -22,6 +22,10 @@ type WalkOptions struct {
 	// MaxDepth limits recursion below the start directory; 0 is unlimited,
 	// 1 lists only the start directory's entries.
 	MaxDepth int
+
+	// leave, when set, is called after every entry of a directory was
+	// visited (Search uses it to release directory handles).
+	leave func(dir string)
 }
 
 // ignoreFiles are read in each directory, in increasing priority.
@@ -67,6 +71,9 @@ func walkDir(ctx context.Context, fsys fs.FS, dir string, parts []string, patter
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil
+	}
+	if opt.leave != nil {
+		defer opt.leave(dir)
 	}
 	var m gitignore.Matcher
 	if len(patterns) > 0 {

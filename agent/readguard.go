@@ -1,0 +1,57 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/safety"
+)
+
+// readGuard judges read-only calls that name a path. Reading stays free
+// inside the workspace, but a path outside it is refused and a file that
+// may hold secrets (.env, private keys) needs a person's approval, since
+// its content would leave the machine in the model's context. Read-only
+// modes cannot ask, so there such reads are refused.
+type readGuard struct {
+	assess    func(ctx context.Context, a safety.Action) safety.Assessment
+	authorize func(ctx context.Context, req approval.Request) (approval.Approved, error)
+	askable   bool
+	logger    *slog.Logger
+}
+
+// judge runs while the batch is routed, before anything executes: it
+// refuses a call outright, or returns the approval request it needs.
+func (g *readGuard) judge(ctx context.Context, c call, canonical string) (early *outcome, ask *approval.Request) {
+	p := argPath(c.Args)
+	if p == "" {
+		return nil, nil
+	}
+	as := g.assess(ctx, safety.Action{Tool: canonical, Paths: []safety.PathOp{{Path: p, Op: safety.OpRead}}})
+	switch {
+	case as.Decision == safety.Allow:
+		return nil, nil
+	case as.Decision == safety.Deny:
+		return ptr(outcome{Text: "Not read: " + as.Reason(), Status: StatusDenied, Detail: as.Reason(), Path: p}), nil
+	case !g.askable:
+		g.logger.Info("agent: read refused in a read-only mode", "tool", canonical, "path", p, "reason", as.Reason())
+		return ptr(outcome{Text: fmt.Sprintf("Not read: %s. This mode cannot ask the user for approval; do without this file.", as.Reason()),
+			Status: StatusDenied, Detail: as.Reason(), Path: p}), nil
+	}
+	return nil, &approval.Request{Kind: approval.KindOther, ToolName: canonical, CallID: c.ID,
+		Summary: fmt.Sprintf("%s %s", canonical, p), Decision: as.Decision, Severity: safety.SeverityHigh, Reasons: as.Reasons}
+}
+
+// ask puts a judged request to the gate; nil means approved.
+func (g *readGuard) ask(ctx context.Context, req approval.Request) *outcome {
+	if _, err := g.authorize(ctx, req); err != nil {
+		var d *approval.DeniedError
+		if errors.As(err, &d) {
+			return ptr(outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason})
+		}
+		return ptr(failed(errorStatus(ctx, err), "Not read: "+err.Error()))
+	}
+	return nil
+}
