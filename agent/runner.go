@@ -60,9 +60,10 @@ type callHandler interface {
 type toolRunner struct {
 	lookup   func(name string) (tools.Spec, string, error)
 	execute  func(ctx context.Context, c tools.Call) tools.Result
-	terminal callHandler // nil in modes that never run commands
-	files    callHandler // nil in read-only modes
-	reads    *readGuard  // nil: reads are not judged
+	terminal callHandler            // nil in modes that never run commands
+	special  map[string]callHandler // skills and subagents, by canonical name
+	files    callHandler            // nil in read-only modes
+	reads    *readGuard             // nil: reads are not judged
 	isTerm   func(canonical string) bool
 	isEdit   func(canonical string) bool
 	allowed  func(spec tools.Spec, canonical string) error // the mode's gate; nil allows all
@@ -148,7 +149,7 @@ func (r *toolRunner) route(ctx context.Context, c call) routed {
 // concurrent reports whether a call may run alongside its neighbours:
 // only read-only tools that need no approval and no handler.
 func (r *toolRunner) concurrent(rt routed) bool {
-	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.spec.ReadOnly && !r.isTerm(rt.canonical) && !r.isEdit(rt.canonical)
+	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.spec.ReadOnly && !r.isTerm(rt.canonical) && !r.isEdit(rt.canonical) && r.special[rt.canonical] == nil
 }
 
 // runSpan runs rs (one call, or several concurrent read-only calls).
@@ -225,6 +226,9 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, r.timeout)
 		defer cancel()
+	}
+	if h := r.special[rt.canonical]; h != nil {
+		return h.handle(ctx, rt.c, rt.canonical)
 	}
 	switch {
 	case r.isTerm(rt.canonical) && r.terminal != nil:

@@ -26,6 +26,7 @@ type run struct {
 	offered *tools.Registry // what the model is offered in this mode
 
 	*emitter
+	runContext
 	stream   *streamProcessor
 	runner   *toolRunner
 	summary  *summaryBuilder
@@ -92,13 +93,15 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		r.needWrites = cfg.Workspace != nil && canEdit(reg) && wantsWrites(in.Prompt)
 	}
 
-	pb := promptBuilder{mode: mode, calling: r.calling, extra: cfg.SystemPrompt}
+	if err := r.wireContext(ctx, r.offered.Names()); err != nil {
+		return nil, err
+	}
 	if r.calling == ToolCallingNative {
 		r.specs = r.offered.Specs()
 	} else {
-		pb.tools = r.offered.Prompt()
+		r.pb.tools = r.offered.Prompt()
 	}
-	r.system = llm.Message{Role: llm.RoleSystem, Content: pb.system()}
+	r.system = r.systemMessage()
 	r.msgs = make([]llm.Message, 0, 2+len(in.History)+4*r.max)
 	r.msgs = append(r.msgs, r.system)
 	for _, m := range in.History {
@@ -106,8 +109,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 			r.msgs = append(r.msgs, m)
 		}
 	}
-	r.msgs = append(r.msgs, llm.Message{Role: llm.RoleUser, Content: in.Prompt, Images: in.Images})
+	r.msgs = append(r.msgs, llm.Message{Role: llm.RoleUser, Content: r.userText, Images: in.Images})
 	r.history = r.msgs[1:]
+	r.task = len(r.history) - 1
 
 	planners := defaultPlanners()
 	lookup := func(name string) (tools.Spec, string, error) {
@@ -146,6 +150,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		execute: reg.Execute, readOnlyGit: mode.ReadOnly(), logger: cfg.Logger}
 	r.runner.terminal = th
 	r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
+	r.runner.special = r.specialHandlers(th)
 	if !mode.ReadOnly() {
 		if cfg.Workspace != nil {
 			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
