@@ -207,3 +207,47 @@ func TestStreamThinkingEchoRemoved(t *testing.T) {
 	assert.Equal(t, "Paris is the capital.", rec.text())
 	assert.Equal(t, thinking, res.Thinking)
 }
+
+// FuzzStreamChunking: however a response is chunked, the processor
+// shows the same text, keeps the same content and finds the same calls
+// and completion signal; and the text shown never holds call markup or
+// the signal.
+func FuzzStreamChunking(f *testing.F) {
+	f.Add("Hello there, friend. [TASK_COMPLETE]", uint8(3))
+	f.Add("Reading.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}</tool_call>", uint8(5))
+	f.Add("<think>plan [TASK_COMPLETE]</think>Answer [TASK", uint8(1))
+	f.Add("```json\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"x\", \"content\": \"[TASK_COMPLETE]\"}}\n```", uint8(7))
+	f.Fuzz(func(t *testing.T, content string, step uint8) {
+		run := func(n int) (streamResult, string) {
+			rec := &recorder{}
+			p := newTestProcessor(newFakeClock(), rec)
+			var cs []llm.Chunk
+			for i := 0; i < len(content); i += n {
+				cs = append(cs, llm.Chunk{Content: content[i:min(i+n, len(content))]})
+			}
+			cs = append(cs, llm.Chunk{Done: true})
+			res, err := p.run(context.Background(), chunks(cs...), time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res, rec.text()
+		}
+		whole, shownWhole := run(len(content) + 1)
+		parts, shownParts := run(int(step%13) + 1)
+		if shownWhole != shownParts || whole.Display != parts.Display {
+			t.Fatalf("display differs by chunking:\n%q\n%q", shownWhole, shownParts)
+		}
+		if whole.Content != content || parts.Content != content {
+			t.Fatalf("content not kept verbatim")
+		}
+		if whole.Complete != parts.Complete || len(whole.Parsed.Calls) != len(parts.Parsed.Calls) {
+			t.Fatalf("completion or calls differ by chunking")
+		}
+		if indexSignal(shownParts) >= 0 {
+			t.Fatalf("signal shown: %q", shownParts)
+		}
+		if shownParts != parts.Display {
+			t.Fatalf("events %q != display %q", shownParts, parts.Display)
+		}
+	})
+}
