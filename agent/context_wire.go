@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
 )
@@ -141,9 +142,11 @@ func (r *run) systemMessage() llm.Message {
 	return llm.Message{Role: llm.RoleSystem, Content: pb.system()}
 }
 
+type authorizeFunc = func(ctx context.Context, req approval.Request) (approval.Approved, error)
+
 // specialHandlers are the calls the agent runs itself: skills and the
 // subagent tool, which need the run (events, memory, terminal handler).
-func (r *run) specialHandlers(term callHandler) map[string]callHandler {
+func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[string]callHandler {
 	if len(r.e.skills) == 0 && r.cfg.Subagents == nil {
 		return nil
 	}
@@ -153,7 +156,11 @@ func (r *run) specialHandlers(term callHandler) map[string]callHandler {
 	}
 	out := make(map[string]callHandler, len(r.e.skills)+1)
 	for name, s := range r.e.skills {
-		out[name] = skillHandler{skill: s, env: env}
+		h := skillHandler{skill: s, env: env}
+		if _, self := s.(selfJudging); !self && !s.Describe().ReadOnly && !r.mode.ReadOnly() {
+			h.authorize = authorize // like any tool that may change things: confirm-level
+		}
+		out[name] = h
 	}
 	if r.cfg.Subagents != nil {
 		out[SubagentToolName] = subagentHandler{e: r.e, parentMode: r.mode, emit: r.emit}

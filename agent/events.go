@@ -6,6 +6,7 @@ import (
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/tools"
 )
 
 // Event is one step of a run, reported in order to the host's [Sink].
@@ -117,19 +118,22 @@ const (
 // (and pending while it waits for approval), then exactly once as
 // success, error, denied or skipped.
 type ToolAction struct {
-	GroupID      string       `json:"group_id,omitempty"`
-	CallID       string       `json:"call_id"`
-	Tool         string       `json:"tool"`
-	Status       ActionStatus `json:"status"`
-	Title        string       `json:"title"`            // "Reading main.go", "Ran go test ./..."
-	Detail       string       `json:"detail,omitempty"` // one line: lines read, exit code, the reason for a denial
-	Path         string       `json:"path,omitempty"`   // workspace-relative file, for click-to-open
-	StartLine    int          `json:"start_line,omitempty"`
-	Added        int          `json:"added,omitempty"`
-	Removed      int          `json:"removed,omitempty"`
-	CheckpointID string       `json:"checkpoint_id,omitempty"` // set on file edits, which undo per checkpoint
-	AutoApproved bool         `json:"auto_approved,omitempty"`
-	Output       string       `json:"output,omitempty"` // the result text the model receives (final statuses)
+	GroupID   string       `json:"group_id,omitempty"`
+	CallID    string       `json:"call_id"`
+	Tool      string       `json:"tool"`
+	Status    ActionStatus `json:"status"`
+	Title     string       `json:"title"`            // "Reading main.go", "Ran go test ./..."
+	Detail    string       `json:"detail,omitempty"` // one line: lines read, exit code, the reason for a denial
+	Path      string       `json:"path,omitempty"`   // workspace-relative file, for click-to-open
+	StartLine int          `json:"start_line,omitempty"`
+	// Chunks are the line ranges a chunked read_file streamed, one
+	// click-to-open entry each (seed 001, "Chunked read_file").
+	Chunks       []tools.LineRange `json:"chunks,omitempty"`
+	Added        int               `json:"added,omitempty"`
+	Removed      int               `json:"removed,omitempty"`
+	CheckpointID string            `json:"checkpoint_id,omitempty"` // set on file edits, which undo per checkpoint
+	AutoApproved bool              `json:"auto_approved,omitempty"`
+	Output       string            `json:"output,omitempty"` // the result text the model receives (final statuses)
 }
 
 // ApprovalRequested is shown as an approval card; answer it through the

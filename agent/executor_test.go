@@ -112,3 +112,19 @@ func TestTextModeMultiStepEdit(t *testing.T) {
 	assert.NotContains(t, shown, "TASK")
 	assert.Contains(t, shown, "Let me look at the file first.")
 }
+
+// A long read_file is reported with its 100-line chunks, one
+// click-to-open range each.
+func TestChunkedReadReported(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"read_file","arguments":{"path":"long.txt"}}]}
+{"content":"It is long."}
+`, map[string]string{"long.txt": strings.Repeat("line\n", 250)})
+	_, err := e.run(e.config(), "How long is long.txt?")
+	require.NoError(t, err)
+	acts := e.rec.actions()
+	require.Len(t, acts, 1)
+	require.Len(t, acts[0].Chunks, 3)
+	assert.Equal(t, 201, acts[0].Chunks[2].Start)
+	assert.Equal(t, 250, acts[0].Chunks[2].End)
+}

@@ -19,6 +19,7 @@ type outcome struct {
 	Detail       string
 	Path         string
 	StartLine    int
+	Chunks       []tools.LineRange
 	Added        int
 	Removed      int
 	Wrote        bool // a file was written (not skipped)
@@ -59,9 +60,10 @@ type callHandler interface {
 type toolRunner struct {
 	lookup   func(name string) (tools.Spec, string, error)
 	execute  func(ctx context.Context, c tools.Call) tools.Result
-	terminal callHandler            // nil in modes that never run commands
+	terminal callHandler            // run_terminal_command
+	files    callHandler            // file edits; nil in read-only modes
+	others   callHandler            // other tools that are not read-only; nil runs them directly
 	special  map[string]callHandler // skills and subagents, by canonical name
-	files    callHandler            // nil in read-only modes
 	reads    *readGuard             // nil: reads are not judged
 	isTerm   func(canonical string) bool
 	isEdit   func(canonical string) bool
@@ -234,6 +236,8 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 		return r.terminal.handle(ctx, rt.c, rt.canonical)
 	case r.isEdit(rt.canonical) && r.files != nil:
 		return r.files.handle(ctx, rt.c, rt.canonical)
+	case !rt.spec.ReadOnly && r.others != nil:
+		return r.others.handle(ctx, rt.c, rt.canonical)
 	}
 	return fromToolResult(r.execute(ctx, tools.Call{ID: rt.c.ID, Name: rt.canonical, Arguments: rt.c.Args}))
 }
@@ -245,7 +249,7 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 	if o.Status != StatusSuccess {
 		a.Title = failedTitle(a.Title, o.Status)
 	}
-	a.Detail, a.StartLine, a.Added, a.Removed = o.Detail, o.StartLine, o.Added, o.Removed
+	a.Detail, a.StartLine, a.Chunks, a.Added, a.Removed = o.Detail, o.StartLine, o.Chunks, o.Added, o.Removed
 	a.AutoApproved, a.CheckpointID, a.Output = o.AutoApproved, o.CheckpointID, o.Text
 	if o.Path != "" {
 		a.Path = o.Path
@@ -261,6 +265,9 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 func fromToolResult(res tools.Result) outcome {
 	o := outcome{Text: res.Text, Status: StatusSuccess, Path: res.Meta.Path, StartLine: res.Meta.StartLine,
 		Added: res.Meta.Added, Removed: res.Meta.Removed}
+	if len(res.Meta.Chunks) > 1 {
+		o.Chunks = res.Meta.Chunks
+	}
 	if res.IsError {
 		o.Status = StatusError
 		if res.Meta.TimedOut {

@@ -172,3 +172,30 @@ func TestHostSkill(t *testing.T) {
 	require.Equal(t, StatusError, a.Status)
 	require.Equal(t, "hello Ada", a.Detail)
 }
+
+// TestHostSkillThatChangesThings: a host skill that is not read-only is
+// confirm-level: denied with no one to ask, run once approved.
+func TestHostSkillThatChangesThings(t *testing.T) {
+	for _, tc := range []struct {
+		approver *approver
+		want     ActionStatus
+		ran      bool
+	}{{nil, StatusDenied, false}, {&approver{answer: allowAll}, StatusSuccess, true}} {
+		e := newEnv(t, `{"tool_calls":[{"name":"deploy","arguments":{"env":"staging"}}]}
+{"content":"Done. [TASK_COMPLETE]"}`, nil)
+		cfg := e.config()
+		if tc.approver != nil {
+			cfg.Approver = tc.approver
+		}
+		ran := false
+		cfg.Skills = []Skill{SkillFunc{Spec: tools.Spec{Name: "deploy", Description: "Deploy."},
+			Run: func(context.Context, SkillEnv, json.RawMessage) SkillResult { ran = true; return SkillResult{Text: "deployed"} }}}
+		_, err := e.run(cfg, "deploy to staging")
+		require.NoError(t, err)
+		require.Equal(t, tc.want, e.rec.actions()[0].Status)
+		require.Equal(t, tc.ran, ran)
+		if tc.approver != nil {
+			require.Equal(t, "skill__deploy", tc.approver.asked[0].ToolName)
+		}
+	}
+}

@@ -191,3 +191,63 @@ func TestStreamIncomplete(t *testing.T) {
 	_, err := p.run(context.Background(), chunks(llm.Chunk{Content: "half"}), time.Now())
 	assert.ErrorIs(t, err, llm.ErrIncomplete)
 }
+
+// A model that repeats its reasoning at the start of its answer: the
+// echo is neither shown nor kept in history.
+func TestStreamThinkingEchoRemoved(t *testing.T) {
+	rec := &recorder{}
+	p := newTestProcessor(newFakeClock(), rec)
+	thinking := "The user wants the capital of France."
+	res, err := p.run(context.Background(), chunks(
+		llm.Chunk{Thinking: thinking},
+		llm.Chunk{Content: "The user wants "}, llm.Chunk{Content: "the capital of France.\n\n"},
+		llm.Chunk{Content: "Paris is the capital."}, llm.Chunk{Done: true}), time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, "Paris is the capital.", res.Content)
+	assert.Equal(t, "Paris is the capital.", rec.text())
+	assert.Equal(t, thinking, res.Thinking)
+}
+
+// FuzzStreamChunking: however a response is chunked, the processor
+// shows the same text, keeps the same content and finds the same calls
+// and completion signal; and the text shown never holds call markup or
+// the signal.
+func FuzzStreamChunking(f *testing.F) {
+	f.Add("Hello there, friend. [TASK_COMPLETE]", uint8(3))
+	f.Add("Reading.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}</tool_call>", uint8(5))
+	f.Add("<think>plan [TASK_COMPLETE]</think>Answer [TASK", uint8(1))
+	f.Add("```json\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"x\", \"content\": \"[TASK_COMPLETE]\"}}\n```", uint8(7))
+	f.Fuzz(func(t *testing.T, content string, step uint8) {
+		run := func(n int) (streamResult, string) {
+			rec := &recorder{}
+			p := newTestProcessor(newFakeClock(), rec)
+			var cs []llm.Chunk
+			for i := 0; i < len(content); i += n {
+				cs = append(cs, llm.Chunk{Content: content[i:min(i+n, len(content))]})
+			}
+			cs = append(cs, llm.Chunk{Done: true})
+			res, err := p.run(context.Background(), chunks(cs...), time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res, rec.text()
+		}
+		whole, shownWhole := run(len(content) + 1)
+		parts, shownParts := run(int(step%13) + 1)
+		if shownWhole != shownParts || whole.Display != parts.Display {
+			t.Fatalf("display differs by chunking:\n%q\n%q", shownWhole, shownParts)
+		}
+		if whole.Content != content || parts.Content != content {
+			t.Fatalf("content not kept verbatim")
+		}
+		if whole.Complete != parts.Complete || len(whole.Parsed.Calls) != len(parts.Parsed.Calls) {
+			t.Fatalf("completion or calls differ by chunking")
+		}
+		if indexSignal(shownParts) >= 0 {
+			t.Fatalf("signal shown: %q", shownParts)
+		}
+		if shownParts != parts.Display {
+			t.Fatalf("events %q != display %q", shownParts, parts.Display)
+		}
+	})
+}

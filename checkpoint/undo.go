@@ -64,35 +64,54 @@ func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(strin
 		return rep, fmt.Errorf("%w (checkpoint %s was kept)", ErrClosed, c.info.ID)
 	}
 	recs := c.sortedFiles()
+	// All files first, then one commit of their records: a crash before the
+	// commit leaves restored files equal to their pre-images under pending
+	// records, which the next Undo marks undone without writing them.
+	var done []FileRecord
+	flush := func(state State) error {
+		if len(done) == 0 && state == "" {
+			return nil
+		}
+		return c.commit(context.WithoutCancel(ctx), Batch{Files: done, State: state})
+	}
 	// Restore in reverse order of first touch so that, after a rename, the
 	// destination is cleared before the source comes back.
 	for _, rec := range slices.Backward(recs) {
 		if rec.Status != FilePending || (only != nil && !only(rec.Path)) {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
+		err := ctx.Err()
+		if err == nil {
+			var undone bool
+			if rec, undone, err = c.undoFile(ctx, rec, opts, &rep); undone {
+				done = append(done, rec)
+			}
+		}
+		if err != nil {
+			if ferr := flush(""); ferr != nil {
+				c.m.log.Error("checkpoint: undo records not saved; the next Undo will settle them", "checkpoint", c.info.ID, "err", ferr)
+			}
 			return rep, err
 		}
-		if err := c.undoFile(ctx, rec, opts, &rep); err != nil {
-			return rep, err
-		}
+	}
+	var state State
+	if only == nil && len(rep.Skipped) == 0 && c.info.State == StateOpen {
+		state = StateUndone
+	}
+	if err := flush(state); err != nil {
+		return rep, err
 	}
 	// Directories the agent created go last, innermost first, and only if
 	// empty: removing a directory never removes anyone's file.
 	var dirs []string
-	for _, rec := range recs {
-		if c.files[rec.Path].Status == FileUndone && !rec.Pre.Exists {
+	for _, rec := range done {
+		if !rec.Pre.Exists {
 			dirs = append(dirs, rec.CreatedDirs...)
 		}
 	}
 	slices.Sort(dirs)
 	for _, d := range slices.Backward(slices.Compact(dirs)) {
 		_ = c.m.files.Remove(native(d)) // fails harmlessly when not empty or already gone
-	}
-	if only == nil && len(rep.Skipped) == 0 && c.info.State == StateOpen {
-		if err := c.commit(ctx, Batch{State: StateUndone}); err != nil {
-			return rep, err
-		}
 	}
 	c.m.log.Info("checkpoint: undo", "checkpoint", c.info.ID, "restored", len(rep.Restored), "removed", len(rep.Removed),
 		"unchanged", len(rep.Unchanged), "skipped", len(rep.Skipped), "force", opts.Force)
@@ -102,16 +121,15 @@ func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(strin
 	return rep, nil
 }
 
-// undoFile restores one record. Order of effects: the file first, then its
-// record, so that a crash in between leaves a file equal to its pre-image
-// and a pending record, which the next Undo marks undone without writing.
-func (c *Checkpoint) undoFile(ctx context.Context, rec FileRecord, opts UndoOptions, rep *UndoReport) error {
+// undoFile restores one file and returns its record marked undone, or
+// reports it skipped (undone false). The caller commits the record.
+func (c *Checkpoint) undoFile(ctx context.Context, rec FileRecord, opts UndoOptions, rep *UndoReport) (_ FileRecord, undone bool, _ error) {
 	defer c.m.lockPaths(rec.Path)()
 	cur, _, err := c.m.capture(rec.Path)
 	if err != nil && !(opts.Force && errors.Is(err, ErrNotRegular)) {
 		rep.Skipped = append(rep.Skipped, Skip{Path: rec.Path, Reason: err.Error()})
 		c.m.log.Warn("checkpoint: undo skipped file", "checkpoint", c.info.ID, "path", rec.Path, "err", err)
-		return nil
+		return rec, false, nil
 	}
 	switch {
 	case err == nil && cur.Same(rec.Pre):
@@ -121,7 +139,7 @@ func (c *Checkpoint) undoFile(ctx context.Context, rec FileRecord, opts UndoOpti
 			c.m.log.Warn("checkpoint: forced undo overwrites changes made outside the agent", "checkpoint", c.info.ID, "path", rec.Path)
 		}
 		if err := c.restore(ctx, rec); err != nil {
-			return &PathError{Op: "undo", Path: rec.Path, Err: err}
+			return rec, false, &PathError{Op: "undo", Path: rec.Path, Err: err}
 		}
 		if rec.Pre.Exists {
 			rep.Restored = append(rep.Restored, rec.Path)
@@ -135,12 +153,12 @@ func (c *Checkpoint) undoFile(ctx context.Context, rec FileRecord, opts UndoOpti
 		}
 		rep.Skipped = append(rep.Skipped, Skip{Path: rec.Path, Reason: reason})
 		c.m.log.Warn("checkpoint: undo skipped file to keep work the agent did not do", "checkpoint", c.info.ID, "path", rec.Path, "reason", reason)
-		return nil
+		return rec, false, nil
 	}
 	rec.Status = FileUndone
 	rec.Post = rec.Pre
 	rec.Tainted = false
-	return c.commit(context.WithoutCancel(ctx), Batch{Files: []FileRecord{rec}})
+	return rec, true, nil
 }
 
 // restore puts rec's pre-image on disk.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -54,15 +55,19 @@ import (
 //
 // Static analysis cannot see into scripts, interpreters or programs: it is
 // the first line of defence; an OS sandbox is the boundary.
-func AnalyzeCommand(cmd string) (result CommandAnalysis) {
+func AnalyzeCommand(cmd string) CommandAnalysis {
 	a := &analyzer{input: cmd, res: CommandAnalysis{Input: cmd}}
+	a.top(cmd)
+	return a.finish()
+}
+
+// top analyses the whole line. A bug in the analyser must neither crash
+// the host nor approve anything: a panic fails closed like any other
+// unanalysable input (the fuzz target treats it as a failure).
+func (a *analyzer) top(cmd string) {
 	defer func() {
-		// A bug in the analyser must neither crash the host nor approve
-		// anything: it fails closed like any other unanalysable input.
-		// The fuzz target treats this concern as a failure.
 		if r := recover(); r != nil {
 			a.unanalyzable(-1, fmt.Sprintf("%s: %v", errInternal, r))
-			result = a.finish()
 		}
 	}()
 	// A command per ~24 bytes is typical of long chains; sizing the
@@ -75,7 +80,6 @@ func AnalyzeCommand(cmd string) (result CommandAnalysis) {
 		a.concern(-1, SeverityHigh, true, fmt.Sprintf("contains %U at byte %d, an invisible, bidirectional or terminal control character that can make the command shown for approval differ from the one that runs", r, off))
 	}
 	a.analyzeScript(cmd, -1, 0)
-	return a.finish()
 }
 
 // errInternal prefixes the concern recorded when the analyser panics.
@@ -92,6 +96,13 @@ func (a *analyzer) finish() CommandAnalysis {
 	}
 	return a.res
 }
+
+// parsers recycles bash parsers: a new one costs about 5 KB, most of the
+// allocation of analysing a short command. Parse resets all parser state,
+// and the returned syntax tree does not refer back to the parser.
+var parsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}}
 
 // maxNesting bounds how deep scripts inside scripts (bash -c "bash -c …")
 // are followed; deeper nesting is unanalysable, never silently accepted.
@@ -202,8 +213,9 @@ func (a *analyzer) analyzeScript(script string, parent, depth int) {
 		a.unanalyzable(parent, fmt.Sprintf("nests brackets, braces or substitutions %d levels deep (more than %d)", d, maxDepth))
 		return
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	p := parsers.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(script), "")
+	parsers.Put(p)
 	if err != nil {
 		a.unanalyzable(parent, "does not parse as bash: "+parseMessage(err))
 		return

@@ -31,11 +31,15 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, parent int, heredoc *syntax.Red
 // emit appends a Command built from ws and returns its index.
 func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 	c := Command{Name: ws[0].s, Parent: parent, Wrapper: kind, words: ws}
-	if len(ws) > 1 {
+	if p := a.suffixOf(parent, ws); p != nil {
+		// A wrapper's inner command is usually the tail of the wrapper's
+		// words: share its Args instead of copying them at every level.
+		c.Args = p.Args[len(p.Args)-len(ws)+1:]
+	} else if len(ws) > 1 {
 		c.Args = make([]string, 0, len(ws)-1)
-	}
-	for _, w := range ws[1:] {
-		c.Args = append(c.Args, w.s)
+		for _, w := range ws[1:] {
+			c.Args = append(c.Args, w.s)
+		}
 	}
 	for _, w := range ws {
 		c.Dynamic = c.Dynamic || w.dynamic
@@ -61,6 +65,20 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 // Each level lists the remaining words again, so deeper chains would cost
 // quadratic time; past the bound the line is unanalysable, not accepted.
 const maxWrappers = 64
+
+// suffixOf returns the parent command when ws is the tail of its words
+// (same backing array), or nil.
+func (a *analyzer) suffixOf(parent int, ws []word) *Command {
+	if parent < 0 || parent >= len(a.res.Commands) || len(ws) < 2 {
+		return nil
+	}
+	p := &a.res.Commands[parent]
+	n := len(p.words)
+	if len(ws) > n-1 || len(p.Args) != n-1 || &p.words[n-len(ws)] != &ws[0] {
+		return nil
+	}
+	return p
+}
 
 // run judges the command whose words are ws and returns its index, or -1
 // when ws is empty.

@@ -38,6 +38,8 @@ func BenchmarkAnalyzeCommandLarge(b *testing.B) {
 		{"one-word", "echo " + strings.Repeat("a", 100<<10)},
 		{"nested-subst", nestedSubst(100 << 10)},
 		{"braces", "echo " + strings.Repeat("{a,b}", 20<<10)},
+		{"deep-nesting", strings.Repeat("$(", 100<<10/3) + "ls" + strings.Repeat(")", 100<<10/3)},
+		{"wrapper-chain", strings.Repeat("nohup ", 100<<10/6) + "ls"},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()

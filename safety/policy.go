@@ -2,6 +2,7 @@ package safety
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -252,10 +253,10 @@ func (p *Policy) commandPath(s *signals, as *Assessment, an CommandAnalysis, pa 
 	if pa.Command >= 0 && pa.Command < len(an.Commands) {
 		who = an.Commands[pa.Command].Name
 	}
-	switch pc.Decision {
-	case Deny:
-		s.add(Confirm, fmt.Sprintf("%s %s %s: %s", who, accessVerb(pa.Op), pa.Path, pc.Reason))
-	case Confirm:
+	if pa.Op == OpChdir && errors.Is(pc.Err, ErrNotDirectory) {
+		return // `mkdir build && cd build`: a cd that fails harms nothing
+	}
+	if pc.Decision != Allow {
 		s.add(Confirm, fmt.Sprintf("%s %s %s: %s", who, accessVerb(pa.Op), pa.Path, pc.Reason))
 	}
 }

@@ -74,6 +74,8 @@ func TestPolicyCommands(t *testing.T) {
 		{"grep -r TOKEN sub/code.go", "", Allow, "allowed"},
 		{"grep -r -e TOKEN .git", "", Allow, "allowed"},
 		{"ls -R", "", Allow, "allowed"},
+		{"cd not-yet-made && ls", "", Allow, "allowed"},
+		{"cd ../outside && ls", "", Confirm, "cd changes into ../outside"},
 	} {
 		p := &Policy{Workspace: w, Rules: rules}
 		a := p.AssessCommand(context.Background(), tc.cmd, tc.dir)

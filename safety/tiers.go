@@ -50,6 +50,9 @@ func opts(args []word, valued string, posixStop bool) (flags []string, operands 
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		if w.s == "--" && !w.dynamic {
+			if operands == nil {
+				return flags, args[i+1:] // shares args: wrappers nest deeply
+			}
 			operands = append(operands, args[i+1:]...)
 			return
 		}
@@ -60,11 +63,14 @@ func opts(args []word, valued string, posixStop bool) (flags []string, operands 
 			}
 			continue
 		}
-		operands = append(operands, w)
 		if posixStop {
-			operands = append(operands, args[i+1:]...)
+			if operands == nil {
+				return flags, args[i:]
+			}
+			operands = append(operands, args[i:]...)
 			return
 		}
+		operands = append(operands, w)
 	}
 	return
 }

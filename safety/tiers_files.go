@@ -93,8 +93,7 @@ func copyMove(c *call) {
 	}
 	flags, ops := opts(c.args, "-t --target-directory -S --suffix -m --mode -o --owner -g --group -e --rsh --rsync-path --exclude --include --filter -f -T", false)
 	dest := -1
-	if t, ok := hasPrefixFlag(flags, "-t", "--target-directory"); ok {
-		_ = t
+	if _, ok := hasPrefixFlag(flags, "-t", "--target-directory"); ok {
 		for i, w := range c.args {
 			if (w.s == "-t" || w.s == "--target-directory") && i+1 < len(c.args) {
 				c.path(c.args[i+1], OpWrite)

@@ -32,7 +32,7 @@ var readOnly = map[string]string{
 	"sort": "files -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
 	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "", "apropos": "", "whatis": "", "info": "",
 	"numfmt": "", "expr": "", "bc": "", "dc": "", "factor": "", "shuf": "files -n", "split": "", "csplit": "", "tsort": "files", "ptx": "files",
-	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
+	"awk": " -v -F -f", "gawk": " -v -F -f -e", "mawk": " -v -F -f", "nawk": " -v -F -f", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
 }
 
 // shellState lists builtins and small tools whose tier depends on their
@@ -96,7 +96,7 @@ func readOnlyCmd(c *call, spec string) {
 			}
 		}
 	case "awk", "gawk", "mawk", "nawk":
-		awk(c, flags, ops)
+		awk(c, ops)
 		return
 	case "cd", "pushd":
 		c.a.chdir(ops)
@@ -159,7 +159,7 @@ func readOnlyCmd(c *call, spec string) {
 	}
 }
 
-func awk(c *call, flags []string, ops []word) {
+func awk(c *call, ops []word) {
 	prog := word{}
 	if len(ops) > 0 {
 		prog, ops = ops[0], ops[1:]
@@ -182,7 +182,6 @@ func awk(c *call, flags []string, ops []word) {
 			c.path(w, OpRead)
 		}
 	}
-	_ = flags
 }
 
 func kill(c *call, flags []string, ops []word) {

@@ -52,8 +52,7 @@ func wrapper(c *call) {
 		}
 		c.wrap(Transparent, inner)
 	case "time":
-		flags, inner := opts(c.args, "-f --format -o --output", true)
-		_ = flags
+		_, inner := opts(c.args, "-f --format -o --output", true)
 		for i, w := range c.args {
 			if (w.s == "-o" || w.s == "--output") && i+1 < len(c.args) {
 				c.path(c.args[i+1], OpWrite)

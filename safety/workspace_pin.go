@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,10 +17,33 @@ import (
 // still leads to the very object held. After that, the operation works on
 // the descriptor, so later swaps change nothing.
 
+// pinAttempts bounds retries when the object held and the object named
+// differ. An editor saving the file (an atomic replace) makes them differ
+// once, harmlessly, and a retry succeeds; a process swapping paths over and
+// over keeps failing and gets ErrPathChanged.
+const pinAttempts = 4
+
+// retryChanged runs f until it succeeds, fails with something other than
+// ErrPathChanged, or has failed pinAttempts times.
+func retryChanged[T any](f func() (T, error)) (T, error) {
+	var v T
+	var err error
+	for range pinAttempts {
+		if v, err = f(); !errors.Is(err, ErrPathChanged) {
+			return v, err
+		}
+	}
+	return v, err
+}
+
 // pinParent opens the directory that holds pc's final component through
 // os.Root and proves it is the directory the path leads to now. The caller
 // closes it.
 func (w *Workspace) pinParent(opName, path string, op Op, followFinal bool, before PathCheck) (*os.Root, error) {
+	return retryChanged(func() (*os.Root, error) { return w.pinParentOnce(opName, path, op, followFinal, before) })
+}
+
+func (w *Workspace) pinParentOnce(opName, path string, op Op, followFinal bool, before PathCheck) (*os.Root, error) {
 	dirRel, _ := splitRel(before.Rel)
 	dir, err := w.osRoot.OpenRoot(native(dirRel))
 	if err != nil {
@@ -60,6 +84,10 @@ func (w *Workspace) sameAsNamed(opName, path string, op Op, followFinal bool, be
 // openVerified opens the checked path read-only and proves the file opened
 // is the one the path names.
 func (w *Workspace) openVerified(opName, path string, pc PathCheck) (*os.File, error) {
+	return retryChanged(func() (*os.File, error) { return w.openVerifiedOnce(opName, path, pc) })
+}
+
+func (w *Workspace) openVerifiedOnce(opName, path string, pc PathCheck) (*os.File, error) {
 	f, err := w.osRoot.Open(native(pc.Rel))
 	if err != nil {
 		return nil, w.ioErr(opName, path, OpRead, true, pc, err)

@@ -33,6 +33,7 @@ type block struct {
 	nameSent bool
 	id       string // [CALL_ID] of a Mistral call
 	itemEnd  int    // offset just past the last item (and its </function>)
+	par      params
 }
 
 type bstate uint8
@@ -42,6 +43,7 @@ const (
 	bValue                    // inside an item's JSON
 	bMistral                  // after [TOOL_CALLS]: a JSON value or name[ARGS]
 	bFenceClose               // after the close tag of a fenced block
+	bParams                   // inside <parameter=…> arguments (params.go)
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -51,7 +53,7 @@ func (s *Stream) startBlock(p int, r rec) {
 	// Keep the slices' memory from block to block: a message with many
 	// calls then allocates almost nothing per call.
 	stack, members, calls := s.blk.jm.stack[:0], s.blk.jm.members[:0], s.blk.calls[:0]
-	quote, backslash := s.blk.jm.quote, s.blk.jm.backslash
+	quote, backslash, lt := s.blk.jm.quote, s.blk.jm.backslash, s.blk.par.lt
 	s.blk = block{
 		seq:    s.blocks,
 		start:  p,
@@ -63,7 +65,7 @@ func (s *Stream) startBlock(p int, r rec) {
 		calls:  calls,
 	}
 	s.blk.jm.stack, s.blk.jm.members = stack, members
-	s.blk.jm.quote, s.blk.jm.backslash = quote, backslash
+	s.blk.jm.quote, s.blk.jm.backslash, s.blk.par.lt = quote, backslash, lt
 	s.blocks++
 	if r.format == FormatMistral {
 		s.blk.state = bMistral
@@ -129,6 +131,8 @@ func (s *Stream) blockStep() bool {
 			}
 		case bFenceClose:
 			return s.fenceClose()
+		case bParams:
+			return s.paramsStep()
 		}
 	}
 }
@@ -159,6 +163,25 @@ func (s *Stream) blockItems() (more, done bool) {
 		if full {
 			s.pos = i + len(functionClose)
 			k.itemEnd = s.pos
+			return true, false
+		}
+	}
+	canTake := k.items == 0 || !k.singleItem()
+	if canTake && k.paramsAllowed() {
+		fullP, partP := hasPrefixOrPartial(b[i:], paramOpen)
+		fullF, partF := hasPrefixOrPartial(b[i:], functionClose)
+		if (partP || partF) && !s.eof {
+			return false, false
+		}
+		if fullP {
+			s.startParams(i)
+			return true, false
+		}
+		if fullF { // <function=NAME></function>: a call without arguments
+			k.itemEnd, s.pos = i, i
+			if !s.finishItem([]byte("{}"), nil, 0, false, false) {
+				return false, true
+			}
 			return true, false
 		}
 	}
@@ -217,7 +240,6 @@ func (s *Stream) blockItems() (more, done bool) {
 		return false, true
 	}
 	c := b[i]
-	canTake := k.items == 0 || !k.singleItem()
 	if canTake && (c == '{' || (c == '[' && k.name == "" && k.itemName == "")) {
 		if k.format == FormatYips && c != '{' {
 			s.failBlock(i, ErrInvalidJSON, "the envelope must be a JSON object")

@@ -64,8 +64,9 @@ type shape struct {
 }
 
 // buildCall interprets the object starting at offset obj of b, whose own
-// members are recorded at the given depth. immutable says that b is the
-// memory of a string, so strings may be sliced from it without copying.
+// members are recorded at the given depth. immutable says that b is never
+// written again (the stream buffer, a repaired copy), so strings may view
+// it without copying.
 func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape {
 	var nameM, argsM, idM, fnM *member
 	for i := range members {

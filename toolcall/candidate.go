@@ -104,7 +104,7 @@ func (s *Stream) candidateCalls() ([]Call, bool) {
 	var one [1]shape
 	shapes := one[:0]
 	if v[0] == '{' {
-		shapes = append(shapes, buildCall(v, 0, 1, ms, s.src != ""))
+		shapes = append(shapes, buildCall(v, 0, 1, ms, true))
 	} else {
 		for _, m := range ms {
 			if m.depth != 1 {
@@ -113,7 +113,7 @@ func (s *Stream) candidateCalls() ([]Call, bool) {
 			if m.kind != '{' {
 				return nil, false
 			}
-			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, s.src != ""))
+			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, true))
 		}
 	}
 	if len(shapes) == 0 {

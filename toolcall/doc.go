@@ -46,7 +46,9 @@
 //     models use instead: <function_call>, and — only when JSON follows —
 //     <tool>, <tools>, <response>, <json>. A block may hold one object,
 //     several, or an array of calls. A missing close tag is accepted.
-//   - <function=NAME>{args}</function>, alone or inside <tool_call>.
+//   - <function=NAME>{args}</function>, alone or inside <tool_call>, and
+//     Qwen3-Coder's <function=NAME><parameter=KEY>value</parameter>…
+//     </function>, whose raw-text values become JSON strings.
 //   - Mistral: [TOOL_CALLS][{…}] and [TOOL_CALLS]name[ARGS]{…}
 //     (with an optional [CALL_ID]id).
 //   - Llama 3.x: <|python_tag|>{"name", "parameters"} (several separated by

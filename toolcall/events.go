@@ -1,6 +1,9 @@
 package toolcall
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // EventKind says what an Event reports.
 type EventKind uint8
@@ -69,4 +72,29 @@ func (k *EventKind) UnmarshalText(b []byte) error {
 		}
 	}
 	return fmt.Errorf("toolcall: unknown event type %q", b)
+}
+
+// MarshalJSON writes the event with only the fields its kind uses, so a
+// text event is {"type":"text","text":"…"}.
+func (e Event) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Type    EventKind `json:"type"`
+		Text    string    `json:"text,omitempty"`
+		Block   *int      `json:"block,omitempty"`
+		Format  Format    `json:"format,omitempty"`
+		Name    string    `json:"name,omitempty"`
+		Path    string    `json:"path,omitempty"`
+		Index   *int      `json:"index,omitempty"`
+		Call    *Call     `json:"call,omitempty"`
+		Failure *Failure  `json:"failure,omitempty"`
+		Warning *Warning  `json:"warning,omitempty"`
+	}
+	w := wire{Type: e.Kind, Text: e.Text, Format: e.Format, Name: e.Name, Path: e.Path, Call: e.Call, Failure: e.Failure, Warning: e.Warning}
+	if e.Kind >= EventCallStart {
+		w.Block = &e.Block
+	}
+	if e.Kind == EventCall {
+		w.Index = &e.Index
+	}
+	return json.Marshal(w)
 }

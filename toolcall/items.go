@@ -29,7 +29,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		}
 		shapes = append(shapes, shape{call: Call{Name: name, Arguments: v, ID: k.id}})
 	case v[0] == '{':
-		shapes = append(shapes, buildCall(v, 0, 1, rebase(members, base), s.src != ""))
+		shapes = append(shapes, buildCall(v, 0, 1, rebase(members, base), true))
 	default:
 		ms := rebase(members, base)
 		for _, m := range ms {
@@ -39,7 +39,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 			if m.kind != '{' {
 				return s.failItem(ErrNotACall, "every element of the array must be a call object, found "+kindName(m.kind))
 			}
-			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, s.src != ""))
+			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, true))
 		}
 		if len(shapes) == 0 {
 			return s.failItem(ErrNotACall, "the array of calls is empty")
@@ -201,13 +201,13 @@ func (s *Stream) progress() {
 		val := s.buf[m.valStart:m.valEnd]
 		switch {
 		case !named && m.depth == base && isNameKey(key):
-			if name, ok := unquote(val); ok {
+			if name, ok := unquoteIn(val, true); ok {
 				s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
 			}
 		case isPathKey(key) && ((named && m.depth == 1) ||
 			(!named && m.depth == base+1 && m.parentKeyStart >= 0 && isArgsKey(s.buf[m.parentKeyStart:m.parentKeyEnd])) ||
 			(!named && m.depth == base)):
-			if path, ok := unquote(val); ok {
+			if path, ok := unquoteIn(val, true); ok {
 				s.emit(Event{Kind: EventCallPath, Block: k.seq, Format: k.format, Path: path})
 			}
 		}

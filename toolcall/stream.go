@@ -40,8 +40,8 @@ type Stream struct {
 	events   []Event
 	segCalls []int // shared backing array of Segment.Calls
 
-	// src, when set, holds the same bytes as buf as a string, so that
-	// text can be sliced from it without copying (Parse).
+	// src is set when buf is the memory of the string given to Parse:
+	// then nothing may hand buf out as []byte (see ownArgs).
 	src string
 	// silent suppresses events: Parse has no one to report them to.
 	silent bool
@@ -180,12 +180,16 @@ func (s *Stream) ownArgs(a json.RawMessage) json.RawMessage {
 	return slices.Clip(a)
 }
 
-// str returns buf[a:b] as a string, without copying when it can.
+// str returns buf[a:b] as a string without copying.
+//
+// Invariant: buf is append-only. Bytes once written are never modified
+// (Feed only appends; a reallocation copies them and leaves the old array
+// as it was), so a string may view them, as strings.Builder does.
 func (s *Stream) str(a, b int) string {
-	if s.src != "" {
-		return s.src[a:b]
+	if a >= b {
+		return ""
 	}
-	return string(s.buf[a:b])
+	return unsafe.String(&s.buf[a], b-a)
 }
 
 func (s *Stream) emit(e Event) {
@@ -340,10 +344,9 @@ func (s *Stream) addCallSegment(start, end int, text string, calls []Call, block
 		idx := len(s.res.Calls)
 		s.res.Calls = append(s.res.Calls, c)
 		s.segCalls = append(s.segCalls, idx)
-		if !s.silent {
-			cc := c
-			s.emit(Event{Kind: EventCall, Block: block, Format: c.Format, Name: c.Name, Index: idx, Call: &cc})
-		}
+		// Calls are never modified once appended, so the event may point
+		// at the element even if the slice later grows.
+		s.emit(Event{Kind: EventCall, Block: block, Format: c.Format, Name: c.Name, Index: idx, Call: &s.res.Calls[idx]})
 	}
 	if len(s.segCalls) > first {
 		seg.Calls = s.segCalls[first:len(s.segCalls):len(s.segCalls)]

@@ -122,6 +122,7 @@ func TestStreamPrefixNamedFormats(t *testing.T) {
 		`<tool_call><function=write_file>{"path": "a.go", "content": "x"}</function></tool_call>`,
 		`<tool_call>{"name": "write_file", "path": "a.go", "content": "x"}</tool_call>`,
 		`<tool_call>[{"name": "write_file", "arguments": {"path": "a.go", "content": "x"}}]</tool_call>`,
+		"<tool_call>\n<function=write_file>\n<parameter=path>\na.go\n</parameter>\n<parameter=content>\nx\n</parameter>\n</function>\n</tool_call>",
 	} {
 		evs := feedAll(NewStream(), in)
 		var name, path string
@@ -224,5 +225,28 @@ func TestLongFenceInfo(t *testing.T) {
 	}
 	if r := Parse(in); len(r.Calls) != 1 {
 		t.Errorf("calls = %d, want the bare call after the non-fence", len(r.Calls))
+	}
+}
+
+func TestEventJSON(t *testing.T) {
+	evs := feedAll(NewStream(), `Hi <tool_call>{"name": "ls", "arguments": {}}</tool_call>`)
+	var lines []string
+	for _, e := range evs {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+		var back Event
+		if err := json.Unmarshal(b, &back); err != nil || back.Kind != e.Kind || back.Block != e.Block {
+			t.Errorf("round trip of %s: %+v, %v", b, back, err)
+		}
+	}
+	want := `{"type":"text","text":"Hi "}` + "\n" +
+		`{"type":"call_start","block":0,"format":"tag"}` + "\n" +
+		`{"type":"call_name","block":0,"format":"tag","name":"ls"}` + "\n" +
+		`{"type":"call","block":0,"format":"tag","name":"ls","index":0,"call":{"name":"ls","arguments":{},"kind":"tool","format":"tag","start":3,"end":57}}`
+	if got := strings.Join(lines, "\n"); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

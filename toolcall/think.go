@@ -143,8 +143,8 @@ func (s *Stream) endThinkAtEOF() {
 		case SegmentCall:
 			for i := range seg.Calls {
 				seg.Calls[i] += base
-				c := s.res.Calls[seg.Calls[i]]
-				s.emit(Event{Kind: EventCall, Format: c.Format, Name: c.Name, Index: seg.Calls[i], Call: &c})
+				c := &s.res.Calls[seg.Calls[i]]
+				s.emit(Event{Kind: EventCall, Format: c.Format, Name: c.Name, Index: seg.Calls[i], Call: c})
 			}
 			if seg.Text != "" { // an envelope's assistant_text
 				s.emit(Event{Kind: EventText, Text: seg.Text})

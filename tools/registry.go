@@ -246,20 +246,41 @@ func (r *Registry) Execute(ctx context.Context, call Call) Result {
 	return res
 }
 
-func (r *Registry) execute(ctx context.Context, call Call) Result {
+// Prepare resolves call's tool name and normalises and validates its
+// arguments, returning the call as the tool will see it. Hosts use it to
+// judge and snapshot what a call will really touch (a "file" argument is
+// the "path" by then) before running it; Execute prepares on its own.
+// Errors are *UnknownToolError or *ArgumentError.
+func (r *Registry) Prepare(call Call) (Call, error) {
 	r.mu.RLock()
 	e, err := r.resolve(call.Name)
 	r.mu.RUnlock()
 	if err != nil {
-		return errorResult(err)
+		return call, err
 	}
 	raw, err := prepare(e.spec.Name, e.schema, e.spec.ArgAliases, call.Arguments)
 	if err != nil {
+		return Call{ID: call.ID, Name: e.spec.Name, Arguments: call.Arguments}, err
+	}
+	return Call{ID: call.ID, Name: e.spec.Name, Arguments: raw}, nil
+}
+
+func (r *Registry) execute(ctx context.Context, call Call) Result {
+	call, err := r.Prepare(call)
+	if err != nil {
 		res := errorResult(err)
-		res.Meta.Tool = e.spec.Name
+		var ue *UnknownToolError
+		if !errors.As(err, &ue) {
+			res.Meta.Tool = call.Name
+		}
 		return res
 	}
-	call.Name, call.Arguments = e.spec.Name, raw
+	r.mu.RLock()
+	e := r.entries[call.Name]
+	r.mu.RUnlock()
+	if e == nil { // unregistered between Prepare and here
+		return errorResult(&UnknownToolError{Name: call.Name, Available: r.Names()})
+	}
 
 	timeout := e.spec.Timeout
 	if timeout <= 0 {
@@ -304,8 +325,13 @@ func (r *Registry) execute(ctx context.Context, call Call) Result {
 			o.err = context.Cause(cctx)
 		}
 	}
-	if o.err == nil && errors.Is(context.Cause(cctx), ErrTimeout) {
-		o.res.Meta.TimedOut = true // returned after its deadline
+	if errors.Is(context.Cause(cctx), ErrTimeout) {
+		switch {
+		case o.err == nil:
+			o.res.Meta.TimedOut = true // returned (a partial result) after its deadline
+		case errors.Is(o.err, context.DeadlineExceeded), errors.Is(o.err, context.Canceled):
+			o.err = ErrTimeout // the tool passed on ctx.Err(); say what happened
+		}
 	}
 	if o.err != nil {
 		res := errorResult(describeFailure(e.spec.Name, timeout, o.err))

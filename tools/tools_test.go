@@ -89,6 +89,10 @@ func TestFailuresBecomeResults(t *testing.T) {
 			<-ctx.Done()
 			return Result{}, context.Cause(ctx)
 		}},
+		Func{Spec: Spec{Name: "ctxerr", Timeout: 50 * time.Millisecond}, Run: func(ctx context.Context, _ Call) (Result, error) {
+			<-ctx.Done()
+			return Result{}, ctx.Err()
+		}},
 		Func{Spec: Spec{Name: "partial", Timeout: 50 * time.Millisecond}, Run: func(ctx context.Context, _ Call) (Result, error) {
 			<-ctx.Done()
 			return Text("half done"), nil
@@ -104,6 +108,9 @@ func TestFailuresBecomeResults(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.True(t, res.Meta.TimedOut)
 	assert.Contains(t, res.Text, "slow did not finish within 50ms")
+	res = r.Execute(ctx, Call{Name: "ctxerr"})
+	assert.True(t, res.Meta.TimedOut)
+	assert.Contains(t, res.Text, "ctxerr did not finish within 50ms")
 	res = r.Execute(ctx, Call{Name: "partial"})
 	assert.False(t, res.IsError)
 	assert.True(t, res.Meta.TimedOut)
@@ -171,4 +178,34 @@ func TestPrompt(t *testing.T) {
 func TestNewPanicsOnBadDefinition(t *testing.T) {
 	assert.Panics(t, func() { New("x y", "", func(context.Context, readArgs) (Result, error) { return Result{}, nil }) })
 	assert.Panics(t, func() { New("x", "", func(context.Context, int) (Result, error) { return Result{}, nil }) })
+}
+
+func TestToolIgnoringCancellation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the grace period")
+	}
+	var r Registry
+	release := make(chan struct{})
+	defer close(release)
+	require.NoError(t, r.Register(Func{Spec: Spec{Name: "stuck", Timeout: 20 * time.Millisecond},
+		Run: func(context.Context, Call) (Result, error) { <-release; return Text("late"), nil }}))
+	start := time.Now()
+	res := r.Execute(context.Background(), Call{Name: "stuck"})
+	assert.True(t, res.IsError)
+	assert.True(t, res.Meta.TimedOut)
+	assert.Contains(t, res.Text, "stuck did not finish within 20ms and was stopped")
+	assert.Less(t, time.Since(start), timeoutGrace+2*time.Second)
+}
+
+func TestCancelledContext(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Func{Spec: Spec{Name: "wait"}, Run: func(ctx context.Context, _ Call) (Result, error) {
+		<-ctx.Done()
+		return Result{}, ctx.Err()
+	}}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := r.Execute(ctx, Call{Name: "wait"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, "Error: wait was cancelled: context canceled", res.Text)
 }

@@ -1,7 +1,10 @@
 // Command safety vets a shell command with Tether's analyser and rules.
 //
-//	go run ./examples/safety [-allow 'ls,git status'] [-ask …] [-deny …] [-readonly] 'CMD'
+//	go run ./examples/safety [-allow 'ls,git status'] [-ask …] [-deny …] [-readonly] [-settings FILE] 'CMD'
 //
+// Rules come from the flags and, with -settings, from a JSON file: either
+// {"allow":[…],"ask":[…],"deny":[…],"read_only":true} or an existing
+// Claude Code settings.json, whose Bash(…) permissions are used as is.
 // prints the analysis and the verdict as JSON. With -hook it instead reads
 // one PreToolUse-style JSON object on standard input,
 //
@@ -57,6 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&ask, "ask", "comma-separated rules that always ask")
 	fs.Var(&deny, "deny", "comma-separated rules that always deny")
 	fs.BoolVar(&rules.AllowReadOnly, "readonly", false, "approve read-only commands (severity none) without a rule")
+	settings := fs.String("settings", "", "read rules from a JSON file: {\"allow\":[…],\"ask\":[…],\"deny\":[…],\"read_only\":true}, or a Claude Code settings.json (its Bash(…) permissions)")
 	hook := fs.Bool("hook", false, "read a PreToolUse hook object on stdin and answer allow, ask or deny")
 	passive := fs.Bool("passive", false, "with -hook, answer only ask and deny; say nothing about commands Tether would allow")
 	fs.Usage = func() {
@@ -68,6 +72,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rules.Allow, rules.Ask, rules.Deny = allow, ask, deny
+	if *settings != "" {
+		if err := loadSettings(*settings, &rules); err != nil {
+			fmt.Fprintln(stderr, "safety:", err)
+			return 2
+		}
+	}
 
 	if *hook {
 		if fs.NArg() != 0 {
@@ -94,6 +104,60 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// settingsFile is either Tether's own rule file or a Claude Code
+// settings.json, whose permissions hold rules such as "Bash(git log:*)".
+type settingsFile struct {
+	Allow       []string `json:"allow"`
+	Ask         []string `json:"ask"`
+	Deny        []string `json:"deny"`
+	ReadOnly    bool     `json:"read_only"`
+	Permissions *struct {
+		Allow []string `json:"allow"`
+		Ask   []string `json:"ask"`
+		Deny  []string `json:"deny"`
+	} `json:"permissions"`
+}
+
+// loadSettings adds the rules in the file at path to rules.
+func loadSettings(path string, rules *safety.CommandRules) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("reading rules: %w", err)
+	}
+	var f settingsFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("rules file %s is not valid JSON: %w", path, err)
+	}
+	if f.Allow == nil && f.Ask == nil && f.Deny == nil && f.Permissions == nil && !f.ReadOnly {
+		return fmt.Errorf("rules file %s has no allow, ask, deny, read_only or permissions keys", path)
+	}
+	rules.Allow = append(rules.Allow, f.Allow...)
+	rules.Ask = append(rules.Ask, f.Ask...)
+	rules.Deny = append(rules.Deny, f.Deny...)
+	rules.AllowReadOnly = rules.AllowReadOnly || f.ReadOnly
+	if p := f.Permissions; p != nil {
+		// Only Bash(…) entries are about commands; Read(…), Edit(…) and
+		// the rest belong to other tools.
+		rules.Allow = append(rules.Allow, bashRules(p.Allow)...)
+		rules.Ask = append(rules.Ask, bashRules(p.Ask)...)
+		rules.Deny = append(rules.Deny, bashRules(p.Deny)...)
+	}
+	return nil
+}
+
+func bashRules(entries []string) []string {
+	var out []string
+	for _, e := range entries {
+		switch {
+		case e == "Bash":
+			out = append(out, "*")
+		case strings.HasPrefix(e, "Bash(") && strings.HasSuffix(e, ")"):
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // hookInput is the part of a PreToolUse event the guard reads.

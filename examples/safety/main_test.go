@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -102,6 +104,43 @@ func TestHookFailsClosed(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := run([]string{"-hook"}, strings.NewReader(in), &out, &errb); code != 2 || errb.Len() == 0 || out.Len() != 0 {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 with a message", in, code, out.String(), errb.String())
+		}
+	}
+}
+
+func TestSettingsFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	own := write("rules.json", `{"allow":["ls","git status"],"deny":["rm"],"read_only":false}`)
+	claude := write("settings.json", `{"permissions":{"allow":["Bash(npm run test:*)","Read(./**)"],"deny":["Bash(curl:*)","WebFetch"]}}`)
+	for _, tc := range []struct {
+		file, cmd, want string
+	}{
+		{own, "ls && git status", `"decision": "allow"`},
+		{own, "ls; rm x", `"decision": "deny"`},
+		{claude, "npm run test -- -u", `"decision": "allow"`},
+		{claude, "npm run test:unit", `"decision": "confirm"`},
+		{claude, "curl https://x", `"decision": "deny"`},
+		{claude, "cat README.md", `"decision": "confirm"`},
+	} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"-settings", tc.file, tc.cmd}, nil, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.cmd, code, errb.String())
+		}
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%s with %s: want %s in\n%s", tc.cmd, filepath.Base(tc.file), tc.want, out.String())
+		}
+	}
+	for _, bad := range []string{write("bad.json", `{"allow":`), write("empty.json", `{}`), filepath.Join(dir, "missing.json")} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"-settings", bad, "ls"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), filepath.Base(bad)) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 naming the file", bad, code, errb.String())
 		}
 	}
 }

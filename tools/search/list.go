@@ -17,6 +17,10 @@ type ListArgs struct {
 	MaxEntries int    `json:"maxEntries,omitempty" jsonschema:"description=Most entries to show (default 200\\, at most 2000).,minimum=1,maximum=2000"`
 }
 
+// maxCounted bounds the entries a recursive listing walks to count what
+// it does not show.
+const maxCounted = 100_000
+
 // ListName is the tool's name.
 const ListName = "list_files"
 
@@ -63,7 +67,12 @@ func runList(ctx context.Context, ws Workspace, a ListArgs) (tools.Result, error
 	if dir != "." {
 		prefix = dir + "/"
 	}
+	stopped := false
 	err = Walk(ctx, fsys, dir, opt, func(p string, d fs.DirEntry, _ int) error {
+		if total == maxCounted {
+			stopped = true // counting a huge tree is not worth the wait
+			return fs.SkipAll
+		}
 		total++
 		name := strings.TrimPrefix(p, prefix)
 		switch {
@@ -104,7 +113,11 @@ func runList(ctx context.Context, ws Workspace, a ListArgs) (tools.Result, error
 	}
 	if total > limit {
 		meta.Truncated, meta.OmittedItems = true, total-limit
-		text += fmt.Sprintf("[%d more entries not shown; %d directories and %d files in all. List a subdirectory or raise maxEntries.]", total-limit, dirs, files)
+		if stopped {
+			text += fmt.Sprintf("[More than %d entries; counting stopped. List a subdirectory.]", maxCounted)
+		} else {
+			text += fmt.Sprintf("[%d more entries not shown; %d directories and %d files in all. List a subdirectory or raise maxEntries.]", total-limit, dirs, files)
+		}
 	} else {
 		text = strings.TrimRight(text, "\n")
 	}

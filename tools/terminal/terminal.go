@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -237,10 +236,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 			return Result{}, fmt.Errorf("terminal: sandbox refused the command: %w", err)
 		}
 	}
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true // its own group, so kill reaches every child
+	newGroup(cmd) // its own group, so a kill reaches every child
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -275,8 +271,8 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	}
 	// Whatever is still in the group outlived the command: a background
 	// job, a daemon that kept our pipes. Nothing may outlive a command.
-	if syscall.Kill(-pgid, 0) == nil {
-		syscall.Kill(-pgid, syscall.SIGKILL)
+	if groupAlive(pgid) {
+		killGroup(pgid)
 		if !res.TimedOut && !res.Canceled {
 			res.Leftover = true
 		}
@@ -286,9 +282,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	res.ExitCode = -1
 	if ps := cmd.ProcessState; ps != nil {
 		res.ExitCode = ps.ExitCode()
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			res.Signal = ws.Signal().String()
-		}
+		res.Signal = signalOf(ps)
 	}
 	if werr != nil && cmd.ProcessState == nil {
 		res.Signal = werr.Error()
@@ -314,13 +308,13 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 // stop ends a running command: SIGTERM to the group so tools can clean up,
 // SIGKILL after killGrace.
 func (s *Shell) stop(pgid int, waitErr <-chan error) error {
-	syscall.Kill(-pgid, syscall.SIGTERM)
+	terminateGroup(pgid)
 	select {
 	case err := <-waitErr:
 		return err
 	case <-time.After(killGrace):
 	}
-	syscall.Kill(-pgid, syscall.SIGKILL)
+	killGroup(pgid)
 	return <-waitErr // WaitDelay bounds this: pipes are closed after it
 }
 

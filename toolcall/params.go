@@ -1,0 +1,202 @@
+package toolcall
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// Qwen3-Coder writes arguments as XML-like parameters instead of JSON:
+//
+//	<tool_call>
+//	<function=write_file>
+//	<parameter=path>
+//	main.go
+//	</parameter>
+//	<parameter=content>
+//	package main
+//	</parameter>
+//	</function>
+//	</tool_call>
+//
+// Each value is raw text up to </parameter>, with one leading and one
+// trailing newline removed; it becomes a JSON string (the tool's schema,
+// not the parser, decides whether "42" means a number). Values are not
+// JSON, so nothing inside them is markup except </parameter> itself.
+
+const (
+	paramOpen  = "<parameter="
+	paramClose = "</parameter>"
+)
+
+// params is the state of a parameter list being read.
+type params struct {
+	args     []byte // the JSON object built so far, without its closing brace
+	keyStart int    // the current parameter's name
+	keyEnd   int
+	valStart int // -1 between parameters
+	lt       byteFinder
+}
+
+// paramsAllowed reports whether the current item is named by a
+// <function=NAME> tag and so may use parameters.
+func (k *block) paramsAllowed() bool {
+	return k.items == 0 && k.format == FormatFunctionTag || k.itemName != ""
+}
+
+// startParams begins a parameter list at b[i], which starts "<parameter=".
+func (s *Stream) startParams(i int) {
+	k := &s.blk
+	k.par.args = append(k.par.args[:0], '{')
+	k.par.valStart = -1
+	k.state = bParams
+	s.pos = i
+}
+
+// paramsStep reads parameters until </function>, returning true when the
+// state changed and false when it needs more input.
+func (s *Stream) paramsStep() bool {
+	k := &s.blk
+	p := &k.par
+	b := s.buf
+	for {
+		if p.valStart >= 0 {
+			// Inside a value: find </parameter>.
+			q := p.lt.next(b, s.pos, '<')
+			for q >= 0 {
+				full, partial := hasPrefixOrPartial(b[q:], paramClose)
+				if full {
+					break
+				}
+				if partial && !s.eof {
+					s.pos = q
+					return false
+				}
+				q = p.lt.next(b, q+1, '<')
+			}
+			if q < 0 {
+				s.pos = len(b)
+				if !s.eof {
+					return false
+				}
+				s.failBlock(len(b), ErrTruncated, "output ended inside the value of parameter "+string(b[p.keyStart:p.keyEnd])+"; the call was not used")
+				return true
+			}
+			s.addParam(b[p.keyStart:p.keyEnd], b[p.valStart:q])
+			p.valStart = -1
+			s.pos = q + len(paramClose)
+			continue
+		}
+		i := skipSpace(b, s.pos)
+		if i == len(b) {
+			if !s.eof {
+				return false
+			}
+			// Cut between parameters: a value boundary, so the call stands.
+			k.itemEnd = s.pos
+			return s.finishParams(true)
+		}
+		if full, partial := hasPrefixOrPartial(b[i:], functionClose); full {
+			k.itemEnd = i
+			s.pos = i
+			return s.finishParams(false)
+		} else if partial && !s.eof {
+			return false
+		} else if partial {
+			k.itemEnd = s.pos
+			s.pos = len(b)
+			return s.finishParams(true)
+		}
+		full, partial := hasPrefixOrPartial(b[i:], paramOpen)
+		if partial && !s.eof {
+			return false
+		}
+		if !full {
+			s.failBlock(i, ErrInvalidJSON, "expected <parameter=NAME> or </function>, found "+quoteByte(b[i]))
+			return true
+		}
+		j := i + len(paramOpen)
+		e := bytes.IndexByte(b[j:min(len(b), j+maxNameLen)], '>')
+		if e < 0 {
+			if !s.eof && len(b)-j < maxNameLen {
+				return false
+			}
+			s.failBlock(i, ErrInvalidJSON, "a <parameter= tag without its closing '>'")
+			return true
+		}
+		p.keyStart, p.keyEnd = j, j+e
+		if p.keyEnd == p.keyStart || bytes.IndexByte(b[p.keyStart:p.keyEnd], '\n') >= 0 {
+			s.failBlock(i, ErrInvalidJSON, "a parameter needs a name on one line: <parameter=NAME>")
+			return true
+		}
+		p.valStart = j + e + 1
+		s.pos = p.valStart
+	}
+}
+
+// addParam appends "key": "value" to the arguments being built.
+func (s *Stream) addParam(key, val []byte) {
+	p := &s.blk.par
+	val = bytes.TrimPrefix(val, []byte("\n"))
+	val = bytes.TrimSuffix(val, []byte("\n"))
+	if len(p.args) > 1 {
+		p.args = append(p.args, ',')
+	}
+	p.args = appendJSONString(p.args, key)
+	p.args = append(p.args, ':')
+	p.args = appendJSONString(p.args, val)
+	if isPathKey(key) {
+		s.emit(Event{Kind: EventCallPath, Block: s.blk.seq, Format: s.blk.format, Path: string(val)})
+	}
+}
+
+// finishParams turns the parameters into the item's arguments.
+func (s *Stream) finishParams(repaired bool) bool {
+	k := &s.blk
+	args := append(k.par.args, '}')
+	k.par.args = nil // handed over to the call; a new list starts afresh
+	k.state = bItems
+	if !s.finishItem(args, nil, 0, false, repaired) {
+		return true
+	}
+	if repaired {
+		s.endBlock(len(s.buf))
+		return false
+	}
+	return true
+}
+
+// appendJSONString appends s as a JSON string literal. Invalid UTF-8
+// becomes U+FFFD, so the result is always valid JSON.
+func appendJSONString(dst, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				dst = append(dst, `\ufffd`...)
+			} else {
+				dst = append(dst, s[i:i+n]...)
+			}
+			i += n
+			continue
+		}
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			dst = append(dst, c)
+		}
+		i++
+	}
+	return append(dst, '"')
+}
