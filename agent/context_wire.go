@@ -187,6 +187,9 @@ func (r *run) beforeCall(ctx context.Context) error {
 	if r.limit <= 0 {
 		return nil
 	}
+	if r.meter.fixed == 0 {
+		r.meter.fixed = SpecTokens(r.specs)
+	}
 	msgs := append([]llm.Message{r.system}, r.history...)
 	used := r.meter.tokens(msgs)
 	if float64(used) < r.threshold*float64(r.limit) {
@@ -214,8 +217,11 @@ func (r *run) beforeCall(ctx context.Context) error {
 			}
 		}
 	}
+	// Before and after are reported on the same scale: a backend's
+	// reported count may leave out what the estimate includes.
+	before := max(used, r.meter.fixed+r.meter.count(msgs))
 	r.meter.reset()
-	r.emit(ContextCompacted{Reason: "auto", TokensBefore: used, TokensAfter: r.meter.tokens(append([]llm.Message{r.system}, r.history...)),
+	r.emit(ContextCompacted{Reason: "auto", TokensBefore: before, TokensAfter: r.meter.tokens(append([]llm.Message{r.system}, r.history...)),
 		ContextLength: r.limit, Summarized: c.Summarized, Kept: c.Kept, Summary: c.Summary, Fallback: c.Fallback})
 	return nil
 }

@@ -225,6 +225,19 @@ func knownNames(reg *tools.Registry) []string {
 			names = append(names, alias)
 		}
 	}
+	// A namespaced tool (skill__todos) answers to its bare name (todos,
+	// as seed 004's skill actions write it) when no other tool has it.
+	bare := map[string]int{}
+	for n := range have {
+		if i := strings.LastIndex(n, tools.NamespaceSep); i > 0 {
+			bare[n[i+len(tools.NamespaceSep):]]++
+		}
+	}
+	for b, count := range bare {
+		if count == 1 && !have[b] {
+			names = append(names, b)
+		}
+	}
 	slices.Sort(names)
 	return names
 }
