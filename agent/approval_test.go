@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
 )
 
 // A denied command does not run; the model is told, and the UI sees
@@ -196,4 +199,27 @@ func TestSecretReads(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A tool that may change things but is neither a command nor a file edit
+// is confirm-level: asked, and "allow for this session" covers the tool.
+func TestOtherToolsAreAsked(t *testing.T) {
+	ran := 0
+	deploy := tools.Func{Spec: tools.Spec{Name: "deploy", Description: "Deploys.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"env":{"type":"string"}}}`)},
+		Run: func(context.Context, tools.Call) (tools.Result, error) { ran++; return tools.Text("deployed"), nil }}
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"deploy","arguments":{"env":"staging"}},{"name":"deploy","arguments":{"env":"prod"}}]}
+{"content":"Deployed twice."}
+`, nil)
+	require.NoError(t, e.reg.Register(deploy))
+	ap := &approver{answer: func(approval.Request) approval.Response { return approval.Response{Choice: approval.AllowSession} }}
+	cfg := e.config()
+	cfg.Approver = ap
+	_, err := e.run(cfg, "Ship it")
+	require.NoError(t, err)
+	assert.Equal(t, 2, ran)
+	require.Len(t, ap.asked, 1)
+	assert.Equal(t, "run the deploy tool", ap.asked[0].Summary)
+	assert.Contains(t, strings.Join(ap.asked[0].Reasons, " "), `"env":"staging"`)
 }

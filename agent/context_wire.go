@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
 )
@@ -141,9 +142,11 @@ func (r *run) systemMessage() llm.Message {
 	return llm.Message{Role: llm.RoleSystem, Content: pb.system()}
 }
 
+type authorizeFunc = func(ctx context.Context, req approval.Request) (approval.Approved, error)
+
 // specialHandlers are the calls the agent runs itself: skills and the
 // subagent tool, which need the run (events, memory, terminal handler).
-func (r *run) specialHandlers(term callHandler) map[string]callHandler {
+func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[string]callHandler {
 	if len(r.e.skills) == 0 && r.cfg.Subagents == nil {
 		return nil
 	}
@@ -153,7 +156,11 @@ func (r *run) specialHandlers(term callHandler) map[string]callHandler {
 	}
 	out := make(map[string]callHandler, len(r.e.skills)+1)
 	for name, s := range r.e.skills {
-		out[name] = skillHandler{skill: s, env: env}
+		h := skillHandler{skill: s, env: env}
+		if _, self := s.(selfJudging); !self && !s.Describe().ReadOnly && !r.mode.ReadOnly() {
+			h.authorize = authorize // like any tool that may change things: confirm-level
+		}
+		out[name] = h
 	}
 	if r.cfg.Subagents != nil {
 		out[SubagentToolName] = subagentHandler{e: r.e, parentMode: r.mode, emit: r.emit}
@@ -179,6 +186,9 @@ func (r *run) beforeCall(ctx context.Context) error {
 	r.system = r.msgs[0]
 	if r.limit <= 0 {
 		return nil
+	}
+	if r.meter.fixed == 0 {
+		r.meter.fixed = SpecTokens(r.specs)
 	}
 	msgs := append([]llm.Message{r.system}, r.history...)
 	used := r.meter.tokens(msgs)
@@ -207,8 +217,11 @@ func (r *run) beforeCall(ctx context.Context) error {
 			}
 		}
 	}
+	// Before and after are reported on the same scale: a backend's
+	// reported count may leave out what the estimate includes.
+	before := max(used, r.meter.fixed+r.meter.count(msgs))
 	r.meter.reset()
-	r.emit(ContextCompacted{Reason: "auto", TokensBefore: used, TokensAfter: r.meter.tokens(append([]llm.Message{r.system}, r.history...)),
+	r.emit(ContextCompacted{Reason: "auto", TokensBefore: before, TokensAfter: r.meter.tokens(append([]llm.Message{r.system}, r.history...)),
 		ContextLength: r.limit, Summarized: c.Summarized, Kept: c.Kept, Summary: c.Summary, Fallback: c.Fallback})
 	return nil
 }

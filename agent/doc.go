@@ -33,7 +33,9 @@
 // commands are always asked, even under auto-approve), file changes
 // through the file-edit handler (workspace confinement, sensitivity,
 // approval with a diff, a checkpoint snapshot before the tool writes
-// atomically, +N −N stats), everything else straight to the registry.
+// atomically, +N −N stats). Read-only tools go straight to the registry
+// (a file that may hold secrets needs approval first); any other tool that
+// may change things is confirm-level, since its effects cannot be analysed.
 // Every call is reported running, pending while it waits for approval,
 // then success, error, denied or skipped, under a progress group named
 // after the batch ("Editing files", "Running commands", …).

@@ -14,6 +14,8 @@ var (
 	ErrDirtyTree = errors.New("agent: the git working tree has uncommitted changes: commit or stash them, or set GitBranch.AllowDirty")
 	// ErrNotGitRepo: GitBranch is set but the workspace is not in a git repository.
 	ErrNotGitRepo = errors.New("agent: the workspace is not inside a git repository")
+	// ErrEmptyPrompt: Run was given nothing to do.
+	ErrEmptyPrompt = errors.New("agent: empty prompt: Input.Prompt (or Input.Images) must say what to do")
 	// ErrSink: the event sink failed; the run stopped.
 	ErrSink = errors.New("agent: event sink failed")
 )

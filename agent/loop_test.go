@@ -4,12 +4,14 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/tools"
 )
 
 func lastUser(req llm.Request) string {
@@ -352,4 +354,49 @@ func TestNoWriteValidationWithoutFileTools(t *testing.T) {
 	assert.Equal(t, 1, turn)
 	assert.Equal(t, "Roses are red.", res.FinalMessage)
 	assert.Equal(t, ToolCallingText, res.ToolCalling, "a model that reports nothing gets text mode")
+}
+
+// Config.ToolTimeout bounds each call; a tool that overruns is reported
+// as an error the model can read, and the run goes on.
+func TestToolTimeout(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	hang := tools.Func{Spec: tools.Spec{Name: "hang", ReadOnly: true, Description: "Never returns."},
+		Run: func(ctx context.Context, _ tools.Call) (tools.Result, error) {
+			select {
+			case <-ctx.Done():
+				return tools.Result{}, ctx.Err()
+			case <-release:
+				return tools.Text("late"), nil
+			}
+		}}
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"hang","arguments":{}}]}
+{"content":"It timed out."}
+`, nil)
+	require.NoError(t, e.reg.Register(hang))
+	cfg := e.config()
+	cfg.ToolTimeout = 30 * time.Millisecond
+	res, err := e.run(cfg, "Try hang")
+	require.NoError(t, err)
+	assert.Equal(t, StopCompleted, res.StopReason)
+	acts := e.rec.actions()
+	require.Len(t, acts, 1)
+	assert.Equal(t, StatusError, acts[0].Status)
+}
+
+// Two envelopes in one message break seed 004's rule; the parser's reason
+// goes back to the model.
+func TestEnvelopeTwoBlocksFedBack(t *testing.T) {
+	block := "```yips-agent\\n{\\\"actions\\\": [{\\\"type\\\": \\\"tool\\\", \\\"id\\\": \\\"t1\\\", \\\"name\\\": \\\"list_files\\\", \\\"arguments\\\": {}}]}\\n```"
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"content":"`+block+`\\n`+block+`"}
+{"content":"Sorry, one block only."}
+`, nil)
+	cfg := e.config()
+	cfg.ToolCalling = ToolCallingEnvelope
+	_, err := e.run(cfg, "List the files")
+	require.NoError(t, err)
+	fb := lastResult(e.model.Requests()[1])
+	assert.Contains(t, fb, "exactly one ```yips-agent fenced block")
 }

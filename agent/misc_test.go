@@ -255,4 +255,10 @@ func TestConfigErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrConfig)
 	_, err = New(Config{Model: llm.ModelFunc(nil), ToolCalling: "xml"})
 	assert.ErrorIs(t, err, ErrConfig)
+	x, err := New(Config{Model: llm.ModelFunc(nil)})
+	require.NoError(t, err)
+	_, err = x.Run(context.Background(), Input{Prompt: "  "})
+	assert.ErrorIs(t, err, ErrEmptyPrompt)
+	_, err = x.Run(context.Background(), Input{Prompt: "hi", Mode: "yolo"})
+	assert.ErrorIs(t, err, ErrConfig)
 }

@@ -60,9 +60,10 @@ type callHandler interface {
 type toolRunner struct {
 	lookup   func(name string) (tools.Spec, string, error)
 	execute  func(ctx context.Context, c tools.Call) tools.Result
-	terminal callHandler            // nil in modes that never run commands
+	terminal callHandler            // run_terminal_command
+	files    callHandler            // file edits; nil in read-only modes
+	others   callHandler            // other tools that are not read-only; nil runs them directly
 	special  map[string]callHandler // skills and subagents, by canonical name
-	files    callHandler            // nil in read-only modes
 	reads    *readGuard             // nil: reads are not judged
 	isTerm   func(canonical string) bool
 	isEdit   func(canonical string) bool
@@ -235,6 +236,8 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 		return r.terminal.handle(ctx, rt.c, rt.canonical)
 	case r.isEdit(rt.canonical) && r.files != nil:
 		return r.files.handle(ctx, rt.c, rt.canonical)
+	case !rt.spec.ReadOnly && r.others != nil:
+		return r.others.handle(ctx, rt.c, rt.canonical)
 	}
 	return fromToolResult(r.execute(ctx, tools.Call{ID: rt.c.ID, Name: rt.canonical, Arguments: rt.c.Args}))
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/terminal"
@@ -81,13 +82,37 @@ func (t skillTool) Execute(context.Context, tools.Call) (tools.Result, error) {
 	return tools.Result{}, fmt.Errorf("%w: call %s through an agent.Executor", ErrSkillOutsideRun, t.s.Describe().Name)
 }
 
-// skillHandler runs one skill inside a run.
+// selfJudging skills submit each action they take to the run's safety
+// checks themselves (the build skill runs its command through the
+// terminal handler), so the skill call is not asked about as a whole.
+type selfJudging interface{ judgesItself() }
+
+type buildSkill struct{ SkillFunc }
+
+func (buildSkill) judgesItself() {}
+
+// skillHandler runs one skill inside a run. A skill that is not
+// read-only and does not judge itself is confirm-level, like any tool
+// whose effects the agent cannot analyse: authorize is then set.
 type skillHandler struct {
-	skill Skill
-	env   SkillEnv
+	skill     Skill
+	env       SkillEnv
+	authorize authorizeFunc
 }
 
-func (h skillHandler) handle(ctx context.Context, c call, _ string) outcome {
+func (h skillHandler) handle(ctx context.Context, c call, canonical string) outcome {
+	if h.authorize != nil {
+		req := approval.Request{Kind: approval.KindOther, ToolName: canonical, CallID: c.ID,
+			Summary: "run the " + canonical + " skill", Decision: safety.Confirm, Severity: safety.SeverityMedium,
+			Reasons: []string{canonical + " is not marked read-only and its effects cannot be analysed", "arguments: " + excerpt(string(c.Args), 500)}}
+		if _, err := h.authorize(ctx, req); err != nil {
+			var d *approval.DeniedError
+			if errors.As(err, &d) {
+				return outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason}
+			}
+			return failed(errorStatus(ctx, err), fmt.Sprintf("Not run: %v", err))
+		}
+	}
 	env := h.env
 	env.CallID = c.ID
 	if env.RunCommand != nil {

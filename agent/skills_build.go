@@ -80,7 +80,7 @@ func DetectBuildCommands(fsys fs.FS) (BuildCommands, error) {
 // run_terminal_command. Non-empty fields of configured override what
 // detection finds.
 func BuildSkill(configured BuildCommands) Skill {
-	return SkillFunc{Spec: tools.Spec{
+	return buildSkill{SkillFunc{Spec: tools.Spec{
 		Name: "build",
 		Description: "Build the project or run its tests with the project's own command (detected from go.mod, package.json, Cargo.toml, pyproject.toml or a Makefile). " +
 			"Use it to check your changes. Returns the command's output and exit code.",
@@ -88,7 +88,7 @@ func BuildSkill(configured BuildCommands) Skill {
 			`"args":{"type":"string","description":"Extra arguments appended to the command, such as a package path or a test filter."}}}`),
 	}, Run: func(ctx context.Context, env SkillEnv, args json.RawMessage) SkillResult {
 		return runBuild(ctx, env, args, configured)
-	}}
+	}}}
 }
 
 func runBuild(ctx context.Context, env SkillEnv, args json.RawMessage, configured BuildCommands) SkillResult {

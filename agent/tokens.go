@@ -65,6 +65,19 @@ type tokenMeter struct {
 	count      TokenCounter
 	reported   int // prompt tokens of the last call, as reported
 	reportedAt int // len(messages) when that request was sent
+	// fixed is the estimate of what a request carries besides its
+	// messages (native tool specs); reported counts already include it.
+	fixed int
+}
+
+// SpecTokens estimates the tokens of native tool specs, which a backend
+// renders into the prompt.
+func SpecTokens(specs []llm.ToolSpec) int {
+	n := 0
+	for _, s := range specs {
+		n += tokensPerToolCall + textTokens(s.Name) + textTokens(s.Description) + textTokens(string(s.Parameters))
+	}
+	return n
 }
 
 // observe records a finished call's usage for a request of n messages.
@@ -84,5 +97,5 @@ func (t *tokenMeter) tokens(msgs []llm.Message) int {
 	if t.reported > 0 && t.reportedAt <= len(msgs) {
 		return t.reported + t.count(msgs[t.reportedAt:])
 	}
-	return t.count(msgs)
+	return t.fixed + t.count(msgs)
 }

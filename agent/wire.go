@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tetherdev/tether/approval"
@@ -65,6 +66,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	}
 	if !mode.valid() {
 		return nil, fmt.Errorf("%w: unknown mode %q (want agent, explore, plan or review)", ErrConfig, mode)
+	}
+	if strings.TrimSpace(in.Prompt) == "" && len(in.Images) == 0 {
+		return nil, ErrEmptyPrompt
 	}
 	r := &run{e: e, cfg: cfg, in: in, id: newID("run_"), mode: mode, emitter: &emitter{ctx: ctx, sink: sink}}
 	r.calling = cfg.ToolCalling
@@ -149,9 +153,12 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	th := &terminalHandler{assess: e.safety.AssessCommand, check: check, authorize: gate.Authorize,
 		execute: reg.Execute, readOnlyGit: mode.ReadOnly(), logger: cfg.Logger}
 	r.runner.terminal = th
-	r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
-	r.runner.special = r.specialHandlers(th)
+	if e.safety.Workspace != nil {
+		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
+	}
+	r.runner.special = r.specialHandlers(th, gate.Authorize)
 	if !mode.ReadOnly() {
+		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: reg.Execute}
 		if cfg.Workspace != nil {
 			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
 			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
@@ -173,7 +180,8 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 }
 
 // request is the next chat request. It reuses the run's message slice:
-// models must not keep or modify Request.Messages after Chat returns.
+// messages already sent are never changed, later ones are appended after
+// them, so a model that keeps a request still sees what it was sent.
 func (r *run) request() llm.Request {
 	r.msgs = append(r.msgs[:1], r.history...)
 	r.history = r.msgs[1:]
@@ -215,6 +223,19 @@ func knownNames(reg *tools.Registry) []string {
 	for alias, target := range tools.DefaultAliases() {
 		if have[target] && !have[alias] {
 			names = append(names, alias)
+		}
+	}
+	// A namespaced tool (skill__todos) answers to its bare name (todos,
+	// as seed 004's skill actions write it) when no other tool has it.
+	bare := map[string]int{}
+	for n := range have {
+		if i := strings.LastIndex(n, tools.NamespaceSep); i > 0 {
+			bare[n[i+len(tools.NamespaceSep):]]++
+		}
+	}
+	for b, count := range bare {
+		if count == 1 && !have[b] {
+			names = append(names, b)
 		}
 	}
 	slices.Sort(names)

@@ -93,6 +93,8 @@ func TestSearchQueries(t *testing.T) {
 		{name: "dollar before CR does not match", args: `{"query":"end$","isRegex":true,"path":"crlf.txt"}`, want: []string{"No matches"}},
 		{name: "path narrows", args: `{"query":"GetUserName","path":"sub"}`, want: []string{"── sub/deep/z.go ──", "[1 matches in 1 files]"}},
 		{name: "include glob", args: `{"query":"GetUserName","include":"*.txt"}`, want: []string{"latin1.txt", "noeol.txt"}, not: []string{"svc.go"}},
+		{name: "comma-separated globs", args: `{"query":"GetUserName","include":"*.txt, sub/**/*.go"}`, want: []string{"latin1.txt", "sub/deep/z.go"}, not: []string{"svc.go"}},
+		{name: "brace glob", args: `{"query":"GetUserName","include":["**/*.{go,txt}"]}`, want: []string{"latin1.txt", "svc.go"}},
 		{name: "no match hint", args: `{"query":"foo|nothing"}`, want: []string{`No matches for "foo|nothing"`, "set isRegex=true"}},
 		{name: "binary counted", args: `{"query":"zzzz"}`, want: []string{"1 binary skipped"}},
 		{name: "empty regex matches every line once", args: `{"query":"x*","isRegex":true,"path":"notes.txt","contextLines":0}`, want: []string{"[4 matches in 1 files]"}},

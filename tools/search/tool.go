@@ -71,7 +71,7 @@ func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, e
 		limit = 100
 	}
 	limit = min(limit, 500)
-	q := Query{Pattern: a.Query, Regex: a.IsRegex, Dir: dir, Include: a.Include, Context: ctxLines}
+	q := Query{Pattern: a.Query, Regex: a.IsRegex, Dir: dir, Include: splitGlobs(a.Include), Context: ctxLines}
 	if o, ok := ws.(interface {
 		Open(string) (*os.File, error)
 	}); ok {
@@ -119,6 +119,20 @@ func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, e
 		text += fmt.Sprintf("\n\n[%d matches in %d files]", res.Matches, len(res.Files))
 	}
 	return tools.Result{Text: text + secrets, Meta: meta}, nil
+}
+
+// splitGlobs accepts "*.go,*.ts" and "*.go *.ts" as two globs, as models
+// write them; a glob with braces keeps its commas ({a,b} is one glob).
+func splitGlobs(in []string) []string {
+	var out []string
+	for _, g := range in {
+		if strings.ContainsAny(g, "{}") {
+			out = append(out, strings.TrimSpace(g))
+			continue
+		}
+		out = append(out, strings.FieldsFunc(g, func(r rune) bool { return r == ',' || r == ' ' })...)
+	}
+	return out
 }
 
 func plural(n int, word string) string {
