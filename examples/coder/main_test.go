@@ -119,6 +119,8 @@ func TestPiped(t *testing.T) {
 	say("n", "Fixed the greeting")
 	say("/keep", "kept")
 	say("/undo", "nothing to undo: the changes of")
+	say("/compact", "nothing to compact yet")
+	say("/sessions", "/sessions ID switches")
 	say("/mode review", "review ›")
 	say("/bogus", "unknown command /bogus")
 	fmt.Fprintln(w, "/quit")
