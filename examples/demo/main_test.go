@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tetherdev/tether/llm/llmtest"
 )
 
 var binary string
@@ -106,5 +108,34 @@ func TestSampleIsBroken(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "Mean([1 2 3]) = 3, want 2") {
 		t.Errorf("the sample should fail its test before the fix: %v\n%s", err, out)
+	}
+}
+
+// TestDemoAgainstOllama runs the -model ollama:NAME path end to end over
+// HTTP, against a fake Ollama server playing the same recorded session:
+// capabilities from /api/show pick text tool calling, and the demo's
+// undo check still holds.
+func TestDemoAgainstOllama(t *testing.T) {
+	s, err := llmtest.ParseScript(bytes.NewReader(session))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewFakeOllama(s)
+	defer srv.Close()
+	cmd := exec.Command(binary, "-model", "ollama:qwen3:8b")
+	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+srv.URL)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("demo against Ollama: %v\n%s\n%s", err, out, stderr.String())
+	}
+	for _, want := range []string{"model: ollama:qwen3:8b", "tool calling text", "✗ Ran `rm -rf ~/.cache` (denied)", "3 file(s) changed, +24 −2", "byte-for-byte the original", "All demo checks passed."} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q\n%s", want, out)
+		}
+	}
+	if n := srv.Served(); n != len(s.Turns) {
+		t.Errorf("served %d responses, want %d", n, len(s.Turns))
 	}
 }
