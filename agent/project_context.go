@@ -173,3 +173,13 @@ func cutAtLine(s string, n int) string {
 	}
 	return s[:cut]
 }
+
+// ProjectContext discovers the project context a run would use now, for
+// a UI that lists the files before the first prompt. Without a
+// workspace it is empty.
+func (e *Executor) ProjectContext() (ProjectContext, error) {
+	if e.cfg.Workspace == nil {
+		return ProjectContext{}, nil
+	}
+	return DiscoverProjectContext(e.cfg.Workspace.FS(), e.cfg.ProjectContext)
+}

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -133,5 +132,13 @@ func TestProjectContextInRun(t *testing.T) {
 	back, err := UnmarshalEvent(b)
 	require.NoError(t, err)
 	require.Equal(t, pcl, back)
-	_ = context.Background
+}
+
+func TestExecutorProjectContext(t *testing.T) {
+	e := newEnv(t, "", map[string]string{"CLAUDE.md": "Be brief.\n"})
+	x, err := New(e.config())
+	require.NoError(t, err)
+	pc, err := x.ProjectContext()
+	require.NoError(t, err)
+	require.Equal(t, []ProjectFile{{Path: "CLAUDE.md", Kind: "instructions", Bytes: 10}}, pc.Files)
 }
