@@ -70,13 +70,15 @@ func TestNativeMultiStepEditAndUndo(t *testing.T) {
 	assert.True(t, fcs[1].Final)
 
 	// Undo restores the pre-images and removes what the agent created.
-	cp, err := x.Checkpoints().Open(context.Background(), res.CheckpointID)
+	rep, err := x.Undo(context.Background(), res.CheckpointID, checkpoint.UndoOptions{})
 	require.NoError(t, err)
-	_, err = cp.Undo(context.Background(), checkpoint.UndoOptions{})
-	require.NoError(t, err)
+	assert.Equal(t, []string{"main.go"}, rep.Restored)
 	assert.Equal(t, mainGo, e.read("main.go"))
 	assert.False(t, e.exists("docs/NOTES.md"))
 	assert.False(t, e.exists("docs"))
+	assert.Error(t, x.Keep(context.Background(), res.CheckpointID), "an undone checkpoint cannot be kept")
+	_, err = x.Undo(context.Background(), "", checkpoint.UndoOptions{})
+	assert.ErrorIs(t, err, checkpoint.ErrNotFound)
 }
 
 // The same task in text mode: calls written as <tool_call> blocks,

@@ -154,41 +154,7 @@ func (m *jsonMachine) run(b []byte, i int) int {
 		case jDone, jError:
 			return i
 		case jString:
-			// Fast path: skip ordinary string bytes in bulk. The quote and
-			// backslash finders are vectorised and remember their hits, so
-			// a long string full of escapes is still searched once.
-			end := len(b)
-			if q := m.quote.next(b, i, '"'); q >= 0 {
-				end = q
-			}
-			if e := m.backslash.next(b, i, '\\'); e >= 0 && e < end {
-				end = e
-			}
-			if k := indexControl(b[i:end]); k >= 0 {
-				end = i + k
-			}
-			if end == len(b) {
-				return len(b)
-			}
-			i = end
-			c := b[i]
-			switch {
-			case c == '"':
-				if m.inKey {
-					if d := len(m.stack); d < maxDepth {
-						m.keyEnd[d] = i
-					}
-					m.inKey = false
-					m.state = jColon
-				} else {
-					m.endValue(i+1, '"')
-				}
-			case c == '\\':
-				m.state = jEscape
-			default: // raw control character: tolerated, repaired later
-				m.rawCtl = true
-			}
-			i++
+			i = m.scanString(b, i)
 			continue
 		case jEscape:
 			switch b[i] {
@@ -341,4 +307,71 @@ func (m *jsonMachine) atEOF(b []byte) bool {
 		m.endValue(len(b), '0')
 	}
 	return m.state == jDone
+}
+
+// scanString consumes string bytes from b[i] and returns the new offset.
+// It stops after the closing quote (the state then moves on), at the end
+// of b, or inside an escape it cannot finish yet.
+//
+// Strings hold most of a call's bytes, so this loop decides throughput.
+// Escape-dense text (code, where \n and \" come every few bytes) is
+// searched a word at a time (SWAR) and simple escapes are skipped in
+// place; long plain runs go to the vectorised finders, which remember
+// their hits so nothing is searched twice.
+func (m *jsonMachine) scanString(b []byte, i int) int {
+	for {
+		var end int
+		w := min(len(b), i+64)
+		if k := indexStringSpecial(b[i:w]); k >= 0 {
+			end = i + k
+		} else if w == len(b) {
+			return len(b)
+		} else {
+			end = len(b)
+			if q := m.quote.next(b, w, '"'); q >= 0 {
+				end = q
+			}
+			if e := m.backslash.next(b, w, '\\'); e >= 0 && e < end {
+				end = e
+			}
+			if k := indexControl(b[w:end]); k >= 0 {
+				end = w + k
+			}
+			if end == len(b) {
+				return len(b)
+			}
+		}
+		i = end
+		switch c := b[i]; {
+		case c == '"':
+			if m.inKey {
+				if d := len(m.stack); d < maxDepth {
+					m.keyEnd[d] = i
+				}
+				m.inKey = false
+				m.state = jColon
+			} else {
+				m.endValue(i+1, '"')
+			}
+			return i + 1
+		case c == '\\':
+			if i+1 == len(b) {
+				m.state = jEscape
+				return i + 1
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2 // a simple escape: stay in the string
+			default: // \u and invalid escapes take the slow path
+				m.state = jEscape
+				return i + 1
+			}
+		default: // raw control character: tolerated, repaired later
+			m.rawCtl = true
+			i++
+		}
+		if i >= len(b) {
+			return i
+		}
+	}
 }

@@ -76,6 +76,25 @@ func (f *proseFinder) next(b []byte, pos int) int {
 	return best
 }
 
+// indexStringSpecial returns the index of the first byte in b that ends
+// or escapes a JSON string or is a raw control character, or -1.
+func indexStringSpecial(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		m := zeroBytes(x&(0xE0*lo7)) | zeroBytes(x^('"'*lo7)) | zeroBytes(x^('\\'*lo7))
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return -1
+}
+
 // indexControl returns the index of the first byte < 0x20 in b, or -1.
 func indexControl(b []byte) int {
 	i := 0

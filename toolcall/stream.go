@@ -106,6 +106,11 @@ func (s *Stream) Feed(chunk string) []Event {
 	if s.eof {
 		return nil
 	}
+	if s.buf == nil {
+		// Streams arrive in small chunks: start with room for a few
+		// kilobytes instead of growing a byte at a time.
+		s.buf = make([]byte, 0, max(4096, len(chunk)))
+	}
 	s.buf = append(s.buf, chunk...)
 	s.advance()
 	return s.events
@@ -338,6 +343,12 @@ func (s *Stream) addCallSegment(start, end int, text string, calls []Call, block
 	seg := Segment{Kind: SegmentCall, Start: start, End: end, Text: text}
 	if text != "" {
 		s.emit(Event{Kind: EventText, Text: text})
+	}
+	if s.res.Calls == nil {
+		// Messages with calls usually have several: skip the smallest
+		// growth steps, each of which copies every call.
+		s.res.Calls = make([]Call, 0, 8)
+		s.res.Segments = slices.Grow(s.res.Segments, 16)
 	}
 	first := len(s.segCalls)
 	for _, c := range calls {

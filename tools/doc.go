@@ -47,7 +47,10 @@
 //
 // A Result carries Text for the model and Meta for the host: the path, the
 // line range shown or changed, diff stats (+N −N), truncation counts, a
-// command's exit code. UIs render Meta; they never parse Text.
+// command's exit code. UIs render Meta; they never parse Text. While a
+// call runs, tools report Progress (each chunk read_file streams, a
+// command's new output lines) to the Reporter a host puts in the call's
+// context with WithReporter.
 //
 // # Built-in tools
 //

@@ -84,53 +84,66 @@ type candidate struct {
 
 // closest returns up to n windows of content most like old, best first,
 // for an error message that shows the model what the file really says.
+// Every window gets a cheap score (shared prefix and suffix of each line);
+// only the best few are scored again by edit distance, so the work stays
+// linear in the file's size.
 func closest(content, old string, n int) []candidate {
 	oldLines := strings.Split(strings.TrimRight(old, "\r\n"), "\n")
 	lines := strings.Split(content, "\n")
 	if len(oldLines) == 0 || len(lines) == 0 {
 		return nil
 	}
-	w := len(oldLines)
-	// Bound the work: similarity is quadratic in line length.
-	exact := len(lines)*w > 200_000
-	var cands []candidate
-	for i := 0; i+w <= len(lines) || (i == 0 && len(lines) < w); i++ {
-		end := min(i+w, len(lines))
-		total, trimmedEq := 0.0, 0
-		for k := i; k < end; k++ {
-			a, b := strings.TrimSpace(lines[k]), strings.TrimSpace(oldLines[k-i])
-			switch {
-			case a == b:
-				total++
-				trimmedEq++
-			case exact || len(a) > 300 || len(b) > 300:
-			default:
-				total += similarity(a, b)
-			}
-		}
-		score := total / float64(w)
-		if score < 0.5 {
-			continue
-		}
-		c := candidate{line: i + 1, score: score, text: strings.Join(lines[i:end], "\n")}
-		if trimmedEq == w {
-			c.note = "same text, different indentation or whitespace"
-		}
-		cands = append(cands, c)
+	w := min(len(oldLines), len(lines))
+	oldLines = oldLines[:w]
+	for i := range oldLines {
+		oldLines[i] = strings.TrimSpace(oldLines[i])
 	}
-	slices.SortStableFunc(cands, func(a, b candidate) int {
+	const rescored = 32
+	var cands []candidate
+	for i := 0; i+w <= len(lines); i++ {
+		total := 0.0
+		for k := range w {
+			total += affix(strings.TrimSpace(lines[i+k]), oldLines[k])
+		}
+		cands = append(cands, candidate{line: i + 1, score: total / float64(w)})
+	}
+	byScore := func(a, b candidate) int {
 		switch {
 		case a.score > b.score:
 			return -1
 		case a.score < b.score:
 			return 1
 		}
-		return 0
-	})
-	// Drop windows overlapping a better one.
+		return a.line - b.line
+	}
+	slices.SortFunc(cands, byScore)
+	cands = cands[:min(len(cands), rescored)]
+	for j := range cands {
+		c := &cands[j]
+		total, trimmedEq := 0.0, 0
+		for k := range w {
+			a := strings.TrimSpace(lines[c.line-1+k])
+			switch {
+			case a == oldLines[k]:
+				total++
+				trimmedEq++
+			case len(a) > 500 || len(oldLines[k]) > 500:
+				total += affix(a, oldLines[k])
+			default:
+				total += similarity(a, oldLines[k])
+			}
+		}
+		c.score = total / float64(w)
+		c.text = strings.Join(lines[c.line-1:c.line-1+w], "\n")
+		if trimmedEq == w {
+			c.note = "same text, different indentation or whitespace"
+		}
+	}
+	slices.SortFunc(cands, byScore)
+	// Keep good windows that do not overlap a better one.
 	var out []candidate
 	for _, c := range cands {
-		if slices.ContainsFunc(out, func(o candidate) bool { return c.line < o.line+w && o.line < c.line+w }) {
+		if c.score < 0.5 || slices.ContainsFunc(out, func(o candidate) bool { return c.line < o.line+w && o.line < c.line+w }) {
 			continue
 		}
 		out = append(out, c)
@@ -139,6 +152,24 @@ func closest(content, old string, n int) []candidate {
 		}
 	}
 	return out
+}
+
+// affix is a cheap similarity: how much of the longer string the shared
+// prefix and suffix cover.
+func affix(a, b string) float64 {
+	if a == b {
+		return 1
+	}
+	m := max(len(a), len(b))
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return float64(p+s) / float64(m)
 }
 
 // similarity is 1 - normalised edit distance.

@@ -114,6 +114,9 @@ func read(ctx context.Context, ws Workspace, a ReadArgs) (tools.Result, error) {
 			}
 			out.WriteByte('\n')
 			last = n
+			if (n-start+1)%ChunkLines == 0 {
+				tools.Report(ctx, tools.Progress{Tool: ReadName, Path: r, StartLine: n - ChunkLines + 1, EndLine: n})
+			}
 			if n >= end {
 				stopped = err != io.EOF
 				break
@@ -122,6 +125,10 @@ func read(ctx context.Context, ws Workspace, a ReadArgs) (tools.Result, error) {
 		if err == io.EOF {
 			break
 		}
+	}
+
+	if last >= start && (last-start+1)%ChunkLines != 0 {
+		tools.Report(ctx, tools.Progress{Tool: ReadName, Path: r, StartLine: last - (last-start+1)%ChunkLines + 1, EndLine: last})
 	}
 
 	total, counted := n, true

@@ -116,3 +116,16 @@ func TestReadFile(t *testing.T) {
 		})
 	}
 }
+
+func TestReadFileReportsChunks(t *testing.T) {
+	ws, _ := newWS(t, map[string]string{"f.txt": numbered(1, 250)})
+	var got []tools.Progress
+	ctx := tools.WithReporter(context.Background(), func(p tools.Progress) { got = append(got, p) })
+	_, err := NewRead(ws).Execute(ctx, tools.Call{Arguments: json.RawMessage(`{"path":"f.txt","start_line":11}`)})
+	require.NoError(t, err)
+	assert.Equal(t, []tools.Progress{
+		{Tool: ReadName, Path: "f.txt", StartLine: 11, EndLine: 110},
+		{Tool: ReadName, Path: "f.txt", StartLine: 111, EndLine: 210},
+		{Tool: ReadName, Path: "f.txt", StartLine: 211, EndLine: 250},
+	}, got)
+}

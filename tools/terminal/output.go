@@ -32,6 +32,8 @@ type Output struct {
 	state    escState
 	pendCR   bool
 	curStart int // line number of cur (1-based)
+
+	onLine func(line []byte) // sees every complete line; must copy it to keep it
 }
 
 type escState uint8
@@ -128,6 +130,9 @@ func (o *Output) appendCur(b []byte) {
 }
 
 func (o *Output) endLine() {
+	if o.onLine != nil {
+		o.onLine(o.cur)
+	}
 	o.lines++
 	n := o.lines
 	if o.curCut > 0 {

@@ -155,6 +155,7 @@ type Result struct {
 	Canceled bool          // ctx was cancelled and the group was killed
 	Leftover bool          // background processes outlived it and were killed
 	Dir      string        // absolute directory it ran in
+	DirReset string        // why the next command starts at the root although this one cd'd elsewhere
 	Elapsed  time.Duration // wall time
 }
 
@@ -226,8 +227,10 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	cmd.Dir = dir
 	cmd.Env = slices.Clone(s.env)
 	cmd.Stdin = nil // /dev/null: a command waiting for input gets EOF
-	cmd.Stdout = out
-	cmd.Stderr = out
+	w, stopLive := startLive(ctx, out)
+	defer stopLive()
+	cmd.Stdout = w
+	cmd.Stderr = w
 	cmd.ExtraFiles = []*os.File{stateW}
 	cmd.WaitDelay = killGrace
 	if s.cfg.Sandbox != nil {
@@ -278,6 +281,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 		}
 	}
 	res.Elapsed = time.Since(start)
+	stopLive() // Wait has returned: no more writes to out
 
 	res.ExitCode = -1
 	if ps := cmd.ProcessState; ps != nil {
@@ -296,7 +300,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	case <-time.After(killGrace):
 	}
 	if !res.TimedOut && !res.Canceled {
-		s.adopt(st, c.Dir != "", dir)
+		res.DirReset = s.adopt(st, c.Dir != "", dir)
 	}
 	if s.cfg.Logger != nil {
 		s.cfg.Logger.Info("terminal command", "command", c.Command, "dir", dir, "exit", res.ExitCode,
@@ -319,21 +323,22 @@ func (s *Shell) stop(pgid int, waitErr <-chan error) error {
 }
 
 // adopt takes the directory and environment the command left behind. A
-// directory outside the workspace is refused: the next command starts at
-// the root instead.
-func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) {
+// directory the workspace refuses is not adopted: the next command starts
+// at the root instead, and adopt says why.
+func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) (reset string) {
 	pwd, env, ok := bytes.Cut(st, []byte(stateSeparator))
 	if !ok {
-		return // the trap did not run (exec, kill, overridden trap): keep the state
+		return "" // the trap did not run (exec, kill, overridden trap): keep the state
 	}
 	if d := strings.TrimSpace(string(pwd)); d != "" && !(explicitDir && d == ranIn) {
 		if r, err := s.resolveDir(d); err == nil {
 			s.cwd = r
 		} else {
 			if s.cfg.Logger != nil {
-				s.cfg.Logger.Warn("terminal: command left the workspace; next command starts at the root", "dir", d)
+				s.cfg.Logger.Warn("terminal: working directory refused; next command starts at the root", "dir", d, "reason", err)
 			}
 			s.cwd = s.root
+			reset = err.Error()
 		}
 	}
 	var vars []string
@@ -351,4 +356,5 @@ func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) {
 	if len(vars) > 0 {
 		s.env = vars
 	}
+	return reset
 }

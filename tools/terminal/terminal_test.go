@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,9 +77,10 @@ func TestStatePersists(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(s.Root(), "sub"), r.Output)
 
-	// cd out of the workspace is not adopted.
-	run(t, s, "cd /")
+	// cd out of the workspace is not adopted, and the result says so.
+	r = run(t, s, "cd /")
 	assert.Equal(t, s.Root(), s.Cwd())
+	assert.Contains(t, r.DirReset, "outside the workspace")
 	run(t, s, "unset GREETING")
 	assert.Equal(t, "", run(t, s, "echo -n $GREETING").Output)
 }
@@ -197,4 +199,31 @@ func TestSandboxSeam(t *testing.T) {
 	deny := newShell(t, Config{Sandbox: func(*exec.Cmd) error { return errors.New("landlock unavailable") }})
 	_, err := deny.Run(context.Background(), Command{Command: "true"})
 	assert.ErrorContains(t, err, "landlock unavailable")
+}
+
+func TestLiveOutput(t *testing.T) {
+	s := newShell(t, Config{})
+	var mu sync.Mutex
+	var reports []tools.Progress
+	ctx := tools.WithReporter(context.Background(), func(p tools.Progress) {
+		mu.Lock()
+		reports = append(reports, p)
+		mu.Unlock()
+	})
+	r, err := s.Run(ctx, Command{Command: "echo first; sleep 0.3; seq 2 1000"})
+	require.NoError(t, err)
+	assert.Equal(t, 1000, r.Lines)
+	mu.Lock()
+	defer mu.Unlock()
+	require.GreaterOrEqual(t, len(reports), 2, "output arrives while the command runs")
+	assert.Equal(t, "first", reports[0].Output)
+	seen := 0
+	for _, p := range reports {
+		assert.Equal(t, Name, p.Tool)
+		if p.Output != "" {
+			seen += strings.Count(p.Output, "\n") + 1
+		}
+		seen += p.Dropped
+	}
+	assert.Equal(t, 1000, seen, "every line is either reported or counted as dropped")
 }

@@ -62,6 +62,9 @@ func (s *Shell) toolResult(r Result) tools.Result {
 	if r.Leftover {
 		b.WriteString("\n" + leftoverWarning)
 	}
+	if r.DirReset != "" {
+		fmt.Fprintf(&b, "\n[the next command starts at the workspace root: %s]", r.DirReset)
+	}
 	rel := s.rel(s.Cwd())
 	if rel != "." {
 		fmt.Fprintf(&b, "\n[cwd: %s]", rel)

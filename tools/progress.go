@@ -1,0 +1,44 @@
+package tools
+
+import "context"
+
+// Progress is an intermediate report from a running call, for UIs: a
+// chunk of a file read (seed 001 shows each 100-line chunk as its own
+// action), new lines of a command's output.
+type Progress struct {
+	Tool      string `json:"tool,omitempty"`
+	Path      string `json:"path,omitempty"`
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	// Output holds new output lines, escapes stripped; Dropped counts
+	// lines produced since the last report that were not included.
+	Output  string `json:"output,omitempty"`
+	Dropped int    `json:"dropped,omitempty"`
+}
+
+// Reporter receives progress. It is called from the tool's goroutines and
+// must return quickly; a slow reporter slows the tool.
+type Reporter func(Progress)
+
+type reporterKey struct{}
+
+// WithReporter returns a context whose calls report progress to r.
+// Progress is request-scoped data, so it travels with the call's context
+// rather than through every tool's constructor.
+func WithReporter(ctx context.Context, r Reporter) context.Context {
+	return context.WithValue(ctx, reporterKey{}, r)
+}
+
+// Report sends p to the context's Reporter, if any.
+func Report(ctx context.Context, p Progress) {
+	if r, ok := ctx.Value(reporterKey{}).(Reporter); ok && r != nil {
+		r(p)
+	}
+}
+
+// Reporting reports whether ctx has a Reporter, so tools can skip work
+// that only progress needs.
+func Reporting(ctx context.Context) bool {
+	r, ok := ctx.Value(reporterKey{}).(Reporter)
+	return ok && r != nil
+}
