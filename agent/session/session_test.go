@@ -138,6 +138,9 @@ func TestSessionCompact(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Run(ctx, agent.Input{Prompt: "what is big.txt?"})
 	require.NoError(t, err)
+	info, err := s.Info(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "what is big.txt?", info.Title, "an untitled session is named after its first prompt")
 
 	c, err := s.Compact(ctx, agent.CompactOptions{Task: -1})
 	require.NoError(t, err)
