@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/checkpoint"
 )
 
 // Manager creates, opens, lists and deletes sessions, and gives each
@@ -50,6 +51,19 @@ func NewManager(store Store, cfg agent.Config, opts ...Option) (*Manager, error)
 	}
 	if _, err := agent.New(cfg); err != nil { // report a bad config now, not at the first turn
 		return nil, err
+	}
+	if cfg.Checkpoints == nil && cfg.Workspace != nil {
+		// One manager for every session, so that Delete finds their
+		// checkpoints; in memory, undo works while the process lives.
+		var opts []checkpoint.Option
+		if cfg.Logger != nil {
+			opts = append(opts, checkpoint.WithLogger(cfg.Logger))
+		}
+		cp, err := checkpoint.New(cfg.Workspace, checkpoint.NewMemoryStore(), opts...)
+		if err != nil {
+			return nil, fmt.Errorf("session: in-memory checkpoints: %w", err)
+		}
+		cfg.Checkpoints = cp
 	}
 	m := &Manager{store: store, cfg: cfg, now: time.Now, open: map[string]*Session{}}
 	for _, o := range opts {
