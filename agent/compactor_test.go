@@ -83,6 +83,11 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 		require.False(t, c.Fallback)
 	}
 	require.Equal(t, "Summary one: read part0 and part1; each has 45 lines.", compactions[0].Summary)
+	b, err := MarshalEvent(compactions[0])
+	require.NoError(t, err)
+	back, err := UnmarshalEvent(b)
+	require.NoError(t, err)
+	require.Equal(t, compactions[0], back)
 
 	// The second summary request saw the first summary: nothing is lost
 	// across compactions.

@@ -100,7 +100,8 @@ func DiscoverProjectContext(fsys fs.FS, cfg ProjectContextConfig) (ProjectContex
 			return ProjectContext{}, fmt.Errorf("agent: project context: reading %s: %w (fix its permissions, or leave it out with ProjectContextConfig.Files)", name, err)
 		}
 		pf := ProjectFile{Path: path, Kind: projectFileKind(path), Bytes: len(data)}
-		body, cut := string(data), len(data) > perFile
+		// A binary or mis-encoded file must not put invalid UTF-8 into the prompt.
+		body, cut := strings.ToValidUTF8(string(data), "\uFFFD"), len(data) > perFile
 		if pf.Kind == "manifest" {
 			body, cut = summarizeManifest(path, data), false
 		} else if cut {
