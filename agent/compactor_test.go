@@ -194,3 +194,46 @@ func TestCompactionConfigValidate(t *testing.T) {
 		require.ErrorIs(t, err, ErrConfig, "%+v", c)
 	}
 }
+
+// TestRequestCompactionMidRun: the host asks for compaction while the
+// agent works; the run compacts before its next model call, whatever the
+// threshold, and says the host asked.
+func TestRequestCompactionMidRun(t *testing.T) {
+	e := newEnv(t, `{"tool_calls":[{"name":"read_file","arguments":{"path":"a.txt"}}]}
+{"tool_calls":[{"name":"read_file","arguments":{"path":"b.txt"}}]}
+{"content":"Both read. [TASK_COMPLETE]"}`, map[string]string{"a.txt": strings.Repeat("a\n", 500), "b.txt": "b\n"})
+	summaries := scripted(t, `{"content":"Read a.txt: 500 lines of a."}`)
+	cfg := e.config()
+	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
+	x, err := New(cfg)
+	require.NoError(t, err)
+	e.rec.hook = func(ev Event) {
+		if a, ok := ev.(ToolAction); ok && a.CallID == "call_2_0" && a.Status == StatusRunning {
+			x.RequestCompaction()
+		}
+	}
+	res, err := x.Run(context.Background(), Input{Prompt: "read both"})
+	require.NoError(t, err)
+	require.Equal(t, StopCompleted, res.StopReason)
+	cs := eventsOf[ContextCompacted](e.rec)
+	require.Len(t, cs, 1)
+	require.Equal(t, "host", cs[0].Reason)
+	require.Equal(t, "Read a.txt: 500 lines of a.", cs[0].Summary)
+	last := e.model.Requests()[2].Messages
+	require.True(t, strings.HasPrefix(last[1].Content, SummaryPrefix))
+	require.Equal(t, "read both", last[2].Content)
+	require.Equal(t, llm.RoleAssistant, last[3].Role, "the latest turn follows, whole")
+}
+
+func TestRequestCompactionWithNothingToCompact(t *testing.T) {
+	e := newEnv(t, `{"content":"Hi. [TASK_COMPLETE]"}`, nil)
+	x, err := New(e.config())
+	require.NoError(t, err)
+	x.RequestCompaction()
+	_, err = x.Run(context.Background(), Input{Prompt: "hello"})
+	require.NoError(t, err)
+	n := eventsOf[Notice](e.rec)
+	require.Len(t, n, 1)
+	require.Equal(t, "compaction_skipped", n[0].Kind)
+	require.Empty(t, eventsOf[ContextCompacted](e.rec))
+}
