@@ -91,7 +91,8 @@
 // ([CompactionConfig]) the older turns are summarised by the model and
 // replaced by the summary, while the task and the latest turns, with
 // their pending tool results, stay verbatim ([ContextCompacted]). A
-// host compacts on demand with [Executor.Compact].
+// host compacts a finished conversation with [Executor.Compact], or a
+// running turn with [Executor.RequestCompaction].
 //
 // [Config].Skills adds skills under the "skill__" namespace: [TodosSkill]
 // keeps the plan ([TodosUpdated] events) and [BuildSkill] runs the

@@ -15,6 +15,9 @@ import (
 //	SESSION MEMORY
 //
 // The output is a pure function of the fields, so golden files pin it.
+// Seed 004 sends CODE.md as a second system message; here the project
+// context is a section of the one system message, because several chat
+// templates reject or drop a second one.
 // Sections that change during a run (session memory) come last, so a
 // backend that caches the prompt prefix (llama.cpp, vLLM) reuses
 // everything above them. Its wording is its own business: the executor
