@@ -237,3 +237,45 @@ func TestRequestCompactionWithNothingToCompact(t *testing.T) {
 	require.Equal(t, "compaction_skipped", n[0].Kind)
 	require.Empty(t, eventsOf[ContextCompacted](e.rec))
 }
+
+// TestLongSessionCompactsTextMode: the same long session in text tool
+// calling, where results travel as user messages; the task survives and
+// the run completes.
+func TestLongSessionCompactsTextMode(t *testing.T) {
+	files := map[string]string{}
+	turns := []string{`{"capabilities":{"tools":false}}`}
+	for i := range 6 {
+		name := fmt.Sprintf("part%d.txt", i)
+		files[name] = strings.Repeat(fmt.Sprintf("line %d of part %d with some words in it\n", i, i), 45)
+		turns = append(turns, fmt.Sprintf(`{"content":"Reading part %d.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"%s\"}}</tool_call>"}`, i, name))
+	}
+	turns = append(turns, `{"content":"<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"total.txt\", \"content\": \"6 parts\\n\"}}</tool_call>"}`,
+		`{"content":"Wrote total.txt: 6 parts. [TASK_COMPLETE]"}`)
+	e := newEnv(t, strings.Join(turns, "\n"), files)
+	summaries := scripted(t, strings.Repeat(`{"content":"Summary: some parts were read; each has 45 lines."}`+"\n", 6))
+	cfg := e.config()
+	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
+	limit := 2600 + EstimateTokens([]llm.Message{{Content: e.reg.Prompt()}})
+	cfg.Compaction = CompactionConfig{ContextLength: limit}
+	task := "Count the parts in part0.txt to part5.txt and write the total to total.txt."
+	res, err := e.run(cfg, task)
+	require.NoError(t, err)
+	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, ToolCallingText, res.ToolCalling)
+	require.Equal(t, "6 parts\n", e.read("total.txt"))
+	require.GreaterOrEqual(t, len(eventsOf[ContextCompacted](e.rec)), 2)
+	for i, req := range e.model.Requests() {
+		found := false
+		for _, m := range req.Messages {
+			found = found || m.Content == task
+		}
+		require.True(t, found, "request %d lost the task", i)
+		require.LessOrEqual(t, EstimateTokens(req.Messages), limit, "request %d overflows", i)
+		// A tool result never opens the kept turns: its call is kept with it.
+		for j, m := range req.Messages {
+			if strings.HasPrefix(m.Content, "<tool_result") {
+				require.Equal(t, llm.RoleAssistant, req.Messages[j-1].Role, "request %d: result at %d without its call", i, j)
+			}
+		}
+	}
+}
