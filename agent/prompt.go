@@ -66,7 +66,7 @@ const searchTips = `SEARCH TIPS:
 - search_workspace finds text in files. Set isRegex=true when you are unsure of the exact text:
   (?i)config for any casing, parseArgs|parse_args for alternatives, func .*Handler for wildcards.
 - Search for the most specific name you know (a function, an error message) rather than a common word.
-- Narrow a broad search with a path or glob before reading many files.`
+- Narrow a broad search with path (a directory) or include (globs such as *.go) before reading many files.`
 
 // codeNavigation is seed 001's CODE NAVIGATION STRATEGY, one line per
 // code-intelligence tool; only the lines of offered tools are shown.
