@@ -82,6 +82,7 @@ type compactor struct {
 	req          llm.Request
 	count        TokenCounter
 	keepTokens   int
+	lastTurnOnly bool // keep only the latest turn verbatim (a host's explicit request)
 	instructions string
 	logger       *slog.Logger
 }
@@ -147,7 +148,7 @@ func (c *compactor) tailStart(h []llm.Message) int {
 		return len(h) // no turn yet: keep only what follows the summary
 	}
 	used := c.count(h[start:])
-	for {
+	for !c.lastTurnOnly {
 		prev := lastAssistant(h, start)
 		if prev < 0 {
 			return start
@@ -158,6 +159,7 @@ func (c *compactor) tailStart(h []llm.Message) int {
 		}
 		start, used = prev, used+cost
 	}
+	return start
 }
 
 func lastAssistant(h []llm.Message, before int) int {

@@ -83,6 +83,11 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 		require.False(t, c.Fallback)
 	}
 	require.Equal(t, "Summary one: read part0 and part1; each has 45 lines.", compactions[0].Summary)
+	b, err := MarshalEvent(compactions[0])
+	require.NoError(t, err)
+	back, err := UnmarshalEvent(b)
+	require.NoError(t, err)
+	require.Equal(t, compactions[0], back)
 
 	// The second summary request saw the first summary: nothing is lost
 	// across compactions.
@@ -187,5 +192,90 @@ func TestCompactionConfigValidate(t *testing.T) {
 	for _, c := range []CompactionConfig{{Threshold: 1.5}, {Threshold: -0.1}, {KeepRecent: 1}, {ContextLength: -1}} {
 		_, err := New(Config{Model: scripted(t, ""), Compaction: c})
 		require.ErrorIs(t, err, ErrConfig, "%+v", c)
+	}
+}
+
+// TestRequestCompactionMidRun: the host asks for compaction while the
+// agent works; the run compacts before its next model call, whatever the
+// threshold, and says the host asked.
+func TestRequestCompactionMidRun(t *testing.T) {
+	e := newEnv(t, `{"tool_calls":[{"name":"read_file","arguments":{"path":"a.txt"}}]}
+{"tool_calls":[{"name":"read_file","arguments":{"path":"b.txt"}}]}
+{"content":"Both read. [TASK_COMPLETE]"}`, map[string]string{"a.txt": strings.Repeat("a\n", 500), "b.txt": "b\n"})
+	summaries := scripted(t, `{"content":"Read a.txt: 500 lines of a."}`)
+	cfg := e.config()
+	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
+	x, err := New(cfg)
+	require.NoError(t, err)
+	e.rec.hook = func(ev Event) {
+		if a, ok := ev.(ToolAction); ok && a.CallID == "call_2_0" && a.Status == StatusRunning {
+			x.RequestCompaction()
+		}
+	}
+	res, err := x.Run(context.Background(), Input{Prompt: "read both"})
+	require.NoError(t, err)
+	require.Equal(t, StopCompleted, res.StopReason)
+	cs := eventsOf[ContextCompacted](e.rec)
+	require.Len(t, cs, 1)
+	require.Equal(t, "host", cs[0].Reason)
+	require.Equal(t, "Read a.txt: 500 lines of a.", cs[0].Summary)
+	last := e.model.Requests()[2].Messages
+	require.True(t, strings.HasPrefix(last[1].Content, SummaryPrefix))
+	require.Equal(t, "read both", last[2].Content)
+	require.Equal(t, llm.RoleAssistant, last[3].Role, "the latest turn follows, whole")
+}
+
+func TestRequestCompactionWithNothingToCompact(t *testing.T) {
+	e := newEnv(t, `{"content":"Hi. [TASK_COMPLETE]"}`, nil)
+	x, err := New(e.config())
+	require.NoError(t, err)
+	x.RequestCompaction()
+	_, err = x.Run(context.Background(), Input{Prompt: "hello"})
+	require.NoError(t, err)
+	n := eventsOf[Notice](e.rec)
+	require.Len(t, n, 1)
+	require.Equal(t, "compaction_skipped", n[0].Kind)
+	require.Empty(t, eventsOf[ContextCompacted](e.rec))
+}
+
+// TestLongSessionCompactsTextMode: the same long session in text tool
+// calling, where results travel as user messages; the task survives and
+// the run completes.
+func TestLongSessionCompactsTextMode(t *testing.T) {
+	files := map[string]string{}
+	turns := []string{`{"capabilities":{"tools":false}}`}
+	for i := range 6 {
+		name := fmt.Sprintf("part%d.txt", i)
+		files[name] = strings.Repeat(fmt.Sprintf("line %d of part %d with some words in it\n", i, i), 45)
+		turns = append(turns, fmt.Sprintf(`{"content":"Reading part %d.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"%s\"}}</tool_call>"}`, i, name))
+	}
+	turns = append(turns, `{"content":"<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"total.txt\", \"content\": \"6 parts\\n\"}}</tool_call>"}`,
+		`{"content":"Wrote total.txt: 6 parts. [TASK_COMPLETE]"}`)
+	e := newEnv(t, strings.Join(turns, "\n"), files)
+	summaries := scripted(t, strings.Repeat(`{"content":"Summary: some parts were read; each has 45 lines."}`+"\n", 6))
+	cfg := e.config()
+	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
+	limit := 2600 + EstimateTokens([]llm.Message{{Content: e.reg.Prompt()}})
+	cfg.Compaction = CompactionConfig{ContextLength: limit}
+	task := "Count the parts in part0.txt to part5.txt and write the total to total.txt."
+	res, err := e.run(cfg, task)
+	require.NoError(t, err)
+	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, ToolCallingText, res.ToolCalling)
+	require.Equal(t, "6 parts\n", e.read("total.txt"))
+	require.GreaterOrEqual(t, len(eventsOf[ContextCompacted](e.rec)), 2)
+	for i, req := range e.model.Requests() {
+		found := false
+		for _, m := range req.Messages {
+			found = found || m.Content == task
+		}
+		require.True(t, found, "request %d lost the task", i)
+		require.LessOrEqual(t, EstimateTokens(req.Messages), limit, "request %d overflows", i)
+		// A tool result never opens the kept turns: its call is kept with it.
+		for j, m := range req.Messages {
+			if strings.HasPrefix(m.Content, "<tool_result") {
+				require.Equal(t, llm.RoleAssistant, req.Messages[j-1].Role, "request %d: result at %d without its call", i, j)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
@@ -16,8 +17,16 @@ import (
 type executorContext struct {
 	userTools *tools.Registry
 	skills    map[string]Skill
-	depth     int // 0 for a top-level executor, 1 for a subagent
+	depth     int         // 0 for a top-level executor, 1 for a subagent
+	compactAt atomic.Bool // set by RequestCompaction; taken by the next model call
 }
+
+// RequestCompaction asks the running turn (or, when none runs, the next
+// one) to compact its conversation before its next model call, whatever
+// the threshold says: for a user who types /compact while the agent
+// works. The run reports it as a context_compacted event with reason
+// "host".
+func (e *Executor) RequestCompaction() { e.compactAt.Store(true) }
 
 // extend checks the context layer's config and adds the skills (under
 // SkillNamespace) and the subagent tool to a copy of Config.Tools; the
@@ -184,7 +193,8 @@ func (r *run) announceContext() {
 func (r *run) beforeCall(ctx context.Context) error {
 	r.msgs[0] = r.systemMessage()
 	r.system = r.msgs[0]
-	if r.limit <= 0 {
+	asked := r.e.compactAt.Swap(false)
+	if r.limit <= 0 && !asked {
 		return nil
 	}
 	if r.meter.fixed == 0 {
@@ -192,15 +202,24 @@ func (r *run) beforeCall(ctx context.Context) error {
 	}
 	msgs := append([]llm.Message{r.system}, r.history...)
 	used := r.meter.tokens(msgs)
-	if float64(used) < r.threshold*float64(r.limit) {
+	if !asked && float64(used) < r.threshold*float64(r.limit) {
 		return nil
 	}
-	c, usage, err := r.compactor.compact(ctx, r.history, r.task, "")
+	reason := "auto"
+	if asked {
+		reason = "host"
+	}
+	cp := *r.compactor
+	cp.lastTurnOnly = asked // the user asked: everything but the latest turn goes
+	c, usage, err := cp.compact(ctx, r.history, r.task, "")
 	r.usage.PromptTokens += usage.PromptTokens
 	r.usage.CompletionTokens += usage.CompletionTokens
 	switch {
 	case errors.Is(err, ErrNothingToCompact):
 		r.cfg.Logger.Debug("agent: over the compaction threshold, but nothing is old enough to summarise", "tokens", used, "limit", r.limit)
+		if asked {
+			r.emit(Notice{Kind: "compaction_skipped", Text: "Nothing to compact yet: the conversation holds only the task and its latest turn."})
+		}
 		return nil
 	case err != nil:
 		return err
@@ -221,7 +240,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 	// reported count may leave out what the estimate includes.
 	before := max(used, r.meter.fixed+r.meter.count(msgs))
 	r.meter.reset()
-	r.emit(ContextCompacted{Reason: "auto", TokensBefore: before, TokensAfter: r.meter.tokens(append([]llm.Message{r.system}, r.history...)),
+	r.emit(ContextCompacted{Reason: reason, TokensBefore: before, TokensAfter: r.meter.tokens(append([]llm.Message{r.system}, r.history...)),
 		ContextLength: r.limit, Summarized: c.Summarized, Kept: c.Kept, Summary: c.Summary, Fallback: c.Fallback})
 	return nil
 }

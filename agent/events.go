@@ -137,7 +137,10 @@ type ToolAction struct {
 }
 
 // ApprovalRequested is shown as an approval card; answer it through the
-// Approver (for asynchronous UIs, approval.Manager.Resolve with ID).
+// Approver. The request reaches the Approver just after this event is
+// delivered, so a UI answering by ID (approval.Manager.Resolve) does so
+// from its own goroutine; approval.Manager.Notify reports the moment the
+// request is registered, if the UI needs it.
 type ApprovalRequested struct {
 	ID      string           `json:"id"`
 	CallID  string           `json:"call_id,omitempty"`
@@ -181,7 +184,9 @@ type FinalMessage struct {
 // Notice reports something the loop did on its own: a reminder that the
 // task needs a write, pivot guidance, a stopped repetition.
 type Notice struct {
-	Kind string `json:"kind"` // write_reminder, pivot_guidance, repeated_failure, parse_error, truncated
+	// Kind is write_reminder, pivot_guidance, repeated_failure,
+	// parse_error, truncated or tool_calling_fallback.
+	Kind string `json:"kind"`
 	Text string `json:"text"`
 }
 

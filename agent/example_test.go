@@ -80,11 +80,7 @@ func Example() {
 	fmt.Print("now: ", string(b))
 
 	// Undo everything the run changed.
-	cp, err := x.Checkpoints().Open(context.Background(), res.CheckpointID)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if _, err := cp.Undo(context.Background(), checkpoint.UndoOptions{}); err != nil {
+	if _, err := x.Undo(context.Background(), res.CheckpointID, checkpoint.UndoOptions{}); err != nil {
 		log.Fatal(err)
 	}
 	b, _ = os.ReadFile(filepath.Join(dir, "hello.txt"))

@@ -87,6 +87,37 @@ func New(cfg Config) (*Executor, error) {
 // undo: Checkpoints().Open(ctx, result.CheckpointID) then Undo.
 func (e *Executor) Checkpoints() *checkpoint.Manager { return e.checkpoints }
 
+// Undo restores every file a run changed (Result.CheckpointID) to what it
+// was before the run, and removes the files the run created. Files
+// someone else changed since are skipped and reported (errors.Is
+// checkpoint.ErrConflict); pass checkpoint.UndoOptions{Force: true} only
+// after showing the user that report.
+func (e *Executor) Undo(ctx context.Context, checkpointID string, opts checkpoint.UndoOptions) (checkpoint.UndoReport, error) {
+	if e.checkpoints == nil || checkpointID == "" {
+		return checkpoint.UndoReport{}, fmt.Errorf("%w: no checkpoint %q", checkpoint.ErrNotFound, checkpointID)
+	}
+	cp, err := e.checkpoints.Open(ctx, checkpointID)
+	if err != nil {
+		return checkpoint.UndoReport{}, err
+	}
+	rep, err := cp.Undo(ctx, opts)
+	e.cfg.Logger.Info("agent: undo", "checkpoint", checkpointID, "restored", len(rep.Restored), "removed", len(rep.Removed), "skipped", len(rep.Skipped), "err", err)
+	return rep, err
+}
+
+// Keep accepts a run's changes: its checkpoint closes and can no longer
+// be undone.
+func (e *Executor) Keep(ctx context.Context, checkpointID string) error {
+	if e.checkpoints == nil || checkpointID == "" {
+		return fmt.Errorf("%w: no checkpoint %q", checkpoint.ErrNotFound, checkpointID)
+	}
+	cp, err := e.checkpoints.Open(ctx, checkpointID)
+	if err != nil {
+		return err
+	}
+	return cp.Keep(ctx)
+}
+
 // Run performs one user turn: it streams the model, runs the calls it
 // asks for, feeds the results back and repeats until the model is done or
 // a guard stops it. Every step goes to Config.Sink as it happens. The
@@ -125,6 +156,18 @@ func (e *Executor) capabilities(ctx context.Context) llm.Capabilities {
 	return c
 }
 
+// noNativeTools remembers that the model cannot take tool specs.
+func (e *Executor) noNativeTools() {
+	e.capsMu.Lock()
+	defer e.capsMu.Unlock()
+	c := llm.Capabilities{}
+	if e.caps != nil {
+		c = *e.caps
+	}
+	c.Tools = false
+	e.caps = &c
+}
+
 // start emits run_started and creates the session branch.
 func (r *run) start(ctx context.Context) (StopReason, error) {
 	r.emit(RunStarted{RunID: r.id, Mode: r.mode, ToolCalling: r.calling, Prompt: r.in.Prompt, Tools: r.offered.Names()})
@@ -158,6 +201,9 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		r.meter.observe(sr.Usage, len(r.msgs))
 		r.usage.PromptTokens += sr.Usage.PromptTokens
 		r.usage.CompletionTokens += sr.Usage.CompletionTokens
+		if err != nil && r.fallBackToText(err, sr) {
+			continue
+		}
 		if err != nil {
 			r.keepPartial(sr)
 			if ctx.Err() != nil {
@@ -212,6 +258,23 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		}
 	}
 	return StopMaxIterations, nil
+}
+
+// fallBackToText handles a model that claimed native tool support but
+// refuses tool specs (llm.ErrNoToolSupport) before saying anything: the
+// run, and later runs of the Executor, switch to text tool calling and
+// the iteration is retried.
+func (r *run) fallBackToText(err error, sr streamResult) bool {
+	if !errors.Is(err, llm.ErrNoToolSupport) || r.calling != ToolCallingNative || r.cfg.ToolCalling != ToolCallingAuto ||
+		sr.Content != "" || sr.Thinking != "" || len(sr.Native) > 0 {
+		return false
+	}
+	r.e.noNativeTools()
+	r.setCalling(ToolCallingText)
+	r.iter--
+	r.emit(Notice{Kind: "tool_calling_fallback", Text: "The model refused native tool definitions; switched to text tool calling."})
+	r.cfg.Logger.Warn("agent: model refused native tools; using text tool calling", "model", r.cfg.ModelName, "err", err)
+	return true
 }
 
 // refuseCompletion is write validation (seed 000): when the task asks

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/tools/fstools"
 )
 
 const mainGo = "package main\n\nfunc main() {\n\tprintln(\"Helo\")\n}\n"
@@ -70,13 +71,15 @@ func TestNativeMultiStepEditAndUndo(t *testing.T) {
 	assert.True(t, fcs[1].Final)
 
 	// Undo restores the pre-images and removes what the agent created.
-	cp, err := x.Checkpoints().Open(context.Background(), res.CheckpointID)
+	rep, err := x.Undo(context.Background(), res.CheckpointID, checkpoint.UndoOptions{})
 	require.NoError(t, err)
-	_, err = cp.Undo(context.Background(), checkpoint.UndoOptions{})
-	require.NoError(t, err)
+	assert.Equal(t, []string{"main.go"}, rep.Restored)
 	assert.Equal(t, mainGo, e.read("main.go"))
 	assert.False(t, e.exists("docs/NOTES.md"))
 	assert.False(t, e.exists("docs"))
+	assert.Error(t, x.Keep(context.Background(), res.CheckpointID), "an undone checkpoint cannot be kept")
+	_, err = x.Undo(context.Background(), "", checkpoint.UndoOptions{})
+	assert.ErrorIs(t, err, checkpoint.ErrNotFound)
 }
 
 // The same task in text mode: calls written as <tool_call> blocks,
@@ -127,4 +130,35 @@ func TestChunkedReadReported(t *testing.T) {
 	require.Len(t, acts[0].Chunks, 3)
 	assert.Equal(t, 201, acts[0].Chunks[2].Start)
 	assert.Equal(t, 250, acts[0].Chunks[2].End)
+}
+
+// Every built-in file tool goes through the file-edit handler: renames,
+// line edits, patches and new folders are all in the checkpoint, and one
+// undo puts the workspace back.
+func TestAllFileToolsUndoable(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"rename_file","arguments":{"path":"old.txt","new_path":"moved/new.txt"}},{"name":"modify_lines","arguments":{"path":"lines.txt","operation":"replace","start_line":2,"content":"TWO"}},{"name":"patch_file","arguments":{"path":"p.txt","diff":"--- a/p.txt\n+++ b/p.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+BETA\n"}},{"name":"create_folder","arguments":{"path":"newdir/sub"}}]}
+{"content":"Reorganised. [TASK_COMPLETE]"}
+`, map[string]string{"old.txt": "old\n", "lines.txt": "one\ntwo\nthree\n", "p.txt": "alpha\nbeta\n"})
+	require.NoError(t, e.reg.Register(fstools.NewRename(e.ws), fstools.NewModifyLines(e.ws), fstools.NewPatch(e.ws), fstools.NewFolder(e.ws)))
+	x, err := New(e.config())
+	require.NoError(t, err)
+	res, err := x.Run(context.Background(), Input{Prompt: "Move old.txt, fix line 2 and patch p.txt"})
+	require.NoError(t, err)
+	acts := e.rec.actions()
+	require.Len(t, acts, 4)
+	for _, a := range acts {
+		assert.Equal(t, StatusSuccess, a.Status, a.Tool+": "+a.Output)
+	}
+	assert.Equal(t, "old\n", e.read("moved/new.txt"))
+	assert.Equal(t, "one\nTWO\nthree\n", e.read("lines.txt"))
+	assert.Equal(t, "alpha\nBETA\n", e.read("p.txt"))
+	assert.Equal(t, GroupEditing, eventsOf[ProgressGroupStarted](e.rec)[0].Title)
+
+	_, err = x.Undo(context.Background(), res.CheckpointID, checkpoint.UndoOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", e.read("old.txt"))
+	assert.False(t, e.exists("moved/new.txt"))
+	assert.Equal(t, "one\ntwo\nthree\n", e.read("lines.txt"))
+	assert.Equal(t, "alpha\nbeta\n", e.read("p.txt"))
 }

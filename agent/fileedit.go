@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"strings"
 
@@ -28,6 +29,7 @@ type changeSet interface {
 	Snapshot(ctx context.Context, name string) error
 	Record(ctx context.Context, call checkpoint.Call, name string) error
 	UndoFile(ctx context.Context, name string, opts checkpoint.UndoOptions) (checkpoint.UndoReport, error)
+	KeepFile(ctx context.Context, name string) error
 	Diff(ctx context.Context) (checkpoint.Diff, error)
 	ID() string
 }
@@ -120,7 +122,14 @@ func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) 
 	if err != nil {
 		return outcome{Text: "Not changed: cannot open a checkpoint to make the change undoable: " + err.Error(), Status: StatusError, Detail: err.Error(), Path: primary.pc.Rel}
 	}
+	// Checkpoints hold regular files. A new folder, or a folder being
+	// renamed, has no content to snapshot: snapshotting its absent
+	// destination would only make undo trip over the directory later.
+	dirOnly := canonical == "create_folder" || (canonical == "rename_file" && !primary.exists)
 	for i := range ts {
+		if dirOnly {
+			break
+		}
 		if o, ok := h.snapshot(ctx, cs, canonical, &ts[i]); !ok {
 			return o
 		}
@@ -139,6 +148,10 @@ func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) 
 	call := checkpoint.Call{ID: c.ID, Tool: canonical}
 	for i := range ts {
 		if ts[i].snap {
+			if notFile(h.files, ts[i].pc.Rel) {
+				releaseNonFile(ctx, cs, ts[i].pc.Rel, h.logger)
+				continue
+			}
 			if err := cs.Record(context.WithoutCancel(ctx), call, ts[i].pc.Rel); err != nil {
 				h.logger.Warn("agent: change not recorded in the checkpoint", "path", ts[i].pc.Rel, "err", err)
 				o.Text += "\n[warning: this change is not recorded in the checkpoint and cannot be undone from it]"
@@ -190,6 +203,22 @@ func (h *fileEditHandler) snapshot(ctx context.Context, cs changeSet, canonical 
 		return failed(StatusSkipped, "Not changed: the run was cancelled."), false
 	}
 	return outcome{Text: fmt.Sprintf("Not changed: cannot snapshot %s, so the change could not be undone: %v", t.pc.Rel, err), Status: StatusError, Detail: err.Error(), Path: t.pc.Rel}, false
+}
+
+// notFile reports a path that exists now but is not a regular file (the
+// tool or command made a directory there).
+func notFile(files fileReader, rel string) bool {
+	_, err := files.ReadFile(rel)
+	return err != nil && !errors.Is(err, fs.ErrNotExist)
+}
+
+// releaseNonFile takes a path that became a directory out of undo: a
+// checkpoint restores files, and would otherwise report the directory as
+// someone else's change.
+func releaseNonFile(ctx context.Context, cs changeSet, rel string, logger *slog.Logger) {
+	if err := cs.KeepFile(context.WithoutCancel(ctx), rel); err != nil {
+		logger.Warn("agent: cannot release a non-file path from the checkpoint", "path", rel, "err", err)
+	}
 }
 
 func lineStats(rel string, before, after []byte, created bool) approval.DiffStats {

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
 )
@@ -84,14 +83,6 @@ func TestMaxIterations(t *testing.T) {
 	})
 }
 
-// Read-only modes default to 10 iterations.
-func TestReadOnlyIterationDefault(t *testing.T) {
-	c := Config{}
-	assert.Equal(t, 25, c.maxIterations(ModeAgent))
-	assert.Equal(t, 10, c.maxIterations(ModeExplore))
-	assert.Equal(t, 10, c.maxIterations(ModeReview))
-}
-
 // The same failing call, repeated, stops the run.
 func TestRepeatedFailureStops(t *testing.T) {
 	line := `{"tool_calls":[{"name":"read_file","arguments":{"path":"missing.go"}}]}` + "\n"
@@ -146,107 +137,35 @@ func TestMalformedCallFedBackThenCorrected(t *testing.T) {
 }
 
 // Native calls whose arguments are not an object get an error result for
-// that call, not a silent drop.
-func TestNativeBadArgumentsFedBack(t *testing.T) {
-	model := llm.ModelFunc(nil)
+// that call, not a silent drop; the model corrects the call and it runs.
+func TestNativeBadArgumentsFedBackThenCorrected(t *testing.T) {
 	turn := 0
-	model = func(_ context.Context, req llm.Request) iterChunks {
+	model := llm.ModelFunc(func(_ context.Context, req llm.Request) iterChunks {
 		turn++
-		if turn == 1 {
+		switch turn {
+		case 1:
 			return chunks(llm.Chunk{ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`"main.go"`)}}}, llm.Chunk{Done: true})
+		case 2:
+			if !strings.Contains(lastResult(req), "not a JSON object") {
+				return chunks(llm.Chunk{Content: "no feedback"}, llm.Chunk{Done: true})
+			}
+			return chunks(llm.Chunk{ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`{"path":"main.go"}`)}}}, llm.Chunk{Done: true})
 		}
-		return chunks(llm.Chunk{Content: "Sorry."}, llm.Chunk{Done: true})
-	}
-	e := newEnv(t, "", nil)
+		return chunks(llm.Chunk{Content: "It prints Helo."}, llm.Chunk{Done: true})
+	})
+	e := newEnv(t, "", map[string]string{"main.go": mainGo})
 	cfg := e.config()
 	cfg.Model = model
 	cfg.ToolCalling = ToolCallingNative
-	_, err := e.run(cfg, "Read main.go")
+	res, err := e.run(cfg, "Read main.go")
 	require.NoError(t, err)
+	assert.Equal(t, 3, turn)
+	assert.Equal(t, "It prints Helo.", res.FinalMessage)
 	acts := e.rec.actions()
-	require.Len(t, acts, 1)
+	require.Len(t, acts, 2)
 	assert.Equal(t, StatusError, acts[0].Status)
 	assert.Contains(t, acts[0].Output, "not a JSON object")
-}
-
-// Read-only modes block writes in code, whatever the model writes.
-func TestReadOnlyModeBlocksWrite(t *testing.T) {
-	inBothModes(t, `{"capabilities":{"tools":true}}
-{"tool_calls":[{"name":"write_file","arguments":{"path":"a.txt","content":"x"}},{"name":"read_file","arguments":{"path":"main.go"}}]}
-{"content":"main.go prints a greeting."}
-`, map[string]string{"main.go": mainGo}, func(t *testing.T, e *env) {
-		ap := &approver{answer: allowAll}
-		cfg := e.config()
-		cfg.Mode = ModeExplore
-		cfg.Approver = ap
-		cfg.Policy = approval.AutoApprove()
-		res, err := e.run(cfg, "Create a.txt and explain main.go")
-		require.NoError(t, err)
-		assert.Equal(t, StopCompleted, res.StopReason, "no write validation in read-only modes")
-		assert.False(t, e.exists("a.txt"))
-		assert.Empty(t, ap.asked)
-		assert.Empty(t, res.CheckpointID)
-		acts := e.rec.actions()
-		require.Len(t, acts, 2)
-		assert.Equal(t, StatusDenied, acts[0].Status)
-		assert.Contains(t, acts[0].Output, "not available in explore mode")
-		assert.Equal(t, StatusSuccess, acts[1].Status)
-		req := e.model.Requests()[0]
-		var offered []string
-		for _, s := range req.Tools {
-			offered = append(offered, s.Name)
-		}
-		if len(offered) == 0 { // text mode: the tools are described in the prompt
-			for _, line := range strings.Split(req.Messages[0].Content, "\n") {
-				if name, ok := strings.CutPrefix(line, "### "); ok {
-					offered = append(offered, name)
-				}
-			}
-		}
-		assert.ElementsMatch(t, []string{"read_file", "list_files", "search_workspace"}, offered)
-	})
-}
-
-// Review mode may run read-only git commands without approval, and
-// nothing else.
-func TestReviewModeGit(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
-{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"git status --short"}},{"name":"run_terminal_command","arguments":{"command":"touch x.txt"}},{"name":"run_terminal_command","arguments":{"command":"git -c core.pager=evil log"}}]}
-{"content":"Reviewed."}
-`, nil)
-	ap := &approver{answer: allowAll}
-	cfg := e.config()
-	cfg.Mode = ModeReview
-	cfg.Approver = ap
-	_, err := e.run(cfg, "Review the latest changes")
-	require.NoError(t, err)
-	assert.Empty(t, ap.asked)
-	assert.False(t, e.exists("x.txt"))
-	acts := e.rec.actions()
-	require.Len(t, acts, 3)
-	assert.NotEqual(t, StatusDenied, acts[0].Status, "git status runs (it may fail outside a repository)")
-	assert.Equal(t, StatusDenied, acts[1].Status)
-	assert.Equal(t, StatusDenied, acts[2].Status)
-}
-
-// Envelope mode (seed 004): one ```yips-agent block; results come back
-// as "Action results:".
-func TestEnvelopeMode(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
-{"content":"`+"```yips-agent\\n"+`{\"assistant_text\": \"Reading it.\", \"actions\": [{\"type\": \"tool\", \"id\": \"t1\", \"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}]}`+"\\n```"+`"}
-{"content":"It prints a greeting."}
-`, map[string]string{"main.go": mainGo})
-	cfg := e.config()
-	cfg.ToolCalling = ToolCallingEnvelope
-	res, err := e.run(cfg, "What does main.go do?")
-	require.NoError(t, err)
-	assert.Equal(t, ToolCallingEnvelope, res.ToolCalling)
-	assert.Contains(t, e.model.Requests()[0].Messages[0].Content, "```yips-agent")
-	results := lastUser(e.model.Requests()[1])
-	assert.True(t, strings.HasPrefix(results, "Action results:"), results)
-	assert.Contains(t, results, "id t1, tool read_file: success")
-	assert.Contains(t, e.rec.text(), "Reading it.")
-	assert.NotContains(t, e.rec.text(), "yips-agent")
+	assert.Equal(t, StatusSuccess, acts[1].Status)
 }
 
 // A response cut off by the length limit is continued, not taken as done.
@@ -286,35 +205,6 @@ func TestNativeModelWritingTextCalls(t *testing.T) {
 	assert.Equal(t, llm.RoleTool, res.History[2].Role)
 	assert.Contains(t, res.History[2].Content, "Helo")
 	assert.NotContains(t, e.rec.text(), "tool_call")
-}
-
-// Input.Mode overrides Config.Mode for one run, and "allow for this
-// session" answers carry over to the Executor's later runs.
-func TestModeOverrideAndSessionGrants(t *testing.T) {
-	e := newEnv(t, `{"capabilities":{"tools":true}}
-{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo one"}}]}
-{"content":"Ran it."}
-{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo one"}}]}
-{"content":"Ran it again."}
-{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo one"}}]}
-{"content":"Not in explore mode."}
-`, nil)
-	ap := &approver{answer: func(approval.Request) approval.Response { return approval.Response{Choice: approval.AllowSession} }}
-	cfg := e.config()
-	cfg.Approver = ap
-	x, err := New(cfg)
-	require.NoError(t, err)
-	for range 2 {
-		_, err := x.Run(context.Background(), Input{Prompt: "Say one"})
-		require.NoError(t, err)
-	}
-	assert.Len(t, ap.asked, 1, "the session grant covers the second run")
-	res, err := x.Run(context.Background(), Input{Prompt: "Say one", Mode: ModeExplore})
-	require.NoError(t, err)
-	assert.Equal(t, ModeExplore, res.Mode)
-	acts := e.rec.actions()
-	require.Len(t, acts, 3)
-	assert.Equal(t, []ActionStatus{StatusSuccess, StatusSuccess, StatusDenied}, []ActionStatus{acts[0].Status, acts[1].Status, acts[2].Status})
 }
 
 // Calls written together with the completion signal run before the run
@@ -385,18 +275,51 @@ func TestToolTimeout(t *testing.T) {
 	assert.Equal(t, StatusError, acts[0].Status)
 }
 
-// Two envelopes in one message break seed 004's rule; the parser's reason
-// goes back to the model.
-func TestEnvelopeTwoBlocksFedBack(t *testing.T) {
-	block := "```yips-agent\\n{\\\"actions\\\": [{\\\"type\\\": \\\"tool\\\", \\\"id\\\": \\\"t1\\\", \\\"name\\\": \\\"list_files\\\", \\\"arguments\\\": {}}]}\\n```"
-	e := newEnv(t, `{"capabilities":{"tools":true}}
-{"content":"`+block+`\\n`+block+`"}
-{"content":"Sorry, one block only."}
-`, nil)
+// A model that reports tool support but refuses tool specs makes the run
+// switch to text tool calling, for this run and the next.
+func TestFallbackToTextOnNoToolSupport(t *testing.T) {
+	var withTools, calls int
+	model := capsModel{caps: llm.Capabilities{Tools: true}, f: func(_ context.Context, req llm.Request) iterChunks {
+		calls++
+		if len(req.Tools) > 0 {
+			withTools++
+			return func(yield func(llm.Chunk, error) bool) { yield(llm.Chunk{}, llm.ErrNoToolSupport) }
+		}
+		if !strings.Contains(req.Messages[0].Content, "<tool_call>") {
+			return chunks(llm.Chunk{Content: "no call format in the prompt"}, llm.Chunk{Done: true})
+		}
+		if strings.Contains(lastResult(req), "<tool_result") {
+			return chunks(llm.Chunk{Content: "Listed."}, llm.Chunk{Done: true})
+		}
+		return chunks(llm.Chunk{Content: `<tool_call>{"name": "list_files", "arguments": {}}</tool_call>`}, llm.Chunk{Done: true})
+	}}
+	e := newEnv(t, "", map[string]string{"a.txt": "a"})
 	cfg := e.config()
-	cfg.ToolCalling = ToolCallingEnvelope
-	_, err := e.run(cfg, "List the files")
+	cfg.Model = model
+	x, err := New(cfg)
 	require.NoError(t, err)
-	fb := lastResult(e.model.Requests()[1])
-	assert.Contains(t, fb, "exactly one ```yips-agent fenced block")
+	res, err := x.Run(context.Background(), Input{Prompt: "List the files"})
+	require.NoError(t, err)
+	assert.Equal(t, ToolCallingText, res.ToolCalling)
+	assert.Equal(t, 2, res.Iterations)
+	assert.Equal(t, "Listed.", res.FinalMessage)
+	assert.Equal(t, 1, withTools)
+	res, err = x.Run(context.Background(), Input{Prompt: "List them again"})
+	require.NoError(t, err)
+	assert.Equal(t, ToolCallingText, res.ToolCalling)
+	assert.Equal(t, 1, withTools, "the second run starts in text mode")
+	kinds := []string{}
+	for _, n := range eventsOf[Notice](e.rec) {
+		kinds = append(kinds, n.Kind)
+	}
+	assert.Equal(t, []string{"tool_calling_fallback"}, kinds)
 }
+
+// capsModel is a ModelFunc that reports capabilities.
+type capsModel struct {
+	caps llm.Capabilities
+	f    llm.ModelFunc
+}
+
+func (m capsModel) Chat(ctx context.Context, req llm.Request) iterChunks   { return m.f(ctx, req) }
+func (m capsModel) Capabilities(context.Context) (llm.Capabilities, error) { return m.caps, nil }

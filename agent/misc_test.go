@@ -262,3 +262,22 @@ func TestConfigErrors(t *testing.T) {
 	_, err = x.Run(context.Background(), Input{Prompt: "hi", Mode: "yolo"})
 	assert.ErrorIs(t, err, ErrConfig)
 }
+
+// A command that makes directories leaves nothing for undo to trip on.
+func TestMkdirThenUndo(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"mkdir build && echo x > notes.txt"}}]}
+{"content":"Made it. [TASK_COMPLETE]"}
+`, nil)
+	cfg := e.config()
+	cfg.Policy = approval.AutoApprove()
+	x, err := New(cfg)
+	require.NoError(t, err)
+	res, err := x.Run(context.Background(), Input{Prompt: "Create the build directory and notes"})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.CheckpointID)
+	_, err = x.Undo(context.Background(), res.CheckpointID, checkpoint.UndoOptions{})
+	require.NoError(t, err)
+	assert.False(t, e.exists("notes.txt"))
+	assert.True(t, e.exists("build"), "directories are not in checkpoints")
+}

@@ -54,65 +54,74 @@ func groupTitle(names []string, isEdit, isTerm func(string) bool) string {
 	return GroupTools
 }
 
+// titleForm is the grammatical form of an action title.
+type titleForm int
+
+const (
+	formRunning titleForm = iota // "Reading main.go"
+	formDone                     // "Read main.go"
+	formBase                     // "Read main.go" as an order: "Write .env (denied)"
+)
+
 // actionTitle is the one-line title of a call: "Reading main.go" while
 // it runs, "Read main.go" when done. It also returns the path the call
 // is about, if any.
 func actionTitle(name string, args json.RawMessage, running bool) (string, string) {
-	return titleOf(name, args, running)
+	if running {
+		return titleOf(name, args, formRunning)
+	}
+	return titleOf(name, args, formDone)
 }
 
-// actionTitles returns both titles and the path.
-func actionTitles(name string, args json.RawMessage) (running, done, path string) {
-	running, path = titleOf(name, args, true)
-	done, _ = titleOf(name, args, false)
-	return running, done, path
+// actionTitles returns the running title, the final title for status
+// (success: "Wrote a.go"; otherwise "Write a.go (denied)") and the path.
+func actionTitles(name string, args json.RawMessage) (running string, final func(ActionStatus) string, path string) {
+	running, path = titleOf(name, args, formRunning)
+	done, _ := titleOf(name, args, formDone)
+	base, _ := titleOf(name, args, formBase)
+	return running, func(s ActionStatus) string {
+		if s == StatusSuccess {
+			return done
+		}
+		return base + " (" + string(s) + ")"
+	}, path
 }
 
-func titleOf(name string, args json.RawMessage, running bool) (string, string) {
+func titleOf(name string, args json.RawMessage, form titleForm) (string, string) {
 	str := func(keys ...string) string { return firstStringArg(args, keys...) }
 	p := str(pathKeys...)
 	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
-	verb := func(ing, ed string) string {
-		if running {
+	verb := func(ing, ed, plain string) string {
+		switch form {
+		case formRunning:
 			return ing
+		case formDone:
+			return ed
 		}
-		return ed
+		return plain
 	}
 	switch name {
 	case "read_file":
-		return verb("Reading ", "Read ") + base, p
+		return verb("Reading ", "Read ", "Read ") + base, p
 	case "write_file", "create_file":
-		return verb("Writing ", "Wrote ") + base, p
+		return verb("Writing ", "Wrote ", "Write ") + base, p
 	case "edit_file":
-		return verb("Editing ", "Edited ") + base, p
+		return verb("Editing ", "Edited ", "Edit ") + base, p
 	case "run_terminal_command":
-		return verb("Running ", "Ran ") + "`" + excerpt(firstLine(str("command", "cmd", "script")), 80) + "`", ""
+		return verb("Running ", "Ran ", "Run ") + "`" + excerpt(firstLine(str("command", "cmd", "script")), 80) + "`", ""
 	case "search_workspace":
-		return verb("Searching for ", "Searched for ") + "“" + excerpt(str("query", "pattern", "search"), 60) + "”", p
+		return verb("Searching for ", "Searched for ", "Search for ") + "“" + excerpt(str("query", "pattern", "search"), 60) + "”", p
 	case "list_files":
 		if p == "" {
 			p = "."
 		}
-		return verb("Listing ", "Listed ") + p, p
+		return verb("Listing ", "Listed ", "List ") + p, p
 	}
-	t := verb("Running ", "Ran ") + name
+	t := verb("Running ", "Ran ", "Run ") + name
 	if p != "" {
 		t += " on " + base
 	}
 	return t, p
-}
-
-// failedTitle marks a title whose call did not succeed.
-func failedTitle(t string, s ActionStatus) string {
-	switch s {
-	case StatusDenied:
-		return t + " (denied)"
-	case StatusSkipped:
-		return t + " (skipped)"
-	case StatusError:
-		return t + " (failed)"
-	}
-	return t
 }
 
 func firstLine(s string) string {

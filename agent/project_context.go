@@ -100,7 +100,8 @@ func DiscoverProjectContext(fsys fs.FS, cfg ProjectContextConfig) (ProjectContex
 			return ProjectContext{}, fmt.Errorf("agent: project context: reading %s: %w (fix its permissions, or leave it out with ProjectContextConfig.Files)", name, err)
 		}
 		pf := ProjectFile{Path: path, Kind: projectFileKind(path), Bytes: len(data)}
-		body, cut := string(data), len(data) > perFile
+		// A binary or mis-encoded file must not put invalid UTF-8 into the prompt.
+		body, cut := strings.ToValidUTF8(string(data), "\uFFFD"), len(data) > perFile
 		if pf.Kind == "manifest" {
 			body, cut = summarizeManifest(path, data), false
 		} else if cut {
@@ -172,4 +173,14 @@ func cutAtLine(s string, n int) string {
 		cut = i
 	}
 	return s[:cut]
+}
+
+// ProjectContext discovers the project context a run would use now, for
+// a UI that lists the files before the first prompt. Without a
+// workspace it is empty.
+func (e *Executor) ProjectContext() (ProjectContext, error) {
+	if e.cfg.Workspace == nil {
+		return ProjectContext{}, nil
+	}
+	return DiscoverProjectContext(e.cfg.Workspace.FS(), e.cfg.ProjectContext)
 }

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -102,6 +101,10 @@ func TestProjectContextBounds(t *testing.T) {
 	require.Contains(t, pc.Text, "[… AGENTS.md is longer; read it with read_file for the rest]")
 	require.Equal(t, 4001, pc.Files[0].Bytes, "a file is read only up to the bound")
 
+	pc, err = DiscoverProjectContext(fstest.MapFS{"CODE.md": {Data: []byte("ok \xff\xfe end")}}, ProjectContextConfig{})
+	require.NoError(t, err)
+	require.Equal(t, "## CODE.md\nok \uFFFD end", pc.Text, "invalid UTF-8 never reaches the prompt")
+
 	pc, err = DiscoverProjectContext(fsys, ProjectContextConfig{Disabled: true})
 	require.NoError(t, err)
 	require.Empty(t, pc.Files)
@@ -133,5 +136,13 @@ func TestProjectContextInRun(t *testing.T) {
 	back, err := UnmarshalEvent(b)
 	require.NoError(t, err)
 	require.Equal(t, pcl, back)
-	_ = context.Background
+}
+
+func TestExecutorProjectContext(t *testing.T) {
+	e := newEnv(t, "", map[string]string{"CLAUDE.md": "Be brief.\n"})
+	x, err := New(e.config())
+	require.NoError(t, err)
+	pc, err := x.ProjectContext()
+	require.NoError(t, err)
+	require.Equal(t, []ProjectFile{{Path: "CLAUDE.md", Kind: "instructions", Bytes: 10}}, pc.Files)
 }

@@ -15,6 +15,9 @@ import (
 //	SESSION MEMORY
 //
 // The output is a pure function of the fields, so golden files pin it.
+// Seed 004 sends CODE.md as a second system message; here the project
+// context is a section of the one system message, because several chat
+// templates reject or drop a second one.
 // Sections that change during a run (session memory) come last, so a
 // backend that caches the prompt prefix (llama.cpp, vLLM) reuses
 // everything above them. Its wording is its own business: the executor
@@ -30,13 +33,13 @@ type promptBuilder struct {
 }
 
 var modeRoles = map[Mode]string{
-	ModeAgent: "You are a coding agent working in the user's workspace. You read code, edit files and run commands with the tools below to complete the user's task. " +
+	ModeAgent: "You are a coding agent working in the user's workspace. You read code, edit files and run commands with your tools to complete the user's task. " +
 		"Work step by step: look before you change, make the change, check it (build or tests) when you can.",
-	ModeExplore: "You are a code exploration assistant. Answer the user's question about the codebase by reading and searching it with the read-only tools below. " +
+	ModeExplore: "You are a code exploration assistant. Answer the user's question about the codebase by reading and searching it with the read-only tools you have. " +
 		"You cannot change files or run commands; cite the files and lines your answer rests on.",
-	ModePlan: "You are a planning assistant. Study the codebase with the read-only tools below and write a concrete, step-by-step implementation plan: " +
+	ModePlan: "You are a planning assistant. Study the codebase with the read-only tools you have and write a concrete, step-by-step implementation plan: " +
 		"which files change, how, and in what order, with the risks. You cannot change files; the plan is your answer.",
-	ModeReview: "You are a security and code reviewer. Review the code the user points to for bugs, security problems and risky patterns, using the read-only tools below " +
+	ModeReview: "You are a security and code reviewer. Review the code the user points to for bugs, security problems and risky patterns, using the read-only tools you have " +
 		"and read-only git commands (git status, git diff, git log, git show, git blame) through run_terminal_command. You cannot change anything. " +
 		"Report each finding with its file, line, severity and a suggested fix.",
 }
@@ -63,7 +66,7 @@ const searchTips = `SEARCH TIPS:
 - search_workspace finds text in files. Set isRegex=true when you are unsure of the exact text:
   (?i)config for any casing, parseArgs|parse_args for alternatives, func .*Handler for wildcards.
 - Search for the most specific name you know (a function, an error message) rather than a common word.
-- Narrow a broad search with a path or glob before reading many files.`
+- Narrow a broad search with path (a directory) or include (globs such as *.go) before reading many files.`
 
 // codeNavigation is seed 001's CODE NAVIGATION STRATEGY, one line per
 // code-intelligence tool; only the lines of offered tools are shown.

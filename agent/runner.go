@@ -79,13 +79,14 @@ type toolRunner struct {
 
 // routed is a call after lookup and the mode's gate.
 type routed struct {
-	c         call
-	canonical string
-	spec      tools.Spec
-	early     *outcome          // set when the call is refused before running
-	ask       *approval.Request // a read that needs approval first
-	action    ToolAction
-	doneTitle string
+	c          call
+	canonical  string
+	spec       tools.Spec
+	early      *outcome          // set when the call is refused before running
+	ask        *approval.Request // a read that needs approval first
+	action     ToolAction
+	finalTitle func(ActionStatus) string
+	concurrent bool // runs alongside other calls
 }
 
 func (r *toolRunner) runBatch(ctx context.Context, groupID string, calls []call) batchResult {
@@ -157,7 +158,7 @@ func (r *toolRunner) concurrent(rt routed) bool {
 func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, dst []callResult) {
 	for i := range rs {
 		rs[i].action = ToolAction{GroupID: groupID, CallID: rs[i].c.ID, Tool: rs[i].canonical, Status: StatusRunning}
-		rs[i].action.Title, rs[i].doneTitle, rs[i].action.Path = actionTitles(rs[i].canonical, rs[i].c.Args)
+		rs[i].action.Title, rs[i].finalTitle, rs[i].action.Path = actionTitles(rs[i].canonical, rs[i].c.Args)
 	}
 	if len(rs) == 1 {
 		r.announce(rs[0].action)
@@ -165,6 +166,7 @@ func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, d
 		return
 	}
 	for i := range rs {
+		rs[i].concurrent = true
 		r.announce(rs[i].action)
 	}
 	outs := make([]outcome, len(rs))
@@ -218,9 +220,20 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 	if r.stopped != nil && r.stopped() != nil {
 		return failed(StatusSkipped, "Not run: the run stopped because its events could not be delivered.")
 	}
-	if rt.ask != nil {
-		if o := r.reads.ask(ctx, *rt.ask); o != nil {
-			return *o
+	if rt.spec.ReadOnly && r.reads != nil {
+		// Judge again now: an earlier call of the batch may have changed
+		// what the path is (a new symlink to .env).
+		early, ask := r.reads.judge(ctx, rt.c, rt.canonical)
+		switch {
+		case early != nil:
+			return *early
+		case ask != nil && rt.concurrent:
+			// Approvals are asked one at a time, never from a concurrent span.
+			return failed(StatusDenied, "Not read: the path changed during this batch and now needs approval; ask for it again on its own.")
+		case ask != nil:
+			if o := r.reads.ask(ctx, *ask); o != nil {
+				return *o
+			}
 		}
 	}
 	if r.timeout > 0 {
@@ -245,10 +258,7 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 func (r *toolRunner) finish(rt routed, o outcome) callResult {
 	a := rt.action
 	a.Status = o.Status
-	a.Title = rt.doneTitle
-	if o.Status != StatusSuccess {
-		a.Title = failedTitle(a.Title, o.Status)
-	}
+	a.Title = rt.finalTitle(o.Status)
 	a.Detail, a.StartLine, a.Chunks, a.Added, a.Removed = o.Detail, o.StartLine, o.Chunks, o.Added, o.Removed
 	a.AutoApproved, a.CheckpointID, a.Output = o.AutoApproved, o.CheckpointID, o.Text
 	if o.Path != "" {

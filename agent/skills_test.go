@@ -189,7 +189,10 @@ func TestHostSkillThatChangesThings(t *testing.T) {
 		}
 		ran := false
 		cfg.Skills = []Skill{SkillFunc{Spec: tools.Spec{Name: "deploy", Description: "Deploy."},
-			Run: func(context.Context, SkillEnv, json.RawMessage) SkillResult { ran = true; return SkillResult{Text: "deployed"} }}}
+			Run: func(context.Context, SkillEnv, json.RawMessage) SkillResult {
+				ran = true
+				return SkillResult{Text: "deployed"}
+			}}}
 		_, err := e.run(cfg, "deploy to staging")
 		require.NoError(t, err)
 		require.Equal(t, tc.want, e.rec.actions()[0].Status)

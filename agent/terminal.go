@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"path"
 
@@ -129,6 +130,10 @@ func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis
 func (h *terminalHandler) record(ctx context.Context, c call, canonical string, snaps []snapped, o *outcome) {
 	for _, s := range snaps {
 		after, err := h.read(s.rel)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) { // became a directory (mkdir)
+			releaseNonFile(ctx, s.cs, s.rel, h.logger)
+			continue
+		}
 		if (err == nil) == s.exists && bytes.Equal(after, s.before) {
 			continue
 		}

@@ -103,7 +103,13 @@ func stripSignal(s string) string {
 
 // throttle releases display text at most every ThrottleInterval, the
 // first time only once it holds FirstChunkWordChars word characters,
-// later once it holds at least one.
+// later once it holds at least one. It runs no timer: held text goes out
+// with the next chunk after the interval, when a call starts, or when the
+// stream ends. The event sequence is therefore a pure function of the
+// chunks and the clock, which is what makes it testable and replayable;
+// the cost is that text arriving just before a long silence waits for the
+// silence to end (a model streams tokens every few milliseconds, and
+// Ollama's tool-call buffering ends with the call, which flushes).
 type throttle struct {
 	pending strings.Builder
 	words   int // word characters in pending

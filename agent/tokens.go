@@ -42,17 +42,16 @@ func textTokens(s string) int {
 	if s == "" {
 		return 0
 	}
-	ascii := 0
-	other := 0
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
+	// One pass over the bytes: ASCII bytes, and lead bytes of multi-byte
+	// runes (continuation bytes, 0x80–0xBF, count for nothing).
+	ascii, other := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < utf8.RuneSelf:
 			ascii++
-			i++
-			continue
+		case c >= 0xC0:
+			other++
 		}
-		_, w := utf8.DecodeRuneInString(s[i:])
-		other++
-		i += w
 	}
 	return (ascii+bytesPerToken-1)/bytesPerToken + other
 }

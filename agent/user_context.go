@@ -52,11 +52,15 @@ func ParseAttachment(ref string) (Attachment, error) {
 	if m == nil {
 		return Attachment{Path: ref}, nil
 	}
-	a := Attachment{Path: m[1]}
-	a.StartLine, _ = strconv.Atoi(m[2])
+	a := Attachment{Path: strings.TrimSpace(m[1])}
+	var err1, err2 error
+	a.StartLine, err1 = strconv.Atoi(m[2])
 	a.EndLine = a.StartLine
 	if m[3] != "" {
-		a.EndLine, _ = strconv.Atoi(m[3])
+		a.EndLine, err2 = strconv.Atoi(m[3])
+	}
+	if err1 != nil || err2 != nil || a.StartLine < 1 {
+		return Attachment{}, fmt.Errorf("%w: %q: line numbers start at 1 and must be reasonable numbers (path:L10-L50)", ErrAttachment, ref)
 	}
 	if err := a.check(); err != nil {
 		return Attachment{}, err

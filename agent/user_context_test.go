@@ -40,6 +40,8 @@ func TestParseAttachment(t *testing.T) {
 		{ref: "src/a.go:L7", want: Attachment{Path: "src/a.go", StartLine: 7, EndLine: 7}},
 		{ref: "C:/x/a.go:L3-4", want: Attachment{Path: "C:/x/a.go", StartLine: 3, EndLine: 4}},
 		{ref: "src/a.go:L50-L10", err: true},
+		{ref: "src/a.go:L0", err: true},
+		{ref: "a.go:L1-L99999999999999999999", err: true},
 		{ref: "", err: true},
 	} {
 		got, err := ParseAttachment(tc.ref)

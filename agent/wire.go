@@ -100,14 +100,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	if err := r.wireContext(ctx, r.offered.Names()); err != nil {
 		return nil, err
 	}
-	if r.calling == ToolCallingNative {
-		r.specs = r.offered.Specs()
-	} else {
-		r.pb.tools = r.offered.Prompt()
-	}
-	r.system = r.systemMessage()
 	r.msgs = make([]llm.Message, 0, 2+len(in.History)+4*r.max)
-	r.msgs = append(r.msgs, r.system)
+	r.msgs = append(r.msgs, llm.Message{})
+	r.setCalling(r.calling)
 	for _, m := range in.History {
 		if m.Role != llm.RoleSystem {
 			r.msgs = append(r.msgs, m)
@@ -190,6 +185,22 @@ func (r *run) request() llm.Request {
 		req.Think = ptr(true)
 	}
 	return req
+}
+
+// setCalling switches the tool-calling mode: native requests carry the
+// specs, text and envelope modes describe the tools in the system prompt.
+func (r *run) setCalling(c ToolCalling) {
+	r.calling = c
+	r.pb.calling, r.pb.tools = c, ""
+	r.specs = nil
+	if c == ToolCallingNative {
+		r.specs = r.offered.Specs()
+	} else {
+		r.pb.tools = r.offered.Prompt()
+	}
+	r.meter.fixed = 0 // the spec estimate follows the calling mode
+	r.system = r.systemMessage()
+	r.msgs[0] = r.system
 }
 
 func (r *run) fullHistory() []llm.Message {

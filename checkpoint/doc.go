@@ -56,7 +56,11 @@
 // need no undo across restarts. Both pass the same conformance suite.
 //
 // Snapshot cost depends on the edited file only, never on the size of the
-// repository: on a 10,000-file workspace, checkpoint + write + undo of one
-// file takes well under a millisecond of CPU, against hundreds of
-// milliseconds for a shadow-git commit (see BenchmarkCheckpoint10k).
+// repository. BenchmarkCheckpoint10k measures, on a 10,000-file workspace
+// in one run, Begin + write of one file + Undo against the shadow-git
+// checkpoint other agents take (git add -A && git commit with a separate
+// git dir, without even restoring the file). With the workspace on tmpfs,
+// Tether took about 0.5 ms per round trip and shadow git about 200 ms.
+// On a disk both sides wait on fsync: Tether's two atomic writes (the
+// edit and the restore) each sync, so there the ratio is set by the disk.
 package checkpoint

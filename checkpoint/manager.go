@@ -185,6 +185,34 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 	return m.store.Delete(ctx, id)
 }
 
+// Prune deletes every checkpoint created before the given time that is
+// kept or undone, with the pre-images only they used, and returns how many
+// it deleted. Open checkpoints are never pruned: they can still be undone.
+// Hosts call it now and then to bound the store's size.
+func (m *Manager) Prune(ctx context.Context, before time.Time) (int, error) {
+	list, err := m.store.List(ctx, "")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, i := range list {
+		if i.State == StateOpen || !i.Created.Before(before) {
+			continue
+		}
+		if m.root != "" && i.Workspace != "" && i.Workspace != m.root {
+			continue // another workspace's history is not ours to prune
+		}
+		if err := m.Delete(ctx, i.ID); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if n > 0 {
+		m.log.Info("checkpoint: pruned", "checkpoints", n, "before", before)
+	}
+	return n, nil
+}
+
 // release drops the cached handle of a checkpoint that can no longer
 // change, so a long-running host does not accumulate them; Open reloads
 // it from the store if asked.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestUndoAfterRestart writes through one store instance, closes it, and
@@ -209,5 +210,39 @@ func TestUndoSince(t *testing.T) {
 	}
 	if _, err := e.m.UndoSince(ctx, "cp_nope", UndoOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("UndoSince(unknown) = %v", err)
+	}
+}
+
+func TestPrune(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryStore()
+	e := newEnv(t, s, map[string]string{"a.txt": "a\n"})
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	e.m.now = func() time.Time { return now }
+	kept, _ := e.m.Begin(ctx, "s", "kept")
+	kept.WriteFile(ctx, call1, "a.txt", []byte("big kept content\n"), 0)
+	kept.Keep(ctx)
+	undone, _ := e.m.Begin(ctx, "s", "undone")
+	undone.WriteFile(ctx, call1, "b.txt", []byte("undone content\n"), 0)
+	undone.Undo(ctx, UndoOptions{})
+	open, _ := e.m.Begin(ctx, "s", "open")
+	open.WriteFile(ctx, call1, "c.txt", []byte("open content\n"), 0)
+	now = now.Add(time.Hour)
+	recent, _ := e.m.Begin(ctx, "s", "recent")
+	recent.Keep(ctx)
+
+	n, err := e.m.Prune(ctx, now)
+	if err != nil || n != 2 {
+		t.Fatalf("Prune = %d, %v; want the kept and the undone old checkpoints", n, err)
+	}
+	list, _ := e.m.List(ctx, "s")
+	if len(list) != 2 || list[0].Label != "open" || list[1].Label != "recent" {
+		t.Errorf("left after Prune: %+v", list)
+	}
+	if _, err := s.Blob(ctx, hashOf([]byte("undone content\n"))); !errors.Is(err, ErrNotFound) {
+		t.Error("the pruned checkpoints' blobs were kept")
+	}
+	if _, err := open.Undo(ctx, UndoOptions{}); err != nil {
+		t.Errorf("the open checkpoint no longer undoes: %v", err)
 	}
 }

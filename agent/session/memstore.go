@@ -116,6 +116,17 @@ func (s *MemoryStore) Delete(_ context.Context, id string) error {
 	return nil
 }
 
+func (s *MemoryStore) Rename(_ context.Context, id, title string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ms, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	ms.info.Title = title
+	return nil
+}
+
 func (s *MemoryStore) SaveState(_ context.Context, id string, st State, runs int, now time.Time) error {
 	data, err := json.Marshal(st)
 	if err != nil {

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/checkpoint"
 )
 
 // Manager creates, opens, lists and deletes sessions, and gives each
@@ -49,6 +51,19 @@ func NewManager(store Store, cfg agent.Config, opts ...Option) (*Manager, error)
 	}
 	if _, err := agent.New(cfg); err != nil { // report a bad config now, not at the first turn
 		return nil, err
+	}
+	if cfg.Checkpoints == nil && cfg.Workspace != nil {
+		// One manager for every session, so that Delete finds their
+		// checkpoints; in memory, undo works while the process lives.
+		var opts []checkpoint.Option
+		if cfg.Logger != nil {
+			opts = append(opts, checkpoint.WithLogger(cfg.Logger))
+		}
+		cp, err := checkpoint.New(cfg.Workspace, checkpoint.NewMemoryStore(), opts...)
+		if err != nil {
+			return nil, fmt.Errorf("session: in-memory checkpoints: %w", err)
+		}
+		cfg.Checkpoints = cp
 	}
 	m := &Manager{store: store, cfg: cfg, now: time.Now, open: map[string]*Session{}}
 	for _, o := range opts {
@@ -176,6 +191,23 @@ func (s *Session) Events(ctx context.Context, after int64) iter.Seq2[StoredEvent
 	return s.m.store.Events(ctx, s.id, after)
 }
 
+// Rename sets the session's title.
+func (s *Session) Rename(ctx context.Context, title string) error {
+	return s.m.store.Rename(ctx, s.id, title)
+}
+
+// maxTitle bounds a title taken from the first prompt.
+const maxTitle = 60
+
+// titleFrom makes a title of a prompt's first line.
+func titleFrom(prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	if r := []rune(line); len(r) > maxTitle {
+		line = string(r[:maxTitle-1]) + "…"
+	}
+	return line
+}
+
 // Run performs one turn in the session: the stored conversation and
 // memory are passed to the executor, every event is persisted before the
 // host's sink sees it, and the new conversation and memory are saved,
@@ -195,6 +227,11 @@ func (s *Session) Run(ctx context.Context, in agent.Input) (*agent.Result, error
 		return nil, err
 	}
 	in.History, in.Memory = st.Messages, st.Memory
+	if info, err := s.m.store.Info(ctx, s.id); err == nil && info.Title == "" && info.Runs == 0 {
+		// An untitled session is named after its first prompt, as chat
+		// UIs do; a failure here must not stop the turn.
+		_ = s.m.store.Rename(ctx, s.id, titleFrom(in.Prompt))
+	}
 	res, runErr := s.exec.Run(ctx, in)
 	if res == nil {
 		return nil, runErr

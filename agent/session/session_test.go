@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -138,6 +140,9 @@ func TestSessionCompact(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Run(ctx, agent.Input{Prompt: "what is big.txt?"})
 	require.NoError(t, err)
+	info, err := s.Info(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "what is big.txt?", info.Title, "an untitled session is named after its first prompt")
 
 	c, err := s.Compact(ctx, agent.CompactOptions{Task: -1})
 	require.NoError(t, err)
@@ -246,4 +251,41 @@ func childTurn(t *testing.T, dir string) {
 	_, err = s.Run(ctx, agent.Input{Prompt: "create hello.txt saying hi"})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "id"), []byte(s.ID()), 0o644))
+}
+
+// failingStore fails to persist events after the first n.
+type failingStore struct {
+	*MemoryStore
+	n int
+}
+
+func (f *failingStore) AppendEvent(ctx context.Context, id string, at time.Time, ev agent.Event) (int64, error) {
+	if f.n == 0 {
+		return 0, errors.New("disk full")
+	}
+	f.n--
+	return f.MemoryStore.AppendEvent(ctx, id, at, ev)
+}
+
+// TestUnpersistedEventStopsTheTurn: an event that cannot be stored is
+// not followed by actions nobody will see; what happened is saved.
+func TestUnpersistedEventStopsTheTurn(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, t.TempDir(), checkpoint.NewMemoryStore(), `{"content":"Let me write it.","tool_calls":[{"name":"write_file","arguments":{"path":"a.txt","content":"x"}}]}
+{"content":"Done. [TASK_COMPLETE]"}`)
+	host := &sinkRecorder{}
+	f.cfg.Sink = host
+	store := &failingStore{MemoryStore: NewMemoryStore(), n: 1}
+	mgr, err := NewManager(store, f.cfg)
+	require.NoError(t, err)
+	s, err := mgr.Create(ctx, "t")
+	require.NoError(t, err)
+	res, err := s.Run(ctx, agent.Input{Prompt: "write a.txt"})
+	require.ErrorIs(t, err, agent.ErrSink)
+	require.ErrorContains(t, err, "disk full")
+	require.NoFileExists(t, filepath.Join(f.ws.Root(), "a.txt"), "no action after an unrecorded event")
+	require.Len(t, host.evs, 1, "the host sees only what was persisted")
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	require.Equal(t, res.History, st.Messages, "the conversation so far is saved")
 }

@@ -191,6 +191,17 @@ func (s *SQLiteStore) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
+func (s *SQLiteStore) Rename(ctx context.Context, id, title string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ?`, title, id)
+	if err != nil {
+		return fmt.Errorf("session %q: rename: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("session %q: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
 func (s *SQLiteStore) SaveState(ctx context.Context, id string, st State, runs int, now time.Time) (err error) {
 	defer func() {
 		if err != nil && !errors.Is(err, ErrNotFound) {

@@ -62,6 +62,8 @@ type Store interface {
 	// List returns every session, most recently updated first.
 	List(ctx context.Context) ([]Info, error)
 	Delete(ctx context.Context, id string) error
+	// Rename sets the session's title.
+	Rename(ctx context.Context, id, title string) error
 
 	// SaveState stores the state after a turn; runs is added to Info.Runs.
 	SaveState(ctx context.Context, id string, st State, runs int, now time.Time) error

@@ -83,6 +83,11 @@ func TestStoreContract(t *testing.T) {
 		_, err = s.AppendEvent(ctx, "zzz", t0, agent.TextDelta{})
 		require.ErrorIs(t, err, ErrNotFound)
 
+		require.NoError(t, s.Rename(ctx, "a", "Renamed"))
+		info, _ = s.Info(ctx, "a")
+		require.Equal(t, "Renamed", info.Title)
+		require.ErrorIs(t, s.Rename(ctx, "zzz", "x"), ErrNotFound)
+
 		require.NoError(t, s.Delete(ctx, "a"))
 		require.ErrorIs(t, s.Delete(ctx, "a"), ErrNotFound)
 		for _, err := range s.Events(ctx, "a", 0) {
