@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -255,7 +256,10 @@ type tmux struct {
 }
 
 func (x *tmux) cmd(args ...string) string {
-	out, err := exec.Command("tmux", append([]string{"-S", x.sock}, args...)...).CombinedOutput()
+	cmd := exec.Command("tmux", append([]string{"-S", x.sock}, args...)...)
+	// Our own server on our own socket, even when the tests run inside tmux.
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TMUX=") })
+	out, err := cmd.CombinedOutput()
 	if err != nil && args[0] != "kill-server" {
 		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
