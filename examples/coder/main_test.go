@@ -233,6 +233,17 @@ func TestTmux(t *testing.T) {
 		t.Error("checked.txt, created by the approved command, survived /undo")
 	}
 
+	// A command hiding control characters is shown escaped, with a warning.
+	tm.keys("say hi", "Enter")
+	screen = tm.waitFor("[n]o (n: tell the model why) ›")
+	for _, want := range []string{`│   echo hi \x1b[2K\u202etxt.exe`, "WARNING: hidden or control characters"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	tm.keys("n", "Enter")
+	tm.waitFor("You declined")
+
 	// Ctrl-C cancels the running command, not the program.
 	tm.keys("wait for the build", "Enter")
 	tm.waitFor("Running `sleep 30`")
