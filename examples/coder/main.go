@@ -247,7 +247,10 @@ func (c *coder) close() {
 func (c *coder) loop() {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
+	defer func() {
+		signal.Stop(sigs) // no more sends after Stop returns: safe to close
+		close(sigs)
+	}()
 	go func() {
 		for range sigs {
 			c.mu.Lock()
