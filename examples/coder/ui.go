@@ -214,7 +214,9 @@ func (s *screen) Emit(_ context.Context, e agent.Event) error {
 	st := s.st
 	if _, ok := e.(agent.ThinkingDelta); !ok && s.think {
 		s.think = false
-		s.Println()
+		s.mu.Lock()
+		s.newlineLocked() // end the thinking block's line, without a blank one
+		s.mu.Unlock()
 	}
 	switch e := e.(type) {
 	case agent.ThinkingDelta:
