@@ -410,3 +410,45 @@ func TestFlags(t *testing.T) {
 		t.Errorf("missing script: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestSessionGrantCoversExactCommandOnly: "allow_session" lets the same
+// command run again without asking, and nothing else.
+func TestSessionGrantCoversExactCommandOnly(t *testing.T) {
+	ws := project(t)
+	cmd := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/session_grant.jsonl", "-approvals", "stdin")
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	io.WriteString(in, `{"type":"prompt","text":"count"}`+"\n")
+	var asked []string
+	sc := bufio.NewScanner(outPipe)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("bad line %q", sc.Text())
+		}
+		switch e.str("type") {
+		case "approval_requested":
+			subject := e["display"].(map[string]any)["subject"].(string)
+			asked = append(asked, subject)
+			fmt.Fprintf(in, `{"type":"approve","id":%q,"decision":"allow_session"}`+"\n", e.str("id"))
+		case "run_finished":
+			in.Close()
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"echo one >> log.txt", "echo two >> log.txt"}; fmt.Sprint(asked) != fmt.Sprint(want) {
+		t.Errorf("asked about %q, want %q (the repeat is covered by the grant)", asked, want)
+	}
+	if got := readFile(t, filepath.Join(ws, "log.txt")); got != "one\none\ntwo\n" {
+		t.Errorf("log.txt = %q", got)
+	}
+}
