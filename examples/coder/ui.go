@@ -219,6 +219,12 @@ func (s *screen) Emit(_ context.Context, e agent.Event) error {
 		s.mu.Unlock()
 	}
 	switch e := e.(type) {
+	case agent.RunStarted:
+		// A local model can take a while to load and answer: show that
+		// something is happening until its first token.
+		s.startSpinner("waiting for the model…")
+	case agent.ProgressGroupFinished:
+		s.startSpinner("waiting for the model…")
 	case agent.ThinkingDelta:
 		if !s.think {
 			s.think = true
