@@ -205,6 +205,11 @@ func TestHunkErrors(t *testing.T) {
 	if _, err := c.Hunks(ctx, "del.txt"); err == nil {
 		t.Error("Hunks of a deleted file succeeded")
 	}
+	c.Rename(ctx, call1, "f.txt", "moved.txt")
+	if _, err := c.Hunks(ctx, "moved.txt"); !errors.Is(err, ErrInvalidPath) {
+		t.Errorf("Hunks(rename destination) = %v, want ErrInvalidPath", err)
+	}
+	c.Rename(ctx, call1, "moved.txt", "f.txt")
 	if _, err := c.Hunks(ctx, "untouched.txt"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Hunks(untouched) = %v, want ErrNotFound", err)
 	}

@@ -52,6 +52,11 @@ func (c *Checkpoint) plan(ctx context.Context, rel string) (hunkPlan, error) {
 	if !ok || rec.Status != FilePending {
 		return hunkPlan{}, &PathError{Op: "hunks", Path: rel, Err: fmt.Errorf("%w: the checkpoint has no pending change to this file", ErrNotFound)}
 	}
+	if rec.RenamedFrom != "" && !rec.Pre.Exists {
+		// Against its own (absent) baseline every line would be one "added"
+		// hunk, and rejecting them would delete the moved file.
+		return hunkPlan{}, &PathError{Op: "hunks", Path: rel, Err: fmt.Errorf("%w: the file was moved here from %s; keep or undo the move as a whole", ErrInvalidPath, rec.RenamedFrom)}
+	}
 	if rec.Pre.Exists && !rec.Post.Exists {
 		return hunkPlan{}, &PathError{Op: "hunks", Path: rel, Err: fmt.Errorf("%w: the file was deleted; keep or undo the deletion as a whole", ErrInvalidPath)}
 	}
