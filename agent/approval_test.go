@@ -310,3 +310,20 @@ func TestManagerResolvedFromEvent(t *testing.T) {
 	assert.Equal(t, "clicked allow", res[0].Reason)
 	assert.Empty(t, m.Pending())
 }
+
+// ToolTimeout bounds the tool, not the person answering the approval.
+func TestToolTimeoutExcludesApprovalWait(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch marker.txt"}}]}
+{"content":"Done."}
+`, nil)
+	cfg := e.config()
+	cfg.ToolTimeout = time.Second
+	cfg.Approver = &approver{answer: func(approval.Request) approval.Response {
+		time.Sleep(1300 * time.Millisecond) // longer than the tool timeout
+		return approval.Response{Choice: approval.AllowOnce}
+	}}
+	_, err := e.run(cfg, "Touch the marker")
+	require.NoError(t, err)
+	assert.True(t, e.exists("marker.txt"))
+}

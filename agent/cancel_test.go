@@ -103,3 +103,34 @@ func zombie(pid int) bool {
 	f := strings.Fields(string(b))
 	return len(f) > 2 && f[2] == "Z"
 }
+
+// Cancelling while an approval is pending ends the wait: the action does
+// not run, the card is resolved, and the run reports the cancellation.
+func TestCancelPendingApproval(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch marker.txt"}}]}
+{"content":"never reached"}
+`, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e.rec.hook = func(ev Event) {
+		if _, ok := ev.(ApprovalRequested); ok {
+			cancel()
+		}
+	}
+	cfg := e.config()
+	cfg.Approver = &approver{} // waits for its context
+	x, err := New(cfg)
+	require.NoError(t, err)
+	res, err := x.Run(ctx, Input{Prompt: "Touch the marker"})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, StopCanceled, res.StopReason)
+	assert.False(t, e.exists("marker.txt"))
+	resolved := eventsOf[ApprovalResolved](e.rec)
+	require.Len(t, resolved, 1)
+	assert.Equal(t, approval.Deny, resolved[0].Choice)
+	acts := e.rec.actions()
+	require.Len(t, acts, 1)
+	assert.Equal(t, StatusSkipped, acts[0].Status)
+	assert.Equal(t, 1, e.model.Remaining())
+}

@@ -33,6 +33,10 @@ type CompactionConfig struct {
 	// Instructions are added to the summary request ("keep the API
 	// decisions in full").
 	Instructions string
+	// Model writes the summaries; nil means Config.Model. A small, fast
+	// model is often enough. ModelName is its Request.Model.
+	Model     llm.Model
+	ModelName string
 }
 
 // DefaultCompactionThreshold is the fraction of the context length at

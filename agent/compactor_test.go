@@ -150,7 +150,8 @@ func TestCompactionFallbackDigest(t *testing.T) {
 // the summary; the focus instructions reach the summary request.
 func TestHostCompact(t *testing.T) {
 	summaries := scripted(t, `{"content":"The user asked about parse.go; it was read."}`)
-	x, err := New(Config{Model: summaries, Logger: quietLogger(), Compaction: CompactionConfig{ContextLength: 4000}})
+	main := scripted(t, "")
+	x, err := New(Config{Model: main, Logger: quietLogger(), Compaction: CompactionConfig{ContextLength: 4000, Model: summaries, ModelName: "small"}})
 	require.NoError(t, err)
 	history := []llm.Message{
 		{Role: llm.RoleSystem, Content: "ignored"},
@@ -168,6 +169,8 @@ func TestHostCompact(t *testing.T) {
 	require.Equal(t, 3, c.Summarized, "the first question, the read and its large result")
 	require.Less(t, c.TokensAfter, c.TokensBefore)
 	require.Contains(t, summaries.Requests()[0].Messages[0].Content, "keep the performance numbers")
+	require.Equal(t, "small", summaries.Requests()[0].Model, "summaries go to the compaction model")
+	require.Empty(t, main.Requests())
 
 	_, err = x.Compact(context.Background(), []llm.Message{{Role: llm.RoleUser, Content: "hi"}}, CompactOptions{Task: -1})
 	require.ErrorIs(t, err, ErrNothingToCompact)

@@ -135,11 +135,15 @@ func (e *Executor) newCompactor(count TokenCounter) *compactor {
 	if limit == 0 {
 		keepTokens = 8000 // host-triggered compaction of a model with an unknown window
 	}
+	model, name := cfg.Model, cfg.ModelName
+	if cfg.Compaction.Model != nil {
+		model, name = cfg.Compaction.Model, cfg.Compaction.ModelName
+	}
 	return &compactor{
 		chat: func(ctx context.Context, req llm.Request) (llm.Response, error) {
-			return llm.Collect(cfg.Model.Chat(ctx, req))
+			return llm.Collect(model.Chat(ctx, req))
 		},
-		req: llm.Request{Model: cfg.ModelName, Temperature: cfg.Temperature}, count: count,
+		req: llm.Request{Model: name, Temperature: cfg.Temperature}, count: count,
 		keepTokens: keepTokens, instructions: cfg.Compaction.Instructions, logger: cfg.Logger,
 	}
 }

@@ -113,7 +113,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) 
 	if err != nil {
 		var d *approval.DeniedError
 		if errors.As(err, &d) {
-			return outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason, Path: primary.pc.Rel, Added: req.Added, Removed: req.Removed}
+			return outcome{Text: d.ForModel(), Status: deniedStatus(ctx), Detail: d.Reason, Path: primary.pc.Rel, Added: req.Added, Removed: req.Removed}
 		}
 		return outcome{Text: "Not changed: " + err.Error(), Status: errorStatus(ctx, err), Detail: err.Error(), Path: primary.pc.Rel}
 	}

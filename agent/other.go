@@ -32,7 +32,7 @@ func (h *otherHandler) handle(ctx context.Context, c call, canonical string) out
 	if err != nil {
 		var d *approval.DeniedError
 		if errors.As(err, &d) {
-			return outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason}
+			return outcome{Text: d.ForModel(), Status: deniedStatus(ctx), Detail: d.Reason}
 		}
 		return failed(errorStatus(ctx, err), fmt.Sprintf("Not run: %v", err))
 	}

@@ -49,7 +49,7 @@ func (g *readGuard) ask(ctx context.Context, req approval.Request) *outcome {
 	if _, err := g.authorize(ctx, req); err != nil {
 		var d *approval.DeniedError
 		if errors.As(err, &d) {
-			return ptr(outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason})
+			return ptr(outcome{Text: d.ForModel(), Status: deniedStatus(ctx), Detail: d.Reason})
 		}
 		return ptr(failed(errorStatus(ctx, err), "Not read: "+err.Error()))
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/tools"
@@ -71,7 +70,6 @@ type toolRunner struct {
 	emit     func(Event)
 	stopped  func() error // non-nil once the sink failed
 	parallel int
-	timeout  time.Duration
 
 	mu     sync.Mutex
 	active map[string]ToolAction // call id → its running action, for pending events
@@ -236,12 +234,10 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 			}
 		}
 	}
-	if r.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.timeout)
-		defer cancel()
-	}
 	if h := r.special[rt.canonical]; h != nil {
+		// Skills and subagents are bounded inside (a skill's command by
+		// the terminal handler and ToolTimeout, a subagent by its round
+		// limit), never around a whole call that may wait for approvals.
 		return h.handle(ctx, rt.c, rt.canonical)
 	}
 	switch {
@@ -318,6 +314,15 @@ func worse(a, b ActionStatus) ActionStatus {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// deniedStatus is the status of a call the gate refused: denied, or
+// skipped when the refusal came from the run being cancelled.
+func deniedStatus(ctx context.Context) ActionStatus {
+	if ctx.Err() != nil {
+		return StatusSkipped
+	}
+	return StatusDenied
+}
 
 // errorStatus classifies an error from a handler step.
 func errorStatus(ctx context.Context, err error) ActionStatus {

@@ -70,7 +70,7 @@ func (h *terminalHandler) handle(ctx context.Context, c call, canonical string) 
 	if err != nil {
 		var d *approval.DeniedError
 		if errors.As(err, &d) {
-			return outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason}
+			return outcome{Text: d.ForModel(), Status: deniedStatus(ctx), Detail: d.Reason}
 		}
 		return failed(errorStatus(ctx, err), "Not run: "+err.Error())
 	}

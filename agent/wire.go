@@ -138,26 +138,36 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, isFileEdit: writesContent,
 		newParser: func() *toolcall.Stream { return toolcall.NewStream(parserOpts...) }}
 
-	r.runner = &toolRunner{lookup: lookup, execute: reg.Execute, isEdit: isEdit, isTerm: isTerm,
-		allowed: modeGate(mode), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4), timeout: cfg.ToolTimeout}
+	// ToolTimeout bounds the tool itself, never a person's time to answer
+	// an approval card (ApprovalTimeout does that).
+	execute := reg.Execute
+	if cfg.ToolTimeout > 0 {
+		execute = func(ctx context.Context, c tools.Call) tools.Result {
+			ctx, cancel := context.WithTimeout(ctx, cfg.ToolTimeout)
+			defer cancel()
+			return reg.Execute(ctx, c)
+		}
+	}
+	r.runner = &toolRunner{lookup: lookup, execute: execute, isEdit: isEdit, isTerm: isTerm,
+		allowed: modeGate(mode), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4)}
 	gate := newGate(cfg, e.grants, r.emit, r.runner.pending)
 	var check func(string, safety.Op) safety.PathCheck
 	if cfg.Workspace != nil {
 		check = cfg.Workspace.Check
 	}
 	th := &terminalHandler{assess: e.safety.AssessCommand, check: check, authorize: gate.Authorize,
-		execute: reg.Execute, readOnlyGit: mode.ReadOnly(), logger: cfg.Logger}
+		execute: execute, readOnlyGit: mode.ReadOnly(), logger: cfg.Logger}
 	r.runner.terminal = th
 	if e.safety.Workspace != nil {
 		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
 	}
 	r.runner.special = r.specialHandlers(th, gate.Authorize)
 	if !mode.ReadOnly() {
-		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: reg.Execute}
+		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: execute}
 		if cfg.Workspace != nil {
 			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
 			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
-				execute: reg.Execute, planners: planners, logger: cfg.Logger}
+				execute: execute, planners: planners, logger: cfg.Logger}
 		} else {
 			r.runner.files = noWorkspace{}
 		}
