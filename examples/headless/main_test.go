@@ -452,3 +452,48 @@ func TestSessionGrantCoversExactCommandOnly(t *testing.T) {
 		t.Errorf("log.txt = %q", got)
 	}
 }
+
+// TestApprovalTimeout: a host that never answers gets a deny after
+// -approval-timeout, and the run carries on.
+func TestApprovalTimeout(t *testing.T) {
+	ws := project(t)
+	cmd := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/approve.jsonl", "-approvals", "stdin", "-approval-timeout", "200ms")
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	io.WriteString(in, `{"type":"prompt","text":"run the tests, then clean up"}`+"\n")
+	var resolved []event
+	sc := bufio.NewScanner(outPipe)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("bad line %q", sc.Text())
+		}
+		switch e.str("type") {
+		case "approval_resolved":
+			resolved = append(resolved, e)
+		case "run_finished":
+			in.Close()
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if len(resolved) != 2 {
+		t.Fatalf("resolved = %v", resolved)
+	}
+	for _, r := range resolved {
+		if r.str("choice") != "deny" || !strings.Contains(r.str("reason"), "200ms") {
+			t.Errorf("resolved %v, want a deny for the timeout", r)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ws, "ran.txt")); !os.IsNotExist(err) {
+		t.Error("an unanswered command ran")
+	}
+}
