@@ -282,3 +282,18 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRecompactionOfASummary: a conversation that is only a summary
+// and the latest turn is not summarised again.
+func TestNoRecompactionOfASummary(t *testing.T) {
+	c := &compactor{count: EstimateTokens, keepTokens: 10, logger: quietLogger(),
+		chat: func(context.Context, llm.Request) (llm.Response, error) { t.Fatal("no model call expected"); return llm.Response{}, nil }}
+	h := []llm.Message{
+		{Role: llm.RoleUser, Content: SummaryPrefix + "earlier work"},
+		{Role: llm.RoleUser, Content: "the task"},
+		{Role: llm.RoleAssistant, Content: "reading", ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`{}`)}}},
+		{Role: llm.RoleTool, Content: strings.Repeat("x", 5000)},
+	}
+	_, _, err := c.compact(context.Background(), h, 1, "")
+	require.ErrorIs(t, err, ErrNothingToCompact)
+}
