@@ -287,7 +287,10 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 // and the latest turn is not summarised again.
 func TestNoRecompactionOfASummary(t *testing.T) {
 	c := &compactor{count: EstimateTokens, keepTokens: 10, logger: quietLogger(),
-		chat: func(context.Context, llm.Request) (llm.Response, error) { t.Fatal("no model call expected"); return llm.Response{}, nil }}
+		chat: func(context.Context, llm.Request) (llm.Response, error) {
+			t.Fatal("no model call expected")
+			return llm.Response{}, nil
+		}}
 	h := []llm.Message{
 		{Role: llm.RoleUser, Content: SummaryPrefix + "earlier work"},
 		{Role: llm.RoleUser, Content: "the task"},
