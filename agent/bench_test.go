@@ -7,9 +7,11 @@ import (
 	"iter"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/toolcall"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -138,4 +140,34 @@ func BenchmarkIterationScripted(b *testing.B) {
 		}
 		runs++
 	}
+}
+
+// BenchmarkStreamProcessor measures one response through the stream
+// processor: 8-byte chunks of prose with a write call in the middle, as a
+// text-mode model streams it, parsed, filtered, throttled and emitted.
+func BenchmarkStreamProcessor(b *testing.B) {
+	prose := strings.Repeat("The quick brown fox jumps over the lazy dog; ", 700)
+	text := prose + `<tool_call>{"name": "write_file", "arguments": {"path": "a.go", "content": "package a\n"}}</tool_call>` + prose + "[TASK_COMPLETE]"
+	var cs []llm.Chunk
+	for i := 0; i < len(text); i += 8 {
+		cs = append(cs, llm.Chunk{Content: text[i:min(i+8, len(text))]})
+	}
+	cs = append(cs, llm.Chunk{Done: true})
+	events := 0
+	clock := newFakeClock()
+	p := &streamProcessor{
+		emit:       func(Event) { events++ },
+		now:        clock.Now,
+		newParser:  func() *toolcall.Stream { return toolcall.NewStream() },
+		isFileEdit: func(name string) bool { return name == "write_file" },
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := p.run(context.Background(), chunks(cs...), time.Now())
+		if err != nil || len(res.Parsed.Calls) != 1 || !res.Complete {
+			b.Fatal(err, len(res.Parsed.Calls), res.Complete)
+		}
+	}
+	b.ReportMetric(float64(events)/float64(b.N), "events/op")
 }

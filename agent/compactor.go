@@ -102,7 +102,9 @@ func (c *compactor) compact(ctx context.Context, history []llm.Message, task int
 			old = append(old, history[i])
 		}
 	}
-	if len(old) == 0 {
+	if len(old) == 0 || (len(old) == 1 && strings.HasPrefix(old[0].Content, SummaryPrefix)) {
+		// Summarising the last summary alone would cost a model call
+		// per iteration and gain nothing.
 		return Compaction{}, usage, ErrNothingToCompact
 	}
 	out := Compaction{TokensBefore: c.count(history)}

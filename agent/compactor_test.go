@@ -282,3 +282,38 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRecompactionOfASummary: a conversation that is only a summary
+// and the latest turn is not summarised again.
+func TestNoRecompactionOfASummary(t *testing.T) {
+	c := &compactor{count: EstimateTokens, keepTokens: 10, logger: quietLogger(),
+		chat: func(context.Context, llm.Request) (llm.Response, error) {
+			t.Fatal("no model call expected")
+			return llm.Response{}, nil
+		}}
+	h := []llm.Message{
+		{Role: llm.RoleUser, Content: SummaryPrefix + "earlier work"},
+		{Role: llm.RoleUser, Content: "the task"},
+		{Role: llm.RoleAssistant, Content: "reading", ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`{}`)}}},
+		{Role: llm.RoleTool, Content: strings.Repeat("x", 5000)},
+	}
+	_, _, err := c.compact(context.Background(), h, 1, "")
+	require.ErrorIs(t, err, ErrNothingToCompact)
+}
+
+func TestContextOverflowNotice(t *testing.T) {
+	e := newEnv(t, `{"tool_calls":[{"name":"read_file","arguments":{"path":"big.txt"}}]}
+{"tool_calls":[{"name":"read_file","arguments":{"path":"big.txt"}}]}
+{"content":"Read twice. [TASK_COMPLETE]"}`, map[string]string{"big.txt": strings.Repeat("a long line of text\n", 800)})
+	cfg := e.config()
+	cfg.Model = summaryRouter{agent: e.model, summaries: scripted(t, `{"content":"Read big.txt once."}`)}
+	cfg.Compaction = CompactionConfig{ContextLength: 1500}
+	res, err := e.run(cfg, "read big.txt twice")
+	require.NoError(t, err)
+	require.Equal(t, StopCompleted, res.StopReason)
+	var kinds []string
+	for _, n := range eventsOf[Notice](e.rec) {
+		kinds = append(kinds, n.Kind)
+	}
+	require.Contains(t, kinds, "context_overflow")
+}

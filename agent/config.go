@@ -77,6 +77,11 @@ type Config struct {
 	// rules every command is confirm-level; set AllowReadOnly to let
 	// ls, cat, git status and the like run without asking.
 	CommandRules safety.CommandRules
+	// CommandDir, when set, reports where the next command starts, so the
+	// files a command names are judged and snapshotted where it really
+	// runs: pass terminal.Shell.Cwd, since the shell keeps `cd` between
+	// commands. Nil means the workspace root.
+	CommandDir func() string
 	// Safety judges every action (none, confirm or deny, seed 004). Nil
 	// means safety.Policy{Workspace: Workspace, Rules: CommandRules}; set it
 	// for DenyCritical, AutoApproveSensitiveEdits and the other knobs.

@@ -244,8 +244,15 @@ func (r *run) beforeCall(ctx context.Context) error {
 	// reported count may leave out what the estimate includes.
 	before := max(used, r.meter.fixed+r.meter.count(msgs))
 	r.meter.reset()
-	r.emit(ContextCompacted{Reason: reason, TokensBefore: before, TokensAfter: r.meter.tokens(append([]llm.Message{r.system}, r.history...)),
+	after := r.meter.tokens(append([]llm.Message{r.system}, r.history...))
+	r.emit(ContextCompacted{Reason: reason, TokensBefore: before, TokensAfter: after,
 		ContextLength: r.limit, Summarized: c.Summarized, Kept: c.Kept, Summary: c.Summary, Fallback: c.Fallback})
+	if r.limit > 0 && after >= r.limit {
+		// The task and the latest turn alone overflow the window; they
+		// are never cut, so say so rather than fail silently.
+		r.cfg.Logger.Warn("agent: the conversation still exceeds the context length after compaction", "tokens", after, "limit", r.limit)
+		r.emit(Notice{Kind: "context_overflow", Text: fmt.Sprintf("The task and the latest turn alone take about %d tokens of a %d-token context; the model may not see all of it.", after, r.limit)})
+	}
 	return nil
 }
 

@@ -10,11 +10,12 @@
 // checkpoint manager and the event sink) and runs user turns:
 //
 //	x, err := agent.New(agent.Config{
-//		Model:     model,          // llm/ollama, llm/openai or llm/llmtest
-//		Tools:     registry,       // tools.Registry with fstools, search, terminal…
-//		Workspace: ws,             // safety.OpenWorkspace(dir)
-//		Approver:  ui,             // asks a person; approval.Manager for async UIs
-//		Sink:      agent.JSONLines(os.Stdout),
+//		Model:      model,     // llm/ollama, llm/openai or llm/llmtest
+//		Tools:      registry,  // tools.Registry with fstools, search, terminal…
+//		Workspace:  ws,        // safety.OpenWorkspace(dir)
+//		CommandDir: shell.Cwd, // the terminal.Shell behind run_terminal_command
+//		Approver:   ui,        // asks a person; approval.Manager for async UIs
+//		Sink:       agent.JSONLines(os.Stdout),
 //	})
 //	res, err := x.Run(ctx, agent.Input{Prompt: "Fix the failing test"})
 //	// res.FinalMessage, res.FilesChanged, res.CheckpointID, res.StopReason…

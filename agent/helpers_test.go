@@ -32,6 +32,7 @@ type env struct {
 	model *llmtest.ScriptedModel
 	rec   *recorder
 	clock *fakeClock
+	shell *terminal.Shell
 }
 
 // newEnv creates a workspace holding files and a model playing script
@@ -66,7 +67,7 @@ func newEnv(t *testing.T, script string, files map[string]string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, dir: dir, ws: ws, reg: reg, model: llmtest.NewScripted(s), rec: &recorder{}, clock: newFakeClock()}
+	return &env{t: t, dir: dir, ws: ws, reg: reg, model: llmtest.NewScripted(s), rec: &recorder{}, clock: newFakeClock(), shell: sh}
 }
 
 // inBothModes runs test twice: with the script as written (native tool
@@ -128,7 +129,7 @@ func lastResult(req llm.Request) string {
 }
 
 func (e *env) config() Config {
-	return Config{Model: e.model, Tools: e.reg, Workspace: e.ws, Sink: e.rec, Clock: e.clock.Now, Logger: quietLogger()}
+	return Config{Model: e.model, Tools: e.reg, Workspace: e.ws, Sink: e.rec, Clock: e.clock.Now, Logger: quietLogger(), CommandDir: e.shell.Cwd}
 }
 
 func (e *env) run(cfg Config, prompt string) (*Result, error) {

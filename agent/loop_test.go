@@ -323,3 +323,18 @@ type capsModel struct {
 
 func (m capsModel) Chat(ctx context.Context, req llm.Request) iterChunks   { return m.f(ctx, req) }
 func (m capsModel) Capabilities(context.Context) (llm.Capabilities, error) { return m.caps, nil }
+
+// A small model's respelling of a tool name (readFile) is accepted in
+// text mode, as the registry would resolve it.
+func TestTextModeRespelledToolName(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":false}}
+{"content":"<tool_call>{\"name\": \"readFile\", \"arguments\": {\"path\": \"main.go\"}}</tool_call>"}
+{"content":"It prints Helo."}
+`, map[string]string{"main.go": mainGo})
+	_, err := e.run(e.config(), "What does main.go print?")
+	require.NoError(t, err)
+	acts := e.rec.actions()
+	require.Len(t, acts, 1)
+	assert.Equal(t, "read_file", acts[0].Tool)
+	assert.Equal(t, StatusSuccess, acts[0].Status)
+}

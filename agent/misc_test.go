@@ -281,3 +281,25 @@ func TestMkdirThenUndo(t *testing.T) {
 	assert.False(t, e.exists("notes.txt"))
 	assert.True(t, e.exists("build"), "directories are not in checkpoints")
 }
+
+// The shell keeps `cd` between commands; the files a later command names
+// are judged and snapshotted where it really runs.
+func TestCommandPathsFollowTheShellsDirectory(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"mkdir -p sub && cd sub"}}]}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo x > out.txt"}}]}
+{"content":"Wrote sub/out.txt. [TASK_COMPLETE]"}
+`, nil)
+	cfg := e.config()
+	cfg.Policy = approval.AutoApprove()
+	x, err := New(cfg)
+	require.NoError(t, err)
+	res, err := x.Run(context.Background(), Input{Prompt: "Create sub/out.txt"})
+	require.NoError(t, err)
+	assert.Equal(t, "x\n", e.read("sub/out.txt"))
+	require.Len(t, res.FilesChanged, 1)
+	assert.Equal(t, "sub/out.txt", res.FilesChanged[0].Path)
+	_, err = x.Undo(context.Background(), res.CheckpointID, checkpoint.UndoOptions{})
+	require.NoError(t, err)
+	assert.False(t, e.exists("sub/out.txt"))
+}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"path"
+	"path/filepath"
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
@@ -36,6 +36,9 @@ type terminalHandler struct {
 	// snapshotted before it runs and recorded after, so undo covers them.
 	changes func(ctx context.Context) (changeSet, error)
 	read    func(path string) ([]byte, error)
+	// commandDir, when set, is where the next command starts
+	// (terminal.Shell.Cwd), for commands that name no cwd.
+	commandDir func() string
 	// readOnlyGit restricts commands to read-only git (review mode), which
 	// then run without approval.
 	readOnlyGit bool
@@ -52,6 +55,11 @@ func (h *terminalHandler) handle(ctx context.Context, c call, canonical string) 
 		return failed(StatusError, `run_terminal_command needs a "command": the shell command line to run.`)
 	}
 	cwd := stringArg(args, "cwd", "dir", "directory", "working_directory", "workdir")
+	if cwd == "" && h.commandDir != nil {
+		// The shell keeps `cd` between commands: judge the paths this
+		// command names where it will really run.
+		cwd = h.commandDir()
+	}
 	if h.readOnlyGit {
 		if why := readOnlyGitProblem(cmd); why != "" {
 			h.logger.Info("agent: command refused in read-only mode", "command", cmd, "reason", why)
@@ -105,8 +113,8 @@ func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis
 			continue
 		}
 		name := p.Path
-		if cwd != "" && !path.IsAbs(name) && name != "" && name[0] != '~' {
-			name = path.Join(cwd, name)
+		if cwd != "" && !filepath.IsAbs(name) && name != "" && name[0] != '~' {
+			name = filepath.Join(cwd, name)
 		}
 		pc := h.check(name, safety.OpWrite)
 		if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." {

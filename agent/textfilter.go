@@ -82,7 +82,11 @@ func indexSignal(s string) int {
 // partialSignalSuffix is the length of the longest proper prefix of the
 // signal that s ends with.
 func partialSignalSuffix(s string) int {
-	for k := min(len(CompletionSignal)-1, len(s)); k > 0; k-- {
+	tail := s[len(s)-min(len(CompletionSignal)-1, len(s)):]
+	if strings.IndexByte(tail, '[') < 0 {
+		return 0 // the common case: no bracket near the end
+	}
+	for k := len(tail); k > 0; k-- {
 		if strings.EqualFold(s[len(s)-k:], CompletionSignal[:k]) {
 			return k
 		}
@@ -111,14 +115,14 @@ func stripSignal(s string) string {
 // silence to end (a model streams tokens every few milliseconds, and
 // Ollama's tool-call buffering ends with the call, which flushes).
 type throttle struct {
-	pending strings.Builder
-	words   int // word characters in pending
+	pending []byte // reused between deltas: only the emitted string allocates
+	words   int    // word characters in pending
 	last    time.Time
 	started bool
 }
 
 func (t *throttle) add(s string, now time.Time) string {
-	t.pending.WriteString(s)
+	t.pending = append(t.pending, s...)
 	t.words += wordChars(s)
 	if !t.started {
 		if t.words < FirstChunkWordChars {
@@ -136,7 +140,7 @@ func (t *throttle) add(s string, now time.Time) string {
 // flush releases everything pending, whatever the gate says: nothing the
 // model wrote is ever withheld once the stream ends or a tool call starts.
 func (t *throttle) flush(now time.Time) string {
-	if t.pending.Len() == 0 {
+	if len(t.pending) == 0 {
 		return ""
 	}
 	t.started = true
@@ -144,8 +148,8 @@ func (t *throttle) flush(now time.Time) string {
 }
 
 func (t *throttle) take(now time.Time) string {
-	s := t.pending.String()
-	t.pending.Reset()
+	s := string(t.pending)
+	t.pending = t.pending[:0]
 	t.words = 0
 	t.last = now
 	return s

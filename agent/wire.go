@@ -156,7 +156,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		check = cfg.Workspace.Check
 	}
 	th := &terminalHandler{assess: e.safety.AssessCommand, check: check, authorize: gate.Authorize,
-		execute: execute, readOnlyGit: mode.ReadOnly(), logger: cfg.Logger}
+		execute: execute, readOnlyGit: mode.ReadOnly(), commandDir: cfg.CommandDir, logger: cfg.Logger}
 	r.runner.terminal = th
 	if e.safety.Workspace != nil {
 		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
@@ -246,21 +246,54 @@ func knownNames(reg *tools.Registry) []string {
 			names = append(names, alias)
 		}
 	}
+	// Small models respell names (readFile, ReadFile, read-file); the
+	// registry resolves those, so the parser must let them through.
+	for _, n := range reg.Names() {
+		for _, v := range respellings(n) {
+			if !have[v] {
+				have[v] = true
+				names = append(names, v)
+			}
+		}
+	}
 	// A namespaced tool (skill__todos) answers to its bare name (todos,
 	// as seed 004's skill actions write it) when no other tool has it.
 	bare := map[string]int{}
-	for n := range have {
+	for _, n := range reg.Names() {
 		if i := strings.LastIndex(n, tools.NamespaceSep); i > 0 {
 			bare[n[i+len(tools.NamespaceSep):]]++
 		}
 	}
 	for b, count := range bare {
 		if count == 1 && !have[b] {
+			have[b] = true
 			names = append(names, b)
 		}
 	}
 	slices.Sort(names)
-	return names
+	return slices.Compact(names)
+}
+
+// respellings are the other spellings of a snake_case name.
+func respellings(name string) []string {
+	parts := strings.Split(name, "_")
+	if len(parts) < 2 {
+		return nil
+	}
+	var camel, pascal strings.Builder
+	for i, p := range parts {
+		if p == "" {
+			return nil
+		}
+		up := strings.ToUpper(p[:1]) + p[1:]
+		pascal.WriteString(up)
+		if i == 0 {
+			camel.WriteString(p)
+		} else {
+			camel.WriteString(up)
+		}
+	}
+	return []string{camel.String(), pascal.String(), strings.ReplaceAll(name, "_", "-")}
 }
 
 func canEdit(reg *tools.Registry) bool {

@@ -24,6 +24,11 @@
 // unrecorded. A turn's conversation is saved even when it failed or was
 // cancelled.
 //
+// A session belongs to the workspace it was created in: a Manager lists,
+// opens and deletes only the sessions of its Config.Workspace, so one
+// database can serve several projects without resuming a session in the
+// wrong tree (ErrOtherWorkspace).
+//
 // Sessions live in the same SQLite file as the checkpoints, in their own
 // tables with their own schema version, through their own connection
 // (the checkpoint package does not expose its handle); both use WAL mode

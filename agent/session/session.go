@@ -80,7 +80,7 @@ func (m *Manager) Store() Store { return m.store }
 // Create starts a new session.
 func (m *Manager) Create(ctx context.Context, title string) (*Session, error) {
 	now := m.now()
-	info := Info{ID: newID(), Title: title, Created: now, Updated: now}
+	info := Info{ID: newID(), Title: title, Workspace: m.root(), Created: now, Updated: now}
 	if err := m.store.Create(ctx, info); err != nil {
 		return nil, err
 	}
@@ -91,10 +91,22 @@ func (m *Manager) Create(ctx context.Context, title string) (*Session, error) {
 // Run continues its conversation and memory, and its checkpoints (when
 // the Config's checkpoint store is persistent) can still be undone.
 func (m *Manager) Open(ctx context.Context, id string) (*Session, error) {
-	if _, err := m.store.Info(ctx, id); err != nil {
+	info, err := m.store.Info(ctx, id)
+	if err != nil {
 		return nil, err
 	}
+	if info.Workspace != m.root() {
+		return nil, fmt.Errorf("%w: session %q works in %q, this manager in %q; open it with a Manager for that workspace", ErrOtherWorkspace, id, info.Workspace, m.root())
+	}
 	return m.session(id)
+}
+
+// root is the workspace root the manager's sessions work in.
+func (m *Manager) root() string {
+	if m.cfg.Workspace == nil {
+		return ""
+	}
+	return m.cfg.Workspace.Root()
 }
 
 func (m *Manager) session(id string) (*Session, error) {
@@ -126,13 +138,34 @@ func (m *Manager) session(id string) (*Session, error) {
 	return s, nil
 }
 
-// List returns every session, most recently updated first.
-func (m *Manager) List(ctx context.Context) ([]Info, error) { return m.store.List(ctx) }
+// List returns the sessions of the manager's workspace, most recently
+// updated first; Store().List returns those of every workspace.
+func (m *Manager) List(ctx context.Context) ([]Info, error) {
+	all, err := m.store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root := m.root()
+	out := all[:0]
+	for _, i := range all {
+		if i.Workspace == root {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
 
 // Delete removes a session: its conversation, its event log and, when
 // the Config has a checkpoint manager, its checkpoints. It fails with
 // ErrBusy while a turn runs in it.
 func (m *Manager) Delete(ctx context.Context, id string) error {
+	info, err := m.store.Info(ctx, id)
+	if err != nil {
+		return err
+	}
+	if info.Workspace != m.root() {
+		return fmt.Errorf("%w: session %q works in %q; delete it with a Manager for that workspace", ErrOtherWorkspace, id, info.Workspace)
+	}
 	m.mu.Lock()
 	s := m.open[id]
 	if s != nil {

@@ -289,3 +289,35 @@ func TestUnpersistedEventStopsTheTurn(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, res.History, st.Messages, "the conversation so far is saved")
 }
+
+// TestManagersShareAStore: two workspaces share one database; each
+// manager lists, opens and deletes only its own sessions.
+func TestManagersShareAStore(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemoryStore()
+	fa := newFixture(t, t.TempDir(), checkpoint.NewMemoryStore(), "")
+	fb := newFixture(t, t.TempDir(), checkpoint.NewMemoryStore(), "")
+	ma, err := NewManager(store, fa.cfg)
+	require.NoError(t, err)
+	mb, err := NewManager(store, fb.cfg)
+	require.NoError(t, err)
+	sa, err := ma.Create(ctx, "in a")
+	require.NoError(t, err)
+	_, err = mb.Create(ctx, "in b")
+	require.NoError(t, err)
+
+	la, err := ma.List(ctx)
+	require.NoError(t, err)
+	require.Len(t, la, 1)
+	require.Equal(t, "in a", la[0].Title)
+	require.Equal(t, fa.ws.Root(), la[0].Workspace)
+	all, err := store.List(ctx)
+	require.NoError(t, err)
+	require.Len(t, all, 2)
+
+	_, err = mb.Open(ctx, sa.ID())
+	require.ErrorIs(t, err, ErrOtherWorkspace)
+	require.ErrorIs(t, mb.Delete(ctx, sa.ID()), ErrOtherWorkspace)
+	_, err = ma.Open(ctx, sa.ID())
+	require.NoError(t, err)
+}

@@ -56,6 +56,7 @@ var migrations = []string{
 		data TEXT NOT NULL,
 		PRIMARY KEY (session, seq)
 	) WITHOUT ROWID;`,
+	`ALTER TABLE sessions ADD COLUMN workspace TEXT NOT NULL DEFAULT '';`,
 }
 
 // OpenSQLite opens (creating if needed) the session tables in the SQLite
@@ -133,8 +134,8 @@ func (s *SQLiteStore) Create(ctx context.Context, info Info) error {
 	if info.ID == "" {
 		return errors.New("session: create: empty id")
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO sessions (id, title, runs, created_ns, updated_ns, memory) VALUES (?, ?, ?, ?, ?, '')`,
-		info.ID, info.Title, info.Runs, info.Created.UnixNano(), info.Updated.UnixNano())
+	_, err := s.db.ExecContext(ctx, `INSERT INTO sessions (id, title, runs, created_ns, updated_ns, memory, workspace) VALUES (?, ?, ?, ?, ?, '', ?)`,
+		info.ID, info.Title, info.Runs, info.Created.UnixNano(), info.Updated.UnixNano(), info.Workspace)
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			return fmt.Errorf("session %q: %w", info.ID, ErrExists)
@@ -147,13 +148,13 @@ func (s *SQLiteStore) Create(ctx context.Context, info Info) error {
 func scanInfo(sc interface{ Scan(...any) error }) (Info, error) {
 	var i Info
 	var c, u int64
-	err := sc.Scan(&i.ID, &i.Title, &i.Runs, &c, &u)
+	err := sc.Scan(&i.ID, &i.Title, &i.Runs, &c, &u, &i.Workspace)
 	i.Created, i.Updated = time.Unix(0, c), time.Unix(0, u)
 	return i, err
 }
 
 func (s *SQLiteStore) Info(ctx context.Context, id string) (Info, error) {
-	i, err := scanInfo(s.db.QueryRowContext(ctx, `SELECT id, title, runs, created_ns, updated_ns FROM sessions WHERE id = ?`, id))
+	i, err := scanInfo(s.db.QueryRowContext(ctx, `SELECT id, title, runs, created_ns, updated_ns, workspace FROM sessions WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Info{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
 	}
@@ -164,7 +165,7 @@ func (s *SQLiteStore) Info(ctx context.Context, id string) (Info, error) {
 }
 
 func (s *SQLiteStore) List(ctx context.Context) ([]Info, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, title, runs, created_ns, updated_ns FROM sessions ORDER BY updated_ns DESC, id`)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, title, runs, created_ns, updated_ns, workspace FROM sessions ORDER BY updated_ns DESC, id`)
 	if err != nil {
 		return nil, fmt.Errorf("session: list: %w", err)
 	}

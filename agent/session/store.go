@@ -20,6 +20,8 @@ var (
 	ErrBusy = errors.New("session: a turn is already running in this session; wait for it to finish")
 	// ErrSchemaTooNew: the database was written by a newer Tether.
 	ErrSchemaTooNew = errors.New("session: store schema is newer than this program understands")
+	// ErrOtherWorkspace: the session belongs to another workspace.
+	ErrOtherWorkspace = errors.New("session: the session belongs to another workspace")
 	// ErrClosed: the store was closed.
 	ErrClosed = errors.New("session: store is closed")
 )
@@ -28,6 +30,10 @@ var (
 type Info struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
+	// Workspace is the root directory the session works in; "" when it
+	// has none. A Manager lists and opens only its own workspace's
+	// sessions, so a shared database never resumes one in the wrong tree.
+	Workspace string `json:"workspace,omitempty"`
 	// Runs counts the turns run in the session.
 	Runs    int       `json:"runs"`
 	Created time.Time `json:"created"`

@@ -30,7 +30,7 @@ var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 func TestStoreContract(t *testing.T) {
 	stores(t, func(t *testing.T, s Store) {
 		ctx := context.Background()
-		require.NoError(t, s.Create(ctx, Info{ID: "a", Title: "First", Created: t0, Updated: t0}))
+		require.NoError(t, s.Create(ctx, Info{ID: "a", Title: "First", Workspace: "/src/shop", Created: t0, Updated: t0}))
 		require.NoError(t, s.Create(ctx, Info{ID: "b", Title: "Second", Created: t0, Updated: t0.Add(time.Minute)}))
 		require.ErrorIs(t, s.Create(ctx, Info{ID: "a"}), ErrExists)
 		_, err := s.Info(ctx, "zzz")
@@ -55,6 +55,7 @@ func TestStoreContract(t *testing.T) {
 		info, err := s.Info(ctx, "a")
 		require.NoError(t, err)
 		require.Equal(t, 1, info.Runs)
+		require.Equal(t, "/src/shop", info.Workspace)
 		require.True(t, info.Updated.Equal(t0.Add(2*time.Minute)))
 		list, _ = s.List(ctx)
 		require.Equal(t, "a", list[0].ID)
