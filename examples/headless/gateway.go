@@ -290,19 +290,17 @@ func (g *gateway) undo(ctx context.Context, j job) {
 		g.fail(j.line, errors.New("undo: no checkpoint named and no run has changed files yet"))
 		return
 	}
-	cp, err := g.x.Checkpoints().Open(ctx, id)
-	if err != nil {
+	rep, err := g.x.Undo(ctx, id, checkpoint.UndoOptions{}) // logged by the executor
+	if err != nil && !errors.Is(err, checkpoint.ErrConflict) {
 		g.fail(j.line, fmt.Errorf("undo: %w", err))
 		return
 	}
-	rep, err := cp.Undo(ctx, checkpoint.UndoOptions{})
 	ev := undoFinished{Type: "undo_finished", Line: j.line, Checkpoint: id,
 		Restored: nonNil(rep.Restored), Removed: nonNil(rep.Removed), Unchanged: rep.Unchanged, Skipped: rep.Skipped}
 	if err != nil {
 		// A conflict still restored everything else; say what was skipped.
 		ev.Error = err.Error()
 	}
-	g.logger.Info("headless: undo", "checkpoint", id, "restored", len(rep.Restored), "removed", len(rep.Removed), "skipped", len(rep.Skipped), "error", ev.Error)
 	g.out.writeJSON(ev)
 }
 

@@ -497,3 +497,54 @@ func TestApprovalTimeout(t *testing.T) {
 		t.Error("an unanswered command ran")
 	}
 }
+
+// TestUndoKeepsTheUsersLaterEdits: a file the user changed after the run
+// is left alone by undo and reported; the others are restored.
+func TestUndoKeepsTheUsersLaterEdits(t *testing.T) {
+	ws := project(t)
+	cmd := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/multi_edit.jsonl")
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	io.WriteString(in, `{"type":"prompt","text":"rename Greet to Hello"}`+"\n")
+	mine := "package main\n\n// my own edit\nfunc Hello(n string) string { return \"hey \" + n }\n"
+	var undo event
+	sc := bufio.NewScanner(outPipe)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("bad line %q", sc.Text())
+		}
+		switch e.str("type") {
+		case "run_finished":
+			if err := os.WriteFile(filepath.Join(ws, "greet.go"), []byte(mine), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(in, `{"type":"undo","checkpoint":"`+e.str("checkpoint_id")+`"}`+"\n")
+			in.Close()
+		case "undo_finished":
+			undo = e
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if undo == nil || !strings.Contains(undo.str("error"), "greet.go") || len(undo["skipped"].([]any)) != 1 {
+		t.Fatalf("undo_finished = %v, want greet.go skipped with an error", undo)
+	}
+	if readFile(t, filepath.Join(ws, "greet.go")) != mine {
+		t.Error("undo overwrote the user's later edit")
+	}
+	if readFile(t, filepath.Join(ws, "main.go")) != mainGo {
+		t.Error("main.go not restored")
+	}
+	if _, err := os.Stat(filepath.Join(ws, "NOTES.md")); !os.IsNotExist(err) {
+		t.Error("NOTES.md not removed")
+	}
+}
