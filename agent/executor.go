@@ -321,10 +321,15 @@ func (r *run) finish(ctx context.Context, stop StopReason, err error) (*Result, 
 	if ctx.Err() != nil {
 		sctx = context.WithoutCancel(ctx) // report what happened even after cancellation
 	}
-	out := r.summary.finalize(sctx, summaryInput{
-		lastText: r.lastText, allText: strings.Join(r.allText, "\n\n"), history: r.fullHistory(),
-		results: r.results, changes: r.cp, canceled: ctx.Err() != nil || err != nil,
-	})
+	var out summaryOutput
+	if r.iter > 0 || err == nil {
+		// A run that failed before asking the model (a dirty tree) has
+		// nothing to summarise; run_finished carries the error.
+		out = r.summary.finalize(sctx, summaryInput{
+			lastText: r.lastText, allText: strings.Join(r.allText, "\n\n"), history: r.fullHistory(),
+			results: r.results, changes: r.cp, canceled: ctx.Err() != nil || err != nil,
+		})
+	}
 	r.usage.PromptTokens += out.usage.PromptTokens
 	r.usage.CompletionTokens += out.usage.CompletionTokens
 	res.FinalMessage, res.Summary, res.FilesChanged, res.CheckpointID = out.final, out.tools, out.files, out.checkpointID

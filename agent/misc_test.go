@@ -234,6 +234,7 @@ func TestGitBranch(t *testing.T) {
 		res, err := e.run(cfg, "Tidy up")
 		require.ErrorIs(t, err, ErrDirtyTree)
 		assert.Equal(t, StopError, res.StopReason)
+		assert.Equal(t, []string{"run_started", "run_finished"}, e.rec.types())
 		assert.Equal(t, 2, e.model.Remaining()+1, "the model was never called")
 		cfg.GitBranch.AllowDirty = true
 		_, err = e.run(cfg, "Tidy up")
