@@ -143,6 +143,18 @@ type Config struct {
 	// GitBranch, when set, creates a branch for each run.
 	GitBranch *GitBranch
 
+	// ProjectContext controls the discovery of AGENTS.md, README, build
+	// manifests… for the system prompt; the zero value discovers them.
+	ProjectContext ProjectContextConfig
+	// Compaction controls context compaction; the zero value compacts at
+	// 80% of the model's reported context length.
+	Compaction CompactionConfig
+	// Skills are offered beside the tools, as "skill__<name>" (see
+	// TodosSkill and BuildSkill).
+	Skills []Skill
+	// Subagents, when set, offers the subagent tool.
+	Subagents *SubagentConfig
+
 	// Clock drives the 32 ms text throttle and thinking durations; nil
 	// means time.Now.
 	Clock func() time.Time
@@ -159,6 +171,12 @@ type Input struct {
 	History []llm.Message
 	// Mode overrides Config.Mode for this run.
 	Mode Mode
+	// Context is code the user attached (selections and whole files); it
+	// is put before Prompt with "already provided" labels.
+	Context []Attachment
+	// Memory is the session memory so far (Result.Memory of the previous
+	// run); nil starts empty.
+	Memory *Memory
 }
 
 // StopReason says why a run ended.
@@ -191,6 +209,9 @@ type Result struct {
 	// History is the conversation after the run, without system
 	// messages: pass it as Input.History to continue.
 	History []llm.Message
+	// Memory is the session memory after the run: pass it as
+	// Input.Memory to continue.
+	Memory *Memory
 }
 
 func (c *Config) maxIterations(m Mode) int {

@@ -71,6 +71,39 @@
 // approval: what would need one (reading a file that may hold secrets) is
 // refused instead.
 //
+// # What the model sees
+//
+// The prompt builder writes the system prompt for the mode and the
+// tool-calling style: the role and rules, USER-PROVIDED CONTEXT, SEARCH
+// TIPS and CODE NAVIGATION STRATEGY when those tools are offered, the
+// tool list with the exact call format (text and envelope modes), the
+// host's prompt, the project context ([DiscoverProjectContext]: AGENTS.md,
+// CLAUDE.md, CODE.md, Copilot instructions, the README and summaries of
+// go.mod, package.json, pyproject.toml and Cargo.toml, bounded, listed
+// in a [ProjectContextLoaded] event) and, last because it changes every
+// iteration, the session [Memory] (files read and written, commands,
+// errors, the plan). Code the user attached ([Input].Context) opens the
+// user's turn with seed 001's "already provided — do not re-read"
+// labels ([FormatUserContext]).
+//
+// Before each model call the run measures the conversation (the
+// backend's reported prompt tokens plus an estimate of what followed, or
+// [EstimateTokens]); past 80% of the context length
+// ([CompactionConfig]) the older turns are summarised by the model and
+// replaced by the summary, while the task and the latest turns, with
+// their pending tool results, stay verbatim ([ContextCompacted]). A
+// host compacts a finished conversation with [Executor.Compact], or a
+// running turn with [Executor.RequestCompaction].
+//
+// [Config].Skills adds skills under the "skill__" namespace: [TodosSkill]
+// keeps the plan ([TodosUpdated] events) and [BuildSkill] runs the
+// project's build or tests through the terminal handler.
+// [Config].Subagents adds the subagent tool, which runs a child executor
+// with its own round limit, read-only or with the parent's policy; its
+// events arrive nested in [SubagentEvent]s and its final message is the
+// tool result. Package agent/session persists conversations, memory and
+// event logs next to the checkpoints, for resuming after a restart.
+//
 // # Events
 //
 // Every step is an [Event] delivered in order to one [Sink]: persist and

@@ -34,6 +34,8 @@ type Executor struct {
 
 	capsMu sync.Mutex
 	caps   *llm.Capabilities
+
+	executorContext
 }
 
 // New checks cfg and returns an Executor.
@@ -67,6 +69,9 @@ func New(cfg Config) (*Executor, error) {
 	}
 	if e.session == "" {
 		e.session = newID("sess_")
+	}
+	if err := e.extend(); err != nil {
+		return nil, err
 	}
 	if e.checkpoints == nil && cfg.Workspace != nil {
 		m, err := checkpoint.New(cfg.Workspace, checkpoint.NewMemoryStore(), checkpoint.WithLogger(cfg.Logger))
@@ -166,6 +171,7 @@ func (e *Executor) noNativeTools() {
 // start emits run_started and creates the session branch.
 func (r *run) start(ctx context.Context) (StopReason, error) {
 	r.emit(RunStarted{RunID: r.id, Mode: r.mode, ToolCalling: r.calling, Prompt: r.in.Prompt, Tools: r.offered.Names()})
+	r.announceContext()
 	if r.branches != nil {
 		name, base, err := r.branches.create(ctx, r.cfg.Workspace.Root(), r.in.Prompt)
 		if err != nil {
@@ -185,7 +191,14 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 			return StopError, err
 		}
 		r.iter++
+		if err := r.beforeCall(ctx); err != nil {
+			if ctx.Err() != nil {
+				return StopCanceled, context.Cause(ctx)
+			}
+			return StopError, fmt.Errorf("agent: compaction: %w", err)
+		}
 		sr, err := r.stream.run(ctx, r.cfg.Model.Chat(ctx, r.request()), r.cfg.Clock())
+		r.meter.observe(sr.Usage, len(r.msgs))
 		r.usage.PromptTokens += sr.Usage.PromptTokens
 		r.usage.CompletionTokens += sr.Usage.CompletionTokens
 		if err != nil && r.fallBackToText(err, sr) {
@@ -222,6 +235,7 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 
 		batch := r.runner.runBatch(ctx, fmt.Sprintf("g%d", r.iter), x.calls)
 		r.results = append(r.results, batch.results...)
+		r.memory.observe(batch.results)
 		repeats, pivot := r.guard.observe(&batch)
 		r.history = append(r.history, resultMessages(r.calling, batch.results, x.problems)...)
 		if batch.wrote {
@@ -319,7 +333,7 @@ func (r *run) finish(ctx context.Context, stop StopReason, err error) (*Result, 
 	r.usage.PromptTokens += out.usage.PromptTokens
 	r.usage.CompletionTokens += out.usage.CompletionTokens
 	res.FinalMessage, res.Summary, res.FilesChanged, res.CheckpointID = out.final, out.tools, out.files, out.checkpointID
-	res.Usage, res.History = r.usage, r.history
+	res.Usage, res.History, res.Memory = r.usage, r.history, r.memory.snapshot()
 	if err == nil {
 		err = r.sinkErr()
 		if err != nil {

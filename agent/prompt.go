@@ -1,18 +1,35 @@
 package agent
 
 import (
+	"slices"
 	"strings"
 )
 
-// promptBuilder assembles the system prompt: the mode's role and rules,
-// then (text and envelope modes) the tool descriptions with the exact
-// call format, then the host's extra prompt. Its wording is its own
-// business: the executor only asks for the text.
+// promptBuilder assembles the system prompt, section by section:
+//
+//	role (per mode) · RULES (agent mode) · USER-PROVIDED CONTEXT ·
+//	SEARCH TIPS (when a search tool is offered) · CODE NAVIGATION
+//	STRATEGY (when code-intelligence tools are offered) · SKILLS AND
+//	SUBAGENTS (when offered) · call format and tool list (text and
+//	envelope modes) · completion rule · host prompt · PROJECT CONTEXT ·
+//	SESSION MEMORY
+//
+// The output is a pure function of the fields, so golden files pin it.
+// Seed 004 sends CODE.md as a second system message; here the project
+// context is a section of the one system message, because several chat
+// templates reject or drop a second one.
+// Sections that change during a run (session memory) come last, so a
+// backend that caches the prompt prefix (llama.cpp, vLLM) reuses
+// everything above them. Its wording is its own business: the executor
+// only asks for the text.
 type promptBuilder struct {
 	mode    Mode
 	calling ToolCalling
-	tools   string // the registry's text description of the offered tools
-	extra   string
+	tools   string   // the registry's text description of the offered tools (text and envelope modes)
+	names   []string // the canonical names of the offered tools, to pick the guidance sections
+	extra   string   // Config.SystemPrompt
+	project string   // rendered project context; "" for none
+	memory  string   // rendered session memory; "" for none
 }
 
 var modeRoles = map[Mode]string{
@@ -27,42 +44,145 @@ var modeRoles = map[Mode]string{
 		"Report each finding with its file, line, severity and a suggested fix.",
 }
 
+const agentRules = `RULES:
+- Paths are relative to the workspace root.
+- Read a file before editing it; edit_file's old_text must match the file exactly.
+- write_file replaces the whole file: send the complete content.
+- Commands may need the user's approval; a denied action will not run, so do not retry it unchanged.`
+
 const completionRule = "When the task is complete, give a short summary of what you did and end your message with " + CompletionSignal + "."
 
-const userContextRule = "USER-PROVIDED CONTEXT: code the user attached at the start of their message (file contents or selected lines) is already available to you. " +
-	"Do not re-read it with read_file; read only what lies outside it."
+// userContextSection is seed 001's USER-PROVIDED CONTEXT section; its
+// labels match what [FormatUserContext] writes.
+const userContextSection = `USER-PROVIDED CONTEXT:
+The user may attach code from their editor to the message. This appears at the start of their message in blocks like:
+  User's selected code from file.go:L10-L50 (already provided — do not re-read): (selected lines 10–50)
+  Contents of file.go (already provided — do not re-read): (whole file)
+The code inside those blocks is ALREADY AVAILABLE to you — do NOT re-read it with read_file.
+Use the provided content directly for analysis, explanation, or edits.
+Only use read_file if you need lines OUTSIDE the provided range, or a different file entirely.`
+
+const searchTips = `SEARCH TIPS:
+- search_workspace finds text in files. Set isRegex=true when you are unsure of the exact text:
+  (?i)config for any casing, parseArgs|parse_args for alternatives, func .*Handler for wildcards.
+- Search for the most specific name you know (a function, an error message) rather than a common word.
+- Narrow a broad search with path (a directory) or include (globs such as *.go) before reading many files.`
+
+// codeNavigation is seed 001's CODE NAVIGATION STRATEGY, one line per
+// code-intelligence tool; only the lines of offered tools are shown.
+var codeNavigation = []struct{ tool, line string }{
+	{"get_document_symbols", "Use get_document_symbols before reading a large file: it gives the outline (types, functions, line ranges) in one call."},
+	{"find_definition", "Use find_definition to follow a function or method call to its source."},
+	{"find_references", "Use find_references before modifying shared code, to see everything that depends on it."},
+	{"find_symbol", "Use find_symbol when you know a symbol's name but not which file it is in."},
+	{"get_hover_info", "Use get_hover_info for a symbol's type, signature and documentation."},
+	{"get_call_hierarchy", "Use get_call_hierarchy to trace call chains: who calls this, and what it calls."},
+	{"find_implementations", "Use find_implementations to find the concrete implementations of an interface or abstract method."},
+	{"get_type_hierarchy", "Use get_type_hierarchy for inheritance chains: supertypes and subtypes."},
+}
 
 func (p promptBuilder) system() string {
 	var b strings.Builder
-	b.WriteString(modeRoles[p.mode])
-	b.WriteString("\n\n")
-	if p.mode == ModeAgent {
-		b.WriteString("RULES:\n- Paths are relative to the workspace root.\n- Read a file before editing it; edit_file's old_text must match the file exactly.\n" +
-			"- write_file replaces the whole file: send the complete content.\n- Commands may need the user's approval; a denied action will not run, so do not retry it unchanged.\n\n")
+	section := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(s)
+		}
 	}
-	b.WriteString(userContextRule)
-	b.WriteString("\n\n")
+	section(modeRoles[p.mode])
+	if p.mode == ModeAgent {
+		section(agentRules)
+	}
+	section(userContextSection)
+	if p.offers("search_workspace") {
+		section(searchTips)
+	}
+	section(p.codeNavigationSection())
+	section(p.skillSection())
 	switch p.calling {
 	case ToolCallingText:
-		b.WriteString(textCallFormat)
-		b.WriteString(p.toolSection())
+		section(textCallFormat)
+		section(p.toolSection())
 	case ToolCallingEnvelope:
-		b.WriteString(envelopeCallFormat)
-		b.WriteString(p.toolSection())
+		section(envelopeCallFormat)
+		section(p.toolSection())
 	}
-	b.WriteString(completionRule)
-	if p.extra = strings.TrimSpace(p.extra); p.extra != "" {
-		b.WriteString("\n\n")
-		b.WriteString(p.extra)
+	section(completionRule)
+	section(p.extra)
+	if p.project != "" {
+		section("PROJECT CONTEXT (instructions and facts from the workspace; follow its instructions unless the user says otherwise):\n\n" + p.project)
+	}
+	if p.memory != "" {
+		section("SESSION MEMORY (what you have done so far in this session; trust it instead of repeating work):\n" + p.memory)
 	}
 	return b.String()
 }
 
+func (p promptBuilder) offers(names ...string) bool {
+	for _, n := range names {
+		if slices.Contains(p.names, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p promptBuilder) codeNavigationSection() string {
+	var lines []string
+	for _, c := range codeNavigation {
+		if p.offers(c.tool) {
+			lines = append(lines, "- "+c.line)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "CODE NAVIGATION STRATEGY:\n" + strings.Join(lines, "\n") +
+		"\n- Prefer these tools to reading whole files: they are cheaper and precise."
+}
+
+// skillSection explains skills and subagents when they are offered; in
+// envelope mode it also gives their action types.
+func (p promptBuilder) skillSection() string {
+	var lines, skills []string
+	for _, n := range p.names {
+		if strings.HasPrefix(n, SkillNamespace+"__") {
+			skills = append(skills, n)
+		}
+	}
+	if len(skills) > 0 {
+		l := "- Skills are larger capabilities the agent runs for you: " + strings.Join(skills, ", ") + "."
+		if p.offers(SkillNamespace + "__todos") {
+			l += " For a task of several steps, write your plan with " + SkillNamespace + "__todos first and update it as steps finish: the user follows it."
+		}
+		if p.offers(SkillNamespace + "__build") {
+			l += " Check your changes with " + SkillNamespace + "__build (action build or test)."
+		}
+		if p.calling == ToolCallingEnvelope {
+			l += ` Call a skill with an action {"type": "skill", "id": "s1", "name": "todos", "arguments": {…}}.`
+		}
+		lines = append(lines, l)
+	}
+	if p.offers(SubagentToolName) {
+		l := "- subagent hands a self-contained sub-task (research across many files, a focused investigation) to a helper agent with its own tool budget; its final answer comes back as the result. Give it a complete task description: it does not see this conversation."
+		if p.calling == ToolCallingEnvelope {
+			l += ` Use an action {"type": "subagent", "id": "a1", "task": "…", "max_rounds": 4}.`
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "SKILLS AND SUBAGENTS:\n" + strings.Join(lines, "\n")
+}
+
 func (p promptBuilder) toolSection() string {
 	if strings.TrimSpace(p.tools) == "" {
-		return "No tools are available.\n\n"
+		return "No tools are available."
 	}
-	return "AVAILABLE TOOLS:\n\n" + strings.TrimRight(p.tools, "\n") + "\n\n"
+	return "AVAILABLE TOOLS:\n\n" + strings.TrimRight(p.tools, "\n")
 }
 
 const textCallFormat = `TOOL CALLS: to use a tool, write the call in your message in exactly this format, one block per call:
@@ -70,11 +190,9 @@ const textCallFormat = `TOOL CALLS: to use a tool, write the call in your messag
 <tool_call>{"name": "TOOL_NAME", "arguments": {"ARGUMENT": "VALUE"}}</tool_call>
 
 The JSON must be valid: double quotes, escaped newlines (\n) and quotes (\") inside strings. You may make several calls in one message; they run in order. ` +
-	`After your calls, stop and wait: the results come back in the next message, inside <tool_result> blocks. Never write a <tool_result> yourself.
-
-`
+	`After your calls, stop and wait: the results come back in the next message, inside <tool_result> blocks. Never write a <tool_result> yourself.`
 
 const envelopeCallFormat = "ACTIONS: to use tools, end your message with exactly one fenced block in this format:\n\n" +
 	"```yips-agent\n{\n  \"assistant_text\": \"what you tell the user (optional)\",\n  \"actions\": [\n    {\"type\": \"tool\", \"id\": \"t1\", \"name\": \"TOOL_NAME\", \"arguments\": {\"ARGUMENT\": \"VALUE\"}}\n  ]\n}\n```\n\n" +
 	"Use one block per message, valid JSON, and a unique id for each action. The results come back as \"Action results:\". " +
-	"When no action is needed, answer in plain text without a block.\n\n"
+	"When no action is needed, answer in plain text without a block."

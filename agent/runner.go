@@ -59,10 +59,11 @@ type callHandler interface {
 type toolRunner struct {
 	lookup   func(name string) (tools.Spec, string, error)
 	execute  func(ctx context.Context, c tools.Call) tools.Result
-	terminal callHandler // run_terminal_command
-	files    callHandler // file edits; nil in read-only modes
-	others   callHandler // other tools that are not read-only; nil runs them directly
-	reads    *readGuard  // nil: reads are not judged
+	terminal callHandler            // run_terminal_command
+	files    callHandler            // file edits; nil in read-only modes
+	others   callHandler            // other tools that are not read-only; nil runs them directly
+	special  map[string]callHandler // skills and subagents, by canonical name
+	reads    *readGuard             // nil: reads are not judged
 	isTerm   func(canonical string) bool
 	isEdit   func(canonical string) bool
 	allowed  func(spec tools.Spec, canonical string) error // the mode's gate; nil allows all
@@ -148,7 +149,7 @@ func (r *toolRunner) route(ctx context.Context, c call) routed {
 // concurrent reports whether a call may run alongside its neighbours:
 // only read-only tools that need no approval and no handler.
 func (r *toolRunner) concurrent(rt routed) bool {
-	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.spec.ReadOnly && !r.isTerm(rt.canonical) && !r.isEdit(rt.canonical)
+	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.spec.ReadOnly && !r.isTerm(rt.canonical) && !r.isEdit(rt.canonical) && r.special[rt.canonical] == nil
 }
 
 // runSpan runs rs (one call, or several concurrent read-only calls).
@@ -232,6 +233,12 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 				return *o
 			}
 		}
+	}
+	if h := r.special[rt.canonical]; h != nil {
+		// Skills and subagents are bounded inside (a skill's command by
+		// the terminal handler and ToolTimeout, a subagent by its round
+		// limit), never around a whole call that may wait for approvals.
+		return h.handle(ctx, rt.c, rt.canonical)
 	}
 	switch {
 	case r.isTerm(rt.canonical) && r.terminal != nil:

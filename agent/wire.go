@@ -28,6 +28,7 @@ type run struct {
 	offered *tools.Registry // what the model is offered in this mode
 
 	*emitter
+	runContext
 	stream   *streamProcessor
 	runner   *toolRunner
 	summary  *summaryBuilder
@@ -97,6 +98,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		r.needWrites = cfg.Workspace != nil && canEdit(reg) && wantsWrites(in.Prompt)
 	}
 
+	if err := r.wireContext(ctx, r.offered.Names()); err != nil {
+		return nil, err
+	}
 	r.msgs = make([]llm.Message, 0, 2+len(in.History)+4*r.max)
 	r.msgs = append(r.msgs, llm.Message{})
 	r.setCalling(r.calling)
@@ -105,8 +109,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 			r.msgs = append(r.msgs, m)
 		}
 	}
-	r.msgs = append(r.msgs, llm.Message{Role: llm.RoleUser, Content: in.Prompt, Images: in.Images})
+	r.msgs = append(r.msgs, llm.Message{Role: llm.RoleUser, Content: r.userText, Images: in.Images})
 	r.history = r.msgs[1:]
+	r.task = len(r.history) - 1
 
 	planners := defaultPlanners()
 	lookup := func(name string) (tools.Spec, string, error) {
@@ -157,6 +162,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	if e.safety.Workspace != nil {
 		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
 	}
+	r.runner.special = r.specialHandlers(th, gate.Authorize)
 	if !mode.ReadOnly() {
 		others := &otherHandler{authorize: gate.Authorize, execute: execute}
 		if reg := cfg.Tools; reg != nil {
@@ -200,14 +206,15 @@ func (r *run) request() llm.Request {
 // specs, text and envelope modes describe the tools in the system prompt.
 func (r *run) setCalling(c ToolCalling) {
 	r.calling = c
-	pb := promptBuilder{mode: r.mode, calling: c, extra: r.cfg.SystemPrompt}
+	r.pb.calling, r.pb.tools = c, ""
 	r.specs = nil
 	if c == ToolCallingNative {
 		r.specs = r.offered.Specs()
 	} else {
-		pb.tools = r.offered.Prompt()
+		r.pb.tools = r.offered.Prompt()
 	}
-	r.system = llm.Message{Role: llm.RoleSystem, Content: pb.system()}
+	r.meter.fixed = 0 // the spec estimate follows the calling mode
+	r.system = r.systemMessage()
 	r.msgs[0] = r.system
 }
 
@@ -252,6 +259,20 @@ func knownNames(reg *tools.Registry) []string {
 				have[v] = true
 				names = append(names, v)
 			}
+		}
+	}
+	// A namespaced tool (skill__todos) answers to its bare name (todos,
+	// as seed 004's skill actions write it) when no other tool has it.
+	bare := map[string]int{}
+	for _, n := range reg.Names() {
+		if i := strings.LastIndex(n, tools.NamespaceSep); i > 0 {
+			bare[n[i+len(tools.NamespaceSep):]]++
+		}
+	}
+	for b, count := range bare {
+		if count == 1 && !have[b] {
+			have[b] = true
+			names = append(names, b)
 		}
 	}
 	slices.Sort(names)

@@ -1,0 +1,186 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"unicode/utf8"
+)
+
+// ProjectContextConfig controls project context discovery. The zero
+// value discovers the default files with the default bounds.
+type ProjectContextConfig struct {
+	// Disabled turns discovery off.
+	Disabled bool
+	// Files replaces DefaultProjectFiles: workspace-relative paths, in
+	// the order they appear in the prompt. A name of a manifest the
+	// summariser knows (go.mod, package.json, pyproject.toml, Cargo.toml)
+	// is summarised; every other file is included as text.
+	Files []string
+	// MaxFileBytes bounds each included file; zero means 8 KiB.
+	MaxFileBytes int
+	// MaxBytes bounds the whole section; zero means 24 KiB. Files that do
+	// not fit are cut (or left out) and marked Truncated.
+	MaxBytes int
+}
+
+// DefaultProjectFiles are discovered in this order: agent instructions
+// first (AGENTS.md, CLAUDE.md, seed 004's CODE.md, Copilot's), then the
+// README, then summaries of the build manifests.
+var DefaultProjectFiles = []string{
+	"AGENTS.md", "CLAUDE.md", "CODE.md", ".github/copilot-instructions.md",
+	"README.md", "go.mod", "package.json", "pyproject.toml", "Cargo.toml",
+}
+
+// readmeAlternatives are tried when README.md is absent.
+var readmeAlternatives = []string{"README", "README.rst", "README.txt", "readme.md"}
+
+const (
+	defaultProjectFileBytes = 8 << 10
+	defaultProjectBytes     = 24 << 10
+)
+
+// ProjectFile is one file the project context used, for a UI to list.
+type ProjectFile struct {
+	Path string `json:"path"`
+	// Kind is "instructions", "readme" or "manifest" (summarised).
+	Kind string `json:"kind"`
+	// Bytes is the file's size as read (bounded by MaxFileBytes+1).
+	Bytes     int  `json:"bytes"`
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// ProjectContext is what discovery found: the files used and the text
+// the system prompt shows.
+type ProjectContext struct {
+	Files []ProjectFile
+	Text  string
+}
+
+// ProjectContextLoaded lists the files the run's prompt includes, so a
+// UI can show "using AGENTS.md, go.mod". Sent after run_started, only
+// when some file was found.
+type ProjectContextLoaded struct {
+	Files []ProjectFile `json:"files"`
+}
+
+func (ProjectContextLoaded) Type() string { return "project_context" }
+
+// DiscoverProjectContext reads the project files cfg names from fsys
+// (the workspace: [safety.Workspace.FS]). Missing files are skipped; a
+// file that exists but cannot be read is an error naming it, because a
+// silently ignored AGENTS.md would leave the agent ignoring its rules.
+func DiscoverProjectContext(fsys fs.FS, cfg ProjectContextConfig) (ProjectContext, error) {
+	var pc ProjectContext
+	if cfg.Disabled || fsys == nil {
+		return pc, nil
+	}
+	perFile := orDefault(cfg.MaxFileBytes, defaultProjectFileBytes)
+	budget := orDefault(cfg.MaxBytes, defaultProjectBytes)
+	names := cfg.Files
+	if names == nil {
+		names = DefaultProjectFiles
+	}
+	var parts []string
+	for _, name := range names {
+		data, path, err := readBounded(fsys, name, perFile)
+		if errors.Is(err, fs.ErrNotExist) && name == "README.md" && cfg.Files == nil {
+			for _, alt := range readmeAlternatives {
+				if data, path, err = readBounded(fsys, alt, perFile); !errors.Is(err, fs.ErrNotExist) {
+					break
+				}
+			}
+		}
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errIsDir) {
+			continue
+		}
+		if err != nil {
+			return ProjectContext{}, fmt.Errorf("agent: project context: reading %s: %w (fix its permissions, or leave it out with ProjectContextConfig.Files)", name, err)
+		}
+		pf := ProjectFile{Path: path, Kind: projectFileKind(path), Bytes: len(data)}
+		// A binary or mis-encoded file must not put invalid UTF-8 into the prompt.
+		body, cut := strings.ToValidUTF8(string(data), "\uFFFD"), len(data) > perFile
+		if pf.Kind == "manifest" {
+			body, cut = summarizeManifest(path, data), false
+		} else if cut {
+			body = cutAtLine(body, perFile)
+		}
+		header := "## " + path
+		if pf.Kind == "manifest" {
+			header += " (summary)"
+		}
+		block := header + "\n" + strings.TrimRight(body, "\n")
+		if len(block) > budget {
+			if budget < 200 {
+				pc.Files = append(pc.Files, ProjectFile{Path: path, Kind: pf.Kind, Bytes: len(data), Truncated: true})
+				continue // no room left: listed, not shown
+			}
+			block, cut = cutAtLine(block, budget-100), true
+		}
+		if cut {
+			block += fmt.Sprintf("\n[… %s is longer; read it with read_file for the rest]", path)
+			pf.Truncated = true
+		}
+		budget -= len(block) + 2
+		parts = append(parts, block)
+		pc.Files = append(pc.Files, pf)
+	}
+	pc.Text = strings.Join(parts, "\n\n")
+	return pc, nil
+}
+
+var errIsDir = errors.New("is a directory")
+
+// readBounded reads at most limit+1 bytes of name, so a caller can tell
+// that the file was longer, without loading a huge file.
+func readBounded(fsys fs.FS, name string, limit int) ([]byte, string, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, name, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, name, errIsDir
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	return data, name, err
+}
+
+func projectFileKind(path string) string {
+	switch path {
+	case "go.mod", "package.json", "pyproject.toml", "Cargo.toml":
+		return "manifest"
+	}
+	if strings.HasPrefix(strings.ToLower(path), "readme") {
+		return "readme"
+	}
+	return "instructions"
+}
+
+// cutAtLine shortens s to at most n bytes, at a line end when one is
+// near, never inside a UTF-8 sequence.
+func cutAtLine(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if i := strings.LastIndexByte(s[:cut], '\n'); i > n/2 {
+		cut = i
+	}
+	return s[:cut]
+}
+
+// ProjectContext discovers the project context a run would use now, for
+// a UI that lists the files before the first prompt. Without a
+// workspace it is empty.
+func (e *Executor) ProjectContext() (ProjectContext, error) {
+	if e.cfg.Workspace == nil {
+		return ProjectContext{}, nil
+	}
+	return DiscoverProjectContext(e.cfg.Workspace.FS(), e.cfg.ProjectContext)
+}

@@ -1,0 +1,85 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"time"
+
+	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/llm"
+)
+
+// Sentinel errors; test with errors.Is.
+var (
+	// ErrNotFound: no session with that id.
+	ErrNotFound = errors.New("session: not found")
+	// ErrExists: a session with that id already exists.
+	ErrExists = errors.New("session: already exists")
+	// ErrBusy: the session is running a turn; wait for it to finish.
+	ErrBusy = errors.New("session: a turn is already running in this session; wait for it to finish")
+	// ErrSchemaTooNew: the database was written by a newer Tether.
+	ErrSchemaTooNew = errors.New("session: store schema is newer than this program understands")
+	// ErrOtherWorkspace: the session belongs to another workspace.
+	ErrOtherWorkspace = errors.New("session: the session belongs to another workspace")
+	// ErrClosed: the store was closed.
+	ErrClosed = errors.New("session: store is closed")
+)
+
+// Info describes a session, for a list a user picks from.
+type Info struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Workspace is the root directory the session works in; "" when it
+	// has none. A Manager lists and opens only its own workspace's
+	// sessions, so a shared database never resumes one in the wrong tree.
+	Workspace string `json:"workspace,omitempty"`
+	// Runs counts the turns run in the session.
+	Runs    int       `json:"runs"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+}
+
+// State is what a session carries from one turn to the next: the
+// conversation (without system messages) and the session memory.
+type State struct {
+	Messages []llm.Message `json:"messages"`
+	Memory   *agent.Memory `json:"memory,omitempty"`
+}
+
+// StoredEvent is one persisted event with its place in the session.
+type StoredEvent struct {
+	// Seq numbers the session's events from 1, in emission order.
+	Seq   int64
+	Time  time.Time
+	Event agent.Event
+}
+
+// Store persists sessions: their info, state and event log. Both
+// implementations ([MemoryStore], [SQLiteStore]) are safe for concurrent
+// use.
+//
+// Invariants: SaveState replaces the state and updates Info.Updated and
+// Info.Runs in one transaction; an event once appended is never
+// rewritten; Delete removes the session, its state and its events.
+type Store interface {
+	Create(ctx context.Context, info Info) error
+	Info(ctx context.Context, id string) (Info, error)
+	// List returns every session, most recently updated first.
+	List(ctx context.Context) ([]Info, error)
+	Delete(ctx context.Context, id string) error
+	// Rename sets the session's title.
+	Rename(ctx context.Context, id, title string) error
+
+	// SaveState stores the state after a turn; runs is added to Info.Runs.
+	SaveState(ctx context.Context, id string, st State, runs int, now time.Time) error
+	State(ctx context.Context, id string) (State, error)
+
+	// AppendEvent stores one event under the next sequence number and
+	// returns it.
+	AppendEvent(ctx context.Context, id string, at time.Time, ev agent.Event) (int64, error)
+	// Events yields the events with Seq > after, in order. An event that
+	// cannot be decoded (written by a newer Tether) is yielded as an
+	// error, and the iteration goes on.
+	Events(ctx context.Context, id string, after int64) iter.Seq2[StoredEvent, error]
+}

@@ -1,0 +1,205 @@
+// Command headless is Tether as a JSON-lines gateway: a host (an editor
+// backend, a bot, a CI job) writes requests on standard input, one JSON
+// object per line, and reads every event of every run on standard output,
+// one JSON object per line with a snake_case "type".
+//
+//	go run ./examples/headless -workspace DIR -model ollama:qwen3:8b
+//	go run ./examples/headless -workspace DIR -model script:session.jsonl < requests.jsonl
+//
+// Requests:
+//
+//	{"type":"prompt","text":"Fix the failing test","mode":"agent"}   mode: agent (default), explore, plan, review
+//	{"type":"undo","checkpoint":"ID"}                                ID from files_changed / run_finished; "" = the last run's
+//	{"type":"approve","id":"ID","decision":"allow|deny"}             answers an approval_requested (with -approvals stdin)
+//
+// Prompts and undos run one after another, in the order they arrive, and
+// each prompt continues the conversation of the previous one. Approvals
+// are answered as soon as they are read, even while a run is waiting.
+//
+// Events are the agent's own (run_started, text_delta, tool_action,
+// approval_requested, approval_resolved, files_changed, final_message,
+// run_finished, …: see agent.MarshalEvent) plus the gateway's:
+//
+//	{"type":"undo_finished","checkpoint":"…","restored":[…],"removed":[…],"skipped":[…]}
+//	{"type":"error","line":3,"error":"…"}     a request that could not be served
+//
+// There is no human behind a gateway, so by default every confirm-level
+// action (a command no rule allows, a write to a sensitive file such as
+// .env) is denied, and the model is told why. With -approvals stdin the
+// host answers them itself with "approve" requests; unanswered ones are
+// denied after -approval-timeout, and all of them when input ends.
+//
+// The process exits 0 when standard input ends and the work it asked for
+// is done; 2 for bad flags, 1 when the workspace or model cannot be
+// opened. Security decisions are logged to standard error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
+	"github.com/tetherdev/tether/tools/builtin"
+)
+
+func main() {
+	safety.SandboxMain() // no-op unless this process is a sandboxed command's helper
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// options are the command-line flags.
+type options struct {
+	workspace       string
+	model           string
+	approvals       string // "deny" or "stdin"
+	approvalTimeout time.Duration
+	checkpointDB    string
+	allowRules      string
+	readOnlyCmds    bool
+	sandbox         bool
+	logLevel        slog.Level
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	fs := flag.NewFlagSet("headless", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
+	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
+	fs.StringVar(&o.approvals, "approvals", "deny", `who answers confirm-level actions: "deny" (nobody: they are refused) or "stdin" (the host, with approve requests)`)
+	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "with -approvals stdin, how long an approval waits before it is denied")
+	fs.StringVar(&o.checkpointDB, "checkpoints", "", "SQLite file for checkpoints, so undo survives a restart (default: in memory)")
+	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
+	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
+	fs.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux); fails when the kernel cannot")
+	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q: requests come on standard input", fs.Arg(0))
+	}
+	if o.model == "" {
+		return o, errors.New("-model is required: ollama:NAME, openai:NAME or script:FILE")
+	}
+	if o.approvals != "deny" && o.approvals != "stdin" {
+		return o, fmt.Errorf("-approvals %q: want deny or stdin", o.approvals)
+	}
+	if o.approvalTimeout <= 0 {
+		return o, fmt.Errorf("-approval-timeout %v: must be positive", o.approvalTimeout)
+	}
+	return o, nil
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "headless:", err)
+		}
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: o.logLevel}))
+	g, err := newGateway(ctx, o, stdout, logger)
+	if err != nil {
+		fmt.Fprintln(stderr, "headless:", err)
+		return 1
+	}
+	defer g.close()
+	if err := g.serve(ctx, stdin); err != nil {
+		fmt.Fprintln(stderr, "headless:", err)
+		return 1
+	}
+	return 0
+}
+
+// newGateway opens the workspace, the model, the tools and the executor.
+func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.Logger) (*gateway, error) {
+	model, err := llmtest.Open(o.model, llmtest.WithLogger(logger))
+	if err != nil {
+		return nil, err
+	}
+	ws, err := safety.OpenWorkspace(o.workspace)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	g := &gateway{out: &lineWriter{w: stdout}, ws: ws, logger: logger}
+	ok := false
+	defer func() {
+		if !ok {
+			g.close()
+		}
+	}()
+
+	reg := &tools.Registry{}
+	bopts := builtin.Options{}
+	if o.sandbox {
+		bopts.Sandbox = ws.NewSandbox()
+	}
+	if _, err := builtin.Register(reg, ws, bopts); err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
+
+	store := checkpoint.Store(checkpoint.NewMemoryStore())
+	if o.checkpointDB != "" {
+		s, err := checkpoint.OpenSQLite(ctx, o.checkpointDB)
+		if err != nil {
+			return nil, fmt.Errorf("checkpoints: %w", err)
+		}
+		store = s
+	}
+	g.store = store
+	cps, err := checkpoint.New(ws, store, checkpoint.WithLogger(logger))
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: %w", err)
+	}
+
+	rules := safety.CommandRules{AllowReadOnly: o.readOnlyCmds, Logger: logger}
+	for r := range strings.SplitSeq(o.allowRules, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			rules.Allow = append(rules.Allow, r)
+		}
+	}
+	cfg := agent.Config{
+		Model:        model,
+		Tools:        reg,
+		Workspace:    ws,
+		CommandRules: rules,
+		Checkpoints:  cps,
+		Sink:         g.sink(g.out),
+		Logger:       logger,
+	}
+	if o.approvals == "stdin" {
+		g.approvals = &approval.Manager{Timeout: o.approvalTimeout, Notify: g.notify}
+		g.announced = map[string]*approval.Response{}
+		cfg.Policy = approval.Interactive()
+		cfg.Approver = approval.Func(g.approve)
+		cfg.ApprovalTimeout = -1 // the Manager's own timeout applies
+	} else {
+		// Nobody to ask: the safety layer's Confirm becomes Deny, so the
+		// model learns at once why, and no approval card is ever shown.
+		cfg.Policy = approval.Headless(nil)
+		cfg.Safety = &safety.Policy{Workspace: ws, Rules: rules, Headless: true, Logger: logger}
+	}
+	if g.x, err = agent.New(cfg); err != nil {
+		return nil, err
+	}
+	ok = true
+	return g, nil
+}
