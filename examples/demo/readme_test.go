@@ -32,7 +32,7 @@ func TestReadmeSnippetsCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	found := 0
-	for _, doc := range []string{"examples/README_DRAFT.md", "README.md"} {
+	for _, doc := range []string{"README.md"} {
 		md, err := os.ReadFile(filepath.Join(root, doc))
 		if os.IsNotExist(err) {
 			continue
