@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tetherdev/tether/internal/tailbuf"
 )
 
 // Client is a running language server for one workspace root. It is safe
@@ -25,7 +27,7 @@ type Client struct {
 	stdin    *os.File
 	stdout   *os.File
 	conn     *conn
-	stderr   *tailBuffer
+	stderr   *tailbuf.Buffer
 	exited   chan struct{} // closed once the process has been reaped
 	caps     map[string]json.RawMessage
 	closeMu  sync.Mutex
@@ -79,7 +81,7 @@ func Start(ctx context.Context, spec ServerSpec, root string, logger *slog.Logge
 		inW.Close()
 		return nil, err
 	}
-	c := &Client{spec: spec, root: root, logger: logger, stderr: &tailBuffer{max: 8 << 10},
+	c := &Client{spec: spec, root: root, logger: logger, stderr: tailbuf.New(8 << 10),
 		exited: make(chan struct{}), docs: map[string]*openDoc{}, diags: map[string]*diagState{}, diagSig: make(chan struct{}),
 		active: map[string]bool{}, lastProg: time.Now(), progSig: make(chan struct{})}
 	cmd := exec.Command(path, spec.Args...)

@@ -1,10 +1,8 @@
 package lsp
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"sync"
 )
 
 // StartError: a language server is installed but did not start or
@@ -52,31 +50,4 @@ func (e *NoServerError) Unwrap() []error {
 		return []error{ErrNoServer, e.Cause}
 	}
 	return []error{ErrNoServer}
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf bytes.Buffer
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := len(p)
-	if len(p) > b.max {
-		p = p[len(p)-b.max:]
-	}
-	if over := b.buf.Len() + len(p) - b.max; over > 0 {
-		b.buf.Next(over)
-	}
-	b.buf.Write(p)
-	return n, nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

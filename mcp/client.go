@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tetherdev/tether/internal/tailbuf"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
@@ -91,7 +91,7 @@ func (c *ServerConfig) validate() error {
 type Client struct {
 	cfg     ServerConfig
 	session *sdk.ClientSession
-	stderr  *tailBuffer
+	stderr  *tailbuf.Buffer
 
 	progress *progressRoutes
 
@@ -115,7 +115,7 @@ func Connect(ctx context.Context, cfg ServerConfig) (*Client, error) {
 		if len(cfg.Env) > 0 {
 			cmd.Env = append(os.Environ(), cfg.Env...)
 		}
-		c.stderr = &tailBuffer{max: 8 << 10}
+		c.stderr = tailbuf.New(8 << 10)
 		cmd.Stderr = c.stderr
 		t = &sdk.CommandTransport{Command: cmd}
 	case cfg.URL != "":
@@ -304,31 +304,4 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header[k] = slices.Clone(v)
 	}
 	return t.base.RoundTrip(r)
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf bytes.Buffer
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := len(p)
-	if len(p) > b.max {
-		p = p[len(p)-b.max:]
-	}
-	if over := b.buf.Len() + len(p) - b.max; over > 0 {
-		b.buf.Next(over)
-	}
-	b.buf.Write(p)
-	return n, nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
