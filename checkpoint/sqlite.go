@@ -12,6 +12,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
+
+	"github.com/tetherdev/tether/internal/sqlitemigrate"
 )
 
 // SQLiteStore is the default Store: one SQLite file in WAL mode. A
@@ -133,36 +135,7 @@ func OpenSQLite(ctx context.Context, path string, opts ...SQLiteOption) (*SQLite
 }
 
 func (s *SQLiteStore) migrate(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	var v int
-	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
-			return err
-		}
-	case err != nil:
-		return err
-	}
-	if v > len(migrations) {
-		return fmt.Errorf("%w: version %d, this program knows %d", ErrSchemaTooNew, v, len(migrations))
-	}
-	for ; v < len(migrations); v++ {
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			return fmt.Errorf("migration %d: %w", v+1, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, v); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return sqlitemigrate.Run(ctx, s.db, "schema_version", migrations, ErrSchemaTooNew)
 }
 
 // Hot statements, prepared once when the store opens. They must be

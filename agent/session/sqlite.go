@@ -14,6 +14,7 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/internal/sqlitemigrate"
 	"github.com/tetherdev/tether/llm"
 )
 
@@ -88,36 +89,7 @@ func OpenSQLite(ctx context.Context, path string) (*SQLiteStore, error) {
 }
 
 func (s *SQLiteStore) migrate(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS session_schema (version INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	var v int
-	err = tx.QueryRowContext(ctx, `SELECT version FROM session_schema`).Scan(&v)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		if _, err := tx.ExecContext(ctx, `INSERT INTO session_schema (version) VALUES (0)`); err != nil {
-			return err
-		}
-	case err != nil:
-		return err
-	}
-	if v > len(migrations) {
-		return fmt.Errorf("%w: version %d, this program knows %d", ErrSchemaTooNew, v, len(migrations))
-	}
-	for ; v < len(migrations); v++ {
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			return fmt.Errorf("migration %d: %w", v+1, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE session_schema SET version = ?`, v); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return sqlitemigrate.Run(ctx, s.db, "session_schema", migrations, ErrSchemaTooNew)
 }
 
 // SchemaVersion reports how many session migrations the file has.
