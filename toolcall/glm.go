@@ -68,23 +68,11 @@ func (s *Stream) glmStep() bool {
 	b := s.buf
 	for {
 		if p.valStart >= 0 {
-			q := p.lt.next(b, s.pos, '<')
-			for q >= 0 {
-				full, partial := hasPrefixOrPartial(b[q:], argValClose)
-				if full {
-					break
-				}
-				if partial && !s.eof {
-					s.pos = q
-					return false
-				}
-				q = p.lt.next(b, q+1, '<')
+			q, more := s.valueEnd(argValClose)
+			if more {
+				return false
 			}
 			if q < 0 {
-				s.pos = len(b)
-				if !s.eof {
-					return false
-				}
 				s.failBlock(len(b), ErrTruncated, "output ended inside the value of argument "+string(b[p.keyStart:p.keyEnd])+"; the call was not used")
 				return true
 			}

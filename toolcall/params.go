@@ -52,6 +52,27 @@ func (s *Stream) startParams(i int) {
 	s.pos = i
 }
 
+// valueEnd finds close, the end of the value that starts before s.pos,
+// looking only at '<' bytes. It returns close's index, or -1 when the
+// buffer ends without it; more is true when the answer needs more input,
+// and s.pos is then where the search resumes. Shared by the Qwen3-Coder
+// <parameter=…> and GLM <arg_value> readers.
+func (s *Stream) valueEnd(close string) (q int, more bool) {
+	b, p := s.buf, &s.blk.par
+	for q = p.lt.next(b, s.pos, '<'); q >= 0; q = p.lt.next(b, q+1, '<') {
+		full, partial := hasPrefixOrPartial(b[q:], close)
+		if full {
+			return q, false
+		}
+		if partial && !s.eof {
+			s.pos = q
+			return -1, true
+		}
+	}
+	s.pos = len(b)
+	return -1, !s.eof
+}
+
 // paramsStep reads parameters until </function>, returning true when the
 // state changed and false when it needs more input.
 func (s *Stream) paramsStep() bool {
@@ -61,23 +82,11 @@ func (s *Stream) paramsStep() bool {
 	for {
 		if p.valStart >= 0 {
 			// Inside a value: find </parameter>.
-			q := p.lt.next(b, s.pos, '<')
-			for q >= 0 {
-				full, partial := hasPrefixOrPartial(b[q:], paramClose)
-				if full {
-					break
-				}
-				if partial && !s.eof {
-					s.pos = q
-					return false
-				}
-				q = p.lt.next(b, q+1, '<')
+			q, more := s.valueEnd(paramClose)
+			if more {
+				return false
 			}
 			if q < 0 {
-				s.pos = len(b)
-				if !s.eof {
-					return false
-				}
 				s.failBlock(len(b), ErrTruncated, "output ended inside the value of parameter "+string(b[p.keyStart:p.keyEnd])+"; the call was not used")
 				return true
 			}
