@@ -91,18 +91,10 @@ func NewServer(reg *tools.Registry, opts ServeOptions) (*sdk.Server, error) {
 			if req.Params != nil && len(req.Params.Arguments) > 0 {
 				args = req.Params.Arguments
 			}
-			r, sent := serverReporter(ctx, req)
-			if r != nil {
+			if r := serverReporter(ctx, req); r != nil {
 				ctx = tools.WithReporter(ctx, r)
 			}
-			out := toMCPResult(guarded.Execute(ctx, tools.Call{Name: spec.Name, Arguments: args}))
-			if sent != nil && sent.Load() > 0 {
-				if out.Meta == nil {
-					out.Meta = sdk.Meta{}
-				}
-				out.Meta[progressKey] = sent.Load()
-			}
-			return out, nil
+			return toMCPResult(guarded.Execute(ctx, tools.Call{Name: spec.Name, Arguments: args})), nil
 		})
 	}
 	return srv, nil
