@@ -34,7 +34,7 @@ type Client struct {
 
 	mu      sync.Mutex
 	skipped []error
-	roots   []string       // URIs currently offered
+	roots   []string        // URIs currently offered
 	reg     *tools.Registry // where Register put the tools; refreshed on list changes
 	closed  bool
 }
