@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -276,10 +278,29 @@ func (c *Client) Close() error {
 	c.mu.Unlock()
 	err := c.session.Close()
 	c.refresh.Wait()
+	if terminated(err) {
+		// A server that ignores its closed stdin is stopped after the
+		// grace period, as asked: that is not a failure of the server.
+		if c.cfg.Logger != nil {
+			c.cfg.Logger.Info("mcp server lingered and was terminated", "server", c.cfg.Name, "grace", c.cfg.TerminateGrace)
+		}
+		err = nil
+	}
 	if c.cfg.Logger != nil {
 		c.cfg.Logger.Info("mcp server disconnected", "server", c.cfg.Name)
 	}
 	return err
+}
+
+// terminated reports whether err is a process's exit by SIGTERM or
+// SIGKILL, which Close sends a lingering stdio server.
+func terminated(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGTERM || ws.Signal() == syscall.SIGKILL)
 }
 
 // fail wraps an error of a request to the server with what was being done

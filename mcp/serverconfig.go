@@ -23,7 +23,7 @@ var ErrConfig = errors.New("mcp: invalid server config")
 // DefaultTerminateGrace is how long Close waits, after closing a stdio
 // server's stdin, before it terminates the process. Well-behaved servers
 // exit at once; a lingering one must not hold up every short CLI run.
-const DefaultTerminateGrace = 2 * time.Second
+const DefaultTerminateGrace = time.Second
 
 // ServerConfig says how to reach one MCP server and how far to trust it.
 // Set exactly one of Command, URL or Transport.
