@@ -53,7 +53,10 @@ func (c *Client) attempts(ctx context.Context, w *wire) ([]attempt, error) {
 		}
 		st := &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc}
 		if c.oauth != nil {
+			// Legacy SSE has no OAuth support: falling back would only
+			// hide why authorization failed.
 			st.OAuthHandler = c.oauth
+			return []attempt{{"streamable HTTP", st}}, nil
 		}
 		return []attempt{{"streamable HTTP", st}, sse}, nil
 	}
