@@ -35,7 +35,10 @@ func convertResult(res *sdk.CallToolResult, server string, limit int) tools.Resu
 			out.Images = append(out.Images, img)
 		}
 	}
-	if res.StructuredContent != nil {
+	_, fromTether := res.Meta[metaKey]
+	// A Tether server's structured content is its tools.Meta, which goes
+	// to Result.Meta rather than to the model.
+	if res.StructuredContent != nil && !fromTether {
 		if b, err := json.Marshal(res.StructuredContent); err == nil && !textIsJSON(parts, b) {
 			var pretty bytes.Buffer
 			_ = json.Indent(&pretty, b, "", "  ")
