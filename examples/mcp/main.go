@@ -11,17 +11,29 @@
 // writes to sensitive files, reading secrets) are refused with the
 // reasons, as in a headless gateway.
 //
-// List or call the tools of a server, started as a command after "--" or
-// reached at -url:
+// List or call the tools of a server, started as a command after "--",
+// reached at -url (streamable HTTP, or legacy HTTP+SSE), or named in a
+// config file in the format Claude Desktop, Cursor and VS Code share:
 //
 //	go run ./examples/mcp list -- go run ./examples/mcp serve -workspace .
 //	go run ./examples/mcp call -tool read_file -args '{"path":"go.mod"}' -- go run ./examples/mcp serve -workspace .
 //	go run ./examples/mcp call -url http://localhost:8080 -tool search_workspace -args '{"query":"TODO"}'
+//	go run ./examples/mcp list -mcp-config ~/.cursor/mcp.json -server github
+//	go run ./examples/mcp resources -uri demo://resource/static/document/architecture.md -- mcp-server-everything
+//	go run ./examples/mcp prompts -name args-prompt -arg city=Lyon -- mcp-server-everything
 //
 // list prints each tool with the decision Tether makes for it (allow or
 // confirm, from its annotations and -allow-tool rules). call runs one
 // tool; a confirm-level tool runs only with -yes. The result text goes to
-// standard output; a tool error exits with status 1.
+// standard output; a tool error exits with status 1. resources lists a
+// server's resources or reads one; prompts lists its prompts (as slash
+// commands) or fills one.
+//
+// A command server gets only HOME, LOGNAME, PATH, SHELL, TERM and USER from
+// this environment, plus -env and the config file's env (-inherit-env
+// passes everything). The current directory is offered as its root (-root
+// adds others), and it gets -grace to exit once its input closes. "mcp -h"
+// lists every flag.
 package main
 
 import (
@@ -36,6 +48,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -55,10 +68,74 @@ func main() {
 }
 
 const usage = `usage:
-  mcp serve -workspace DIR [-http ADDR [-public]] [-allow RULES] [-no-terminal]
-  mcp list [-url URL] [-allow-tool PATTERNS] [-- COMMAND ARGS...]
-  mcp call -tool NAME [-args JSON] [-yes] [-url URL] [-allow-tool PATTERNS] [-- COMMAND ARGS...]
+  mcp serve -workspace DIR [-http ADDR [-public]] [-allow RULES] [-no-terminal] [-read-roots DIRS] [-v]
+  mcp list      [client flags] [-- COMMAND ARGS...]   tools, with Tether's decision for each
+  mcp call      -tool NAME [-args JSON] [-yes] [client flags] [-- COMMAND ARGS...]
+  mcp resources [-uri URI] [client flags] [-- COMMAND ARGS...]   list resources, or read one
+  mcp prompts   [-name NAME [-arg KEY=VALUE]...] [client flags] [-- COMMAND ARGS...]   list prompts, or fill one
+
+The server is a command after "--", -url URL, or -mcp-config FILE [-server NAME].
+Run "mcp -h" for every flag.
 `
+
+// names of the subcommands, in the order help shows them.
+var subcommandNames = []string{"serve", "list", "call", "resources", "prompts"}
+
+// options hold the flags of every subcommand; newFlagSet defines those of
+// one, so that help can print them all.
+type options struct {
+	// serve
+	dir, addr, allow, readRoots string
+	noTerm, verbose, public     bool
+	// list, call, resources, prompts
+	client clientFlags
+	// call
+	tool, argJSON string
+	yes           bool
+	// resources
+	uri string
+	// prompts
+	name      string
+	arguments multiFlag
+}
+
+func newFlagSet(name string, out io.Writer) (*flag.FlagSet, *options) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	o := &options{}
+	switch name {
+	case "serve":
+		fs.StringVar(&o.dir, "workspace", "", "workspace directory to serve (required)")
+		fs.StringVar(&o.addr, "http", "", "serve streamable HTTP on this address instead of stdio")
+		fs.StringVar(&o.allow, "allow", "", "comma-separated command rules that run without confirmation, e.g. 'go test,npm run test'")
+		fs.BoolVar(&o.noTerm, "no-terminal", false, "leave run_terminal_command out")
+		fs.BoolVar(&o.verbose, "v", false, "log every safety decision to standard error")
+		fs.StringVar(&o.readRoots, "read-roots", "", "comma-separated directories outside the workspace whose code the code-intelligence tools may quote (e.g. $(go env GOROOT)/src)")
+		fs.BoolVar(&o.public, "public", false, "allow -http on an address other than loopback (anyone who can reach it can use the tools)")
+		return fs, o
+	case "call":
+		fs.StringVar(&o.tool, "tool", "", "the tool to call, as the server names it (required)")
+		fs.StringVar(&o.argJSON, "args", "{}", "the tool's arguments as a JSON object")
+		fs.BoolVar(&o.yes, "yes", false, "confirm a tool that needs confirmation")
+	case "resources":
+		fs.StringVar(&o.uri, "uri", "", "read this resource instead of listing them")
+	case "prompts":
+		fs.StringVar(&o.name, "name", "", "fill this prompt and print its messages instead of listing prompts")
+		fs.Var(&o.arguments, "arg", "KEY=VALUE argument of the prompt (repeatable)")
+	}
+	o.client.register(fs)
+	return fs, o
+}
+
+// help prints the usage and every subcommand's flags.
+func help(w io.Writer) {
+	fmt.Fprint(w, usage)
+	for _, name := range subcommandNames {
+		fmt.Fprintf(w, "\nflags of %s:\n", name)
+		fs, _ := newFlagSet(name, w)
+		fs.PrintDefaults()
+	}
+}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -67,12 +144,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		help(stdout)
+		return 0
 	case "serve":
 		err = serve(ctx, args[1:], stderr)
 	case "list":
 		err = list(ctx, args[1:], stdout, stderr)
 	case "call":
 		err = call(ctx, args[1:], stdout, stderr)
+	case "resources":
+		err = resources(ctx, args[1:], stdout, stderr)
+	case "prompts":
+		err = prompts(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "unknown subcommand %q\n%s", args[0], usage)
 		return 2
@@ -97,18 +181,11 @@ type toolFailed struct{}
 func (toolFailed) Error() string { return "tool failed" }
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dir := fs.String("workspace", "", "workspace directory to serve (required)")
-	addr := fs.String("http", "", "serve streamable HTTP on this address instead of stdio")
-	allow := fs.String("allow", "", "comma-separated command rules that run without confirmation, e.g. 'go test,npm run test'")
-	noTerm := fs.Bool("no-terminal", false, "leave run_terminal_command out")
-	verbose := fs.Bool("v", false, "log every safety decision to standard error")
-	readRoots := fs.String("read-roots", "", "comma-separated directories outside the workspace whose code the code-intelligence tools may quote (e.g. $(go env GOROOT)/src)")
-	public := fs.Bool("public", false, "allow -http on an address other than loopback (anyone who can reach it can use the tools)")
+	fs, o := newFlagSet("serve", stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	dir, addr, allow, noTerm, verbose, readRoots, public := &o.dir, &o.addr, &o.allow, &o.noTerm, &o.verbose, &o.readRoots, &o.public
 	if *dir == "" {
 		fmt.Fprintln(stderr, "serve: -workspace is required")
 		return errUsage
@@ -177,44 +254,144 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	return nil
 }
 
-// clientFlags are the flags list and call share.
+// clientFlags are the flags the client subcommands share.
 type clientFlags struct {
-	url       string
-	allowTool string
-	command   []string
+	url        string
+	sse        bool
+	config     string
+	server     string
+	allowTool  string
+	headers    multiFlag
+	env        multiFlag
+	inheritEnv bool
+	roots      multiFlag
+	timeout    time.Duration
+	grace      time.Duration
+	verbose    bool
 }
 
 func (c *clientFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.url, "url", "", "streamable HTTP endpoint of the server")
+	fs.StringVar(&c.url, "url", "", "remote endpoint of the server (streamable HTTP, falling back to legacy HTTP+SSE)")
+	fs.BoolVar(&c.sse, "sse", false, "with -url: speak the legacy HTTP+SSE transport only")
+	fs.StringVar(&c.config, "mcp-config", "", "read the server from this JSON file (\"mcpServers\" as in Claude Desktop and Cursor, or VS Code's \"servers\")")
+	fs.StringVar(&c.server, "server", "", "with -mcp-config: the server to use, when the file has several")
 	fs.StringVar(&c.allowTool, "allow-tool", "", "comma-separated tool name patterns that run without confirmation")
+	fs.Var(&c.headers, "header", "'Name: value' sent with every HTTP request (repeatable)")
+	fs.Var(&c.env, "env", "KEY=value given to a command server (repeatable); it gets only HOME, LOGNAME, PATH, SHELL, TERM, USER besides")
+	fs.BoolVar(&c.inheritEnv, "inherit-env", false, "give a command server this process's whole environment, secrets included")
+	fs.Var(&c.roots, "root", "directory offered to the server as a root (repeatable; default: the current directory)")
+	fs.DurationVar(&c.timeout, "timeout", 0, "bound each tool call, e.g. 30s (0: no limit)")
+	fs.DurationVar(&c.grace, "grace", 500*time.Millisecond, "how long a command server may take to exit after its input closes before it is terminated")
+	fs.BoolVar(&c.verbose, "v", false, "log connection events and the server's own log messages to standard error")
 }
 
-func (c *clientFlags) connect(ctx context.Context, fs *flag.FlagSet, confirm mcp.Confirmer) (*mcp.Client, error) {
-	c.command = fs.Args()
-	cfg := mcp.ServerConfig{Name: "server", URL: c.url, Confirm: confirm}
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ", ") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// serverConfig builds the server's config from the flags, the config
+// file and the command after "--".
+func (c *clientFlags) serverConfig(fs *flag.FlagSet, stderr io.Writer) (mcp.ServerConfig, error) {
+	command := fs.Args()
+	sources := 0
+	for _, set := range []bool{c.url != "", len(command) > 0, c.config != ""} {
+		if set {
+			sources++
+		}
+	}
+	if sources != 1 {
+		return mcp.ServerConfig{}, errors.New("give the server one way: -url URL, -mcp-config FILE, or a command after --")
+	}
+	cfg := mcp.ServerConfig{Name: "server", URL: c.url, LegacySSE: c.sse}
+	if len(command) > 0 {
+		cfg.Command, cfg.Args = command[0], command[1:]
+	}
+	if c.config != "" {
+		wd, _ := os.Getwd()
+		cfgs, err := mcp.LoadConfig(c.config, mcp.ConfigOptions{WorkspaceFolder: wd})
+		if err != nil {
+			return cfg, err
+		}
+		if cfg, err = pick(cfgs, c.server, c.config); err != nil {
+			return cfg, err
+		}
+	}
+	for _, h := range c.headers {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok {
+			return cfg, fmt.Errorf("-header %q: want 'Name: value'", h)
+		}
+		if cfg.Header == nil {
+			cfg.Header = http.Header{}
+		}
+		cfg.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+	}
+	cfg.Env = append(cfg.Env, c.env...)
+	cfg.InheritEnv = cfg.InheritEnv || c.inheritEnv
 	if c.allowTool != "" {
 		cfg.Rules.Allow = strings.Split(c.allowTool, ",")
 	}
-	switch {
-	case c.url != "" && len(c.command) > 0:
-		return nil, errors.New("give either -url or a command after --, not both")
-	case c.url == "" && len(c.command) == 0:
-		return nil, errors.New("give the server: -url URL, or a command after --")
-	case len(c.command) > 0:
-		cfg.Command, cfg.Args = c.command[0], c.command[1:]
+	if c.timeout > 0 {
+		cfg.CallTimeout = c.timeout
 	}
+	cfg.TerminateGrace = c.grace
+	cfg.Roots = nil
+	for _, r := range c.roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return cfg, fmt.Errorf("-root %s: %w", r, err)
+		}
+		cfg.Roots = append(cfg.Roots, abs)
+	}
+	if len(cfg.Roots) == 0 {
+		if wd, err := os.Getwd(); err == nil {
+			cfg.Roots = []string{wd}
+		}
+	}
+	if c.verbose {
+		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return cfg, nil
+}
+
+// pick chooses the named server of a config file, or its only one.
+func pick(cfgs []mcp.ServerConfig, name, file string) (mcp.ServerConfig, error) {
+	names := make([]string, len(cfgs))
+	for i, c := range cfgs {
+		names[i] = c.Name
+		if c.Name == name {
+			return c, nil
+		}
+	}
+	switch {
+	case name != "":
+		return mcp.ServerConfig{}, fmt.Errorf("-server %s: %s has no such server (it has: %s)", name, file, strings.Join(names, ", "))
+	case len(cfgs) == 1:
+		return cfgs[0], nil
+	case len(cfgs) == 0:
+		return mcp.ServerConfig{}, fmt.Errorf("%s lists no enabled server", file)
+	}
+	return mcp.ServerConfig{}, fmt.Errorf("%s has several servers (%s): choose one with -server", file, strings.Join(names, ", "))
+}
+
+func (c *clientFlags) connect(ctx context.Context, fs *flag.FlagSet, stderr io.Writer, confirm mcp.Confirmer) (*mcp.Client, error) {
+	cfg, err := c.serverConfig(fs, stderr)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Confirm = confirm
 	return mcp.Connect(ctx, cfg)
 }
 
 func list(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cf clientFlags
-	cf.register(fs)
+	fs, o := newFlagSet("list", stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	c, err := cf.connect(ctx, fs, nil)
+	cf := &o.client
+	c, err := cf.connect(ctx, fs, stderr, nil)
 	if err != nil {
 		return err
 	}
@@ -238,16 +415,11 @@ func list(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("call", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cf clientFlags
-	cf.register(fs)
-	tool := fs.String("tool", "", "the tool to call, as the server names it (required)")
-	argJSON := fs.String("args", "{}", "the tool's arguments as a JSON object")
-	yes := fs.Bool("yes", false, "confirm a tool that needs confirmation")
+	fs, o := newFlagSet("call", stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	cf, tool, argJSON, yes := &o.client, &o.tool, &o.argJSON, &o.yes
 	if *tool == "" {
 		fmt.Fprintln(stderr, "call: -tool is required")
 		return errUsage
@@ -259,7 +431,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *yes {
 		confirm = mcp.ConfirmFunc(func(context.Context, mcp.ConfirmRequest) error { return nil })
 	}
-	c, err := cf.connect(ctx, fs, confirm)
+	c, err := cf.connect(ctx, fs, stderr, confirm)
 	if err != nil {
 		return err
 	}
@@ -268,7 +440,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if _, err := c.Register(ctx, &reg); err != nil {
 		return err
 	}
-	res := reg.Execute(ctx, tools.Call{Name: "server" + tools.NamespaceSep + *tool, Arguments: json.RawMessage(*argJSON)})
+	res := reg.Execute(ctx, tools.Call{Name: c.Name() + tools.NamespaceSep + *tool, Arguments: json.RawMessage(*argJSON)})
 	if res.IsError {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return ctx.Err()
@@ -294,4 +466,85 @@ func loopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+func resources(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, o := newFlagSet("resources", stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	c, err := o.client.connect(ctx, fs, stderr, nil)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	var reg tools.Registry
+	if _, err := c.Register(ctx, &reg); err != nil {
+		return err
+	}
+	name, callArgs := c.Name()+"__mcp_list_resources", "{}"
+	if o.uri != "" {
+		b, _ := json.Marshal(map[string]string{"uri": o.uri})
+		name, callArgs = c.Name()+"__mcp_read_resource", string(b)
+	}
+	if _, _, err := reg.Lookup(name); err != nil {
+		return errors.New("the server offers no resources")
+	}
+	// Reading resources changes nothing: no confirmation is asked.
+	res := reg.Execute(mcp.WithApproved(ctx), tools.Call{Name: name, Arguments: json.RawMessage(callArgs)})
+	if res.IsError {
+		fmt.Fprintln(stderr, res.Text)
+		return toolFailed{}
+	}
+	fmt.Fprintln(stdout, res.Text)
+	return nil
+}
+
+func prompts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, o := newFlagSet("prompts", stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	c, err := o.client.connect(ctx, fs, stderr, nil)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if o.name == "" {
+		ps, err := c.Prompts(ctx)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			var params []string
+			for _, a := range p.Arguments {
+				if a.Required {
+					params = append(params, a.Name)
+				} else {
+					params = append(params, "["+a.Name+"]")
+				}
+			}
+			fmt.Fprintf(stdout, "/%s %s\t%s\n", p.Name, strings.Join(params, " "), p.Description)
+		}
+		return nil
+	}
+	values := map[string]string{}
+	for _, kv := range o.arguments {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("-arg %q: want KEY=VALUE", kv)
+		}
+		values[k] = v
+	}
+	msgs, err := c.GetPrompt(ctx, o.name, values)
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		fmt.Fprintf(stdout, "%s: %s\n", m.Role, m.Content)
+		if len(m.Images) > 0 {
+			fmt.Fprintf(stdout, "%s: (%d images)\n", m.Role, len(m.Images))
+		}
+	}
+	return nil
 }
