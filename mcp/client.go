@@ -30,6 +30,9 @@ type Client struct {
 	stderr  *tailbuf.Buffer
 	wire    *wire
 	oauth   auth.OAuthHandler
+	// logLevel is the least severe server log level the Logger records;
+	// empty when no logs are wanted. Set once, before any tool exists.
+	logLevel sdk.LoggingLevel
 
 	progress *progressRoutes
 	refresh  sync.WaitGroup // list-change refreshes in flight
@@ -208,6 +211,7 @@ func (c *Client) newTool(name, remote, desc string, params []byte, ann *sdk.Tool
 		logger:      c.cfg.Logger,
 		maxOutput:   c.cfg.MaxOutput,
 		timeout:     c.cfg.CallTimeout,
+		logLevel:    c.logLevel,
 	}
 }
 

@@ -39,14 +39,20 @@ func mcpLevel(ctx context.Context, l *slog.Logger) sdk.LoggingLevel {
 	return "error"
 }
 
-// startServerLog sets the server's log level when it logs and a logger
-// is configured. A server that refuses is logged, not fatal.
+// startServerLog chooses the level to ask the server for, when a logger
+// is configured and the server logs. Servers on protocol versions before
+// 2026-07-28 are told once (logging/setLevel, a refusal is logged, not
+// fatal); later ones read it from each call's _meta (see Tool.Execute).
 func (c *Client) startServerLog(ctx context.Context) {
 	init := c.session.InitializeResult()
 	if c.cfg.Logger == nil || init == nil || init.Capabilities == nil || init.Capabilities.Logging == nil {
 		return
 	}
-	if err := c.session.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: mcpLevel(ctx, c.cfg.Logger)}); err != nil {
+	c.logLevel = mcpLevel(ctx, c.cfg.Logger)
+	if init.ProtocolVersion >= "2026-07-28" {
+		return
+	}
+	if err := c.session.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: c.logLevel}); err != nil {
 		c.cfg.Logger.WarnContext(ctx, "mcp server refused a log level", "server", c.cfg.Name, "error", err.Error())
 	}
 }

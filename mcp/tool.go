@@ -71,6 +71,7 @@ type Tool struct {
 	logger      *slog.Logger
 	maxOutput   int
 	timeout     time.Duration
+	logLevel    sdk.LoggingLevel
 	progress    *progressRoutes
 	wire        *wire
 	// outputSchema is the server's schema of the tool's structured
@@ -138,6 +139,9 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 		return res, err
 	}
 	params := &sdk.CallToolParams{Name: t.remote, Arguments: args}
+	if t.logLevel != "" {
+		params.Meta = sdk.Meta{sdk.MetaKeyLogLevel: t.logLevel}
+	}
 	var tok string
 	var rt *route
 	if t.progress != nil {
