@@ -48,7 +48,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -185,40 +184,39 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	dir, addr, allow, noTerm, verbose, readRoots, public := &o.dir, &o.addr, &o.allow, &o.noTerm, &o.verbose, &o.readRoots, &o.public
-	if *dir == "" {
+	if o.dir == "" {
 		fmt.Fprintln(stderr, "serve: -workspace is required")
 		return errUsage
 	}
-	if *addr != "" && !*public && !loopback(*addr) {
-		return fmt.Errorf("-http %s is reachable from other machines and the server has no authentication; use 127.0.0.1:PORT, or -public if you mean it", *addr)
+	if o.addr != "" && !o.public && !loopback(o.addr) {
+		return fmt.Errorf("-http %s is reachable from other machines and the server has no authentication; use 127.0.0.1:PORT, or -public if you mean it", o.addr)
 	}
-	ws, err := safety.OpenWorkspace(*dir)
+	ws, err := safety.OpenWorkspace(o.dir)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
 	var logger *slog.Logger
-	if *verbose {
+	if o.verbose {
 		logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}
 	var reg tools.Registry
-	sh, err := builtin.Register(&reg, ws, builtin.Options{NoTerminal: *noTerm})
+	sh, err := builtin.Register(&reg, ws, builtin.Options{NoTerminal: o.noTerm})
 	if err != nil {
 		return err
 	}
 	servers := &lsp.Manager{Root: ws.Root(), Logger: logger}
 	defer servers.Close(context.WithoutCancel(ctx))
 	lcfg := lsptools.Config{Files: ws, Servers: servers}
-	if *readRoots != "" {
-		lcfg.ReadRoots = strings.Split(*readRoots, ",")
+	if o.readRoots != "" {
+		lcfg.ReadRoots = strings.Split(o.readRoots, ",")
 	}
 	if err := lsptools.Register(&reg, lcfg); err != nil {
 		return err
 	}
 	rules := safety.CommandRules{AllowReadOnly: true, Logger: logger}
-	if *allow != "" {
-		rules.Allow = []string{*allow}
+	if o.allow != "" {
+		rules.Allow = []string{o.allow}
 	}
 	opts := mcp.ServeOptions{
 		Name:         "tether",
@@ -233,156 +231,25 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *addr == "" {
+	if o.addr == "" {
 		err := mcp.ServeStdio(ctx, srv)
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 			return nil
 		}
 		return err
 	}
-	hs := &http.Server{Addr: *addr, Handler: mcp.Handler(srv), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Addr: o.addr, Handler: mcp.Handler(srv), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		hs.Shutdown(sctx)
 	}()
-	fmt.Fprintf(stderr, "serving %s over MCP at http://%s\n", ws.Root(), *addr)
+	fmt.Fprintf(stderr, "serving %s over MCP at http://%s\n", ws.Root(), o.addr)
 	if err := hs.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
-}
-
-// clientFlags are the flags the client subcommands share.
-type clientFlags struct {
-	url        string
-	sse        bool
-	config     string
-	server     string
-	allowTool  string
-	headers    multiFlag
-	env        multiFlag
-	inheritEnv bool
-	roots      multiFlag
-	timeout    time.Duration
-	grace      time.Duration
-	verbose    bool
-}
-
-func (c *clientFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.url, "url", "", "remote endpoint of the server (streamable HTTP, falling back to legacy HTTP+SSE)")
-	fs.BoolVar(&c.sse, "sse", false, "with -url: speak the legacy HTTP+SSE transport only")
-	fs.StringVar(&c.config, "mcp-config", "", "read the server from this JSON file (\"mcpServers\" as in Claude Desktop and Cursor, or VS Code's \"servers\")")
-	fs.StringVar(&c.server, "server", "", "with -mcp-config: the server to use, when the file has several")
-	fs.StringVar(&c.allowTool, "allow-tool", "", "comma-separated tool name patterns that run without confirmation")
-	fs.Var(&c.headers, "header", "'Name: value' sent with every HTTP request (repeatable)")
-	fs.Var(&c.env, "env", "KEY=value given to a command server (repeatable); it gets only HOME, LOGNAME, PATH, SHELL, TERM, USER besides")
-	fs.BoolVar(&c.inheritEnv, "inherit-env", false, "give a command server this process's whole environment, secrets included")
-	fs.Var(&c.roots, "root", "directory offered to the server as a root (repeatable; default: the current directory)")
-	fs.DurationVar(&c.timeout, "timeout", 0, "bound each tool call, e.g. 30s (0: no limit)")
-	fs.DurationVar(&c.grace, "grace", 500*time.Millisecond, "how long a command server may take to exit after its input closes before it is terminated")
-	fs.BoolVar(&c.verbose, "v", false, "log connection events and the server's own log messages to standard error")
-}
-
-// multiFlag is a repeatable string flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ", ") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
-
-// serverConfig builds the server's config from the flags, the config
-// file and the command after "--".
-func (c *clientFlags) serverConfig(fs *flag.FlagSet, stderr io.Writer) (mcp.ServerConfig, error) {
-	command := fs.Args()
-	sources := 0
-	for _, set := range []bool{c.url != "", len(command) > 0, c.config != ""} {
-		if set {
-			sources++
-		}
-	}
-	if sources != 1 {
-		return mcp.ServerConfig{}, errors.New("give the server one way: -url URL, -mcp-config FILE, or a command after --")
-	}
-	cfg := mcp.ServerConfig{Name: "server", URL: c.url, LegacySSE: c.sse}
-	if len(command) > 0 {
-		cfg.Command, cfg.Args = command[0], command[1:]
-	}
-	if c.config != "" {
-		wd, _ := os.Getwd()
-		cfgs, err := mcp.LoadConfig(c.config, mcp.ConfigOptions{WorkspaceFolder: wd})
-		if err != nil {
-			return cfg, err
-		}
-		if cfg, err = pick(cfgs, c.server, c.config); err != nil {
-			return cfg, err
-		}
-	}
-	for _, h := range c.headers {
-		k, v, ok := strings.Cut(h, ":")
-		if !ok {
-			return cfg, fmt.Errorf("-header %q: want 'Name: value'", h)
-		}
-		if cfg.Header == nil {
-			cfg.Header = http.Header{}
-		}
-		cfg.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
-	}
-	cfg.Env = append(cfg.Env, c.env...)
-	cfg.InheritEnv = cfg.InheritEnv || c.inheritEnv
-	if c.allowTool != "" {
-		cfg.Rules.Allow = strings.Split(c.allowTool, ",")
-	}
-	if c.timeout > 0 {
-		cfg.CallTimeout = c.timeout
-	}
-	cfg.TerminateGrace = c.grace
-	cfg.Roots = nil
-	for _, r := range c.roots {
-		abs, err := filepath.Abs(r)
-		if err != nil {
-			return cfg, fmt.Errorf("-root %s: %w", r, err)
-		}
-		cfg.Roots = append(cfg.Roots, abs)
-	}
-	if len(cfg.Roots) == 0 {
-		if wd, err := os.Getwd(); err == nil {
-			cfg.Roots = []string{wd}
-		}
-	}
-	if c.verbose {
-		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	return cfg, nil
-}
-
-// pick chooses the named server of a config file, or its only one.
-func pick(cfgs []mcp.ServerConfig, name, file string) (mcp.ServerConfig, error) {
-	names := make([]string, len(cfgs))
-	for i, c := range cfgs {
-		names[i] = c.Name
-		if c.Name == name {
-			return c, nil
-		}
-	}
-	switch {
-	case name != "":
-		return mcp.ServerConfig{}, fmt.Errorf("-server %s: %s has no such server (it has: %s)", name, file, strings.Join(names, ", "))
-	case len(cfgs) == 1:
-		return cfgs[0], nil
-	case len(cfgs) == 0:
-		return mcp.ServerConfig{}, fmt.Errorf("%s lists no enabled server", file)
-	}
-	return mcp.ServerConfig{}, fmt.Errorf("%s has several servers (%s): choose one with -server", file, strings.Join(names, ", "))
-}
-
-func (c *clientFlags) connect(ctx context.Context, fs *flag.FlagSet, stderr io.Writer, confirm mcp.Confirmer) (*mcp.Client, error) {
-	cfg, err := c.serverConfig(fs, stderr)
-	if err != nil {
-		return nil, err
-	}
-	cfg.Confirm = confirm
-	return mcp.Connect(ctx, cfg)
 }
 
 func list(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -390,8 +257,7 @@ func list(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cf := &o.client
-	c, err := cf.connect(ctx, fs, stderr, nil)
+	c, err := o.client.connect(ctx, fs, stderr, nil)
 	if err != nil {
 		return err
 	}
@@ -419,19 +285,18 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cf, tool, argJSON, yes := &o.client, &o.tool, &o.argJSON, &o.yes
-	if *tool == "" {
+	if o.tool == "" {
 		fmt.Fprintln(stderr, "call: -tool is required")
 		return errUsage
 	}
-	if !json.Valid([]byte(*argJSON)) {
-		return fmt.Errorf("-args is not valid JSON: %s", *argJSON)
+	if !json.Valid([]byte(o.argJSON)) {
+		return fmt.Errorf("-args is not valid JSON: %s", o.argJSON)
 	}
 	var confirm mcp.Confirmer
-	if *yes {
+	if o.yes {
 		confirm = mcp.ConfirmFunc(func(context.Context, mcp.ConfirmRequest) error { return nil })
 	}
-	c, err := cf.connect(ctx, fs, stderr, confirm)
+	c, err := o.client.connect(ctx, fs, stderr, confirm)
 	if err != nil {
 		return err
 	}
@@ -440,13 +305,13 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if _, err := c.Register(ctx, &reg); err != nil {
 		return err
 	}
-	res := reg.Execute(ctx, tools.Call{Name: c.Name() + tools.NamespaceSep + *tool, Arguments: json.RawMessage(*argJSON)})
+	res := reg.Execute(ctx, tools.Call{Name: c.Name() + tools.NamespaceSep + o.tool, Arguments: json.RawMessage(o.argJSON)})
 	if res.IsError {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return ctx.Err()
 		}
 		fmt.Fprintln(stderr, res.Text)
-		if !*yes && strings.Contains(res.Text, "no approver") {
+		if !o.yes && strings.Contains(res.Text, "no approver") {
 			fmt.Fprintln(stderr, "(run again with -yes to confirm it)")
 		}
 		return toolFailed{}
@@ -466,85 +331,4 @@ func loopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-func resources(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, o := newFlagSet("resources", stderr)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	c, err := o.client.connect(ctx, fs, stderr, nil)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	var reg tools.Registry
-	if _, err := c.Register(ctx, &reg); err != nil {
-		return err
-	}
-	name, callArgs := c.Name()+"__mcp_list_resources", "{}"
-	if o.uri != "" {
-		b, _ := json.Marshal(map[string]string{"uri": o.uri})
-		name, callArgs = c.Name()+"__mcp_read_resource", string(b)
-	}
-	if _, _, err := reg.Lookup(name); err != nil {
-		return errors.New("the server offers no resources")
-	}
-	// Reading resources changes nothing: no confirmation is asked.
-	res := reg.Execute(mcp.WithApproved(ctx), tools.Call{Name: name, Arguments: json.RawMessage(callArgs)})
-	if res.IsError {
-		fmt.Fprintln(stderr, res.Text)
-		return toolFailed{}
-	}
-	fmt.Fprintln(stdout, res.Text)
-	return nil
-}
-
-func prompts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, o := newFlagSet("prompts", stderr)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	c, err := o.client.connect(ctx, fs, stderr, nil)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if o.name == "" {
-		ps, err := c.Prompts(ctx)
-		if err != nil {
-			return err
-		}
-		for _, p := range ps {
-			var params []string
-			for _, a := range p.Arguments {
-				if a.Required {
-					params = append(params, a.Name)
-				} else {
-					params = append(params, "["+a.Name+"]")
-				}
-			}
-			fmt.Fprintf(stdout, "/%s %s\t%s\n", p.Name, strings.Join(params, " "), p.Description)
-		}
-		return nil
-	}
-	values := map[string]string{}
-	for _, kv := range o.arguments {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return fmt.Errorf("-arg %q: want KEY=VALUE", kv)
-		}
-		values[k] = v
-	}
-	msgs, err := c.GetPrompt(ctx, o.name, values)
-	if err != nil {
-		return err
-	}
-	for _, m := range msgs {
-		fmt.Fprintf(stdout, "%s: %s\n", m.Role, m.Content)
-		if len(m.Images) > 0 {
-			fmt.Fprintf(stdout, "%s: (%d images)\n", m.Role, len(m.Images))
-		}
-	}
-	return nil
 }
