@@ -36,6 +36,9 @@ type Client struct {
 
 	progress *progressRoutes
 	refresh  sync.WaitGroup // list-change refreshes in flight
+	// registering serializes Register, so a refresh after a list change
+	// and a host's own call cannot interleave their unregister/register.
+	registering sync.Mutex
 
 	mu      sync.Mutex
 	skipped []error
@@ -222,6 +225,8 @@ func (c *Client) newTool(name, remote, desc string, params []byte, ann *sdk.Tool
 // later says its tools, resources or prompts changed, reg is refreshed
 // the same way and OnToolsChanged is called.
 func (c *Client) Register(ctx context.Context, reg *tools.Registry) ([]string, error) {
+	c.registering.Lock()
+	defer c.registering.Unlock()
 	ts, err := c.Tools(ctx)
 	if err != nil {
 		return nil, err

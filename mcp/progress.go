@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -61,10 +62,16 @@ func (p *progressRoutes) add(ctx context.Context, tool string) (string, *route, 
 	}
 }
 
-// wait blocks until n notifications were delivered or ctx is done. The
-// notifications are already read off the wire, so the wait is as short
-// as the Reporter is fast.
+// progressWait bounds the wait for notifications the wire counted: they
+// are already read, so only a Reporter that blocks (or an SDK that drops
+// a malformed notification) could make it end this way.
+const progressWait = 5 * time.Second
+
+// wait blocks until n notifications were delivered, ctx is done or
+// progressWait passed.
 func (r *route) wait(ctx context.Context, n int) {
+	timeout := time.NewTimer(progressWait)
+	defer timeout.Stop()
 	for {
 		r.mu.Lock()
 		done, ch := r.delivered >= n, r.changed
@@ -75,6 +82,8 @@ func (r *route) wait(ctx context.Context, n int) {
 		select {
 		case <-ch:
 		case <-ctx.Done():
+			return
+		case <-timeout.C:
 			return
 		}
 	}
