@@ -193,7 +193,9 @@ func (c *Client) adapt(rt *sdk.Tool, name string) (*Tool, error) {
 // newTool makes a Tool of this server with its decision taken.
 func (c *Client) newTool(name, remote, desc string, params []byte, ann *sdk.ToolAnnotations) *Tool {
 	dec, reasons := decide(c.cfg.Rules, c.cfg.Name, remote, ann, c.cfg.InheritEnv)
+	_, allowRule := match(c.cfg.Rules.Allow, c.cfg.Name, remote)
 	return &Tool{
+		byAnnotation: dec == safety.Allow && !allowRule,
 		spec: tools.Spec{
 			Name:        name,
 			Description: desc + " (from MCP server " + c.cfg.Name + ")",

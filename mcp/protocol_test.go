@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -66,6 +67,12 @@ func foreignServer(t *testing.T) *sdk.Server {
 			case <-time.After(5 * time.Second):
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "late"}}}, nil, nil
+		})
+	sdk.AddTool(srv, &sdk.Tool{Name: "read", Description: "Reads a file.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in struct {
+			Path string `json:"path"`
+		}) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "contents of " + in.Path}}}, nil, nil
 		})
 	sdk.AddTool(srv, &sdk.Tool{Name: "log", Description: "Logs at warning level."},
 		func(ctx context.Context, req *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
@@ -252,4 +259,35 @@ func TestConnectErrorsSayWhatWasTried(t *testing.T) {
 	assert.Contains(t, msg, `mcp: cannot connect to server "web": tried streamable HTTP: `)
 	assert.Contains(t, msg, "; then legacy HTTP+SSE: ")
 	assert.Equal(t, 1, strings.Count(msg, "mcp:"), msg)
+}
+
+// TestAnnotationCannotApproveSecrets: a read-only hint lets a call run
+// unasked only when its arguments name no file that may hold secrets.
+func TestAnnotationCannotApproveSecrets(t *testing.T) {
+	tests := []struct {
+		name    string
+		rules   Rules
+		path    string
+		allowed bool
+	}{
+		{"plain file", Rules{}, "notes/todo.txt", true},
+		{"ssh key", Rules{}, "/home/u/.ssh/id_rsa", false},
+		{"dotenv as URI", Rules{}, "file:///srv/app/.env", false},
+		{"windows path", Rules{}, `C:\Users\u\.aws\credentials`, false},
+		{"the host's own allow rule decides", Rules{Allow: []string{"read"}}, "/home/u/.ssh/id_rsa", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := connectInProcess(t, foreignServer(t), ServerConfig{Rules: tt.rules})
+			args, _ := json.Marshal(map[string]string{"path": tt.path})
+			res := registered(t, c).Execute(context.Background(), tools.Call{Name: "srv__read", Arguments: args})
+			if tt.allowed {
+				assert.False(t, res.IsError, res.Text)
+				return
+			}
+			assert.True(t, res.IsError)
+			assert.Contains(t, res.Text, "a read-only annotation cannot approve reading it")
+			assert.NotContains(t, res.Text, "contents of")
+		})
+	}
 }

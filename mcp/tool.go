@@ -66,14 +66,17 @@ type Tool struct {
 	annotations *sdk.ToolAnnotations
 	decision    safety.Decision
 	reasons     []string
-	session     caller
-	confirm     Confirmer
-	logger      *slog.Logger
-	maxOutput   int
-	timeout     time.Duration
-	logLevel    sdk.LoggingLevel
-	progress    *progressRoutes
-	wire        *wire
+	// byAnnotation: Allow rests on the server's read-only hint alone, so
+	// each call's arguments are checked for secrets (see Execute).
+	byAnnotation bool
+	session      caller
+	confirm      Confirmer
+	logger       *slog.Logger
+	maxOutput    int
+	timeout      time.Duration
+	logLevel     sdk.LoggingLevel
+	progress     *progressRoutes
+	wire         *wire
 	// outputSchema is the server's schema of the tool's structured
 	// result, kept for hosts (see OutputSchema).
 	outputSchema any
@@ -118,11 +121,20 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 	}
 	call.Arguments = args
 	req := ConfirmRequest{Tool: t.spec.Name, Server: t.server, Call: call, Decision: t.decision, Reasons: t.reasons}
+	if t.byAnnotation {
+		if arg, m, ok := secretArgument(args); ok {
+			// The server's read-only claim says nothing about whose files
+			// it reads: naming a secret needs a human, as a local read would.
+			req.Decision = safety.Confirm
+			req.Reasons = append([]string{fmt.Sprintf("argument %q names a file that %s; a read-only annotation cannot approve reading it",
+				arg, m.Reason())}, t.reasons...)
+		}
+	}
 	if err := gate(ctx, t.confirm, req); err != nil {
 		logDecision(ctx, t.logger, "mcp tool call refused", req, err)
 		return tools.Result{}, err
 	}
-	if t.decision == safety.Confirm {
+	if req.Decision == safety.Confirm {
 		logDecision(ctx, t.logger, "mcp tool call confirmed", req, nil)
 	}
 	if t.timeout > 0 {
@@ -208,6 +220,47 @@ func decide(r Rules, server, remote string, ann *sdk.ToolAnnotations, inheritEnv
 		why = "is annotated read-only, but the server was given the host's whole environment (InheritEnv), secrets included"
 	}
 	return safety.Confirm, []string{fmt.Sprintf("MCP tool %s/%s %s and no rule allows it", server, remote, why)}
+}
+
+// secretArgument returns the first string in args (at any depth) that
+// names a file the built-in sensitivity floor says may hold secrets
+// (.env, ~/.ssh/…, credentials), as a path or a file:// URI.
+func secretArgument(args json.RawMessage) (string, safety.SensitivityMatch, bool) {
+	var v any
+	if json.Unmarshal(args, &v) != nil {
+		return "", safety.SensitivityMatch{}, false
+	}
+	var floor *safety.Sensitivity // nil: the built-in floor alone
+	var found string
+	var match safety.SensitivityMatch
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case string:
+			p := strings.TrimPrefix(v, "file://")
+			if len(p) < 4096 {
+				if m := floor.Match(strings.ReplaceAll(p, `\`, "/")); m.Secret {
+					found, match = v, m
+					return true
+				}
+			}
+		case []any:
+			for _, e := range v {
+				if walk(e) {
+					return true
+				}
+			}
+		case map[string]any:
+			for _, e := range v {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	ok := walk(v)
+	return found, match, ok
 }
 
 // maxNameLen is the tool-name limit OpenAI-compatible servers enforce.
