@@ -65,7 +65,8 @@
 //     off, and the server was not given the host's whole environment, from
 //     which a "read-only" tool could hand back an API key): Allow; the tool
 //     is then also Spec.ReadOnly, so read-only agent modes offer it and it
-//     may run in parallel;
+//     may run in parallel. A call whose arguments name a file that may
+//     hold secrets (.env, ~/.ssh/…, credentials) still needs confirmation;
 //   - anything else: Confirm.
 //
 // Patterns are path.Match globs over the tool's own name, or over

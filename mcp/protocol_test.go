@@ -25,7 +25,7 @@ import (
 
 // foreignServer is a plain SDK server (not Tether's) with the tools the
 // protocol tests need.
-func foreignServer(t *testing.T) *sdk.Server {
+func foreignServer(t testing.TB) *sdk.Server {
 	t.Helper()
 	srv := sdk.NewServer(&sdk.Implementation{Name: "foreign", Version: "1"},
 		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{}}})
