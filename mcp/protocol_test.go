@@ -60,6 +60,14 @@ func foreignServer(t testing.TB) *sdk.Server {
 			return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"e": &sdk.ElicitParams{Mode: "form", Message: "Your name?",
 				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}}, nil, nil
 		})
+	sdk.AddTool(srv, &sdk.Tool{Name: "ask_visit", Description: "Elicits a URL visit."},
+		func(ctx context.Context, req *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			if r, ok := req.Params.InputResponses["u"].(*sdk.ElicitResult); ok {
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "action=" + r.Action}}}, nil, nil
+			}
+			return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"u": &sdk.ElicitParams{Mode: "url", Message: "Sign in",
+				URL: "https://example.com/login", ElicitationID: "e1"}}}, nil, nil
+		})
 	sdk.AddTool(srv, &sdk.Tool{Name: "slow", Description: "Waits.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
 		func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
 			select {
@@ -139,16 +147,24 @@ func TestSamplingRoundTrip(t *testing.T) {
 }
 
 func TestElicitationDefaults(t *testing.T) {
+	var shown []string
+	approver := approval.Func(func(_ context.Context, r approval.Request) (approval.Response, error) {
+		shown = append(shown, r.Summary)
+		return approval.Response{Choice: approval.AllowOnce}, nil
+	})
 	tests := []struct {
 		name string
+		tool string
 		cfg  ServerConfig
 		want string
 	}{
-		{"headless declines", ServerConfig{}, "action=decline"},
-		{"an approver cannot fill a form", ServerConfig{Approver: approval.Func(func(context.Context, approval.Request) (approval.Response, error) {
+		{"headless declines", "ask_user", ServerConfig{}, "action=decline"},
+		{"headless declines a URL", "ask_visit", ServerConfig{}, "action=decline"},
+		{"the approver is shown the URL", "ask_visit", ServerConfig{Approver: approver}, "action=accept"},
+		{"an approver cannot fill a form", "ask_user", ServerConfig{Approver: approval.Func(func(context.Context, approval.Request) (approval.Response, error) {
 			return approval.Response{Choice: approval.AllowOnce}, nil
 		})}, "action=decline"},
-		{"callback answers", ServerConfig{Elicit: func(_ context.Context, r ElicitRequest) (ElicitResult, error) {
+		{"callback answers", "ask_user", ServerConfig{Elicit: func(_ context.Context, r ElicitRequest) (ElicitResult, error) {
 			if r.Mode != "form" || r.Message != "Your name?" {
 				return ElicitResult{}, errors.New("unexpected request")
 			}
@@ -159,10 +175,12 @@ func TestElicitationDefaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.cfg.Rules = Rules{Allow: []string{"*"}}
 			c := connectInProcess(t, foreignServer(t), tt.cfg)
-			res := registered(t, c).Execute(context.Background(), tools.Call{Name: "srv__ask_user", Arguments: []byte(`{}`)})
+			res := registered(t, c).Execute(context.Background(), tools.Call{Name: "srv__" + tt.tool, Arguments: []byte(`{}`)})
 			assert.Contains(t, res.Text, tt.want)
 		})
 	}
+	require.Len(t, shown, 1, "only the URL request reached this approver")
+	assert.Contains(t, shown[0], "https://example.com/login")
 }
 
 func TestCallTimeout(t *testing.T) {
