@@ -161,6 +161,9 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 		tok, rt, done = t.progress.add(ctx, t.spec.Name)
 		defer done()
 		params.SetProgressToken(tok)
+		if t.wire != nil {
+			t.wire.track(tok)
+		}
 	}
 	res, err := t.session.CallTool(ctx, params)
 	if rt != nil {

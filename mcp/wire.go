@@ -23,13 +23,22 @@ import (
 //     drops that field when it decodes a tool.
 type wire struct {
 	mu         sync.Mutex
-	arrived    map[string]int // progress token → notifications read
+	arrived    map[string]int // tracked progress token → notifications read
 	listCalls  map[string]bool
 	taskNeeded map[string]bool
 }
 
 func newWire() *wire {
 	return &wire{arrived: map[string]int{}, listCalls: map[string]bool{}, taskNeeded: map[string]bool{}}
+}
+
+// track starts counting the notifications for tok, a call's token; the
+// wire counts only tracked tokens, so a notification arriving after its
+// call ended leaves nothing behind.
+func (w *wire) track(tok string) {
+	w.mu.Lock()
+	w.arrived[tok] = 0
+	w.mu.Unlock()
 }
 
 // arrivedFor returns how many progress notifications for tok were read.
@@ -75,7 +84,9 @@ func (w *wire) received(msg jsonrpc.Message) {
 		}
 		if tok, ok := p.Token.(string); ok {
 			w.mu.Lock()
-			w.arrived[tok]++
+			if _, tracked := w.arrived[tok]; tracked {
+				w.arrived[tok]++
+			}
 			w.mu.Unlock()
 		}
 	case *jsonrpc.Response:
