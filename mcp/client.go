@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"net/http"
-	"os"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tetherdev/tether/internal/tailbuf"
@@ -20,83 +18,33 @@ import (
 	"github.com/tetherdev/tether/tools"
 )
 
-// ErrConfig: a ServerConfig that cannot work (no way to reach the server, a
-// bad name or pattern). The message says which field to fix.
-var ErrConfig = errors.New("mcp: invalid server config")
-
-// ServerConfig says how to reach one MCP server and how far to trust its
-// tools. Set exactly one of Command, URL or Transport.
-type ServerConfig struct {
-	// Name identifies the server and becomes its tools' namespace
-	// ("github" → "github__create_issue"): 1-40 of [a-zA-Z0-9_-], no "__".
-	Name string
-
-	// Command and Args start a server that speaks MCP on stdin/stdout.
-	// Env is added to this process's environment; Dir is its working
-	// directory. The server's stderr is kept (last 8 KiB) for error
-	// messages.
-	Command string
-	Args    []string
-	Env     []string
-	Dir     string
-
-	// URL is a streamable HTTP endpoint. Header is sent with every request
-	// (an Authorization token, say); HTTPClient defaults to
-	// http.DefaultClient.
-	URL        string
-	Header     http.Header
-	HTTPClient *http.Client
-
-	// Transport connects any other way (in-process, a custom pipe).
-	Transport sdk.Transport
-
-	// Rules decide which tools run without asking (see Rules).
-	Rules Rules
-	// Confirm is asked about confirm-level calls; nil denies them, as a
-	// headless gateway must.
-	Confirm Confirmer
-	// MaxOutput bounds a result's text; zero means DefaultMaxOutput.
-	MaxOutput int
-	// Logger receives connection events and every refused or confirmed
-	// call; nil logs nothing.
-	Logger *slog.Logger
-	// OnToolsChanged is called when the server says its tool list changed;
-	// call Register again from it (on another goroutine if it may block)
-	// to refresh the registry.
-	OnToolsChanged func(*Client)
-}
-
-var serverNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,40}$`)
-
-func (c *ServerConfig) validate() error {
-	if !serverNameRE.MatchString(c.Name) || strings.Contains(c.Name, tools.NamespaceSep) {
-		return fmt.Errorf("%w: Name %q: use 1-40 letters, digits, '_' or '-', without \"__\"", ErrConfig, c.Name)
-	}
-	n := 0
-	for _, set := range []bool{c.Command != "", c.URL != "", c.Transport != nil} {
-		if set {
-			n++
-		}
-	}
-	if n != 1 {
-		return fmt.Errorf("%w: server %q: set exactly one of Command, URL or Transport", ErrConfig, c.Name)
-	}
-	if err := c.Rules.validate(); err != nil {
-		return fmt.Errorf("%w: server %q: %v", ErrConfig, c.Name, err)
-	}
-	return nil
-}
+// ErrNeedsTasks: a server's tool can only be called as an MCP task, which
+// Tether does not support yet; such tools are left out (see Skipped).
+var ErrNeedsTasks = errors.New("mcp: tool requires MCP tasks, which Tether does not support yet")
 
 // Client is a connection to one MCP server. It is safe for concurrent use.
 type Client struct {
 	cfg     ServerConfig
+	client  *sdk.Client
 	session *sdk.ClientSession
 	stderr  *tailbuf.Buffer
+	wire    *wire
+	oauth   auth.OAuthHandler
+	// logLevel is the least severe server log level the Logger records;
+	// empty when no logs are wanted. Set once, before any tool exists.
+	logLevel sdk.LoggingLevel
 
 	progress *progressRoutes
+	refresh  sync.WaitGroup // list-change refreshes in flight
+	// registering serializes Register, so a refresh after a list change
+	// and a host's own call cannot interleave their unregister/register.
+	registering sync.Mutex
 
 	mu      sync.Mutex
 	skipped []error
+	roots   []string        // URIs currently offered
+	reg     *tools.Registry // where Register put the tools; refreshed on list changes
+	closed  bool
 }
 
 // Connect starts or dials the server, performs the MCP handshake and
@@ -106,65 +54,79 @@ func Connect(ctx context.Context, cfg ServerConfig) (*Client, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, progress: &progressRoutes{}}
-	t := cfg.Transport
-	switch {
-	case cfg.Command != "":
-		cmd := exec.Command(cfg.Command, cfg.Args...)
-		cmd.Dir = cfg.Dir
-		if len(cfg.Env) > 0 {
-			cmd.Env = append(os.Environ(), cfg.Env...)
-		}
-		c.stderr = tailbuf.New(8 << 10)
-		cmd.Stderr = c.stderr
-		t = &sdk.CommandTransport{Command: cmd}
-	case cfg.URL != "":
-		hc := cfg.HTTPClient
-		if hc == nil {
-			hc = http.DefaultClient
-		}
-		if len(cfg.Header) > 0 {
-			base := hc.Transport
-			if base == nil {
-				base = http.DefaultTransport
-			}
-			copied := *hc
-			copied.Transport = headerTransport{base: base, header: cfg.Header.Clone()}
-			hc = &copied
-		}
-		t = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc}
+	c := &Client{cfg: cfg, progress: &progressRoutes{}, wire: newWire()}
+	c.client = sdk.NewClient(&sdk.Implementation{Name: "tether", Version: "v0"}, c.options())
+	if err := c.SetRoots(cfg.Roots...); err != nil {
+		return nil, err
 	}
-	opts := &sdk.ClientOptions{Logger: cfg.Logger, ProgressNotificationHandler: c.progress.deliver}
-	if cfg.OnToolsChanged != nil {
-		opts.ToolListChangedHandler = func(ctx context.Context, _ *sdk.ToolListChangedRequest) { cfg.OnToolsChanged(c) }
-	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "tether", Version: "v0"}, opts)
-	s, err := client.Connect(ctx, t, nil)
+	attempts, err := c.attempts(ctx, c.wire)
 	if err != nil {
-		return nil, fmt.Errorf("mcp: connect to server %q: %w%s", cfg.Name, err, c.stderrNote())
+		return nil, err
 	}
-	c.session = s
+	cerr := &connectError{server: cfg.Name}
+	for _, a := range attempts {
+		s, err := c.client.Connect(ctx, a.t, nil)
+		if err == nil {
+			c.session = s
+			break
+		}
+		cerr.tried, cerr.errs = append(cerr.tried, a.name), append(cerr.errs, err)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if c.session == nil {
+		cerr.stderr = c.stderrNote()
+		return nil, cerr
+	}
+	c.startServerLog(ctx)
 	if cfg.Logger != nil {
 		cfg.Logger.InfoContext(ctx, "mcp server connected", "server", cfg.Name)
 	}
 	return c, nil
 }
 
+// options are the SDK client's handlers: progress, list changes,
+// subscriptions, logging, sampling and elicitation.
+func (c *Client) options() *sdk.ClientOptions {
+	changed := func() { c.listChanged() }
+	opts := &sdk.ClientOptions{
+		Logger:                      c.cfg.Logger,
+		ProgressNotificationHandler: c.progress.deliver,
+		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { changed() },
+		PromptListChangedHandler:    func(context.Context, *sdk.PromptListChangedRequest) { changed() },
+		ResourceListChangedHandler:  func(context.Context, *sdk.ResourceListChangedRequest) { changed() },
+		ResourceUpdatedHandler:      c.resourceUpdated,
+		LoggingMessageHandler:       c.serverLog,
+		// Elicitation is always offered, so that servers do not hide the
+		// tools that need it; without a way to ask, the answer is decline.
+		ElicitationHandler: c.elicit,
+		Capabilities: &sdk.ClientCapabilities{
+			RootsV2:     &sdk.RootCapabilities{ListChanged: true},
+			Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}},
+		},
+	}
+	if c.cfg.SamplingModel != nil {
+		opts.CreateMessageHandler = c.sample
+	}
+	return opts
+}
+
 // Name returns the server's name (its tools' namespace).
 func (c *Client) Name() string { return c.cfg.Name }
 
-// Session returns the underlying SDK session, for resources, prompts and
-// anything else beyond tools.
+// Session returns the underlying SDK session, for anything beyond what
+// Client offers.
 func (c *Client) Session() *sdk.ClientSession { return c.session }
 
 // Tools lists the server's tools, adapted to tools.Tool with their
-// decisions made. A tool whose schema is unusable is left out; Skipped
-// says which and why.
+// decisions made. A tool whose schema is unusable, or that requires MCP
+// tasks, is left out; Skipped says which and why.
 func (c *Client) Tools(ctx context.Context) ([]*Tool, error) {
 	var remote []*sdk.Tool
 	for t, err := range c.session.Tools(ctx, nil) {
 		if err != nil {
-			return nil, fmt.Errorf("mcp: list tools of server %q: %w%s", c.cfg.Name, err, c.stderrNote())
+			return nil, c.fail("list tools", err)
 		}
 		remote = append(remote, t)
 	}
@@ -177,6 +139,9 @@ func (c *Client) Tools(ctx context.Context) ([]*Tool, error) {
 	var skipped []error
 	for _, rt := range remote {
 		t, err := c.adapt(rt, local[rt.Name])
+		if err == nil && c.wire.needsTask(rt.Name) {
+			err = fmt.Errorf("%w: %s", ErrNeedsTasks, rt.Name)
+		}
 		if err != nil {
 			skipped = append(skipped, err)
 			if c.cfg.Logger != nil {
@@ -214,27 +179,8 @@ func (c *Client) adapt(rt *sdk.Tool, name string) (*Tool, error) {
 	if desc == "" {
 		desc = "Tool " + rt.Name
 	}
-	dec, reasons := decide(c.cfg.Rules, c.cfg.Name, rt.Name, rt.Annotations)
-	t := &Tool{
-		spec: tools.Spec{
-			Name:        name,
-			Description: desc + " (from MCP server " + c.cfg.Name + ")",
-			Parameters:  params,
-			// Read-only modes and parallel runs get only what runs unasked
-			// and claims to change nothing.
-			ReadOnly: dec == safety.Allow && rt.Annotations != nil && rt.Annotations.ReadOnlyHint,
-		},
-		server:      c.cfg.Name,
-		remote:      rt.Name,
-		annotations: rt.Annotations,
-		decision:    dec,
-		reasons:     reasons,
-		session:     c.session,
-		progress:    c.progress,
-		confirm:     c.cfg.Confirm,
-		logger:      c.cfg.Logger,
-		maxOutput:   c.cfg.MaxOutput,
-	}
+	t := c.newTool(name, rt.Name, desc, params, rt.Annotations)
+	t.outputSchema = rt.OutputSchema
 	// Ask the registry itself whether it accepts the schema, so one odd
 	// tool cannot make a whole server fail to register.
 	var probe tools.Registry
@@ -244,16 +190,50 @@ func (c *Client) adapt(rt *sdk.Tool, name string) (*Tool, error) {
 	return t, nil
 }
 
+// newTool makes a Tool of this server with its decision taken.
+func (c *Client) newTool(name, remote, desc string, params []byte, ann *sdk.ToolAnnotations) *Tool {
+	dec, reasons := decide(c.cfg.Rules, c.cfg.Name, remote, ann, c.cfg.InheritEnv)
+	_, allowRule := match(c.cfg.Rules.Allow, c.cfg.Name, remote)
+	return &Tool{
+		byAnnotation: dec == safety.Allow && !allowRule,
+		spec: tools.Spec{
+			Name:        name,
+			Description: desc + " (from MCP server " + c.cfg.Name + ")",
+			Parameters:  params,
+			// Read-only modes and parallel runs get only what runs unasked
+			// and claims to change nothing.
+			ReadOnly: dec == safety.Allow && ann != nil && ann.ReadOnlyHint,
+		},
+		server:      c.cfg.Name,
+		remote:      remote,
+		annotations: ann,
+		decision:    dec,
+		reasons:     reasons,
+		session:     c.session,
+		progress:    c.progress,
+		wire:        c.wire,
+		confirm:     c.cfg.Confirm,
+		logger:      c.cfg.Logger,
+		maxOutput:   c.cfg.MaxOutput,
+		timeout:     c.cfg.CallTimeout,
+		logLevel:    c.logLevel,
+	}
+}
+
 // Register lists the server's tools and adds them to reg under the
-// server's namespace, replacing whatever that namespace held (so calling it
-// again after the server's tool list changed refreshes it). Tools a deny
-// rule names are left out. It returns the registered names.
+// server's namespace, with the resource tools when the server has
+// resources, replacing whatever that namespace held. Tools a deny rule
+// names are left out. It returns the registered names. When the server
+// later says its tools, resources or prompts changed, reg is refreshed
+// the same way and OnToolsChanged is called.
 func (c *Client) Register(ctx context.Context, reg *tools.Registry) ([]string, error) {
+	c.registering.Lock()
+	defer c.registering.Unlock()
 	ts, err := c.Tools(ctx)
 	if err != nil {
 		return nil, err
 	}
-	reg.Unregister(c.cfg.Name + tools.NamespaceSep)
+	ts = append(ts, c.resourceTools()...)
 	var list []tools.Tool
 	var names []string
 	for _, t := range ts {
@@ -263,22 +243,81 @@ func (c *Client) Register(ctx context.Context, reg *tools.Registry) ([]string, e
 		}
 		list, names = append(list, t), append(names, t.spec.Name)
 	}
+	reg.Unregister(c.cfg.Name + tools.NamespaceSep)
 	// The names already carry the namespace: Register keeps the *Tool
 	// itself in the registry, so Lookup's result still implements Decider.
 	if err := reg.Register(list...); err != nil {
 		return nil, fmt.Errorf("mcp: register tools of server %q: %w", c.cfg.Name, err)
 	}
+	c.mu.Lock()
+	c.reg = reg
+	c.mu.Unlock()
 	return names, nil
 }
 
+// listChanged refreshes the registry Register filled, off the SDK's
+// notification goroutine (listing from inside its handler could wait on
+// that same goroutine).
+func (c *Client) listChanged() {
+	c.mu.Lock()
+	reg, closed := c.reg, c.closed
+	if !closed {
+		c.refresh.Add(1)
+	}
+	c.mu.Unlock()
+	if closed {
+		return
+	}
+	go func() {
+		defer c.refresh.Done()
+		if reg != nil {
+			if _, err := c.Register(context.Background(), reg); err != nil && c.cfg.Logger != nil {
+				c.cfg.Logger.Warn("mcp tools not refreshed", "server", c.cfg.Name, "error", err.Error())
+			}
+		}
+		if c.cfg.OnToolsChanged != nil {
+			c.cfg.OnToolsChanged(c)
+		}
+	}()
+}
+
 // Close ends the session; a command server's stdin is closed and the
-// process waited for (then terminated if it lingers).
+// process waited for (then terminated after TerminateGrace).
 func (c *Client) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
 	err := c.session.Close()
+	c.refresh.Wait()
+	if terminated(err) {
+		// A server that ignores its closed stdin is stopped after the
+		// grace period, as asked: that is not a failure of the server.
+		if c.cfg.Logger != nil {
+			c.cfg.Logger.Info("mcp server lingered and was terminated", "server", c.cfg.Name, "grace", c.cfg.TerminateGrace)
+		}
+		err = nil
+	}
 	if c.cfg.Logger != nil {
 		c.cfg.Logger.Info("mcp server disconnected", "server", c.cfg.Name)
 	}
 	return err
+}
+
+// terminated reports whether err is a process's exit by SIGTERM or
+// SIGKILL, which Close sends a lingering stdio server.
+func terminated(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGTERM || ws.Signal() == syscall.SIGKILL)
+}
+
+// fail wraps an error of a request to the server with what was being done
+// and the server's last stderr lines.
+func (c *Client) fail(what string, err error) error {
+	return fmt.Errorf("mcp: server %q: %s: %w%s", c.cfg.Name, what, err, c.stderrNote())
 }
 
 func (c *Client) stderrNote() string {
@@ -290,18 +329,4 @@ func (c *Client) stderrNote() string {
 		return ""
 	}
 	return "\nserver stderr:\n" + s
-}
-
-// headerTransport adds fixed headers to every request.
-type headerTransport struct {
-	base   http.RoundTripper
-	header http.Header
-}
-
-func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, v := range t.header {
-		r.Header[k] = slices.Clone(v)
-	}
-	return t.base.RoundTrip(r)
 }

@@ -185,7 +185,7 @@ func TestClientCalls(t *testing.T) {
 	assert.False(t, r.IsError, r.Text)
 	assert.Empty(t, asked)
 
-	assert.Equal(t, "here:\n[image: image/png, 5 bytes]\n[resource link: file:///x (x)]", call(t, &reg, "fake__picture", `{}`).Text)
+	assert.Equal(t, "here:\n[image: image/png, 5 bytes]\n[resource link: file:///x (x); read it with fake__mcp_read_resource]", call(t, &reg, "fake__picture", `{}`).Text)
 	res = call(t, &reg, "fake__fail", `{}`)
 	assert.True(t, res.IsError)
 	assert.Equal(t, "quota exceeded", res.Text)
@@ -255,8 +255,9 @@ func TestConnectErrors(t *testing.T) {
 func TestSubprocess(t *testing.T) {
 	ws := workspace(t, map[string]string{"hello.txt": "hello from a subprocess\n", ".env": "K=V\n"})
 	ctx := context.Background()
+	// The race-instrumented test binary takes about a second to exit.
 	c, err := Connect(ctx, ServerConfig{Name: "tether", Command: os.Args[0], Env: []string{"TETHER_MCP_TEST_SERVE=" + ws.Root()},
-		Rules: Rules{Allow: []string{"*"}}})
+		Rules: Rules{Allow: []string{"*"}}, TerminateGrace: 10 * time.Second})
 	require.NoError(t, err)
 	defer c.Close()
 	var reg tools.Registry

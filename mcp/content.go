@@ -1,12 +1,14 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -19,57 +21,111 @@ const DefaultMaxOutput = 64 << 10
 // that a Tether client can give hosts the same structured information.
 const metaKey = "tether/meta"
 
-// convertResult renders an MCP result as text for the model: text parts
-// verbatim, other parts described in one line (their bytes mean nothing
-// to a text model), structured content as JSON when there is nothing else.
-func convertResult(res *sdk.CallToolResult, limit int) tools.Result {
-	if limit <= 0 {
-		limit = DefaultMaxOutput
-	}
+// convertResult renders an MCP result for the model: text parts verbatim;
+// images as Result.Images (for models that see them) plus a line of text
+// (for those that do not); other parts described in one line; structured
+// content as JSON unless a text part already is that JSON (servers are
+// asked to send both).
+func convertResult(res *sdk.CallToolResult, server string, limit int) tools.Result {
 	var parts []string
+	out := tools.Result{IsError: res.IsError}
 	for _, c := range res.Content {
-		parts = append(parts, describeContent(c))
-	}
-	if len(parts) == 0 && res.StructuredContent != nil {
-		if b, err := json.MarshalIndent(res.StructuredContent, "", "  "); err == nil {
-			parts = append(parts, string(b))
+		parts = append(parts, describeContent(c, server))
+		if img, ok := imageOf(c); ok {
+			out.Images = append(out.Images, img)
 		}
 	}
-	text := strings.Join(parts, "\n")
-	out := tools.Result{IsError: res.IsError}
+	_, fromTether := res.Meta[metaKey]
+	// A Tether server's structured content is its tools.Meta, which goes
+	// to Result.Meta rather than to the model.
+	if res.StructuredContent != nil && !fromTether {
+		if b, err := json.Marshal(res.StructuredContent); err == nil && !textIsJSON(parts, b) {
+			var pretty bytes.Buffer
+			_ = json.Indent(&pretty, b, "", "  ")
+			if len(parts) > 0 {
+				parts = append(parts, "Structured result:")
+			}
+			parts = append(parts, pretty.String())
+		}
+	}
 	if m, ok := res.Meta[metaKey]; ok {
 		if b, err := json.Marshal(m); err == nil {
 			_ = json.Unmarshal(b, &out.Meta) // best effort: a foreign _meta is not ours to validate
 		}
 	}
-	if text == "" {
+	out.Text = strings.Join(parts, "\n")
+	if out.Text == "" {
 		if res.IsError {
-			text = "The tool failed without saying why."
+			out.Text = "The tool failed without saying why."
 		} else {
-			text = "The tool returned no content."
+			out.Text = "The tool returned no content."
 		}
 	}
-	if len(text) > limit {
-		cut := strings.LastIndexByte(text[:limit], '\n')
-		if cut <= 0 {
-			cut = limit
-		}
-		omitted := strings.Count(text[cut:], "\n") + 1
-		text = fmt.Sprintf("%s\n[output truncated: %d more lines (%d bytes) not shown]", text[:cut], omitted, len(text)-cut)
-		out.Meta.Truncated = true
-		out.Meta.OmittedLines = omitted
-	}
-	out.Text = text
-	return out
+	return limitText(out, limit)
 }
 
-func describeContent(c sdk.Content) string {
+// limitText cuts r.Text to limit bytes (DefaultMaxOutput when limit ≤ 0)
+// at a line end, saying how much is missing.
+func limitText(r tools.Result, limit int) tools.Result {
+	if limit <= 0 {
+		limit = DefaultMaxOutput
+	}
+	text := r.Text
+	if len(text) <= limit {
+		return r
+	}
+	cut := strings.LastIndexByte(text[:limit], '\n')
+	if cut <= 0 {
+		cut = limit
+	}
+	omitted := strings.Count(text[cut:], "\n") + 1
+	r.Text = fmt.Sprintf("%s\n[output truncated: %d more lines (%d bytes) not shown]", text[:cut], omitted, len(text)-cut)
+	r.Meta.Truncated = true
+	r.Meta.OmittedLines = omitted
+	return r
+}
+
+// textIsJSON reports whether one of the text parts is the JSON b.
+func textIsJSON(parts []string, b []byte) bool {
+	var want any
+	if json.Unmarshal(b, &want) != nil {
+		return false
+	}
+	for _, p := range parts {
+		var got any
+		if json.Unmarshal([]byte(p), &got) == nil {
+			if g, err := json.Marshal(got); err == nil {
+				if w, err := json.Marshal(want); err == nil && bytes.Equal(g, w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// imageOf returns an image part (or an embedded image resource) as an
+// llm.Image.
+func imageOf(c sdk.Content) (llm.Image, bool) {
+	switch c := c.(type) {
+	case *sdk.ImageContent:
+		return llm.Image{MIMEType: c.MIMEType, Data: c.Data}, len(c.Data) > 0
+	case *sdk.EmbeddedResource:
+		if c.Resource != nil && len(c.Resource.Blob) > 0 && strings.HasPrefix(c.Resource.MIMEType, "image/") {
+			return llm.Image{MIMEType: c.Resource.MIMEType, Data: c.Resource.Blob}, true
+		}
+	}
+	return llm.Image{}, false
+}
+
+func describeContent(c sdk.Content, server string) string {
 	switch c := c.(type) {
 	case *sdk.TextContent:
 		return c.Text
 	case *sdk.ImageContent:
 		return fmt.Sprintf("[image: %s, %d bytes]", c.MIMEType, len(c.Data))
 	case *sdk.AudioContent:
+		// No backend takes audio yet: the model learns that there was some.
 		return fmt.Sprintf("[audio: %s, %d bytes]", c.MIMEType, len(c.Data))
 	case *sdk.ResourceLink:
 		s := "[resource link: " + c.URI
@@ -77,9 +133,9 @@ func describeContent(c sdk.Content) string {
 			s += " (" + c.Name + ")"
 		}
 		if c.Description != "" {
-			s += ": " + c.Description
+			s += ": " + oneLine(c.Description)
 		}
-		return s + "]"
+		return s + "; read it with " + server + "__" + readResourceTool + "]"
 	case *sdk.EmbeddedResource:
 		if c.Resource == nil {
 			return "[embedded resource]"

@@ -21,7 +21,39 @@
 // Names become "<server>__<tool>", with characters models cannot send
 // replaced and a short hash added when that would make two names collide
 // or exceed 64 bytes. A model that drops the prefix still reaches a tool
-// whose bare name is unique.
+// whose bare name is unique. When the server says its tools, resources or
+// prompts changed, the registry is refreshed. Tools that can only run as
+// MCP tasks are left out, with a note in Skipped.
+//
+// # Reaching servers
+//
+// A command server gets a minimal environment: HOME, LOGNAME, PATH, SHELL,
+// TERM and USER, then ServerConfig.Env; InheritEnv passes everything,
+// secrets included. Close closes its stdin and terminates it after
+// TerminateGrace. A URL is tried as streamable HTTP, then as legacy
+// HTTP+SSE; errors say what was tried. OAuthConfig runs the
+// authorization-code flow with PKCE when the server answers 401, refreshes
+// tokens and keeps them in a host TokenStore. LoadConfig reads the
+// mcpServers / servers JSON files of Claude Desktop, Cursor and VS Code.
+//
+// # What the model and the host get
+//
+// Text results go to the model verbatim, images as Result.Images (with a
+// line of text for models that do not see), structured content as JSON,
+// resource links naming the tool that reads them: a server with resources
+// gets "<server>__mcp_list_resources" and "<server>__mcp_read_resource".
+// Progress notifications reach the calling context's tools.Reporter with
+// progress, total and message, every one before the call returns.
+// Prompts (Client.Prompts, Client.GetPrompt) are for hosts to offer as
+// slash commands; Subscribe reports resource changes to
+// OnResourceUpdated; server log messages go to the Logger at the matching
+// slog level.
+//
+// The client offers ServerConfig.Roots (the workspace, say; SetRoots
+// updates them). Sampling requests go to SamplingModel, the request and
+// the answer each shown to Approver first. Elicitation requests go to
+// Elicit; without it a URL request is shown to Approver and a form is
+// declined, as a headless host must.
 //
 // # Which calls need a human
 //
@@ -30,8 +62,11 @@
 //   - a Rules.Deny pattern names it: Deny, never sent;
 //   - a Rules.Allow pattern names it: Allow;
 //   - the server annotates it readOnlyHint (and Rules.IgnoreAnnotations is
-//     off): Allow; the tool is then also Spec.ReadOnly, so read-only agent
-//     modes offer it and it may run in parallel;
+//     off, and the server was not given the host's whole environment, from
+//     which a "read-only" tool could hand back an API key): Allow; the tool
+//     is then also Spec.ReadOnly, so read-only agent modes offer it and it
+//     may run in parallel. A call whose arguments name a file that may
+//     hold secrets (.env, ~/.ssh/…, credentials) still needs confirmation;
 //   - anything else: Confirm.
 //
 // Patterns are path.Match globs over the tool's own name, or over
@@ -64,15 +99,16 @@
 // nil (the client is another program, not a person). A Policy with
 // Headless set turns every Confirm into Deny. Tools ActionOf does not know
 // run when read-only and need confirmation otherwise. Refusals reach the
-// client as tool errors (isError) with the reasons, and results carry
-// Tether's structured tools.Meta in _meta["tether/meta"], which a Tether
-// client turns back into Result.Meta.
+// client as tool errors (isError) with the reasons. Each tool has a
+// title, the spec's hints (read-only tools are idempotent; workspace file
+// tools are closed-world) and an output schema: results carry Tether's
+// tools.Meta as structured content, and in _meta["tether/meta"], which a
+// Tether client turns back into Result.Meta.
 //
 // # Progress
 //
 // Progress travels both ways: a served tool's tools.Report calls (read_file
 // chunks, a command's output as it runs) become MCP progress notifications
-// when the client asked for them, and a Tether client hands a remote
-// tool's notifications to the calling context's tools.Reporter. Every
-// notification a Tether server sent is delivered before the call returns.
+// when the client asked for them, and a Tether client hands any remote
+// tool's notifications to the calling context's tools.Reporter.
 package mcp

@@ -64,3 +64,24 @@ func ExampleDecider() {
 		}
 	}
 }
+
+// A config file in the format Claude Desktop, Cursor and VS Code share
+// becomes ServerConfigs; variables come from the environment.
+func ExampleParseConfig() {
+	file := []byte(`{"mcpServers": {
+		"github": {"command": "github-mcp-server", "args": ["stdio"], "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}},
+		"docs":   {"url": "https://example.com/mcp", "type": "sse"}
+	}}`)
+	env := map[string]string{"GITHUB_TOKEN": "ghp_example"}
+	cfgs, err := mcp.ParseConfig(file, mcp.ConfigOptions{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range cfgs {
+		fmt.Println(c.Name, c.Command, c.Env, c.URL, c.LegacySSE)
+	}
+	// Output:
+	// docs  [] https://example.com/mcp true
+	// github github-mcp-server [GITHUB_TOKEN=ghp_example]  false
+}

@@ -45,7 +45,7 @@ func builtinServer(t *testing.T, ws *safety.Workspace, opts ServeOptions) *sdk.S
 }
 
 // connectInProcess runs srv and connects a Client to it in memory.
-func connectInProcess(t *testing.T, srv *sdk.Server, cfg ServerConfig) *Client {
+func connectInProcess(t testing.TB, srv *sdk.Server, cfg ServerConfig) *Client {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	st, ct := sdk.NewInMemoryTransports()

@@ -18,18 +18,15 @@ import (
 // a running tool into MCP progress notifications when the client asked
 // for them (a progress token), with the tools.Progress itself in
 // _meta["tether/meta"]. A Tether client gives every call a token and hands
-// the notifications to the calling context's tools.Reporter, so a UI sees
-// a remote command's output as it runs, exactly as for a local one.
-
-// progressKey is where a Tether server puts the number of progress
-// notifications it sent for a call. The SDK hands notifications to their
-// handler on a queue that a call's response can overtake, so the client
-// waits (briefly) until it has delivered that many before the call
-// returns: no report is lost, and none arrives after the result.
-const progressKey = "tether/progress"
-
-// progressWait bounds that wait.
-const progressWait = 2 * time.Second
+// the notifications, of any server, to the calling context's
+// tools.Reporter with their progress, total and message, so a UI sees a
+// remote command's output as it runs, exactly as for a local one.
+//
+// Invariant: every notification the server sent before its result is
+// reported before Execute returns, and none after. The wire counts the
+// notifications in the order the server sent them; the SDK hands them to
+// deliver on a queue the result can overtake, so Execute waits until
+// deliver has caught up with the wire's count.
 
 // progressRoutes maps the client's progress tokens to the calls that
 // issued them.
@@ -64,6 +61,11 @@ func (p *progressRoutes) add(ctx context.Context, tool string) (string, *route, 
 		p.mu.Unlock()
 	}
 }
+
+// progressWait bounds the wait for notifications the wire counted: they
+// are already read, so only a Reporter that blocks (or an SDK that drops
+// a malformed notification) could make it end this way.
+const progressWait = 5 * time.Second
 
 // wait blocks until n notifications were delivered, ctx is done or
 // progressWait passed.
@@ -100,18 +102,9 @@ func (p *progressRoutes) deliver(_ context.Context, req *sdk.ProgressNotificatio
 	r := p.routes[tok]
 	p.mu.Unlock()
 	if r == nil {
-		return // a notification for a call that already returned
+		return // not a token of ours: the wire did not count it for a call
 	}
-	var pr tools.Progress
-	if m, ok := req.Params.Meta[metaKey]; ok {
-		if b, err := json.Marshal(m); err == nil {
-			_ = json.Unmarshal(b, &pr)
-		}
-	}
-	if pr == (tools.Progress{}) {
-		pr.Output = req.Params.Message
-	}
-	r.report(pr)
+	r.report(progressOf(req.Params))
 	r.mu.Lock()
 	r.delivered++
 	close(r.changed)
@@ -119,33 +112,31 @@ func (p *progressRoutes) deliver(_ context.Context, req *sdk.ProgressNotificatio
 	r.mu.Unlock()
 }
 
-// sentCount reads the server's count of progress notifications from a
-// result's _meta; 0 when absent.
-func sentCount(res *sdk.CallToolResult) int {
-	if res == nil {
-		return 0
+// progressOf turns a notification into a report: a Tether server's
+// structured report when present, and always the notification's own
+// progress, total and message.
+func progressOf(n *sdk.ProgressNotificationParams) tools.Progress {
+	var pr tools.Progress
+	if m, ok := n.Meta[metaKey]; ok {
+		if b, err := json.Marshal(m); err == nil {
+			_ = json.Unmarshal(b, &pr) // a foreign _meta is not ours to validate
+		}
 	}
-	switch n := res.Meta[progressKey].(type) {
-	case float64:
-		return int(n)
-	case int:
-		return n
-	}
-	return 0
+	pr.Done, pr.Total, pr.Message = n.Progress, n.Total, n.Message
+	return pr
 }
 
 // serverReporter returns a Reporter that forwards a tool's progress to the
 // client as notifications, or nil when the client gave no token.
-// The counter counts the notifications sent.
-func serverReporter(ctx context.Context, req *sdk.CallToolRequest) (tools.Reporter, *atomic.Int64) {
+func serverReporter(ctx context.Context, req *sdk.CallToolRequest) tools.Reporter {
 	if req == nil || req.Params == nil || req.Session == nil {
-		return nil, nil
+		return nil
 	}
 	tok := req.Params.GetProgressToken()
 	if tok == nil {
-		return nil, nil
+		return nil
 	}
-	var n atomic.Int64
+	var seq atomic.Int64
 	return func(p tools.Progress) {
 		msg := strings.TrimSpace(p.Output)
 		if msg == "" && p.Path != "" {
@@ -155,10 +146,8 @@ func serverReporter(ctx context.Context, req *sdk.CallToolRequest) (tools.Report
 		if b, err := json.Marshal(p); err == nil {
 			_ = json.Unmarshal(b, &meta)
 		}
-		seq := n.Add(1)
-		if err := req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
-			ProgressToken: tok, Progress: float64(seq), Message: msg, Meta: sdk.Meta{metaKey: meta}}); err != nil {
-			n.Add(-1) // not sent: the client must not wait for it
-		}
-	}, &n
+		// A failed send is the client's loss only: the tool goes on.
+		_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
+			ProgressToken: tok, Progress: float64(seq.Add(1)), Message: msg, Meta: sdk.Meta{metaKey: meta}})
+	}
 }

@@ -74,13 +74,13 @@ func NewServer(reg *tools.Registry, opts ServeOptions) (*sdk.Server, error) {
 		if len(params) == 0 {
 			params = json.RawMessage(`{"type":"object"}`)
 		}
-		readOnly := spec.ReadOnly
-		destructive := !spec.ReadOnly
 		st := &sdk.Tool{
-			Name:        spec.Name,
-			Description: spec.Description,
-			InputSchema: params,
-			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: readOnly, DestructiveHint: &destructive},
+			Name:         spec.Name,
+			Title:        titleOf(spec.Name),
+			Description:  spec.Description,
+			InputSchema:  params,
+			Annotations:  annotationsOf(spec),
+			OutputSchema: metaSchema,
 		}
 		g := &guard{tool: t, spec: spec, opts: &opts}
 		if err := guarded.Register(tools.Func{Spec: spec, Run: g.run}); err != nil {
@@ -91,18 +91,10 @@ func NewServer(reg *tools.Registry, opts ServeOptions) (*sdk.Server, error) {
 			if req.Params != nil && len(req.Params.Arguments) > 0 {
 				args = req.Params.Arguments
 			}
-			r, sent := serverReporter(ctx, req)
-			if r != nil {
+			if r := serverReporter(ctx, req); r != nil {
 				ctx = tools.WithReporter(ctx, r)
 			}
-			out := toMCPResult(guarded.Execute(ctx, tools.Call{Name: spec.Name, Arguments: args}))
-			if sent != nil && sent.Load() > 0 {
-				if out.Meta == nil {
-					out.Meta = sdk.Meta{}
-				}
-				out.Meta[progressKey] = sent.Load()
-			}
-			return out, nil
+			return toMCPResult(guarded.Execute(ctx, tools.Call{Name: spec.Name, Arguments: args})), nil
 		})
 	}
 	return srv, nil
@@ -177,13 +169,22 @@ func (g *guard) check(ctx context.Context, call tools.Call) error {
 
 // toMCPResult turns a registry result into an MCP one; the structured
 // Meta travels in _meta for Tether clients and UIs.
+// toMCPResult sends the text to the client's model and tools.Meta twice:
+// as structured content (matching the declared output schema, for any
+// client) and in _meta (for a Tether client, which rebuilds Result.Meta).
+// Images go as image content after the text.
 func toMCPResult(res tools.Result) *sdk.CallToolResult {
 	out := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Text}}, IsError: res.IsError}
-	if b, err := json.Marshal(res.Meta); err == nil && string(b) != "{}" {
-		var m map[string]any
-		if json.Unmarshal(b, &m) == nil {
-			out.Meta = sdk.Meta{metaKey: m}
-		}
+	for _, img := range res.Images {
+		out.Content = append(out.Content, &sdk.ImageContent{MIMEType: img.MIMEType, Data: img.Data})
+	}
+	m := map[string]any{}
+	if b, err := json.Marshal(res.Meta); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	out.StructuredContent = m
+	if len(m) > 0 {
+		out.Meta = sdk.Meta{metaKey: m}
 	}
 	return out
 }

@@ -84,6 +84,14 @@ func TestServerMetaTravels(t *testing.T) {
 	require.False(t, res.IsError, res.Text)
 	assert.Equal(t, "a.txt", res.Meta.Path)
 	assert.Equal(t, 3, res.Meta.TotalLines)
+	assert.NotContains(t, res.Text, "Structured result", "a Tether server's structured content is its Meta, not text for the model")
+
+	// Any client gets the same Meta as structured content.
+	raw, err := c.Session().CallTool(context.Background(), &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "a.txt"}})
+	require.NoError(t, err)
+	sc, ok := raw.StructuredContent.(map[string]any)
+	require.True(t, ok, "%T", raw.StructuredContent)
+	assert.Equal(t, "a.txt", sc["path"])
 }
 
 // TestServerAnnotations: read-only registry tools are announced read-only,
@@ -102,6 +110,31 @@ func TestServerAnnotations(t *testing.T) {
 	assert.Equal(t, safety.Allow, got["search_workspace"])
 	assert.Equal(t, safety.Confirm, got["write_file"])
 	assert.Equal(t, safety.Confirm, got["run_terminal_command"])
+
+	byName := map[string]*Tool{}
+	for _, tl := range ts {
+		byName[tl.RemoteName()] = tl
+	}
+	tests := []struct {
+		tool                            string
+		title                           string
+		readOnly, idempotent, openWorld bool
+	}{
+		{"read_file", "Read file", true, true, false},
+		{"write_file", "Write file", false, false, false},
+		{"run_terminal_command", "Run terminal command", false, false, true},
+	}
+	for _, tt := range tests {
+		tl := byName[tt.tool]
+		require.NotNil(t, tl, tt.tool)
+		a := tl.Annotations()
+		assert.Equal(t, tt.title, a.Title, tt.tool)
+		assert.Equal(t, tt.readOnly, a.ReadOnlyHint, tt.tool)
+		assert.Equal(t, tt.idempotent, a.IdempotentHint, tt.tool)
+		require.NotNil(t, a.OpenWorldHint, tt.tool)
+		assert.Equal(t, tt.openWorld, *a.OpenWorldHint, tt.tool)
+		assert.NotNil(t, tl.OutputSchema(), tt.tool)
+	}
 }
 
 // TestServerNoPolicy: without a Policy, read-only tools run and others

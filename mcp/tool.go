@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"log/slog"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -65,11 +66,23 @@ type Tool struct {
 	annotations *sdk.ToolAnnotations
 	decision    safety.Decision
 	reasons     []string
-	session     caller
-	confirm     Confirmer
-	logger      *slog.Logger
-	maxOutput   int
-	progress    *progressRoutes
+	// byAnnotation: Allow rests on the server's read-only hint alone, so
+	// each call's arguments are checked for secrets (see Execute).
+	byAnnotation bool
+	session      caller
+	confirm      Confirmer
+	logger       *slog.Logger
+	maxOutput    int
+	timeout      time.Duration
+	logLevel     sdk.LoggingLevel
+	progress     *progressRoutes
+	wire         *wire
+	// outputSchema is the server's schema of the tool's structured
+	// result, kept for hosts (see OutputSchema).
+	outputSchema any
+	// local runs the call in the client instead of sending it as
+	// tools/call (the resource tools); nil for a server's own tools.
+	local func(ctx context.Context, args json.RawMessage) (tools.Result, error)
 }
 
 var _ Decider = (*Tool)(nil)
@@ -87,6 +100,11 @@ func (t *Tool) RemoteName() string { return t.remote }
 // the server's claims, not facts.
 func (t *Tool) Annotations() *sdk.ToolAnnotations { return t.annotations }
 
+// OutputSchema returns the server's JSON Schema of the tool's structured
+// result, or nil when it declared none. A result's structured content is
+// in the text the model gets.
+func (t *Tool) OutputSchema() any { return t.outputSchema }
+
 // Decision says whether a call may run as is (Allow), needs a human's
 // confirmation (Confirm) or never runs (Deny), with the reasons.
 func (t *Tool) Decision() (safety.Decision, []string) {
@@ -103,32 +121,66 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 	}
 	call.Arguments = args
 	req := ConfirmRequest{Tool: t.spec.Name, Server: t.server, Call: call, Decision: t.decision, Reasons: t.reasons}
+	if t.byAnnotation {
+		if arg, m, ok := secretArgument(args); ok {
+			// The server's read-only claim says nothing about whose files
+			// it reads: naming a secret needs a human, as a local read would.
+			req.Decision = safety.Confirm
+			req.Reasons = append([]string{fmt.Sprintf("argument %q names a file that %s; a read-only annotation cannot approve reading it",
+				arg, m.Reason())}, t.reasons...)
+		}
+	}
 	if err := gate(ctx, t.confirm, req); err != nil {
 		logDecision(ctx, t.logger, "mcp tool call refused", req, err)
 		return tools.Result{}, err
 	}
-	if t.decision == safety.Confirm {
+	if req.Decision == safety.Confirm {
 		logDecision(ctx, t.logger, "mcp tool call confirmed", req, nil)
 	}
+	if t.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, t.timeout,
+			fmt.Errorf("no answer from MCP server %q within its call timeout of %s", t.server, t.timeout))
+		defer cancel()
+	}
+	if t.local != nil {
+		res, err := t.local(ctx, args)
+		if err != nil && ctx.Err() != nil {
+			return tools.Result{}, fmt.Errorf("%s: %w", t.spec.Name, context.Cause(ctx))
+		}
+		return res, err
+	}
 	params := &sdk.CallToolParams{Name: t.remote, Arguments: args}
+	if t.logLevel != "" {
+		params.Meta = sdk.Meta{sdk.MetaKeyLogLevel: t.logLevel}
+	}
+	var tok string
 	var rt *route
 	if t.progress != nil {
-		tok, r, done := t.progress.add(ctx, t.spec.Name)
+		var done func()
+		tok, rt, done = t.progress.add(ctx, t.spec.Name)
 		defer done()
 		params.SetProgressToken(tok)
-		rt = r
+		if t.wire != nil {
+			t.wire.track(tok)
+		}
 	}
 	res, err := t.session.CallTool(ctx, params)
-	if rt != nil && err == nil {
-		rt.wait(ctx, sentCount(res))
+	if rt != nil {
+		if err == nil && t.wire != nil {
+			rt.wait(ctx, t.wire.arrivedFor(tok))
+		}
+		if t.wire != nil {
+			t.wire.forget(tok)
+		}
 	}
 	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
+		if ctx.Err() != nil {
 			return tools.Result{}, fmt.Errorf("%s: %w", t.spec.Name, context.Cause(ctx))
 		}
 		return tools.Result{}, fmt.Errorf("MCP server %q failed to run %s: %w", t.server, t.remote, err)
 	}
-	return convertResult(res, t.maxOutput), nil
+	return convertResult(res, t.server, t.maxOutput), nil
 }
 
 func logDecision(ctx context.Context, l *slog.Logger, msg string, req ConfirmRequest, err error) {
@@ -147,22 +199,71 @@ func logDecision(ctx context.Context, l *slog.Logger, msg string, req ConfirmReq
 	l.InfoContext(ctx, msg, attrs...)
 }
 
-// decide applies rules and annotations to one tool (see Rules).
-func decide(r Rules, server, remote string, ann *sdk.ToolAnnotations) (safety.Decision, []string) {
+// decide applies rules and annotations to one tool (see Rules). A
+// read-only hint lets calls run unasked only when the server cannot read
+// the host's secrets: a server started with the host's whole environment
+// (inheritEnv) could answer a "read-only" call with an API key, so its
+// hints count for nothing.
+func decide(r Rules, server, remote string, ann *sdk.ToolAnnotations, inheritEnv bool) (safety.Decision, []string) {
 	if p, ok := match(r.Deny, server, remote); ok {
 		return safety.Deny, []string{fmt.Sprintf("deny rule %q matches MCP tool %s/%s", p, server, remote)}
 	}
 	if p, ok := match(r.Allow, server, remote); ok {
 		return safety.Allow, []string{fmt.Sprintf("allow rule %q matches MCP tool %s/%s", p, server, remote)}
 	}
-	if ann != nil && ann.ReadOnlyHint && !r.IgnoreAnnotations {
+	readOnly := ann != nil && ann.ReadOnlyHint
+	if readOnly && !r.IgnoreAnnotations && !inheritEnv {
 		return safety.Allow, []string{fmt.Sprintf("MCP server %q annotates %s as read-only", server, remote)}
 	}
 	why := "is not annotated read-only"
-	if ann != nil && ann.ReadOnlyHint {
+	switch {
+	case readOnly && r.IgnoreAnnotations:
 		why = "is annotated read-only, but annotations from this server are ignored"
+	case readOnly:
+		why = "is annotated read-only, but the server was given the host's whole environment (InheritEnv), secrets included"
 	}
 	return safety.Confirm, []string{fmt.Sprintf("MCP tool %s/%s %s and no rule allows it", server, remote, why)}
+}
+
+// secretArgument returns the first string in args (at any depth) that
+// names a file the built-in sensitivity floor says may hold secrets
+// (.env, ~/.ssh/…, credentials), as a path or a file:// URI.
+func secretArgument(args json.RawMessage) (string, safety.SensitivityMatch, bool) {
+	var v any
+	if json.Unmarshal(args, &v) != nil {
+		return "", safety.SensitivityMatch{}, false
+	}
+	var floor *safety.Sensitivity // nil: the built-in floor alone
+	var found string
+	var match safety.SensitivityMatch
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case string:
+			p := strings.TrimPrefix(v, "file://")
+			if len(p) < 4096 {
+				if m := floor.Match(strings.ReplaceAll(p, `\`, "/")); m.Secret {
+					found, match = v, m
+					return true
+				}
+			}
+		case []any:
+			for _, e := range v {
+				if walk(e) {
+					return true
+				}
+			}
+		case map[string]any:
+			for _, e := range v {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	ok := walk(v)
+	return found, match, ok
 }
 
 // maxNameLen is the tool-name limit OpenAI-compatible servers enforce.

@@ -14,6 +14,12 @@ type Progress struct {
 	// lines produced since the last report that were not included.
 	Output  string `json:"output,omitempty"`
 	Dropped int    `json:"dropped,omitempty"`
+	// Done, Total and Message are a remote tool's own report (MCP
+	// progress): how far it is, of how much when it knows (0: unknown),
+	// and what it is doing.
+	Done    float64 `json:"done,omitempty"`
+	Total   float64 `json:"total,omitempty"`
+	Message string  `json:"message,omitempty"`
 }
 
 // Reporter receives progress. It is called from the tool's goroutines and

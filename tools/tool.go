@@ -70,6 +70,10 @@ type Result struct {
 	Text    string `json:"text"`
 	IsError bool   `json:"is_error,omitempty"`
 	Meta    Meta   `json:"meta,omitzero"`
+	// Images are pictures the tool returned (a screenshot, a chart), for
+	// models that see images; Text describes each in a line for those
+	// that do not.
+	Images []llm.Image `json:"images,omitempty"`
 }
 
 // Meta is structured information about a call's result. Every field is

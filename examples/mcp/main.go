@@ -11,17 +11,29 @@
 // writes to sensitive files, reading secrets) are refused with the
 // reasons, as in a headless gateway.
 //
-// List or call the tools of a server, started as a command after "--" or
-// reached at -url:
+// List or call the tools of a server, started as a command after "--",
+// reached at -url (streamable HTTP, or legacy HTTP+SSE), or named in a
+// config file in the format Claude Desktop, Cursor and VS Code share:
 //
 //	go run ./examples/mcp list -- go run ./examples/mcp serve -workspace .
 //	go run ./examples/mcp call -tool read_file -args '{"path":"go.mod"}' -- go run ./examples/mcp serve -workspace .
 //	go run ./examples/mcp call -url http://localhost:8080 -tool search_workspace -args '{"query":"TODO"}'
+//	go run ./examples/mcp list -mcp-config ~/.cursor/mcp.json -server github
+//	go run ./examples/mcp resources -uri demo://resource/static/document/architecture.md -- mcp-server-everything
+//	go run ./examples/mcp prompts -name args-prompt -arg city=Lyon -- mcp-server-everything
 //
 // list prints each tool with the decision Tether makes for it (allow or
 // confirm, from its annotations and -allow-tool rules). call runs one
 // tool; a confirm-level tool runs only with -yes. The result text goes to
-// standard output; a tool error exits with status 1.
+// standard output; a tool error exits with status 1. resources lists a
+// server's resources or reads one; prompts lists its prompts (as slash
+// commands) or fills one.
+//
+// A command server gets only HOME, LOGNAME, PATH, SHELL, TERM and USER from
+// this environment, plus -env and the config file's env (-inherit-env
+// passes everything). The current directory is offered as its root (-root
+// adds others), and it gets -grace to exit once its input closes. "mcp -h"
+// lists every flag.
 package main
 
 import (
@@ -55,10 +67,74 @@ func main() {
 }
 
 const usage = `usage:
-  mcp serve -workspace DIR [-http ADDR [-public]] [-allow RULES] [-no-terminal]
-  mcp list [-url URL] [-allow-tool PATTERNS] [-- COMMAND ARGS...]
-  mcp call -tool NAME [-args JSON] [-yes] [-url URL] [-allow-tool PATTERNS] [-- COMMAND ARGS...]
+  mcp serve -workspace DIR [-http ADDR [-public]] [-allow RULES] [-no-terminal] [-read-roots DIRS] [-v]
+  mcp list      [client flags] [-- COMMAND ARGS...]   tools, with Tether's decision for each
+  mcp call      -tool NAME [-args JSON] [-yes] [client flags] [-- COMMAND ARGS...]
+  mcp resources [-uri URI] [client flags] [-- COMMAND ARGS...]   list resources, or read one
+  mcp prompts   [-name NAME [-arg KEY=VALUE]...] [client flags] [-- COMMAND ARGS...]   list prompts, or fill one
+
+The server is a command after "--", -url URL, or -mcp-config FILE [-server NAME].
+Run "mcp -h" for every flag.
 `
+
+// names of the subcommands, in the order help shows them.
+var subcommandNames = []string{"serve", "list", "call", "resources", "prompts"}
+
+// options hold the flags of every subcommand; newFlagSet defines those of
+// one, so that help can print them all.
+type options struct {
+	// serve
+	dir, addr, allow, readRoots string
+	noTerm, verbose, public     bool
+	// list, call, resources, prompts
+	client clientFlags
+	// call
+	tool, argJSON string
+	yes           bool
+	// resources
+	uri string
+	// prompts
+	name      string
+	arguments multiFlag
+}
+
+func newFlagSet(name string, out io.Writer) (*flag.FlagSet, *options) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	o := &options{}
+	switch name {
+	case "serve":
+		fs.StringVar(&o.dir, "workspace", "", "workspace directory to serve (required)")
+		fs.StringVar(&o.addr, "http", "", "serve streamable HTTP on this address instead of stdio")
+		fs.StringVar(&o.allow, "allow", "", "comma-separated command rules that run without confirmation, e.g. 'go test,npm run test'")
+		fs.BoolVar(&o.noTerm, "no-terminal", false, "leave run_terminal_command out")
+		fs.BoolVar(&o.verbose, "v", false, "log every safety decision to standard error")
+		fs.StringVar(&o.readRoots, "read-roots", "", "comma-separated directories outside the workspace whose code the code-intelligence tools may quote (e.g. $(go env GOROOT)/src)")
+		fs.BoolVar(&o.public, "public", false, "allow -http on an address other than loopback (anyone who can reach it can use the tools)")
+		return fs, o
+	case "call":
+		fs.StringVar(&o.tool, "tool", "", "the tool to call, as the server names it (required)")
+		fs.StringVar(&o.argJSON, "args", "{}", "the tool's arguments as a JSON object")
+		fs.BoolVar(&o.yes, "yes", false, "confirm a tool that needs confirmation")
+	case "resources":
+		fs.StringVar(&o.uri, "uri", "", "read this resource instead of listing them")
+	case "prompts":
+		fs.StringVar(&o.name, "name", "", "fill this prompt and print its messages instead of listing prompts")
+		fs.Var(&o.arguments, "arg", "KEY=VALUE argument of the prompt (repeatable)")
+	}
+	o.client.register(fs)
+	return fs, o
+}
+
+// help prints the usage and every subcommand's flags.
+func help(w io.Writer) {
+	fmt.Fprint(w, usage)
+	for _, name := range subcommandNames {
+		fmt.Fprintf(w, "\nflags of %s:\n", name)
+		fs, _ := newFlagSet(name, w)
+		fs.PrintDefaults()
+	}
+}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -67,12 +143,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		help(stdout)
+		return 0
 	case "serve":
 		err = serve(ctx, args[1:], stderr)
 	case "list":
 		err = list(ctx, args[1:], stdout, stderr)
 	case "call":
 		err = call(ctx, args[1:], stdout, stderr)
+	case "resources":
+		err = resources(ctx, args[1:], stdout, stderr)
+	case "prompts":
+		err = prompts(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "unknown subcommand %q\n%s", args[0], usage)
 		return 2
@@ -97,51 +180,43 @@ type toolFailed struct{}
 func (toolFailed) Error() string { return "tool failed" }
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dir := fs.String("workspace", "", "workspace directory to serve (required)")
-	addr := fs.String("http", "", "serve streamable HTTP on this address instead of stdio")
-	allow := fs.String("allow", "", "comma-separated command rules that run without confirmation, e.g. 'go test,npm run test'")
-	noTerm := fs.Bool("no-terminal", false, "leave run_terminal_command out")
-	verbose := fs.Bool("v", false, "log every safety decision to standard error")
-	readRoots := fs.String("read-roots", "", "comma-separated directories outside the workspace whose code the code-intelligence tools may quote (e.g. $(go env GOROOT)/src)")
-	public := fs.Bool("public", false, "allow -http on an address other than loopback (anyone who can reach it can use the tools)")
+	fs, o := newFlagSet("serve", stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" {
+	if o.dir == "" {
 		fmt.Fprintln(stderr, "serve: -workspace is required")
 		return errUsage
 	}
-	if *addr != "" && !*public && !loopback(*addr) {
-		return fmt.Errorf("-http %s is reachable from other machines and the server has no authentication; use 127.0.0.1:PORT, or -public if you mean it", *addr)
+	if o.addr != "" && !o.public && !loopback(o.addr) {
+		return fmt.Errorf("-http %s is reachable from other machines and the server has no authentication; use 127.0.0.1:PORT, or -public if you mean it", o.addr)
 	}
-	ws, err := safety.OpenWorkspace(*dir)
+	ws, err := safety.OpenWorkspace(o.dir)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
 	var logger *slog.Logger
-	if *verbose {
+	if o.verbose {
 		logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}
 	var reg tools.Registry
-	sh, err := builtin.Register(&reg, ws, builtin.Options{NoTerminal: *noTerm})
+	sh, err := builtin.Register(&reg, ws, builtin.Options{NoTerminal: o.noTerm})
 	if err != nil {
 		return err
 	}
 	servers := &lsp.Manager{Root: ws.Root(), Logger: logger}
 	defer servers.Close(context.WithoutCancel(ctx))
 	lcfg := lsptools.Config{Files: ws, Servers: servers}
-	if *readRoots != "" {
-		lcfg.ReadRoots = strings.Split(*readRoots, ",")
+	if o.readRoots != "" {
+		lcfg.ReadRoots = strings.Split(o.readRoots, ",")
 	}
 	if err := lsptools.Register(&reg, lcfg); err != nil {
 		return err
 	}
 	rules := safety.CommandRules{AllowReadOnly: true, Logger: logger}
-	if *allow != "" {
-		rules.Allow = []string{*allow}
+	if o.allow != "" {
+		rules.Allow = []string{o.allow}
 	}
 	opts := mcp.ServeOptions{
 		Name:         "tether",
@@ -156,65 +231,33 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *addr == "" {
+	if o.addr == "" {
 		err := mcp.ServeStdio(ctx, srv)
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 			return nil
 		}
 		return err
 	}
-	hs := &http.Server{Addr: *addr, Handler: mcp.Handler(srv), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Addr: o.addr, Handler: mcp.Handler(srv), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		hs.Shutdown(sctx)
 	}()
-	fmt.Fprintf(stderr, "serving %s over MCP at http://%s\n", ws.Root(), *addr)
+	fmt.Fprintf(stderr, "serving %s over MCP at http://%s\n", ws.Root(), o.addr)
 	if err := hs.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
 
-// clientFlags are the flags list and call share.
-type clientFlags struct {
-	url       string
-	allowTool string
-	command   []string
-}
-
-func (c *clientFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.url, "url", "", "streamable HTTP endpoint of the server")
-	fs.StringVar(&c.allowTool, "allow-tool", "", "comma-separated tool name patterns that run without confirmation")
-}
-
-func (c *clientFlags) connect(ctx context.Context, fs *flag.FlagSet, confirm mcp.Confirmer) (*mcp.Client, error) {
-	c.command = fs.Args()
-	cfg := mcp.ServerConfig{Name: "server", URL: c.url, Confirm: confirm}
-	if c.allowTool != "" {
-		cfg.Rules.Allow = strings.Split(c.allowTool, ",")
-	}
-	switch {
-	case c.url != "" && len(c.command) > 0:
-		return nil, errors.New("give either -url or a command after --, not both")
-	case c.url == "" && len(c.command) == 0:
-		return nil, errors.New("give the server: -url URL, or a command after --")
-	case len(c.command) > 0:
-		cfg.Command, cfg.Args = c.command[0], c.command[1:]
-	}
-	return mcp.Connect(ctx, cfg)
-}
-
 func list(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cf clientFlags
-	cf.register(fs)
+	fs, o := newFlagSet("list", stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	c, err := cf.connect(ctx, fs, nil)
+	c, err := o.client.connect(ctx, fs, stderr, nil)
 	if err != nil {
 		return err
 	}
@@ -238,28 +281,22 @@ func list(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("call", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cf clientFlags
-	cf.register(fs)
-	tool := fs.String("tool", "", "the tool to call, as the server names it (required)")
-	argJSON := fs.String("args", "{}", "the tool's arguments as a JSON object")
-	yes := fs.Bool("yes", false, "confirm a tool that needs confirmation")
+	fs, o := newFlagSet("call", stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *tool == "" {
+	if o.tool == "" {
 		fmt.Fprintln(stderr, "call: -tool is required")
 		return errUsage
 	}
-	if !json.Valid([]byte(*argJSON)) {
-		return fmt.Errorf("-args is not valid JSON: %s", *argJSON)
+	if !json.Valid([]byte(o.argJSON)) {
+		return fmt.Errorf("-args is not valid JSON: %s", o.argJSON)
 	}
 	var confirm mcp.Confirmer
-	if *yes {
+	if o.yes {
 		confirm = mcp.ConfirmFunc(func(context.Context, mcp.ConfirmRequest) error { return nil })
 	}
-	c, err := cf.connect(ctx, fs, confirm)
+	c, err := o.client.connect(ctx, fs, stderr, confirm)
 	if err != nil {
 		return err
 	}
@@ -268,13 +305,13 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if _, err := c.Register(ctx, &reg); err != nil {
 		return err
 	}
-	res := reg.Execute(ctx, tools.Call{Name: "server" + tools.NamespaceSep + *tool, Arguments: json.RawMessage(*argJSON)})
+	res := reg.Execute(ctx, tools.Call{Name: c.Name() + tools.NamespaceSep + o.tool, Arguments: json.RawMessage(o.argJSON)})
 	if res.IsError {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return ctx.Err()
 		}
 		fmt.Fprintln(stderr, res.Text)
-		if !*yes && strings.Contains(res.Text, "no approver") {
+		if !o.yes && strings.Contains(res.Text, "no approver") {
 			fmt.Fprintln(stderr, "(run again with -yes to confirm it)")
 		}
 		return toolFailed{}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"net"
 	"os"
 	"os/exec"
@@ -137,4 +138,60 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestConfigFileAndHelp: -mcp-config picks a server from a shared-format
+// file, and -h documents every flag of every subcommand.
+func TestConfigFileAndHelp(t *testing.T) {
+	bin := binary(t)
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("from the config\n"), 0o644))
+	conf := filepath.Join(t.TempDir(), "mcp.json")
+	require.NoError(t, os.WriteFile(conf, []byte(`{"mcpServers":{
+		"tether":{"command":"`+bin+`","args":["serve","-workspace","${WS}"]},
+		"other":{"url":"http://127.0.0.1:1/mcp"}}}`), 0o600))
+	t.Setenv("WS", ws)
+
+	out, errOut, code := runCLI(t, "call", "-mcp-config", conf, "-server", "tether", "-tool", "read_file", "-args", `{"path":"notes.txt"}`)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "from the config")
+
+	_, errOut, code = runCLI(t, "list", "-mcp-config", conf)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "choose one with -server")
+
+	t.Setenv("WS", "")
+	_, errOut, code = runCLI(t, "list", "-mcp-config", conf, "-server", "tether")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "mcpServers.tether.args[2]: environment variable WS is not set")
+
+	out, _, code = runCLI(t, "-h")
+	require.Equal(t, 0, code)
+	for _, name := range subcommandNames {
+		fs, _ := newFlagSet(name, nil)
+		fs.VisitAll(func(f *flag.Flag) {
+			assert.Contains(t, out, "  -"+f.Name, "flag -%s of %s is documented", f.Name, name)
+		})
+	}
+	assert.Contains(t, out, "-mcp-config")
+}
+
+// TestResourcesAndPrompts uses the reference server-everything from npm.
+func TestResourcesAndPrompts(t *testing.T) {
+	if _, err := exec.LookPath("mcp-server-everything"); err != nil {
+		t.Skip("mcp-server-everything is not installed; run: npm install -g @modelcontextprotocol/server-everything@2026.8.31")
+	}
+	server := []string{"--", "mcp-server-everything", "stdio"}
+	out, errOut, code := runCLI(t, append([]string{"resources"}, server...)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "demo://resource/static/document/")
+	out, errOut, code = runCLI(t, append([]string{"resources", "-uri", "demo://resource/static/document/architecture.md"}, server...)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "[resource demo://resource/static/document/architecture.md]")
+	out, errOut, code = runCLI(t, append([]string{"prompts"}, server...)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "/args-prompt city [state]")
+	out, errOut, code = runCLI(t, append([]string{"prompts", "-name", "args-prompt", "-arg", "city=Lyon"}, server...)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "user: What's weather in Lyon?")
 }

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -35,12 +36,27 @@ func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, []option.R
 	if req.Temperature != nil {
 		p.Temperature = oai.Float(*req.Temperature)
 	}
+	// The chat-completions schema has no images in tool messages, so the
+	// images of a run of tool results follow it in one user message
+	// (between the results it would break the call/result pairing).
+	var toolImages []oai.ChatCompletionContentPartUnionParam
 	for i, msg := range req.Messages {
+		if msg.Role != llm.RoleTool && len(toolImages) > 0 {
+			p.Messages = append(p.Messages, oai.UserMessage(toolImages))
+			toolImages = nil
+		}
 		u, err := message(msg)
 		if err != nil {
 			return p, nil, fmt.Errorf("openai: message %d: %w", i, err)
 		}
 		p.Messages = append(p.Messages, u)
+		if msg.Role == llm.RoleTool && len(msg.Images) > 0 {
+			toolImages = append(toolImages, oai.TextContentPart(fmt.Sprintf("Images returned by tool %s:", cmp.Or(msg.ToolName, msg.ToolCallID))))
+			toolImages = append(toolImages, imageParts(msg.Images)...)
+		}
+	}
+	if len(toolImages) > 0 {
+		p.Messages = append(p.Messages, oai.UserMessage(toolImages))
 	}
 	for _, t := range req.Tools {
 		var params shared.FunctionParameters
@@ -76,15 +92,7 @@ func message(msg llm.Message) (oai.ChatCompletionMessageParamUnion, error) {
 			return oai.UserMessage(msg.Content), nil
 		}
 		parts := []oai.ChatCompletionContentPartUnionParam{oai.TextContentPart(msg.Content)}
-		for _, img := range msg.Images {
-			mt := img.MIMEType
-			if mt == "" {
-				mt = http.DetectContentType(img.Data)
-			}
-			url := "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
-			parts = append(parts, oai.ImageContentPart(oai.ChatCompletionContentPartImageImageURLParam{URL: url}))
-		}
-		return oai.UserMessage(parts), nil
+		return oai.UserMessage(append(parts, imageParts(msg.Images)...)), nil
 	case llm.RoleTool:
 		return oai.ToolMessage(msg.Content, msg.ToolCallID), nil
 	case llm.RoleAssistant:
@@ -105,6 +113,20 @@ func message(msg llm.Message) (oai.ChatCompletionMessageParamUnion, error) {
 		return oai.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
 	}
 	return oai.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q (want system, user, assistant or tool)", msg.Role)
+}
+
+// imageParts encodes images as data-URL content parts.
+func imageParts(images []llm.Image) []oai.ChatCompletionContentPartUnionParam {
+	var parts []oai.ChatCompletionContentPartUnionParam
+	for _, img := range images {
+		mt := img.MIMEType
+		if mt == "" {
+			mt = http.DetectContentType(img.Data)
+		}
+		url := "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
+		parts = append(parts, oai.ImageContentPart(oai.ChatCompletionContentPartImageImageURLParam{URL: url}))
+	}
+	return parts
 }
 
 // callID gives a call without an id (from a server that issues none) a
