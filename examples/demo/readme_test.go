@@ -76,3 +76,23 @@ func TestReadmeSnippetsCompile(t *testing.T) {
 		t.Fatal("no Go blocks found in the README")
 	}
 }
+
+// TestReadmeTeachesNoUnsafeApprover guards the README's approver examples:
+// only confirm-level actions reach an approver, so every file edit it sees
+// touches a sensitive file. An example that approves edits by kind or size
+// teaches readers to let small writes to .env or .git/hooks through.
+func TestReadmeTeachesNoUnsafeApprover(t *testing.T) {
+	md, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range goBlock.FindAllStringSubmatch(string(md), -1) {
+		code := m[1]
+		if !strings.Contains(code, "approval.Func") {
+			continue
+		}
+		if strings.Contains(code, "KindFileEdit") && (strings.Contains(code, "AllowOnce") || strings.Contains(code, "AllowSession")) {
+			t.Errorf("README Go block %d auto-approves file edits in an approver; only sensitive edits reach it:\n%s", i+1, code)
+		}
+	}
+}

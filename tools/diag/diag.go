@@ -127,7 +127,7 @@ func format(target string, diags []Diagnostic, sources []string) tools.Result {
 	if len(mine) == 0 {
 		fmt.Fprintf(&b, "No problems found in %s (%s).", where, strings.Join(sources, "; "))
 	} else {
-		fmt.Fprintf(&b, "%d problems in %s (%s):\n", len(mine), where, strings.Join(sources, "; "))
+		fmt.Fprintf(&b, "%s in %s (%s):\n", problems(len(mine)), where, strings.Join(sources, "; "))
 		const maxShown = 100
 		for i, d := range mine {
 			if i == maxShown {
@@ -139,9 +139,19 @@ func format(target string, diags []Diagnostic, sources []string) tools.Result {
 		}
 	}
 	if len(others) > 0 {
-		fmt.Fprintf(&b, "\n[%d more problems in other files of the package or project]", len(others))
+		fmt.Fprintf(&b, "\n[%d more %s in other files of the package or project]", len(others), plural(len(others), "problem", "problems"))
 	}
 	return tools.Result{Text: strings.TrimRight(b.String(), "\n"), IsError: false, Meta: meta}
+}
+
+// problems says "1 problem" or "N problems".
+func problems(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "problem", "problems")) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // findUp looks for name in target's directory and its ancestors, up to the
