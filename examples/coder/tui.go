@@ -113,7 +113,7 @@ func (t *tui) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		t.layout()
 		return t, nil
 	case runDoneMsg:
-		t.running, t.cancel = false, nil
+		t.running, t.cancel, t.hint = false, nil, ""
 		switch {
 		case msg.cause != nil:
 			t.tr.info(t.st.warn.Render("task cancelled: " + msg.cause.Error()))
@@ -343,7 +343,11 @@ func (t *tui) statusLine() string {
 	if a.sess != nil {
 		sess = a.sess.ID()
 	}
-	line := strings.Join([]string{a.modelName, string(a.mode), ws, compactCount(t.tr.tokensUsed) + " tok", ctxLeft, sess}, " · ")
+	model := a.modelName
+	if file, ok := strings.CutPrefix(model, "script:"); ok {
+		model = "script:" + filepath.Base(file)
+	}
+	line := strings.Join([]string{model, string(a.mode), ws, compactCount(t.tr.tokensUsed) + " tok", ctxLeft, sess}, " · ")
 	return t.st.status.Width(t.width).Render(oneLine(" "+line, max(t.width, 10)))
 }
 
