@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -115,42 +113,6 @@ func waitOut(t *testing.T, out *syncBuffer, s string) {
 			t.Fatalf("no %q in:\n%s", s, out.String())
 		}
 		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-type tmux struct {
-	t    *testing.T
-	sock string
-}
-
-func (x *tmux) cmd(args ...string) string {
-	cmd := exec.Command("tmux", append([]string{"-S", x.sock}, args...)...)
-	// Our own server on our own socket, even when the tests run inside tmux.
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TMUX=") })
-	out, err := cmd.CombinedOutput()
-	if err != nil && args[0] != "kill-server" {
-		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-func (x *tmux) keys(keys ...string) { x.cmd(append([]string{"send-keys", "-t", "0"}, keys...)...) }
-
-func (x *tmux) capture() string { return x.cmd("capture-pane", "-p", "-J", "-S", "-500", "-t", "0") }
-
-// waitFor polls the screen until it shows s and returns it.
-func (x *tmux) waitFor(s string) string {
-	x.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		screen := x.capture()
-		if strings.Contains(screen, s) {
-			return screen
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("the screen never showed %q:\n%s", s, screen)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 
