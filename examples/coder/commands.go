@@ -272,7 +272,7 @@ func runTUI(ctx context.Context, o options, in, out *os.File) error {
 		return err
 	}
 	defer a.close()
-	t = newTUI(ctx, a, os.Getenv("NO_COLOR") != "")
+	t = newTUI(ctx, a)
 	if a.sess != nil {
 		if err := t.resume(a.sess.ID()); err != nil {
 			return err

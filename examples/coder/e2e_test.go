@@ -13,7 +13,12 @@ import (
 	"time"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden screens in testdata/screens")
+// updating reports -update, the flag teatest's golden package defines
+// (this package's tests import it), which also rewrites our screens.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // TestTerminal uses the built coder as a person would, in a real terminal
 // (tmux, 100×30), typing keys and reading the screen: a streamed Markdown
@@ -240,7 +245,7 @@ func (x *tmux) golden(name, screen string) {
 	}
 	screen = strings.Join(lines, "\n")
 	file := filepath.Join(pkgDir, "testdata", "screens", name+".golden")
-	if *update {
+	if updating() {
 		os.MkdirAll(filepath.Dir(file), 0o755)
 		if err := os.WriteFile(file, []byte(screen), 0o644); err != nil {
 			x.t.Fatal(err)

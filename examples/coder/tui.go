@@ -71,7 +71,7 @@ type tui struct {
 	now    func() time.Time
 }
 
-func newTUI(ctx context.Context, a *app, plainMarkdown bool) *tui {
+func newTUI(ctx context.Context, a *app) *tui {
 	st := newStyles()
 	in := textarea.New()
 	in.ShowLineNumbers = false
@@ -82,7 +82,7 @@ func newTUI(ctx context.Context, a *app, plainMarkdown bool) *tui {
 	in.Focus()
 	t := &tui{
 		app: a, st: st, ctx: ctx, now: time.Now,
-		tr:   newTranscript(st, &markdown{plain: plainMarkdown}),
+		tr:   newTranscript(st, &markdown{}), // NO_COLOR: bubbletea drops the colours
 		vp:   viewport.New(),
 		in:   in,
 		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
