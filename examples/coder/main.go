@@ -26,8 +26,8 @@
 // prompt), PgUp/PgDn scroll, Esc or Ctrl-C cancels the running task (its
 // processes are killed), Ctrl-C twice on an empty prompt quits.
 //
-// When standard output is not a terminal the coder reads lines and writes
-// plain text, without colour; NO_COLOR drops colour in the terminal too.
+// When standard input or output is not a terminal (or TERM=dumb) the coder
+// reads lines and writes plain text, without colour; NO_COLOR drops colour in the terminal too.
 // Sessions and checkpoints are kept in one SQLite file (-db), so /resume
 // and /undo work after a restart. Security decisions are logged to -log.
 package main
@@ -101,7 +101,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	inF, inOK := stdin.(*os.File)
 	outF, outOK := stdout.(*os.File)
-	if inOK && outOK && term.IsTerminal(int(inF.Fd())) && term.IsTerminal(int(outF.Fd())) {
+	if inOK && outOK && term.IsTerminal(int(inF.Fd())) && term.IsTerminal(int(outF.Fd())) && os.Getenv("TERM") != "dumb" {
 		err = runTUI(context.Background(), o, inF, outF)
 	} else {
 		err = runPlain(context.Background(), o, stdin, stdout)

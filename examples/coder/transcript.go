@@ -33,6 +33,9 @@ type block struct {
 
 	cache  string
 	cacheW int
+	// cacheN is the text length the cache of an open text block was
+	// rendered from: spinner ticks redraw without re-rendering Markdown.
+	cacheN int
 }
 
 // transcript turns the agent's event stream into blocks a person reads.
@@ -213,7 +216,14 @@ func (t *transcript) renderBlock(b *block, width int, frame string) string {
 	case blockUser:
 		return st.user.Render("› ") + strings.ReplaceAll(b.text.String(), "\n", "\n  ")
 	case blockText:
-		return t.md.render(b.text.String(), width)
+		if b.open && b.cacheN == b.text.Len() && b.cacheW == width && b.cache != "" {
+			return b.cache
+		}
+		out := t.md.render(b.text.String(), width)
+		if b.open {
+			b.cache, b.cacheW, b.cacheN = out, width, b.text.Len()
+		}
+		return out
 	case blockThinking:
 		head := "▸ thinking…"
 		if !b.open {
