@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -257,34 +254,4 @@ func (t *tui) completeWord() {
 	v, w := t.in.Value(), t.currentWord()
 	t.in.SetValue(v[:len(v)-len(w)] + t.complete[0] + " ")
 	t.complete = nil
-}
-
-// runTUI runs the full-screen program until /quit or a second Ctrl-C.
-func runTUI(ctx context.Context, o options, in, out *os.File) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var t *tui
-	ap := &tuiApprover{send: func(m tea.Msg) { t.send(m) }}
-	a, err := openApp(ctx, o, ap, agent.SinkFunc(func(ctx context.Context, e agent.Event) error {
-		return t.sink().Emit(ctx, e)
-	}))
-	if err != nil {
-		return err
-	}
-	defer a.close()
-	t = newTUI(ctx, a)
-	if a.sess != nil {
-		if err := t.resume(a.sess.ID()); err != nil {
-			return err
-		}
-	}
-	p := tea.NewProgram(t, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
-	t.send = p.Send
-	_, err = p.Run()
-	cancel() // a task still running is cancelled: its processes die
-	t.runs.Wait()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		err = nil
-	}
-	return err
 }

@@ -42,8 +42,10 @@ import (
 	"path/filepath"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
+	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -111,4 +113,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// runTUI runs the full-screen program until /quit or a second Ctrl-C.
+func runTUI(ctx context.Context, o options, in, out *os.File) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var t *tui
+	ap := &tuiApprover{send: func(m tea.Msg) { t.send(m) }}
+	a, err := openApp(ctx, o, ap, agent.SinkFunc(func(ctx context.Context, e agent.Event) error {
+		return t.sink().Emit(ctx, e)
+	}))
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	t = newTUI(ctx, a)
+	if a.sess != nil {
+		if err := t.resume(a.sess.ID()); err != nil {
+			return err
+		}
+	}
+	p := tea.NewProgram(t, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
+	t.send = p.Send
+	_, err = p.Run()
+	cancel() // a task still running is cancelled: its processes die
+	t.runs.Wait()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		err = nil
+	}
+	return err
 }

@@ -22,14 +22,13 @@ const (
 // block is one entry of the transcript. Open blocks still receive deltas;
 // a closed block never changes, so its rendering is cached per width.
 type block struct {
-	kind   blockKind
-	text   strings.Builder
-	open   bool
-	depth  int // 0 for the run itself, 1 for a subagent's work
-	title  string
-	status agent.ActionStatus
-	dur    time.Duration
-	acts   []agent.ToolAction
+	kind  blockKind
+	text  strings.Builder
+	open  bool
+	depth int // 0 for the run itself, 1 for a subagent's work
+	title string
+	dur   time.Duration
+	acts  []agent.ToolAction
 
 	cache  string
 	cacheW int
@@ -147,7 +146,7 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 		g.acts = append(g.acts, e)
 	case agent.ProgressGroupFinished:
 		if g := t.groups[scope+e.GroupID]; g != nil {
-			g.open, g.status, g.cache = false, e.Status, ""
+			g.open, g.cache = false, ""
 		}
 	case agent.FilesChanged:
 		if e.Final && depth == 0 {
