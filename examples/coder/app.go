@@ -199,10 +199,10 @@ func (a *app) ensureSession(ctx context.Context, prompt string) error {
 	return nil
 }
 
-// run runs one prompt in the current session (see ensureSession). Words
+// input is prompt as the agent receives it, in the current mode. Words
 // of the form @path naming a workspace file attach that file.
-func (a *app) run(ctx context.Context, prompt string) (*agent.Result, error) {
-	return a.sess.Run(ctx, agent.Input{Prompt: prompt, Mode: a.mode, Context: a.attachments(prompt)})
+func (a *app) input(prompt string) agent.Input {
+	return agent.Input{Prompt: prompt, Mode: a.mode, Context: a.attachments(prompt)}
 }
 
 func (a *app) attachments(prompt string) []agent.Attachment {

@@ -135,7 +135,7 @@ func (p *plain) task(ctx context.Context, prompt string) {
 	}()
 	err := p.app.ensureSession(ctx, prompt)
 	if err == nil {
-		_, err = p.app.run(ctx, prompt)
+		_, err = p.app.sess.Run(ctx, p.app.input(prompt))
 	}
 	p.mu.Lock()
 	p.tr.closeOpen()

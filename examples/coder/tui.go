@@ -154,14 +154,18 @@ func (t *tui) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	t.in, cmd = t.in.Update(msg)
+	if _, pasted := msg.(tea.PasteMsg); pasted {
+		t.updateCompletions()
+		t.layout() // the input may have grown
+	}
 	return t, cmd
 }
 
 // key handles a key press; modal cards take keys before the input.
 func (t *tui) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	s := k.String()
-	if s != "ctrl+c" {
-		t.quitArmed = false
+	if s != "ctrl+c" && t.quitArmed {
+		t.quitArmed, t.hint = false, ""
 	}
 	switch {
 	case t.card != nil:
@@ -264,13 +268,16 @@ func (t *tui) startRun(prompt string) tea.Cmd {
 		t.tr.info(t.st.bad.Render("error: " + err.Error()))
 		return nil
 	}
+	// The session and input are taken here, on the event loop: /mode or
+	// Shift-Tab during the run change the next run, never this one.
+	sess, in := t.app.sess, t.app.input(prompt)
 	ctx, cancel := context.WithCancelCause(t.ctx)
 	t.running, t.cancel, t.started, t.hint = true, cancel, t.now(), ""
 	t.runs.Add(1)
 	go func() {
 		defer t.runs.Done()
 		defer cancel(nil)
-		_, err := t.app.run(ctx, prompt)
+		_, err := sess.Run(ctx, in)
 		t.send(runDoneMsg{err: err, cause: context.Cause(ctx)})
 	}()
 	return t.spin.Tick
