@@ -213,7 +213,13 @@ func (a *app) attachments(prompt string) []agent.Attachment {
 		if !ok || p == "" {
 			continue
 		}
-		if fi, err := os.Stat(filepath.Join(a.ws.Root(), filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() &&
+		// Only files inside the workspace: the executor would refuse others
+		// and fail the whole prompt; an @word that is no file stays text.
+		chk := a.ws.Check(p, safety.OpRead)
+		if chk.Decision == safety.Deny {
+			continue
+		}
+		if fi, err := os.Stat(chk.Resolved); err == nil && fi.Mode().IsRegular() &&
 			!slices.ContainsFunc(out, func(x agent.Attachment) bool { return x.Path == p }) {
 			out = append(out, agent.Attachment{Path: p})
 		}

@@ -319,3 +319,11 @@ func TestReviewFlow(t *testing.T) {
 		t.Errorf("list.txt after review:\n%s", got)
 	}
 }
+
+func TestAttachments(t *testing.T) {
+	tu, _ := newTestTUI(t, "review.jsonl")
+	got := tu.app.attachments("look at @list.txt, @list.txt and @missing.go, @../etc/passwd and mail@example.com")
+	if len(got) != 1 || got[0].Path != "list.txt" {
+		t.Fatalf("attachments = %+v, want list.txt once", got)
+	}
+}
