@@ -256,11 +256,12 @@ func (a *app) workspaceFiles() []string {
 	return a.files
 }
 
-func (a *app) compact(ctx context.Context) (string, error) {
-	if a.sess == nil {
+// compact summarises the older turns of s (nil: no conversation yet).
+func compact(ctx context.Context, s *session.Session) (string, error) {
+	if s == nil {
 		return "nothing to compact: no conversation yet", nil
 	}
-	res, err := a.sess.Compact(ctx, agent.CompactOptions{Task: -1})
+	res, err := s.Compact(ctx, agent.CompactOptions{Task: -1})
 	if errors.Is(err, agent.ErrNothingToCompact) {
 		return "nothing to compact yet: the conversation is short", nil
 	}

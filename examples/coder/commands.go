@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -124,11 +125,11 @@ func (t *tui) command(text string) tea.Cmd {
 		}
 		t.picker = &undoPicker{a: a, st: st, infos: infos, sel: len(infos) - 1}
 	case "/compact":
-		t.hint = "compacting the conversation…"
-		return func() tea.Msg {
-			out, err := a.compact(ctx)
-			return textMsg{out, err}
-		}
+		// A model call: it runs like a task, Esc cancels it.
+		sess := a.sess
+		return t.background("Compacting the conversation…", func(ctx context.Context) (string, error) {
+			return compact(ctx, sess)
+		})
 	case "/sessions":
 		t.output(a.sessionList(ctx, st))
 	case "/resume":

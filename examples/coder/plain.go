@@ -226,7 +226,7 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 	case "/keep":
 		show(a.keepAll(ctx, st))
 	case "/compact":
-		show(a.compact(ctx))
+		show(compact(ctx, a.sess))
 	case "/sessions":
 		show(a.sessionList(ctx, st))
 	case "/resume":

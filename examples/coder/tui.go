@@ -26,13 +26,9 @@ import (
 type (
 	eventMsg   struct{ ev agent.Event }
 	runDoneMsg struct {
+		text  string // what to show, for work other than a task
 		err   error
 		cause error // why the run's context ended, if it did
-	}
-	// textMsg is the answer of a command that ran off the event loop.
-	textMsg struct {
-		text string
-		err  error
 	}
 )
 
@@ -113,17 +109,14 @@ func (t *tui) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		t.layout()
 		return t, nil
 	case runDoneMsg:
-		t.running, t.cancel, t.hint = false, nil, ""
+		t.running, t.cancel, t.hint, t.tr.activity = false, nil, "", ""
 		switch {
 		case msg.cause != nil:
 			t.tr.info(t.st.warn.Render("task cancelled: " + msg.cause.Error()))
-		case msg.err != nil:
-			t.tr.info(t.st.bad.Render("error: " + msg.err.Error()))
+		default:
+			t.output(msg.text, msg.err)
 		}
 		t.layout()
-		return t, nil
-	case textMsg:
-		t.output(msg.text, msg.err)
 		return t, nil
 	case *approvalAsk:
 		t.card = newApprovalCard(msg, t.st)
@@ -271,14 +264,24 @@ func (t *tui) startRun(prompt string) tea.Cmd {
 	// The session and input are taken here, on the event loop: /mode or
 	// Shift-Tab during the run change the next run, never this one.
 	sess, in := t.app.sess, t.app.input(prompt)
+	return t.background("", func(ctx context.Context) (string, error) {
+		_, err := sess.Run(ctx, in)
+		return "", err
+	})
+}
+
+// background runs work off the event loop as the one running task:
+// Esc cancels it, the spinner shows what, and a runDoneMsg ends it.
+// work must not touch the tui or the app; it gets what it needs captured.
+func (t *tui) background(what string, work func(context.Context) (string, error)) tea.Cmd {
 	ctx, cancel := context.WithCancelCause(t.ctx)
-	t.running, t.cancel, t.started, t.hint = true, cancel, t.now(), ""
+	t.running, t.cancel, t.started, t.hint, t.tr.activity = true, cancel, t.now(), "", what
 	t.runs.Add(1)
 	go func() {
 		defer t.runs.Done()
 		defer cancel(nil)
-		_, err := sess.Run(ctx, in)
-		t.send(runDoneMsg{err: err, cause: context.Cause(ctx)})
+		text, err := work(ctx)
+		t.send(runDoneMsg{text: text, err: err, cause: context.Cause(ctx)})
 	}()
 	return t.spin.Tick
 }

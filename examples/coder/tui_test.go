@@ -309,6 +309,9 @@ func TestReviewFlow(t *testing.T) {
 	waitOutput("hunk 1/1")
 	tm.Send(press("r"))
 	waitOutput("review: 1 accepted, 1 rejected")
+	tm.Type("/compact")
+	tm.Send(press("enter"))
+	waitOutput("nothing to compact yet")
 	tm.Quit()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*tui)
 	if !strings.Contains(final.tr.renderTodos(), "plan 0/2") {
