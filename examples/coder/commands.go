@@ -17,7 +17,7 @@ type command struct{ name, args, help string }
 var commands = []command{
 	{"/mode", "[agent|plan|explore|review]", "show or set the mode (Shift-Tab cycles); read-only modes change nothing"},
 	{"/model", "NAME", "switch the model (ollama:NAME, openai:NAME, script:FILE); the session goes on"},
-	{"/review", "", "walk the changed files hunk by hunk: accept or reject each hunk or file"},
+	{"/review", "", "walk the changed files hunk by hunk: accept or reject each hunk or file (Ctrl-R)"},
 	{"/diff", "", "show every undecided change of the session, with +N −N"},
 	{"/undo", "[ID [force]]", "pick a checkpoint of the session to revert (force: even files edited since)"},
 	{"/keep", "", "accept every undecided change"},

@@ -82,6 +82,9 @@ func TestPiped(t *testing.T) {
 	say("fix the greeting", "y / s / n[: why] ›")
 	say("y", "wants to change a file")
 	say("n: no secrets", "Fixed the greeting")
+	say("/review", "Review · file 1/2 hello.txt")
+	say("a", "Review · file 1/1 checked.txt")
+	say("R", "review: 1 accepted, 1 rejected")
 	say("/keep", "kept")
 	say("/undo 1", "nothing to undo: the changes of")
 	say("/compact", "nothing to compact yet")
@@ -96,7 +99,10 @@ func TestPiped(t *testing.T) {
 		t.Error("escape sequences written to a pipe")
 	}
 	if b, _ := os.ReadFile(filepath.Join(ws, "hello.txt")); string(b) != "Hello, world\n" {
-		t.Errorf("hello.txt = %q after /keep", b)
+		t.Errorf("hello.txt = %q after its hunk was accepted", b)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "checked.txt")); !os.IsNotExist(err) {
+		t.Error("checked.txt survived being rejected in the review")
 	}
 }
 

@@ -152,7 +152,7 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 		if e.Final && depth == 0 {
 			var b strings.Builder
 			fmt.Fprintf(&b, "%s %s %s", t.st.bold.Render("files changed"), t.st.stat(e.Added, e.Removed),
-				t.st.dim.Render("· /review to accept or reject hunks, /diff, /undo, /keep"))
+				t.st.dim.Render("· Ctrl-R or /review to accept or reject hunks; /diff, /undo, /keep"))
 			for _, f := range e.Files {
 				fmt.Fprintf(&b, "\n  %s %s %s", f.Kind, f.Path, t.st.stat(f.Added, f.Removed))
 			}

@@ -221,6 +221,10 @@ func (t *tui) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "shift+tab":
 		t.cycleMode()
 		return t, nil
+	case "ctrl+r":
+		cmd := t.command("/review")
+		t.layout()
+		return t, cmd
 	case "ctrl+t":
 		t.tr.expandThinking = !t.tr.expandThinking
 		for _, b := range t.tr.blocks {
