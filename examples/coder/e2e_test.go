@@ -165,10 +165,19 @@ func writeFile(t *testing.T, name, content string) {
 	}
 }
 
-// processes lists the processes whose command line matches pattern.
+// processes lists the processes whose command line matches pattern,
+// from /proc (Linux, like tmux here), so no pgrep is needed.
 func processes(pattern string) string {
-	out, _ := exec.Command("pgrep", "-af", pattern).Output()
-	return strings.TrimSpace(string(out))
+	re := regexp.MustCompile(pattern)
+	var found []string
+	files, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if cmd := strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " ")); err == nil && re.MatchString(cmd) {
+			found = append(found, filepath.Base(filepath.Dir(f))+" "+cmd)
+		}
+	}
+	return strings.Join(found, "\n")
 }
 
 func waitUntil(t *testing.T, what string, cond func() bool) {
