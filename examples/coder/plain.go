@@ -290,7 +290,7 @@ func (p *plain) review(ctx context.Context) {
 	}
 	for {
 		p.println(rv.view(plainWidth, 60))
-		fmt.Fprint(p.out, "review › ")
+		fmt.Fprint(p.out, "review (a/r hunk, A/R file, j/k hunk, h/l file, q) › ")
 		k, ok := <-p.lines
 		p.endLine()
 		if !ok || rv.key(ctx, strings.TrimSpace(k)) {

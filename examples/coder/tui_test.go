@@ -330,3 +330,24 @@ func TestAttachments(t *testing.T) {
 		t.Fatalf("attachments = %+v, want list.txt once", got)
 	}
 }
+
+// TestResize lays the screen out again for each size: it fills the
+// window exactly and no line is wider than it.
+func TestResize(t *testing.T) {
+	tu, _ := newTestTUI(t, "review.jsonl")
+	tu.Update(eventMsg{agent.RunStarted{Prompt: "explain"}})
+	tu.Update(eventMsg{agent.TextDelta{Text: strings.Repeat("A long line of **Markdown** that has to wrap. ", 20)}})
+	for _, size := range [][2]int{{100, 30}, {60, 20}, {140, 45}, {40, 12}} {
+		tu.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		lines := strings.Split(tu.View().Content, "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Errorf("%dx%d: line of width %d: %q", size[0], size[1], w, ansi.Strip(l))
+				break
+			}
+		}
+	}
+}
