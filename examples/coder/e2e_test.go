@@ -25,7 +25,7 @@ func updating() bool {
 // answer, an approval allowed and one refused with a message, @file
 // completion, a per-hunk review that keeps one hunk and rejects another,
 // /undo of the earlier of two checkpoints, Esc cancelling a long command
-// (no process left), two Ctrl-C quitting, and the session resumed with its
+// (no process left) after showing its output live, two Ctrl-C quitting, and the session resumed with its
 // transcript after a restart. The screens that matter are golden files.
 func TestTerminal(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -126,7 +126,7 @@ func TestTerminal(t *testing.T) {
 
 	// Esc cancels a long command and kills it.
 	tm.keys("wait for the build", "Enter")
-	tm.waitFor("Running `sleep 37`")
+	tm.waitFor("│ started") // its output, live
 	waitUntil(t, "the command to start", func() bool { return processes("sleep 37$") != "" })
 	start := time.Now()
 	tm.keys("Escape")

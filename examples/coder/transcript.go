@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/tools"
 )
 
 // blockKind says what a transcript block shows.
@@ -29,6 +30,7 @@ type block struct {
 	title string
 	dur   time.Duration
 	acts  []agent.ToolAction
+	live  map[string]string // call id → output so far, while it runs
 
 	cache  string
 	cacheW int
@@ -191,6 +193,41 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 	}
 }
 
+// maxLive bounds the live output kept per running call: only its tail
+// is shown, and the whole output arrives with the final action.
+const maxLive = 8 << 10
+
+// progress adds a running call's new output lines to the newest running
+// action of that tool. Progress carries no call id; calls that could
+// interleave (read-only ones in parallel) do not report output.
+func (t *transcript) progress(p tools.Progress) {
+	if p.Output == "" && p.Dropped == 0 {
+		return
+	}
+	for i := len(t.blocks) - 1; i >= 0; i-- {
+		g := t.blocks[i]
+		for j := len(g.acts) - 1; j >= 0 && g.kind == blockGroup; j-- {
+			a := g.acts[j]
+			if a.Status != agent.StatusRunning || (p.Tool != "" && a.Tool != p.Tool) {
+				continue
+			}
+			if g.live == nil {
+				g.live = map[string]string{}
+			}
+			out := g.live[a.CallID]
+			if p.Dropped > 0 {
+				out += fmt.Sprintf("… %d lines not shown\n", p.Dropped)
+			}
+			out += p.Output + "\n"
+			if len(out) > maxLive {
+				out = out[len(out)-maxLive:]
+			}
+			g.live[a.CallID], g.cache = out, ""
+			return
+		}
+	}
+}
+
 // render draws the whole transcript at width; frame is the spinner frame
 // for running actions.
 func (t *transcript) render(width int, frame string) string {
@@ -264,8 +301,12 @@ func (t *transcript) renderGroup(g *block, frame string) string {
 			line = st.dim.Render("– " + a.Title + " " + detail)
 		}
 		lines = append(lines, pad+"  "+strings.TrimRight(line, " "))
+		out := a.Output
+		if a.Status == agent.StatusRunning {
+			out = g.live[a.CallID]
+		}
 		if a.Tool == "run_terminal_command" && a.Status != agent.StatusDenied && a.Status != agent.StatusPending {
-			for _, l := range lastLines(a.Output, 4) {
+			for _, l := range lastLines(out, 4) {
 				lines = append(lines, pad+"    "+st.dim.Render("│ "+oneLine(l, 200)))
 			}
 		}

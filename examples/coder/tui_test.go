@@ -16,6 +16,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
 )
 
 // press builds the key message bubbletea delivers for a key name.
@@ -349,5 +350,25 @@ func TestResize(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestLiveOutput shows a running command's output as it arrives and the
+// final output once it is done.
+func TestLiveOutput(t *testing.T) {
+	tr := newTranscript(newStyles(), &markdown{})
+	tr.apply(agent.ProgressGroupStarted{GroupID: "g", Title: "Running commands"})
+	tr.apply(agent.ToolAction{GroupID: "g", CallID: "c", Tool: "run_terminal_command", Status: agent.StatusRunning, Title: "Running `make`"})
+	tr.progress(tools.Progress{Tool: "run_terminal_command", Output: "compiling a\ncompiling b"})
+	tr.progress(tools.Progress{Tool: "run_terminal_command", Output: "linking", Dropped: 3})
+	out := ansi.Strip(tr.render(80, "*"))
+	for _, w := range []string{"│ compiling a", "│ compiling b", "│ … 3 lines not shown", "│ linking"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("live output lacks %q:\n%s", w, out)
+		}
+	}
+	tr.apply(agent.ToolAction{GroupID: "g", CallID: "c", Tool: "run_terminal_command", Status: agent.StatusSuccess, Title: "Ran `make`", Output: "done\n"})
+	if out := ansi.Strip(tr.render(80, "*")); strings.Contains(out, "linking") || !strings.Contains(out, "│ done") {
+		t.Errorf("after the command ended:\n%s", out)
 	}
 }
