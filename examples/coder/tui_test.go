@@ -24,7 +24,7 @@ func press(name string) tea.KeyPressMsg {
 	special := map[string]tea.KeyPressMsg{
 		"enter": {Code: tea.KeyEnter}, "tab": {Code: tea.KeyTab}, "esc": {Code: tea.KeyEscape},
 		"up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown}, "right": {Code: tea.KeyRight},
-		"ctrl+c": {Code: 'c', Mod: tea.ModCtrl}, "shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+		"ctrl+c": {Code: 'c', Mod: tea.ModCtrl}, "ctrl+j": {Code: 'j', Mod: tea.ModCtrl}, "shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
 	}
 	if k, ok := special[name]; ok {
 		return k
@@ -199,6 +199,15 @@ func TestInputEditing(t *testing.T) {
 	tu.Update(press("down"))
 	if got := tu.in.Value(); got != "draft" {
 		t.Fatalf("↓↓ returned %q, want the draft", got)
+	}
+	// Multi-line: Ctrl-J adds a line, a paste keeps its newlines, and
+	// Enter sends the whole text as one task.
+	tu.in.Reset()
+	typeText(tu, "first")
+	tu.Update(press("ctrl+j"))
+	tu.Update(tea.PasteMsg{Content: "second\nthird"})
+	if got := tu.in.Value(); got != "first\nsecond\nthird" {
+		t.Fatalf("multi-line input %q", got)
 	}
 	tu.in.Reset()
 	typeText(tu, "/bogus")
