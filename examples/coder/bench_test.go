@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tetherdev/tether/agent"
@@ -25,16 +26,28 @@ func longSession(n int) *transcript {
 }
 
 // BenchmarkRedraw is one frame of a 100-task session while the model
-// streams: every closed block comes from the cache, the open one is
-// rendered again because a delta arrived.
+// streams a 2 KB answer of 30 paragraphs: every closed block comes from
+// the cache and the open one is rendered again because a delta arrived,
+// either whole or only its last paragraph (what the coder does).
 func BenchmarkRedraw(b *testing.B) {
-	tr := longSession(100)
-	tr.apply(agent.RunStarted{Prompt: "stream"})
-	tr.render(100, "*")
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.apply(agent.TextDelta{Text: "word "})
-		tr.render(100, "*")
+	answer := strings.Repeat("Some *streamed* text with `code` in it, a sentence long.\n\n", 30) + "The paragraph being written"
+	for _, mode := range []string{"whole", "last-paragraph"} {
+		b.Run(mode, func(b *testing.B) {
+			tr := longSession(100)
+			tr.apply(agent.RunStarted{Prompt: "stream"})
+			tr.apply(agent.TextDelta{Text: answer})
+			open := tr.blocks[len(tr.blocks)-1]
+			tr.render(100, "*")
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				open.text.Reset()
+				open.text.WriteString(answer[:len(answer)-i%2]) // a new length: not cached
+				if mode == "whole" {
+					open.stream = streamed{} // forget the stable prefix
+				}
+				tr.render(100, "*")
+			}
+		})
 	}
 }
 

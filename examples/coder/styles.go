@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -72,42 +71,6 @@ func (s styles) diff(u, indent string) string {
 
 func (s styles) stat(added, removed int) string {
 	return s.add.Render(fmt.Sprintf("+%d", added)) + " " + s.del.Render(fmt.Sprintf("−%d", removed))
-}
-
-// markdown renders model text with glamour, one renderer per width.
-// Plain renders with the notty style, which uses no colour at all.
-type markdown struct {
-	plain bool
-	width int
-	r     *glamour.TermRenderer
-}
-
-func (m *markdown) render(text string, width int) string {
-	if width < 20 {
-		width = 20
-	}
-	if m.r == nil || m.width != width {
-		style := "dark"
-		if m.plain {
-			style = "notty"
-		}
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width-4))
-		if err != nil {
-			return text // the text itself is still readable
-		}
-		m.r, m.width = r, width
-	}
-	out, err := m.r.Render(text)
-	if err != nil {
-		return text
-	}
-	// glamour pads every line to the wrap width; trailing blanks would
-	// only make copied text and narrow resizes worse.
-	lines := strings.Split(strings.Trim(out, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
 }
 
 func oneLine(s string, n int) string {

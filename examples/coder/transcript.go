@@ -37,6 +37,7 @@ type block struct {
 	// cacheN is the text length the cache of an open text block was
 	// rendered from: spinner ticks redraw without re-rendering Markdown.
 	cacheN int
+	stream streamed // an open text block's stable Markdown
 }
 
 // transcript turns the agent's event stream into blocks a person reads.
@@ -255,10 +256,11 @@ func (t *transcript) renderBlock(b *block, width int, frame string) string {
 		if b.open && b.cacheN == b.text.Len() && b.cacheW == width && b.cache != "" {
 			return b.cache
 		}
-		out := t.md.render(b.text.String(), width)
-		if b.open {
-			b.cache, b.cacheW, b.cacheN = out, width, b.text.Len()
+		if !b.open {
+			return t.md.render(b.text.String(), width)
 		}
+		out := t.md.renderStreaming(&b.stream, b.text.String(), width)
+		b.cache, b.cacheW, b.cacheN = out, width, b.text.Len()
 		return out
 	case blockThinking:
 		head := "▸ thinking…"
