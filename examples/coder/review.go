@@ -83,21 +83,25 @@ func (rv *reviewView) key(ctx context.Context, k string) (done bool) {
 		}
 		h := f.hunks[rv.hunk]
 		if k == "a" {
-			err = f.cp.AcceptHunk(ctx, f.diff.Path, h.ID)
-			rv.accepted++
+			if err = f.cp.AcceptHunk(ctx, f.diff.Path, h.ID); err == nil {
+				rv.accepted++
+			}
 		} else {
-			err = f.cp.RejectHunk(ctx, f.diff.Path, h.ID, checkpoint.UndoOptions{})
-			rv.rejected++
+			if err = f.cp.RejectHunk(ctx, f.diff.Path, h.ID, checkpoint.UndoOptions{}); err == nil {
+				rv.rejected++
+			}
 		}
 		rv.settle(ctx)
 	case "A":
-		err = f.cp.KeepFile(ctx, f.diff.Path)
-		rv.accepted += max(len(f.hunks), 1)
-		rv.drop()
+		if err = f.cp.KeepFile(ctx, f.diff.Path); err == nil {
+			rv.accepted += max(len(f.hunks), 1)
+			rv.drop()
+		}
 	case "R":
-		_, err = f.cp.UndoFile(ctx, f.diff.Path, checkpoint.UndoOptions{})
-		rv.rejected += max(len(f.hunks), 1)
-		rv.drop()
+		if _, err = f.cp.UndoFile(ctx, f.diff.Path, checkpoint.UndoOptions{}); err == nil {
+			rv.rejected += max(len(f.hunks), 1)
+			rv.drop()
+		}
 	}
 	if err != nil {
 		rv.msg = "error: " + err.Error()

@@ -381,3 +381,31 @@ func TestLiveOutput(t *testing.T) {
 		t.Errorf("after the command ended:\n%s", out)
 	}
 }
+
+// TestReviewConflict leaves alone a hunk the user changed since the agent
+// wrote it, and says so.
+func TestReviewConflict(t *testing.T) {
+	tu, ws := newTestTUI(t, "review.jsonl")
+	ctx := context.Background()
+	if err := tu.app.ensureSession(ctx, "tidy"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tu.app.sess.Run(ctx, tu.app.input("tidy the list")); err != nil {
+		t.Fatal(err)
+	}
+	edited := "mine\n"
+	writeFile(t, filepath.Join(ws, "list.txt"), edited)
+	rv, err := newReview(ctx, tu.app, tu.st)
+	if err != nil || len(rv.files) != 1 {
+		t.Fatalf("review: %v, %d files", err, len(rv.files))
+	}
+	if done := rv.key(ctx, "R"); done || !strings.Contains(rv.msg, "changed since the agent wrote it") {
+		t.Fatalf("rejecting an edited file: done %v, message %q", done, rv.msg)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "list.txt")); string(b) != edited {
+		t.Errorf("the user's edit was overwritten: %q", b)
+	}
+	if rv.rejected != 0 {
+		t.Errorf("a refused rejection was counted")
+	}
+}
