@@ -17,13 +17,14 @@
 // countdown to the timeout. y allows once, s for this session (never
 // offered for critical actions), n refuses and lets you tell the model why.
 //
-// Every task's file changes are one checkpoint. /review walks the changed
-// files hunk by hunk (a accepts, r rejects, A/R the whole file); /undo
-// picks any checkpoint of the session to revert; /diff, /keep.
+// Every task's file changes are one checkpoint. /review (Ctrl-R) walks
+// the changed files hunk by hunk (a accepts, r rejects, A/R the whole
+// file); /undo picks any checkpoint of the session to revert; /diff,
+// /keep. A running command's output shows live under its action.
 //
 // Keys: Enter sends, Alt-Enter or Ctrl-J adds a line, ↑/↓ recall history,
 // Tab completes /commands and @files (an @file is attached to the
-// prompt), PgUp/PgDn scroll, Esc or Ctrl-C cancels the running task (its
+// prompt), Shift-Tab cycles the mode, PgUp/PgDn scroll, Esc or Ctrl-C cancels the running task (its
 // processes are killed), Ctrl-C twice on an empty prompt quits.
 //
 // When standard input or output is not a terminal (or TERM=dumb) the coder
