@@ -24,11 +24,13 @@
 //
 // Keys: Enter sends, Alt-Enter or Ctrl-J adds a line, ↑/↓ recall history,
 // Tab completes /commands and @files (an @file is attached to the
-// prompt), Shift-Tab cycles the mode, PgUp/PgDn scroll, Esc or Ctrl-C cancels the running task (its
-// processes are killed), Ctrl-C twice on an empty prompt quits.
+// prompt), Shift-Tab cycles the mode, PgUp/PgDn scroll, Esc or Ctrl-C
+// cancels the running task (its processes are killed), Ctrl-C twice on an
+// empty prompt quits.
 //
-// When standard input or output is not a terminal (or TERM=dumb) the coder
-// reads lines and writes plain text, without colour; NO_COLOR drops colour in the terminal too.
+// When standard input or output is not a terminal (or TERM=dumb) the
+// coder reads lines and writes plain text, without colour; NO_COLOR drops
+// colour in the terminal too.
 // Sessions and checkpoints are kept in one SQLite file (-db), so /resume
 // and /undo work after a restart. Security decisions are logged to -log.
 package main
