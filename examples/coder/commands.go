@@ -2,217 +2,175 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tetherdev/tether/agent"
-	"github.com/tetherdev/tether/checkpoint"
 )
 
-const help = `/diff                 what the last task changed, with +N −N
-/undo [force]         put those files back (force: even if edited since)
-/keep                 accept the last task's changes
-/mode [MODE]          agent (edits, commands) · plan · explore · review (read-only)
-/compact              summarise older turns to free context
-/sessions [ID]        list sessions, or switch to one
-/new                  start a new session
-/quit                 exit (Ctrl-D too); Ctrl-C cancels a running task`
+// command is one slash command, for completion and /help.
+type command struct{ name, args, help string }
 
-// command runs a slash command and reports whether to quit.
-func (c *coder) command(text string) (quit bool) {
-	ctx := context.Background()
+var commands = []command{
+	{"/mode", "[agent|plan|explore|review]", "show or set the mode (Shift-Tab cycles); read-only modes change nothing"},
+	{"/model", "NAME", "switch the model (ollama:NAME, openai:NAME, script:FILE); the session goes on"},
+	{"/review", "", "walk the changed files hunk by hunk: accept or reject each hunk or file (Ctrl-R)"},
+	{"/diff", "", "show every undecided change of the session, with +N −N"},
+	{"/undo", "[ID [force]]", "pick a checkpoint of the session to revert (force: even files edited since)"},
+	{"/keep", "", "accept every undecided change"},
+	{"/compact", "", "summarise older turns to free context"},
+	{"/sessions", "", "list the sessions of this workspace"},
+	{"/resume", "ID", "open a session and show its transcript"},
+	{"/new", "", "start a new session"},
+	{"/help", "", "this list and the keys"},
+	{"/quit", "", "exit (Ctrl-C twice on an empty prompt too)"},
+}
+
+const keysHelp = `Enter sends · Alt-Enter or Ctrl-J new line · ↑/↓ history · Tab completes /commands and @files
+Esc or Ctrl-C cancels the running task · Ctrl-C twice quits · PgUp/PgDn scroll · Ctrl-T thinking
+Approval: y once · s for this session · n refuse (then type why) · Esc refuse
+Review: ↑/↓ hunk · ←/→ file · a/r accept/reject hunk · A/R whole file · Esc done
+Undo: ↑/↓ pick · Enter undo that checkpoint · b back to before it (it and all later)`
+
+func helpText(st styles) string {
+	var b strings.Builder
+	for _, c := range commands {
+		fmt.Fprintf(&b, "%-10s %-28s %s\n", c.name, c.args, st.dim.Render(c.help))
+	}
+	b.WriteString(st.dim.Render(keysHelp))
+	return b.String()
+}
+
+// submit sends the input: a slash command or a task.
+func (t *tui) submit() (tea.Model, tea.Cmd) {
+	text := strings.TrimSpace(t.in.Value())
+	if text == "" {
+		return t, nil
+	}
+	if len(t.history) == 0 || t.history[len(t.history)-1] != text {
+		t.history = append(t.history, text)
+	}
+	t.histPos, t.draft, t.complete, t.hint = len(t.history), "", nil, ""
+	t.in.Reset()
+	var cmd tea.Cmd
+	switch {
+	case strings.HasPrefix(text, "/"):
+		cmd = t.command(text)
+	case t.running:
+		t.hint = "a task is running: wait for it, or Esc to cancel it"
+	default:
+		cmd = t.startRun(text)
+	}
+	t.layout()
+	return t, cmd
+}
+
+// command runs a slash command typed in the full-screen front end.
+func (t *tui) command(text string) tea.Cmd {
+	ctx, st, a := t.ctx, t.st, t.app
 	fields := strings.Fields(text)
 	name, args := fields[0], fields[1:]
-	st := c.scr.st
+	if t.running && !slices.Contains([]string{"/help", "/quit", "/diff", "/sessions"}, name) {
+		t.hint = name + " waits for the running task (Esc cancels it)"
+		return nil
+	}
 	switch name {
 	case "/quit", "/exit", "/q":
-		return true
+		return tea.Quit
 	case "/help", "/?":
-		c.scr.Println(help)
+		t.output(helpText(st), nil)
 	case "/mode":
 		if len(args) == 0 {
-			c.scr.Println("mode: " + string(c.mode) + st.dim.Render("  (agent, plan, explore, review)"))
+			t.output("mode "+st.bold.Render(string(a.mode))+st.dim.Render("  (agent, plan, explore, review)"), nil)
 			break
 		}
 		if !validMode(args[0]) {
-			c.fail(fmt.Errorf("unknown mode %q: want agent, plan, explore or review", args[0]))
+			t.output("", fmt.Errorf("unknown mode %q: want agent, plan, explore or review", args[0]))
 			break
 		}
-		c.mode = agent.Mode(args[0])
-		note := "may edit files and run commands, with your approval"
-		if c.mode.ReadOnly() {
-			note = "read-only: nothing will be changed"
+		t.setMode(agent.Mode(args[0]))
+	case "/model":
+		if len(args) != 1 {
+			t.output("model "+st.bold.Render(a.modelName)+st.dim.Render("  (/model ollama:NAME, openai:NAME or script:FILE)"), nil)
+			break
 		}
-		c.scr.Println("mode " + st.bold.Render(string(c.mode)) + st.dim.Render(": "+note))
+		if err := a.setModel(ctx, args[0]); err != nil {
+			t.output("", err)
+			break
+		}
+		t.output("model "+st.bold.Render(a.modelName), nil)
 	case "/diff":
-		c.diff(ctx)
-	case "/undo":
-		c.undo(ctx, len(args) > 0 && args[0] == "force")
+		t.output(a.diffText(ctx, st))
 	case "/keep":
-		cp, ok := c.checkpoint(ctx)
-		if !ok {
+		t.output(a.keepAll(ctx, st))
+	case "/review":
+		rv, err := newReview(ctx, a, st)
+		if err != nil || len(rv.files) == 0 {
+			t.output(st.dim.Render("nothing to review: no undecided changes"), err)
 			break
 		}
-		if err := cp.Keep(ctx); err != nil {
-			c.fail(err)
-			break
-		}
-		c.scr.Println(st.ok.Render("kept") + " the changes of " + cp.ID())
-	case "/compact":
-		c.compact(ctx)
-	case "/sessions":
+		t.review = rv
+	case "/undo":
 		if len(args) > 0 {
-			if err := c.switchSession(ctx, args[0]); err != nil {
-				c.fail(err)
-				break
-			}
-			c.announceSession(ctx)
+			t.output(a.undo(ctx, st, args[0], false, len(args) > 1 && args[1] == "force"))
 			break
 		}
-		c.listSessions(ctx)
-	case "/new":
-		c.sess, c.lastCheckpoint = nil, ""
-		c.scr.Println(st.dim.Render("new session: the next task starts a fresh conversation"))
-	default:
-		c.fail(fmt.Errorf("unknown command %s; /help lists them", name))
-	}
-	return false
-}
-
-// checkpoint opens the last task's checkpoint.
-func (c *coder) checkpoint(ctx context.Context) (*checkpoint.Checkpoint, bool) {
-	if c.lastCheckpoint == "" {
-		c.scr.Println(c.scr.st.dim.Render("no changes yet in this session"))
-		return nil, false
-	}
-	cp, err := c.cps.Open(ctx, c.lastCheckpoint)
-	if err != nil {
-		c.fail(err)
-		return nil, false
-	}
-	return cp, true
-}
-
-func (c *coder) diff(ctx context.Context) {
-	cp, ok := c.checkpoint(ctx)
-	if !ok {
-		return
-	}
-	d, err := cp.Diff(ctx)
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	st := c.scr.st
-	if len(d.Files) == 0 {
-		c.scr.Println(st.dim.Render(fmt.Sprintf("nothing pending in %s (%s)", cp.ID(), cp.Info().State)))
-		return
-	}
-	for _, f := range d.Files {
-		c.scr.Println(st.bold.Render(f.Path) + " " + st.dim.Render("("+string(f.Kind)+")") + " " + stat(st, f.Added, f.Removed))
-		c.scr.Printf("%s", st.diff(f.Unified))
-	}
-	c.scr.Println(fmt.Sprintf("%d file(s), %s  %s", len(d.Files), stat(st, d.Added, d.Removed), st.dim.Render("checkpoint "+cp.ID())))
-}
-
-func (c *coder) undo(ctx context.Context, force bool) {
-	cp, ok := c.checkpoint(ctx)
-	if !ok {
-		return
-	}
-	st := c.scr.st
-	if state := cp.Info().State; state != checkpoint.StateOpen {
-		c.scr.Println(st.dim.Render(fmt.Sprintf("nothing to undo: the changes of %s were already %s", cp.ID(), state)))
-		return
-	}
-	rep, err := cp.Undo(ctx, checkpoint.UndoOptions{Force: force})
-	for _, p := range rep.Restored {
-		c.scr.Println("  " + st.ok.Render("restored") + " " + p)
-	}
-	for _, p := range rep.Removed {
-		c.scr.Println("  " + st.ok.Render("removed") + " " + p)
-	}
-	for _, s := range rep.Skipped {
-		c.scr.Println("  " + st.warn.Render("skipped") + fmt.Sprintf(" %+v", s))
-	}
-	switch {
-	case errors.Is(err, checkpoint.ErrConflict):
-		c.scr.Println(st.warn.Render("some files were changed since the task wrote them and were left alone; /undo force restores them anyway"))
-	case err != nil:
-		c.fail(err)
-	case len(rep.Restored)+len(rep.Removed) == 0:
-		c.scr.Println(st.dim.Render("nothing to undo"))
-	default:
-		c.scr.Println(st.ok.Render("undone") + " " + cp.ID())
-	}
-}
-
-func (c *coder) compact(ctx context.Context) {
-	if c.sess == nil {
-		c.scr.Println(c.scr.st.dim.Render("nothing to compact: no conversation yet"))
-		return
-	}
-	c.scr.startSpinner("Compacting the conversation…")
-	res, err := c.sess.Compact(ctx, agent.CompactOptions{Task: -1})
-	switch {
-	case errors.Is(err, agent.ErrNothingToCompact):
-		c.scr.Println(c.scr.st.dim.Render("nothing to compact yet: the conversation is short"))
-	case err != nil:
-		c.fail(err)
-	default:
-		c.scr.Println(fmt.Sprintf("compacted %d messages into a summary, kept %d", res.Summarized, res.Kept))
-	}
-}
-
-func (c *coder) listSessions(ctx context.Context) {
-	infos, err := c.sessions.List(ctx)
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	st := c.scr.st
-	if len(infos) == 0 {
-		c.scr.Println(st.dim.Render("no sessions yet"))
-		return
-	}
-	for _, in := range infos {
-		mark := "  "
-		if c.sess != nil && in.ID == c.sess.ID() {
-			mark = st.accent.Render("▸ ")
+		infos, err := a.checkpoints(ctx)
+		if err != nil || len(infos) == 0 {
+			t.output(st.dim.Render("no checkpoints in this session yet"), err)
+			break
 		}
-		c.scr.Println(fmt.Sprintf("%s%s  %s  %s", mark, in.ID, in.Title,
-			st.dim.Render(fmt.Sprintf("%d task(s), %s", in.Runs, in.Updated.Local().Format(time.DateTime)))))
-	}
-	c.scr.Println(st.dim.Render("/sessions ID switches to a session"))
-}
-
-// switchSession makes id current and finds its last checkpoint that
-// still has changes, so /diff and /undo work after a restart.
-func (c *coder) switchSession(ctx context.Context, id string) error {
-	s, err := c.sessions.Open(ctx, id)
-	if err != nil {
-		return fmt.Errorf("session %s: %w", id, err)
-	}
-	c.sess, c.lastCheckpoint = s, ""
-	infos, err := c.cps.List(ctx, id)
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(infos, func(a, b checkpoint.Info) int { return a.Created.Compare(b.Created) })
-	for _, in := range infos {
-		c.lastCheckpoint = in.ID
+		t.picker = &undoPicker{a: a, st: st, infos: infos, sel: len(infos) - 1}
+	case "/compact":
+		// A model call: it runs like a task, Esc cancels it.
+		sess := a.sess
+		return t.background("Compacting the conversation…", func(ctx context.Context) (string, error) {
+			return compact(ctx, sess)
+		})
+	case "/sessions":
+		t.output(a.sessionList(ctx, st))
+	case "/resume":
+		if len(args) != 1 {
+			t.output("", fmt.Errorf("/resume needs a session id; /sessions lists them"))
+			break
+		}
+		t.output("", t.resume(args[0]))
+	case "/new":
+		a.sess = nil
+		t.tr = newTranscript(st, t.tr.md)
+		t.output(st.dim.Render("new session: the next task starts a fresh conversation"), nil)
+	default:
+		t.output("", fmt.Errorf("unknown command %s; /help lists them", name))
 	}
 	return nil
 }
 
-func (c *coder) announceSession(ctx context.Context) {
-	info, _ := c.sess.Info(ctx)
-	line := "session " + c.scr.st.bold.Render(c.sess.ID()) + " " + info.Title
-	if c.lastCheckpoint != "" {
-		line += c.scr.st.dim.Render(" · last checkpoint " + c.lastCheckpoint + " (/diff, /undo)")
+// resume opens session id and replays its transcript.
+func (t *tui) resume(id string) error {
+	if err := t.app.openSession(t.ctx, id); err != nil {
+		return err
 	}
-	c.scr.Println(line)
+	t.tr = newTranscript(t.st, t.tr.md)
+	err := t.app.replay(t.ctx, t.tr.apply)
+	info, _ := t.app.sess.Info(t.ctx)
+	t.tr.info(t.st.dim.Render(fmt.Sprintf("resumed session %s · %s", id, info.Title)))
+	t.layout()
+	return err
+}
+
+func (t *tui) setMode(m agent.Mode) {
+	t.app.mode = m
+	note := "may edit files and run commands, with your approval"
+	if m.ReadOnly() {
+		note = "read-only: nothing will be changed"
+	}
+	t.output("mode "+t.st.bold.Render(string(m))+t.st.dim.Render(": "+note), nil)
+}
+
+func (t *tui) cycleMode() {
+	i := slices.Index(modes, t.app.mode)
+	t.setMode(modes[(i+1)%len(modes)])
 }

@@ -1,145 +1,91 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"errors"
-	"fmt"
-	"io"
+	"slices"
 	"strings"
-	"sync/atomic"
-
-	"github.com/tetherdev/tether/approval"
 )
 
-// errInputClosed is returned when standard input ends (Ctrl-D).
-var errInputClosed = errors.New("input closed")
+// The input box's own editing (multi-line, paste, cursor) is the textarea
+// bubble's; these add history and completion of /commands and @files.
 
-// input reads standard input on one goroutine and hands out lines, each
-// tagged with the generation current when it was read. Both the prompt
-// and the approver read from it: a terminal read cannot be interrupted,
-// so one reader serves everybody.
-type input struct {
-	lines chan line
-	gen   atomic.Uint64
-}
-
-type line struct {
-	text string
-	gen  uint64
-}
-
-func newInput(r io.Reader) *input {
-	in := &input{lines: make(chan line)}
-	go func() {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			in.lines <- line{text: sc.Text(), gen: in.gen.Load()}
+// browseHistory recalls earlier inputs with ↑/↓ when the cursor is on
+// the input's first (↑) or last (↓) line; it reports whether it did.
+func (t *tui) browseHistory(dir string) bool {
+	if len(t.complete) > 0 && dir == "down" {
+		return false
+	}
+	switch {
+	case dir == "up" && t.in.Line() == 0 && t.histPos > 0:
+		if t.histPos == len(t.history) {
+			t.draft = t.in.Value()
 		}
-		close(in.lines)
-	}()
-	return in
-}
-
-// next shows a prompt (show may be nil) and returns the next line,
-// including one typed ahead while the agent worked: a task typed early is
-// not lost.
-func (in *input) next(ctx context.Context, show func()) (string, error) {
-	return in.read(ctx, show, nil)
-}
-
-// answer shows a question and returns the next line typed after it. Lines
-// typed before it was shown are dropped, and dropped is told about each, so
-// a stray "y" can never answer a question it was not typed for. The
-// generation moves before the question is shown, so an answer typed the
-// instant it appears counts.
-func (in *input) answer(ctx context.Context, show func(), dropped func(string)) (string, error) {
-	return in.read(ctx, show, dropped)
-}
-
-func (in *input) read(ctx context.Context, show func(), dropped func(string)) (string, error) {
-	gen := in.gen.Add(1)
-	if show != nil {
-		show()
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return "", context.Cause(ctx)
-		case l, ok := <-in.lines:
-			if !ok {
-				return "", errInputClosed
-			}
-			if dropped == nil || l.gen == gen {
-				return l.text, nil
-			}
-			dropped(l.text)
+		t.histPos--
+		t.in.SetValue(t.history[t.histPos])
+		return true
+	case dir == "down" && t.in.Line() == t.in.LineCount()-1 && t.histPos < len(t.history):
+		t.histPos++
+		if t.histPos == len(t.history) {
+			t.in.SetValue(t.draft)
+		} else {
+			t.in.SetValue(t.history[t.histPos])
 		}
+		return true
 	}
+	return false
 }
 
-// approver asks in the terminal: the command exactly as it will run
-// (escaped, so control characters and look-alike tricks show), its
-// severity and reasons, the diff of a file edit, and the exact rule that
-// "always" would grant.
-type approver struct {
-	scr *screen
-	in  *input
+// currentWord is the word being typed at the end of the input.
+func (t *tui) currentWord() string {
+	v := t.in.Value()
+	if i := strings.LastIndexAny(v, " \n\t"); i >= 0 {
+		return v[i+1:]
+	}
+	return v
 }
 
-func (a *approver) Approve(ctx context.Context, req approval.Request) (approval.Response, error) {
-	st := a.scr.st
-	d := req.Display()
-	var b strings.Builder
-	what := "act"
-	switch req.Kind {
-	case approval.KindCommand:
-		what = "run a command"
-	case approval.KindFileEdit:
-		what = fmt.Sprintf("change a file %s", stat(st, req.Added, req.Removed))
-	}
-	fmt.Fprintf(&b, "%s %s wants to %s  [%s]\n", st.warn.Render("╭ approval:"), d.ToolName, what, st.severity(d.Severity))
-	fmt.Fprintf(&b, "%s   %s\n", st.warn.Render("│"), st.bold.Render(d.Subject))
-	if d.Escaped {
-		fmt.Fprintf(&b, "%s   %s\n", st.warn.Render("│"), st.bad.Render("WARNING: hidden or control characters, shown escaped above"))
-	}
-	for _, r := range d.Reasons {
-		fmt.Fprintf(&b, "%s   - %s\n", st.warn.Render("│"), r)
-	}
-	if d.Diff != "" {
-		b.WriteString(st.diff(d.Diff))
-	}
-	fmt.Fprintf(&b, "%s [y]es once · [a]lways for %s · [n]o (n: tell the model why) › ", st.warn.Render("╰"), d.Rule)
-	question := b.String()
-	for {
-		text, err := a.in.answer(ctx, func() { a.scr.Printf("%s", question) }, func(early string) {
-			a.scr.Println(st.dim.Render(fmt.Sprintf("(ignored %q: typed before the question)", early)))
-			a.scr.Printf("%s", question)
+// updateCompletions lists what Tab would complete: a command while the
+// input is a lone /word, a workspace file after @.
+func (t *tui) updateCompletions() {
+	t.complete = nil
+	v, w := t.in.Value(), t.currentWord()
+	switch {
+	case strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \n"):
+		for _, c := range commands {
+			if strings.HasPrefix(c.name, v) {
+				t.complete = append(t.complete, c.name)
+			}
+		}
+	case strings.HasPrefix(w, "@") && len(w) > 1:
+		q := strings.ToLower(w[1:])
+		for _, f := range t.app.workspaceFiles() {
+			if strings.Contains(strings.ToLower(f), q) {
+				t.complete = append(t.complete, "@"+f)
+				if len(t.complete) == 8 {
+					break
+				}
+			}
+		}
+		// Closest first: the shortest path that starts with what was typed.
+		slices.SortStableFunc(t.complete, func(x, y string) int {
+			px, py := strings.HasPrefix(strings.ToLower(x[1:]), q), strings.HasPrefix(strings.ToLower(y[1:]), q)
+			if px != py {
+				if px {
+					return -1
+				}
+				return 1
+			}
+			return len(x) - len(y)
 		})
-		a.scr.inputDone()
-		if err != nil {
-			a.scr.Println(st.dim.Render("(no answer: " + err.Error() + "; denied)"))
-			return approval.Response{Reason: "no answer: " + err.Error()}, err
-		}
-		if resp, ok := parseAnswer(text); ok {
-			return resp, nil
-		}
-		question = "please answer y, a or n (n: message) › "
 	}
 }
 
-// parseAnswer reads an approval answer.
-func parseAnswer(s string) (approval.Response, bool) {
-	word, msg, hasMsg := strings.Cut(strings.TrimSpace(s), ":")
-	word = strings.ToLower(strings.TrimSpace(word))
-	switch word {
-	case "y", "yes":
-		return approval.Response{Choice: approval.AllowOnce, Reason: "allowed once by the user"}, !hasMsg
-	case "a", "always":
-		return approval.Response{Choice: approval.AllowSession, Reason: "allowed for this session by the user"}, !hasMsg
-	case "", "n", "no":
-		return approval.Response{Choice: approval.Deny, Reason: "denied by the user", Message: strings.TrimSpace(msg)}, true
+// completeWord replaces the word being typed by the first completion.
+func (t *tui) completeWord() {
+	t.updateCompletions()
+	if len(t.complete) == 0 {
+		return
 	}
-	return approval.Response{}, false
+	v, w := t.in.Value(), t.currentWord()
+	t.in.SetValue(v[:len(v)-len(w)] + t.complete[0] + " ")
+	t.complete = nil
 }

@@ -1,34 +1,38 @@
-// Command coder is an interactive coding agent for the repository you run
+// Command coder is a full-screen coding agent for the repository you run
 // it in.
 //
 //	cd ~/src/myproject
 //	go run github.com/tetherdev/tether/examples/coder -model ollama:qwen3:8b
+//	go run github.com/tetherdev/tether/examples/coder -model script:session.jsonl   # offline
 //
-// Type a task and watch it work: the model's thinking and text stream in,
-// tool actions show under progress groups with a spinner, and anything
-// that needs your say (a command no rule allows, a write to a sensitive
-// file) stops for an answer: y (once), a (always, for exactly this
-// command or file), n (no; "n: use make test" tells the model why). The
-// command is shown escaped, with its severity and the reasons; file
-// edits with a coloured diff.
+// Type a task and watch it work: the model's text streams in as Markdown,
+// its thinking collapses to one line with its duration (Ctrl-T expands),
+// tool actions show under progress groups, and the plan (todos) and
+// subagents' work are shown as they change. The status line shows the
+// model, mode, workspace, tokens used and context left, and the session.
 //
-// Every run's file changes are one checkpoint:
+// Anything that needs your say (a command no rule allows, a write to a
+// sensitive file) opens an approval card: the command or path escaped,
+// its severity in colour, the reasons, a coloured diff for edits and a
+// countdown to the timeout. y allows once, s for this session (never
+// offered for critical actions), n refuses and lets you tell the model why.
 //
-//	/diff                     what the last run changed, with +N −N
-//	/undo [force]             put the files back (force: even if you edited them since)
-//	/keep                     accept the changes
-//	/mode agent|plan|explore|review   read-only modes never change anything
-//	/compact                  summarise older turns to free context
-//	/sessions [ID]            list sessions, or switch to one (they survive restarts)
-//	/new                      start a new session
-//	/help, /quit              (Ctrl-D quits too)
+// Every task's file changes are one checkpoint. /review (Ctrl-R) walks
+// the changed files hunk by hunk (a accepts, r rejects, A/R the whole
+// file); /undo picks any checkpoint of the session to revert; /diff,
+// /keep. A running command's output shows live under its action.
 //
-// Ctrl-C cancels the running task (its command is killed, no file is left
-// half-written) and returns to the prompt; it never exits the program.
+// Keys: Enter sends, Alt-Enter or Ctrl-J adds a line, ↑/↓ recall history,
+// Tab completes /commands and @files (an @file is attached to the
+// prompt), Shift-Tab cycles the mode, PgUp/PgDn scroll, Esc or Ctrl-C
+// cancels the running task (its processes are killed), Ctrl-C twice on an
+// empty prompt quits.
 //
-// Sessions and checkpoints are kept in one SQLite file (-db; default in
-// the user cache directory), so /undo and /sessions work after a restart.
-// Security decisions are logged to -log.
+// When standard input or output is not a terminal (or TERM=dumb) the
+// coder reads lines and writes plain text, without colour; NO_COLOR drops
+// colour in the terminal too.
+// Sessions and checkpoints are kept in one SQLite file (-db), so /resume
+// and /undo work after a restart. Security decisions are logged to -log.
 package main
 
 import (
@@ -37,23 +41,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"strings"
-	"sync"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
 	"github.com/tetherdev/tether/agent"
-	"github.com/tetherdev/tether/agent/session"
-	"github.com/tetherdev/tether/approval"
-	"github.com/tetherdev/tether/checkpoint"
-	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/safety"
-	"github.com/tetherdev/tether/tools"
-	"github.com/tetherdev/tether/tools/builtin"
 )
 
 func main() {
@@ -64,6 +60,7 @@ func main() {
 type options struct {
 	model, db, logFile, sessionID, mode string
 	auto, sandbox                       bool
+	approvalTimeout                     time.Duration
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -75,10 +72,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fl.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
 	fl.StringVar(&o.db, "db", filepath.Join(state, "coder.db"), `SQLite file for sessions and checkpoints; ":memory:" keeps nothing`)
 	fl.StringVar(&o.logFile, "log", filepath.Join(state, "coder.log"), "file that receives the safety and approval log")
-	fl.StringVar(&o.sessionID, "session", "", "resume this session (see /sessions)")
+	fl.StringVar(&o.sessionID, "session", "", "resume this session and show its transcript (see /sessions)")
 	fl.StringVar(&o.mode, "mode", "agent", "starting mode: agent, plan, explore or review")
 	fl.BoolVar(&o.auto, "auto", false, "run confirm-level commands and edits without asking (critical ones are still asked)")
 	fl.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux): they can write only in the workspace")
+	fl.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before it denies")
 	if err := fl.Parse(args); err != nil {
 		return o, err
 	}
@@ -91,15 +89,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if !validMode(o.mode) {
 		return o, fmt.Errorf("-mode %q: want agent, plan, explore or review", o.mode)
 	}
-	return o, nil
-}
-
-func validMode(m string) bool {
-	switch agent.Mode(m) {
-	case agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview:
-		return true
+	if o.approvalTimeout <= 0 {
+		return o, fmt.Errorf("-approval-timeout %v: want a positive duration", o.approvalTimeout)
 	}
-	return false
+	return o, nil
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -111,224 +104,46 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "coder:", err)
 		return 2
 	}
-	c, err := open(context.Background(), o, stdin, stdout)
+	inF, inOK := stdin.(*os.File)
+	outF, outOK := stdout.(*os.File)
+	if inOK && outOK && term.IsTerminal(int(inF.Fd())) && term.IsTerminal(int(outF.Fd())) && os.Getenv("TERM") != "dumb" {
+		err = runTUI(context.Background(), o, inF, outF)
+	} else {
+		err = runPlain(context.Background(), o, stdin, stdout)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "coder:", err)
 		return 1
 	}
-	defer c.close()
-	c.loop()
 	return 0
 }
 
-// coder is one interactive program.
-type coder struct {
-	scr       *screen
-	in        *input
-	ws        *safety.Workspace
-	cps       *checkpoint.Manager
-	sessions  *session.Manager
-	closers   []io.Closer
-	logger    *slog.Logger
-	modelName string
-
-	sess           *session.Session // nil until the first prompt or -session
-	mode           agent.Mode
-	lastCheckpoint string
-
-	mu        sync.Mutex
-	cancelRun context.CancelCauseFunc // set while a task runs
-}
-
-func open(ctx context.Context, o options, stdin io.Reader, stdout io.Writer) (*coder, error) {
-	f, isFile := stdout.(*os.File)
-	scr := newScreen(stdout, isFile && term.IsTerminal(int(f.Fd())))
-	c := &coder{scr: scr, in: newInput(stdin), mode: agent.Mode(o.mode), modelName: o.model}
-	ok := false
-	defer func() {
-		if !ok {
-			c.close()
-		}
-	}()
-
-	logOut := io.Discard
-	if o.logFile != "" {
-		if err := os.MkdirAll(filepath.Dir(o.logFile), 0o700); err != nil {
-			return nil, err
-		}
-		lf, err := os.OpenFile(o.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("log: %w", err)
-		}
-		c.closers = append(c.closers, lf)
-		logOut = lf
-	}
-	c.logger = slog.New(slog.NewTextHandler(logOut, nil))
-
-	model, err := llmtest.Open(o.model, llmtest.WithLogger(c.logger))
+// runTUI runs the full-screen program until /quit or a second Ctrl-C.
+func runTUI(ctx context.Context, o options, in, out *os.File) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var t *tui
+	ap := &tuiApprover{send: func(m tea.Msg) { t.send(m) }}
+	a, err := openApp(ctx, o, ap, agent.SinkFunc(func(ctx context.Context, e agent.Event) error {
+		return t.sink().Emit(ctx, e)
+	}))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	if c.ws, err = safety.OpenWorkspace(cwd); err != nil {
-		return nil, fmt.Errorf("workspace: %w", err)
-	}
-	reg := &tools.Registry{}
-	bopts := builtin.Options{}
-	if o.sandbox {
-		bopts.Sandbox = c.ws.NewSandbox()
-	}
-	if _, err := builtin.Register(reg, c.ws, bopts); err != nil {
-		return nil, err
-	}
-
-	var cpStore checkpoint.Store = checkpoint.NewMemoryStore()
-	var sessStore session.Store = session.NewMemoryStore()
-	if o.db != ":memory:" {
-		if err := os.MkdirAll(filepath.Dir(o.db), 0o700); err != nil {
-			return nil, err
-		}
-		cs, err := checkpoint.OpenSQLite(ctx, o.db)
-		if err != nil {
-			return nil, fmt.Errorf("checkpoints: %w", err)
-		}
-		c.closers = append(c.closers, cs)
-		ss, err := session.OpenSQLite(ctx, o.db)
-		if err != nil {
-			return nil, fmt.Errorf("sessions: %w", err)
-		}
-		c.closers = append(c.closers, ss)
-		cpStore, sessStore = cs, ss
-	}
-	if c.cps, err = checkpoint.New(c.ws, cpStore, checkpoint.WithLogger(c.logger)); err != nil {
-		return nil, err
-	}
-	policy := approval.Interactive()
-	if o.auto {
-		policy = approval.AutoApprove()
-	}
-	c.sessions, err = session.NewManager(sessStore, agent.Config{
-		Model:        model,
-		Tools:        reg,
-		Workspace:    c.ws,
-		CommandRules: safety.CommandRules{AllowReadOnly: true, Logger: c.logger},
-		Policy:       policy,
-		Approver:     &approver{scr: scr, in: c.in},
-		Checkpoints:  c.cps,
-		Sink:         scr,
-		Logger:       c.logger,
-	})
-	if err != nil {
-		return nil, err
-	}
-	if o.sessionID != "" {
-		if err := c.switchSession(ctx, o.sessionID); err != nil {
-			return nil, err
+	defer a.close()
+	t = newTUI(ctx, a)
+	if a.sess != nil {
+		if err := t.resume(a.sess.ID()); err != nil {
+			return err
 		}
 	}
-	ok = true
-	return c, nil
-}
-
-func (c *coder) close() {
-	for i := len(c.closers) - 1; i >= 0; i-- {
-		c.closers[i].Close()
+	p := tea.NewProgram(t, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
+	t.send = p.Send
+	_, err = p.Run()
+	cancel() // a task still running is cancelled: its processes die
+	t.runs.Wait()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		err = nil
 	}
-	if c.ws != nil {
-		c.ws.Close()
-	}
-}
-
-// loop reads prompts and commands until /quit or the end of input.
-// Ctrl-C cancels the running task; at the prompt it only says how to quit.
-func (c *coder) loop() {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
-	defer func() {
-		signal.Stop(sigs) // no more sends after Stop returns: safe to close
-		close(sigs)
-	}()
-	go func() {
-		for range sigs {
-			c.mu.Lock()
-			cancel := c.cancelRun
-			c.mu.Unlock()
-			if cancel != nil {
-				cancel(errors.New("cancelled with Ctrl-C"))
-				c.scr.Println(c.scr.st.warn.Render("^C cancelling the task…"))
-			} else {
-				c.scr.Println(c.scr.st.dim.Render("(Ctrl-C cancels a running task; /quit or Ctrl-D exits)"))
-				c.showPrompt()
-			}
-		}
-	}()
-
-	st := c.scr.st
-	cwd := c.ws.Root()
-	c.scr.Println(st.bold.Render("tether coder") + st.dim.Render(" · "+cwd+" · "+c.modelName))
-	c.scr.Println(st.dim.Render("Type a task, or /help. Ctrl-C cancels a task; /quit or Ctrl-D exits."))
-	if c.sess != nil {
-		c.announceSession(context.Background())
-	}
-	for {
-		text, err := c.in.next(context.Background(), c.showPrompt)
-		c.scr.inputDone()
-		if err != nil {
-			c.scr.Println(st.dim.Render("bye"))
-			return
-		}
-		text = strings.TrimSpace(text)
-		switch {
-		case text == "":
-		case strings.HasPrefix(text, "/"):
-			if quit := c.command(text); quit {
-				c.scr.Println(st.dim.Render("bye"))
-				return
-			}
-		default:
-			c.task(text)
-		}
-	}
-}
-
-func (c *coder) showPrompt() {
-	c.scr.Printf("%s ", c.scr.st.promptMark.Render(string(c.mode)+" ›"))
-}
-
-// task runs one prompt in the current session, cancellable with Ctrl-C.
-func (c *coder) task(prompt string) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	if c.sess == nil {
-		title := filepath.Base(c.ws.Root()) + ": " + oneLine(prompt, 60)
-		s, err := c.sessions.Create(ctx, title)
-		if err != nil {
-			c.fail(err)
-			return
-		}
-		c.sess = s
-	}
-	c.mu.Lock()
-	c.cancelRun = cancel
-	c.mu.Unlock()
-	res, err := c.sess.Run(ctx, agent.Input{Prompt: prompt, Mode: c.mode})
-	c.mu.Lock()
-	c.cancelRun = nil
-	c.mu.Unlock()
-	if res != nil && res.CheckpointID != "" {
-		c.lastCheckpoint = res.CheckpointID
-	}
-	switch {
-	case err != nil && ctx.Err() != nil:
-		c.scr.Println(c.scr.st.warn.Render("task cancelled: " + context.Cause(ctx).Error()))
-	case err != nil:
-		c.fail(err)
-	}
-}
-
-func (c *coder) fail(err error) {
-	c.scr.Println(c.scr.st.bad.Render("error: " + err.Error()))
+	return err
 }

@@ -1,0 +1,303 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/session"
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
+	"github.com/tetherdev/tether/tools/builtin"
+)
+
+// app is everything the coder does that is not drawing: the workspace,
+// the stores, the current session and mode, and the commands on them.
+// The full-screen and the plain front ends both drive it.
+type app struct {
+	ws        *safety.Workspace
+	cps       *checkpoint.Manager
+	sessStore session.Store
+	sessions  *session.Manager
+	cfg       agent.Config
+	closers   []io.Closer
+	logger    *slog.Logger
+
+	modelName     string
+	contextLength int // tokens; 0 when the model does not say
+	mode          agent.Mode
+	sess          *session.Session // nil until the first prompt, -session or /resume
+	files         []string         // workspace files for @ completion, listed on first use
+}
+
+// openApp wires the agent for the current directory. The approver and
+// sink are the front end's.
+func openApp(ctx context.Context, o options, approver approval.Approver, sink agent.Sink) (*app, error) {
+	a := &app{mode: agent.Mode(o.mode)}
+	ok := false
+	defer func() {
+		if !ok {
+			a.close()
+		}
+	}()
+	logOut := io.Discard
+	if o.logFile != "" {
+		if err := os.MkdirAll(filepath.Dir(o.logFile), 0o700); err != nil {
+			return nil, err
+		}
+		lf, err := os.OpenFile(o.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("log: %w", err)
+		}
+		a.closers = append(a.closers, lf)
+		logOut = lf
+	}
+	a.logger = slog.New(slog.NewTextHandler(logOut, nil))
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if a.ws, err = safety.OpenWorkspace(cwd); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	reg := &tools.Registry{}
+	bopts := builtin.Options{}
+	if o.sandbox {
+		bopts.Sandbox = a.ws.NewSandbox()
+	}
+	if _, err := builtin.Register(reg, a.ws, bopts); err != nil {
+		return nil, err
+	}
+	var cpStore checkpoint.Store = checkpoint.NewMemoryStore()
+	a.sessStore = session.NewMemoryStore()
+	if o.db != ":memory:" {
+		if err := os.MkdirAll(filepath.Dir(o.db), 0o700); err != nil {
+			return nil, err
+		}
+		cs, err := checkpoint.OpenSQLite(ctx, o.db)
+		if err != nil {
+			return nil, fmt.Errorf("checkpoints: %w", err)
+		}
+		a.closers = append(a.closers, cs)
+		ss, err := session.OpenSQLite(ctx, o.db)
+		if err != nil {
+			return nil, fmt.Errorf("sessions: %w", err)
+		}
+		a.closers = append(a.closers, ss)
+		cpStore, a.sessStore = cs, ss
+	}
+	if a.cps, err = checkpoint.New(a.ws, cpStore, checkpoint.WithLogger(a.logger)); err != nil {
+		return nil, err
+	}
+	policy := approval.Interactive()
+	if o.auto {
+		policy = approval.AutoApprove()
+	}
+	a.cfg = agent.Config{
+		Tools:           reg,
+		Workspace:       a.ws,
+		CommandRules:    safety.CommandRules{AllowReadOnly: true, Logger: a.logger},
+		Policy:          policy,
+		Approver:        approver,
+		ApprovalTimeout: o.approvalTimeout,
+		Checkpoints:     a.cps,
+		Sink:            sink,
+		Skills:          []agent.Skill{agent.TodosSkill()},
+		Subagents:       &agent.SubagentConfig{}, // read-only helpers, rendered nested
+		Logger:          a.logger,
+	}
+	if err := a.setModel(ctx, o.model); err != nil {
+		return nil, err
+	}
+	if o.sessionID != "" {
+		if err := a.openSession(ctx, o.sessionID); err != nil {
+			return nil, err
+		}
+	}
+	ok = true
+	return a, nil
+}
+
+func (a *app) close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i].Close()
+	}
+	if a.ws != nil {
+		a.ws.Close()
+	}
+}
+
+// setModel switches the model; the current session continues with it.
+func (a *app) setModel(ctx context.Context, name string) error {
+	m, err := llmtest.Open(name, llmtest.WithLogger(a.logger))
+	if err != nil {
+		return err
+	}
+	cfg := a.cfg
+	cfg.Model, cfg.ModelName = m, name
+	mgr, err := session.NewManager(a.sessStore, cfg)
+	if err != nil {
+		return err
+	}
+	a.cfg, a.sessions, a.modelName = cfg, mgr, name
+	a.contextLength = 0
+	if caps, err := llm.CapabilitiesOf(ctx, m); err == nil {
+		a.contextLength = caps.ContextLength
+	}
+	if a.sess != nil {
+		return a.openSession(ctx, a.sess.ID())
+	}
+	return nil
+}
+
+func (a *app) openSession(ctx context.Context, id string) error {
+	s, err := a.sessions.Open(ctx, id)
+	if err != nil {
+		return fmt.Errorf("session %s: %w", id, err)
+	}
+	a.sess = s
+	return nil
+}
+
+// replay feeds the current session's stored events to apply, in order.
+func (a *app) replay(ctx context.Context, apply func(agent.Event)) error {
+	if a.sess == nil {
+		return nil
+	}
+	for ev, err := range a.sess.Events(ctx, 0) {
+		if err != nil {
+			return err
+		}
+		apply(ev.Event)
+	}
+	return nil
+}
+
+// ensureSession creates a session titled after prompt if none is current.
+func (a *app) ensureSession(ctx context.Context, prompt string) error {
+	if a.sess != nil {
+		return nil
+	}
+	s, err := a.sessions.Create(ctx, filepath.Base(a.ws.Root())+": "+oneLine(prompt, 60))
+	if err != nil {
+		return err
+	}
+	a.sess = s
+	return nil
+}
+
+// input is prompt as the agent receives it, in the current mode. Words
+// of the form @path naming a workspace file attach that file.
+func (a *app) input(prompt string) agent.Input {
+	return agent.Input{Prompt: prompt, Mode: a.mode, Context: a.attachments(prompt)}
+}
+
+func (a *app) attachments(prompt string) []agent.Attachment {
+	var out []agent.Attachment
+	for _, w := range strings.Fields(prompt) {
+		p, ok := strings.CutPrefix(w, "@")
+		p = strings.TrimRight(p, ",.;:!?)")
+		if !ok || p == "" {
+			continue
+		}
+		// Only files inside the workspace: the executor would refuse others
+		// and fail the whole prompt; an @word that is no file stays text.
+		chk := a.ws.Check(p, safety.OpRead)
+		if chk.Decision == safety.Deny {
+			continue
+		}
+		if fi, err := os.Stat(chk.Resolved); err == nil && fi.Mode().IsRegular() &&
+			!slices.ContainsFunc(out, func(x agent.Attachment) bool { return x.Path == p }) {
+			out = append(out, agent.Attachment{Path: p})
+		}
+	}
+	return out
+}
+
+// workspaceFiles lists the workspace's files for @ completion, skipping
+// VCS and dependency directories, at most 20 000 of them.
+func (a *app) workspaceFiles() []string {
+	if a.files != nil {
+		return a.files
+	}
+	a.files = []string{}
+	root := a.ws.Root()
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "node_modules", "vendor", ".venv", "__pycache__":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		a.files = append(a.files, filepath.ToSlash(rel))
+		if len(a.files) >= 20000 {
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return a.files
+}
+
+// compact summarises the older turns of s (nil: no conversation yet).
+func compact(ctx context.Context, s *session.Session) (string, error) {
+	if s == nil {
+		return "nothing to compact: no conversation yet", nil
+	}
+	res, err := s.Compact(ctx, agent.CompactOptions{Task: -1})
+	if errors.Is(err, agent.ErrNothingToCompact) {
+		return "nothing to compact yet: the conversation is short", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("compacted %d messages into a summary, kept %d", res.Summarized, res.Kept), nil
+}
+
+func (a *app) sessionList(ctx context.Context, st styles) (string, error) {
+	infos, err := a.sessions.List(ctx)
+	if err != nil {
+		return "", err
+	}
+	if len(infos) == 0 {
+		return st.dim.Render("no sessions yet"), nil
+	}
+	var b strings.Builder
+	for _, in := range infos {
+		mark := "  "
+		if a.sess != nil && in.ID == a.sess.ID() {
+			mark = st.accent.Render("▸ ")
+		}
+		fmt.Fprintf(&b, "%s%s  %s  %s\n", mark, in.ID, in.Title,
+			st.dim.Render(fmt.Sprintf("%d task(s), %s", in.Runs, in.Updated.Local().Format(time.DateTime))))
+	}
+	b.WriteString(st.dim.Render("/resume ID opens a session with its transcript"))
+	return b.String(), nil
+}
+
+func validMode(m string) bool {
+	switch agent.Mode(m) {
+	case agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview:
+		return true
+	}
+	return false
+}
+
+var modes = []agent.Mode{agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview}
