@@ -60,6 +60,7 @@ function onEvent(ev) {
       showUsage();
       setRunning(false);
       changes.refresh();
+      listSessions().catch((e) => showError(`Sessions: ${e.message}`)); // turn counts
       break;
   }
 }
@@ -70,6 +71,7 @@ function onEvent(ev) {
 function open(id) {
   state.source?.close();
   state.session = id;
+  document.body.dataset.session = id;
   state.usage = { in: 0, out: 0 };
   showUsage();
   setRunning(false);
@@ -81,7 +83,9 @@ function open(id) {
   $("sessions").value = id;
 }
 
-async function loadSessions(select) {
+// listSessions fills the session picker and returns the list, creating
+// a first session in a workspace that has none.
+async function listSessions() {
   const body = await get("/api/sessions");
   $("workspace").textContent = body.workspace;
   let list = body.sessions;
@@ -89,13 +93,18 @@ async function loadSessions(select) {
     await post("/api/sessions", { title: "Session 1" });
     list = (await get("/api/sessions")).sessions;
   }
-  const sel = $("sessions");
-  sel.replaceChildren(...list.map((s) => {
+  $("sessions").replaceChildren(...list.map((s) => {
     const o = document.createElement("option");
     o.value = s.id;
     o.textContent = `${s.title} · ${s.runs} turn${s.runs === 1 ? "" : "s"} · ${new Date(s.updated).toLocaleString()}`;
     return o;
   }));
+  $("sessions").value = state.session;
+  return list;
+}
+
+async function loadSessions(select) {
+  const list = await listSessions();
   open(select || list[0].id);
 }
 
@@ -103,13 +112,17 @@ async function send(e) {
   e.preventDefault();
   const text = $("prompt").value;
   if (!text.trim() || state.running) return;
+  // The run_started event marks the turn running; until the server has
+  // answered, only the button is held, so a double click sends once.
+  $("send").disabled = true;
   try {
     const res = await post("/api/prompt", { session: state.session, text, mode: $("mode").value });
     if (res.status === 409) throw new Error(res.body.error);
     $("prompt").value = "";
-    setRunning(true);
   } catch (err) {
     showError(`Prompt: ${err.message}`);
+  } finally {
+    $("send").disabled = state.running;
   }
 }
 

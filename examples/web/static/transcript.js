@@ -11,12 +11,6 @@ function el(tag, cls, text) {
   return e;
 }
 
-function stats(added, removed) {
-  const s = el("span", "stats");
-  s.append(el("span", "stat-add", ` +${added || 0}`), el("span", "stat-del", ` −${removed || 0}`));
-  return s;
-}
-
 export class Transcript {
   // onAnswer(id, choice, message) posts an approval answer.
   constructor(root, onAnswer) {
@@ -33,7 +27,6 @@ export class Transcript {
     this.groups = new Map();
     this.actions = new Map();
     this.cards = new Map();
-    this.pendingRender = false;
   }
 
   ensureTurn() {
@@ -95,15 +88,18 @@ export class Transcript {
     this.scheduleRender();
   }
 
-  // scheduleRender re-renders the streaming block at most once a frame.
+  // scheduleRender re-renders a streaming block at most every 30 ms (a
+  // timer, not requestAnimationFrame, which a hidden tab never fires).
+  // The block is captured: later events may already have started another.
   scheduleRender() {
-    if (this.pendingRender) return;
-    this.pendingRender = true;
-    requestAnimationFrame(() => {
-      this.pendingRender = false;
-      if (this.text) this.text.el.replaceChildren(renderMarkdown(this.text.buf));
+    const block = this.text;
+    if (block.pending) return;
+    block.pending = true;
+    setTimeout(() => {
+      block.pending = false;
+      block.el.replaceChildren(renderMarkdown(block.buf));
       this.root.scrollTop = this.root.scrollHeight;
-    });
+    }, 30);
   }
 
   on_file_writing(ev) { this.add(el("div", "muted", `Writing ${ev.path}…`)); }
@@ -133,7 +129,6 @@ export class Transcript {
     row.dataset.status = ev.status;
     const line = el("div", `status status-${ev.status}`);
     line.append(el("span", "title", ev.title));
-    if (ev.added || ev.removed) line.append(stats(ev.added, ev.removed));
     if (ev.detail) line.append(el("span", "detail", ev.detail));
     if (ev.auto_approved) line.append(el("span", "detail", "(auto-approved)"));
     const parts = [line];
