@@ -103,8 +103,10 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 	return read(t, ctx, chromedp.Text(chromedp.CSS(sel)))
 }
 
-func visible(sel string) chromedp.Action[chromedp.Void] { return chromedp.WaitVisible(chromedp.CSS(sel)) }
-func click(sel string) chromedp.Action[chromedp.Void]   { return chromedp.Click(chromedp.CSS(sel)) }
+func visible(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.WaitVisible(chromedp.CSS(sel))
+}
+func click(sel string) chromedp.Action[chromedp.Void] { return chromedp.Click(chromedp.CSS(sel)) }
 func until(js string) chromedp.Action[chromedp.Void] {
 	// By interval: requestAnimationFrame, the default, barely runs in a
 	// headless tab.
