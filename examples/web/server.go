@@ -37,6 +37,7 @@ type server struct {
 	approvals *approvals
 	logger    *slog.Logger
 	baseCtx   context.Context
+	closeOnce sync.Once
 
 	mu   sync.Mutex
 	logs map[string]*liveLog           // by session id, once opened
@@ -159,15 +160,19 @@ func (s *server) stopRuns() {
 	s.wg.Wait()
 }
 
+// close stops the runs and closes the stores and the workspace; calls
+// after the first do nothing.
 func (s *server) close() {
-	if s.approvals != nil {
-		s.stopRuns()
-	}
-	for i := len(s.closers) - 1; i >= 0; i-- {
-		if err := s.closers[i](); err != nil {
-			s.logger.Warn("web: close", "error", err)
+	s.closeOnce.Do(func() {
+		if s.approvals != nil {
+			s.stopRuns()
 		}
-	}
+		for i := len(s.closers) - 1; i >= 0; i-- {
+			if err := s.closers[i](); err != nil {
+				s.logger.Warn("web: close", "error", err)
+			}
+		}
+	})
 }
 
 // emit is the executors' sink, called after the session store persisted

@@ -26,8 +26,8 @@ type testServer struct {
 }
 
 // startServer serves a workspace holding files with the model script
-// (JSON lines, capabilities line included).
-func startServer(t *testing.T, script string, files map[string]string) *testServer {
+// (JSON lines, capabilities line included); configure adjusts the flags.
+func startServer(t *testing.T, script string, files map[string]string, configure ...func(*options)) *testServer {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
@@ -49,6 +49,9 @@ func startServer(t *testing.T, script string, files map[string]string) *testServ
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	o := options{workspace: dir, model: "script:" + scriptFile, approvalTimeout: time.Minute, readOnlyCmds: true}
+	for _, c := range configure {
+		c(&o)
+	}
 	srv, err := newServer(ctx, o, ln.Addr().String(), logger)
 	if err != nil {
 		t.Fatal(err)
