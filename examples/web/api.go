@@ -96,12 +96,13 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err)
 		return
 	}
-	l, err := s.liveLog(r.Context(), r.URL.Query().Get("session"))
+	id := r.URL.Query().Get("session")
+	l, err := s.liveLog(r.Context(), id)
 	if err != nil {
 		writeError(w, statusOf(err), err)
 		return
 	}
-	l.stream(r.Context(), w, after)
+	l.stream(r.Context(), w, after, func() bool { return s.running(id) })
 }
 
 // promptRequest is one user turn.

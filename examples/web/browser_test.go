@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"context"
 	"flag"
 	"fmt"
@@ -288,5 +289,44 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestBrowserMarkdown renders model text with the page's own Markdown
+// module in Chromium and compares the DOM it builds: markup from the
+// model is text, only http(s) links are links, code is highlighted.
+func TestBrowserMarkdown(t *testing.T) {
+	ctx := newBrowser(t)
+	ts := startServer(t, `{"capabilities":{"tools":true}}`+"\n", nil)
+	do(t, ctx, "open the page", chromedp.Navigate(ts.startURL()), visible(`body[data-session]`))
+	tests := []struct {
+		name, in, want string
+	}{
+		{"script tag", `<script>window.__xss=1</script>`, `<p>&lt;script&gt;window.__xss=1&lt;/script&gt;</p>`},
+		{"event handler", `<img src=x onerror="window.__xss=2">`, `<p>&lt;img src=x onerror="window.__xss=2"&gt;</p>`},
+		{"markup inside bold", `**<b onclick=x>hi</b>**`, `<p><strong>&lt;b onclick=x&gt;hi&lt;/b&gt;</strong></p>`},
+		{"inline", "**bold**, *em* and `a<b>`", `<p><strong>bold</strong>, <em>em</em> and <code>a&lt;b&gt;</code></p>`},
+		{"intraword underscores", `snake__case__name`, `<p>snake__case__name</p>`},
+		{"http link", `[docs](https://go.dev/doc)`, `<a href="https://go.dev/doc" rel="noopener noreferrer" target="_blank">docs</a>`},
+		{"javascript link", `[x](javascript:alert(1))`, `<p>[x](javascript:alert(1))</p>`},
+		{"list", "- a\n- b\n\n1. c", `<ul><li>a</li><li>b</li></ul><ol><li>c</li></ol>`},
+		{"heading", "## Plan", `<h4>Plan</h4>`},
+		{"go code", "```go\nfunc f() {} // <x>\n```", `<pre><code data-lang="go"><span class="t-kw">func</span> <span class="t-fn">f</span>() {} <span class="t-com">// &lt;x&gt;</span></code></pre>`},
+		{"diff", "```diff\n-a\n+b\n```", `<pre><code data-lang="diff"><span class="d-del">-a` + "\n" + `</span><span class="d-add">+b` + "\n" + `</span></code></pre>`},
+		{"unclosed fence while streaming", "```sh\necho \"<hi>\"", `<pre><code data-lang="sh"><span class="t-kw">echo</span> <span class="t-str">"&lt;hi&gt;"</span></code></pre>`},
+	}
+	for _, tt := range tests {
+		in, _ := json.Marshal(tt.in)
+		js := `import("/markdown.js").then((m) => { const d = document.createElement("div"); d.append(m.renderMarkdown(` + string(in) + `)); return d.innerHTML; })`
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q renders\n%s\nwant it to contain\n%s", tt.name, tt.in, got, tt.want)
+		}
+	}
+	if xss := read(t, ctx, chromedp.Evaluate[bool](`window.__xss !== undefined`)); xss {
+		t.Error("rendering ran model script")
 	}
 }

@@ -42,8 +42,11 @@ func (l *liveLog) since(seq int) ([][]byte, <-chan struct{}) {
 }
 
 // stream writes the log as Server-Sent Events from after, then every new
-// entry, until the client goes away or ctx ends.
-func (l *liveLog) stream(ctx context.Context, w http.ResponseWriter, after int) {
+// entry, until the client goes away or ctx ends. After the backlog it
+// sends one "replayed" event (no id, so resuming is unaffected) saying
+// whether a turn is running now: a log whose last turn was cut short by a
+// restart has no run_finished, and the page must not wait for one.
+func (l *liveLog) stream(ctx context.Context, w http.ResponseWriter, after int, running func() bool) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		http.Error(w, "streaming unsupported by this connection", http.StatusInternalServerError)
@@ -57,12 +60,17 @@ func (l *liveLog) stream(ctx context.Context, w http.ResponseWriter, after int) 
 	}
 	flusher.Flush()
 	seq := after
-	for {
+	for first := true; ; first = false {
 		batch, changed := l.since(seq)
 		for _, b := range batch {
 			seq++
 			// Encoded JSON has no raw newlines, so one data line suffices.
 			if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", seq, b); err != nil {
+				return
+			}
+		}
+		if first {
+			if _, err := fmt.Fprintf(w, "event: replayed\ndata: {\"running\":%t}\n\n", running()); err != nil {
 				return
 			}
 		}
@@ -76,12 +84,9 @@ func (l *liveLog) stream(ctx context.Context, w http.ResponseWriter, after int) 
 }
 
 // lastEventID is where a stream resumes: the Last-Event-ID header the
-// browser sends on reconnect, else the "after" query parameter, else 0.
+// browser sends on reconnect, else 0 (the whole log).
 func lastEventID(r *http.Request) (int, error) {
 	v := r.Header.Get("Last-Event-ID")
-	if v == "" {
-		v = r.URL.Query().Get("after")
-	}
 	if v == "" {
 		return 0, nil
 	}

@@ -255,6 +255,14 @@ func (s *server) startTurn(sess *session.Session, in agent.Input) error {
 	return nil
 }
 
+// running reports whether a turn runs in the session.
+func (s *server) running(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.runs[id]
+	return ok
+}
+
 // stopTurn cancels the session's running turn: the model stream stops,
 // a running command's process group is killed, and a pending approval is
 // denied. It reports whether a turn was running.

@@ -10,6 +10,7 @@ const state = {
   session: "",
   source: null, // the EventSource of the current session
   running: false,
+  replayed: false, // the past events of the session are shown
   usage: { in: 0, out: 0 },
 };
 
@@ -60,7 +61,7 @@ function onEvent(ev) {
       showUsage();
       setRunning(false);
       changes.refresh();
-      listSessions().catch((e) => showError(`Sessions: ${e.message}`)); // turn counts
+      if (state.replayed) listSessions().catch((e) => showError(`Sessions: ${e.message}`)); // turn counts
       break;
   }
 }
@@ -77,8 +78,16 @@ function open(id) {
   setRunning(false);
   transcript.clear();
   changes.refresh(id);
+  state.replayed = false;
   const src = new EventSource(`/api/events?session=${encodeURIComponent(id)}`);
   src.onmessage = (m) => onEvent(JSON.parse(m.data));
+  // Sent once the past events are in (again after a reconnect).
+  src.addEventListener("replayed", (m) => {
+    const { running } = JSON.parse(m.data);
+    state.replayed = true;
+    setRunning(running);
+    if (!running) transcript.expireCards();
+  });
   state.source = src;
   $("sessions").value = id;
 }

@@ -192,6 +192,16 @@ export class Transcript {
     card.dataset.resolved = ev.choice;
   }
 
+  // expireCards closes the cards of a turn that ended without answering
+  // them (the server restarted mid-turn): nothing waits for them now.
+  expireCards() {
+    for (const card of this.cards.values()) {
+      if (card.dataset.resolved) continue;
+      card.dataset.resolved = "expired";
+      card.querySelector(".choices").replaceChildren(el("span", "outcome", "No longer waiting: the run ended"));
+    }
+  }
+
   on_final_message(ev) {
     // The answer was usually streamed already; show it when it was not
     // (e.g. a resumed run whose deltas were compacted away).
