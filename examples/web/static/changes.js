@@ -2,20 +2,8 @@
 // hunks, and the decisions a person can take on them.
 import { get, post } from "./api.js";
 import { highlightDiff } from "./highlight.js";
+import { el, button } from "./dom.js";
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function button(cls, text, onclick) {
-  const b = el("button", cls, text);
-  b.type = "button";
-  b.onclick = onclick;
-  return b;
-}
 
 export class Changes {
   // onError(message) shows a failure in the transcript.

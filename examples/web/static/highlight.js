@@ -1,6 +1,7 @@
 // A small syntax highlighter. It never produces markup from the input:
 // every token becomes a text node, wrapped in a <span> with a class, so
 // highlighted model output is as inert as plain text.
+import { el } from "./dom.js";
 
 const keywords = {
   go: "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var nil true false iota",
@@ -17,13 +18,6 @@ const hashComments = new Set(["py", "sh"]);
 
 // One pattern per token class, tried in this order at each position.
 const tokenRe = /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|(#[^\n]*)|("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`)|(\b\d[\d_.xXa-fA-F]*\b)|([A-Za-z_$][\w$]*)(?=\s*\()|([A-Za-z_$][\w$]*)/g;
-
-function span(cls, text) {
-  const s = document.createElement("span");
-  s.className = cls;
-  s.textContent = text;
-  return s;
-}
 
 // highlight returns a fragment showing code in lang ("" for none).
 export function highlight(code, lang) {
@@ -49,7 +43,7 @@ export function highlight(code, lang) {
     else if (ident !== undefined && kw.has(ident)) cls = "t-kw";
     if (!cls) continue;
     if (m.index > last) frag.append(code.slice(last, m.index));
-    frag.append(span(cls, text));
+    frag.append(el("span", cls, text));
     last = m.index + text.length;
   }
   if (last < code.length) frag.append(code.slice(last));
@@ -67,7 +61,7 @@ export function highlightDiff(diff) {
     else if (line.startsWith("@@")) cls = "d-hunk";
     else if (line.startsWith("+")) cls = "d-add";
     else if (line.startsWith("-")) cls = "d-del";
-    frag.append(span(cls, line + "\n"));
+    frag.append(el("span", cls, line + "\n"));
   }
   return frag;
 }

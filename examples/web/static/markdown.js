@@ -6,14 +6,9 @@
 // code, bold, italic and links. An unclosed fence (mid-stream) renders as
 // code up to the end.
 import { highlight } from "./highlight.js";
+import { el } from "./dom.js";
 
 const inlineRe = /(`+)([\s\S]*?[^`])\1(?!`)|\*\*(?=\S)([\s\S]*?\S)\*\*|(?<!\w)__(?=\S)([\s\S]*?\S)__(?!\w)|\*(?=[^\s*])([^*]*?[^\s*])\*|\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)/g;
-
-function el(tag, cls) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  return e;
-}
 
 // inline appends text with inline markup to parent.
 function inline(parent, text) {

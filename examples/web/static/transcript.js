@@ -3,13 +3,8 @@
 // the Markdown renderer, which does the same.
 import { renderMarkdown } from "./markdown.js";
 import { highlightDiff } from "./highlight.js";
+import { el, button } from "./dom.js";
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 export class Transcript {
   // onAnswer(id, choice, message) posts an approval answer.
@@ -160,24 +155,16 @@ export class Transcript {
       card.append(pre);
     }
     const choices = el("div", "choices");
-    const once = el("button", "allow-once primary", "Allow once");
-    once.type = "button";
-    once.onclick = () => this.onAnswer(ev.id, "allow_once", "");
-    choices.append(once);
+    choices.append(button("allow-once primary", "Allow once", () => this.onAnswer(ev.id, "allow_once", "")));
     if (d.severity !== "critical") { // a critical action is never granted for the session
-      const session = el("button", "allow-session", "Allow for session");
-      session.type = "button";
+      const session = button("allow-session", "Allow for session", () => this.onAnswer(ev.id, "allow_session", ""));
       session.title = d.rule;
-      session.onclick = () => this.onAnswer(ev.id, "allow_session", "");
       choices.append(session);
     }
     const msg = el("input", "deny-message");
     msg.placeholder = "Tell the agent why (optional)";
     msg.setAttribute("aria-label", "Reason for refusing");
-    const deny = el("button", "deny danger", "Refuse");
-    deny.type = "button";
-    deny.onclick = () => this.onAnswer(ev.id, "deny", msg.value);
-    choices.append(msg, deny);
+    choices.append(msg, button("deny danger", "Refuse", () => this.onAnswer(ev.id, "deny", msg.value)));
     card.append(choices);
     this.cards.set(ev.id, card);
     this.add(card);
