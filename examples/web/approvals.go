@@ -45,6 +45,13 @@ func (a *approvals) announce(r agent.ApprovalRequested) {
 	a.shown[r.ID] = &card{severity: r.Display.Severity}
 }
 
+// forget drops a card once the agent reports it resolved.
+func (a *approvals) forget(id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.shown, id)
+}
+
 // notify is the Manager's hook: it applies an early answer on
 // registration and forgets a card once it is resolved.
 func (a *approvals) notify(e approval.Event) {

@@ -10,10 +10,12 @@ import (
 	"strings"
 )
 
-// tokenCookie carries the access token after the first visit, so the
-// token leaves the address bar (and so history, Referer headers and
-// screenshots) at once.
-const tokenCookie = "tether_token"
+// The token cookie carries the access token after the first visit, so
+// the token leaves the address bar (and so history, Referer headers and
+// screenshots) at once. Browsers share cookies between the ports of a
+// host, so its name holds the port: two servers side by side (two
+// workspaces) keep their own tokens.
+func (g *guard) cookieName() string { return "tether_token_" + g.port }
 
 // contentSecurityPolicy lets the page load only its own files and talk
 // only to this server: no inline script, no eval, no remote anything, no
@@ -33,6 +35,7 @@ const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 //   - anything else is a GET or HEAD, and those never change state.
 type guard struct {
 	token string
+	port  string          // the listening port, naming the cookie
 	hosts map[string]bool // acceptable Host header values
 	next  http.Handler
 }
@@ -77,7 +80,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.trade(w, r, q)
 		return
 	}
-	c, err := r.Cookie(tokenCookie)
+	c, err := r.Cookie(g.cookieName())
 	if err != nil || !g.valid(c.Value) {
 		http.Error(w, "unauthorized: no valid token; open the URL the server printed at start", http.StatusUnauthorized)
 		return
@@ -109,7 +112,7 @@ func (g *guard) trade(w http.ResponseWriter, r *http.Request, token string) {
 		http.Error(w, "unauthorized: wrong token; open the URL the server printed at start", http.StatusUnauthorized)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: g.cookieName(), Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	u := *r.URL
 	q := u.Query()
 	q.Del("token")

@@ -13,7 +13,7 @@ import (
 func TestGuardRefuses(t *testing.T) {
 	ts := startServer(t, `{"capabilities":{"tools":true}}`+"\n", nil)
 	session := ts.newSession(t)
-	cookie := &http.Cookie{Name: tokenCookie, Value: ts.guard.token}
+	cookie := &http.Cookie{Name: ts.guard.cookieName(), Value: ts.guard.token}
 	prompt := `{"session":"` + session + `","text":"hi"}`
 	tests := []struct {
 		name        string
@@ -29,7 +29,7 @@ func TestGuardRefuses(t *testing.T) {
 		{name: "page without token", method: "GET", path: "/", want: http.StatusUnauthorized},
 		{name: "api without token", method: "GET", path: "/api/sessions", want: http.StatusUnauthorized},
 		{name: "events without token", method: "GET", path: "/api/events?session=" + session, want: http.StatusUnauthorized},
-		{name: "wrong token in cookie", method: "GET", path: "/api/sessions", cookie: &http.Cookie{Name: tokenCookie, Value: "guess"}, want: http.StatusUnauthorized},
+		{name: "wrong token in cookie", method: "GET", path: "/api/sessions", cookie: &http.Cookie{Name: ts.guard.cookieName(), Value: "guess"}, want: http.StatusUnauthorized},
 		{name: "wrong token in URL", method: "GET", path: "/?token=guess", want: http.StatusUnauthorized},
 		{name: "token in URL of a POST", method: "POST", path: "/api/prompt?token=" + ts.guard.token, origin: ts.url, contentType: "application/json", body: prompt, want: http.StatusUnauthorized},
 		{name: "DNS rebinding: foreign Host", method: "GET", path: "/api/sessions", host: "evil.example:80", cookie: cookie, want: http.StatusForbidden},
@@ -101,7 +101,7 @@ func TestStartURLTradesTokenForCookie(t *testing.T) {
 		t.Fatalf("status %d, Location %q; want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	c := resp.Cookies()
-	if len(c) != 1 || c[0].Name != tokenCookie || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+	if len(c) != 1 || c[0].Name != ts.guard.cookieName() || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
 		t.Fatalf("cookies %+v: want one HttpOnly SameSite=Strict token cookie", c)
 	}
 	if got := resp.Header.Get("Referrer-Policy"); got != "no-referrer" {

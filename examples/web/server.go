@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -103,7 +104,11 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if s.sessions, err = session.NewManager(sessStore, cfg); err != nil {
 		return nil, err
 	}
-	s.guard = &guard{token: newToken(), hosts: allowedHosts(addr), next: s.routes()}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	s.guard = &guard{token: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes()}
 	ok = true
 	return s, nil
 }
@@ -180,8 +185,11 @@ func (s *server) close() {
 // log of the session the turn runs in.
 func (s *server) emit(ctx context.Context, e agent.Event) error {
 	id, _ := ctx.Value(sessionKey{}).(string)
-	if r, ok := e.(agent.ApprovalRequested); ok {
-		s.approvals.announce(r)
+	switch e := e.(type) {
+	case agent.ApprovalRequested:
+		s.approvals.announce(e)
+	case agent.ApprovalResolved:
+		s.approvals.forget(e.ID) // also a card the Manager never saw (cancelled first)
 	}
 	b, err := agent.MarshalEvent(e)
 	if err != nil {
