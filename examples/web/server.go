@@ -30,7 +30,6 @@ var staticFiles embed.FS
 // that can be stopped.
 type server struct {
 	addr      string
-	handler   http.Handler
 	guard     *guard
 	ws        *safety.Workspace
 	sessions  *session.Manager
@@ -46,7 +45,7 @@ type server struct {
 	wg   sync.WaitGroup                // running turns
 }
 
-// sessionKey carries the session id from runTurn to the shared sink.
+// sessionKey carries the session id from startTurn to the shared sink.
 type sessionKey struct{}
 
 func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
