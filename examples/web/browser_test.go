@@ -256,7 +256,10 @@ func TestBrowserSession(t *testing.T) {
 
 	// Turn 3 runs a long command; Stop kills it.
 	prompt(t, ctx, "Run the slow job")
-	do(t, ctx, "the command runs", visible(`.action[data-status="running"]`))
+	do(t, ctx, "the command runs with live output",
+		visible(`.action[data-status="running"]`),
+		until(`document.querySelector('.action[data-status="running"] pre.live')?.textContent.includes("slow job started")`),
+	)
 	waitFor(t, "sleep to start", func() bool { return processRunning("37.5") })
 	screenshot(t, ctx, shots, "3-running.png")
 	do(t, ctx, "stop", click(`#stop`))

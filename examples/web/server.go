@@ -242,7 +242,9 @@ func (s *server) startTurn(sess *session.Session, in agent.Input) error {
 		s.mu.Unlock()
 		return session.ErrBusy
 	}
-	ctx, cancel := context.WithCancel(context.WithValue(s.baseCtx, sessionKey{}, id))
+	ctx := context.WithValue(s.baseCtx, sessionKey{}, id)
+	ctx = tools.WithReporter(ctx, func(p tools.Progress) { l.appendJSON(encodeToolOutput(p)) })
+	ctx, cancel := context.WithCancel(ctx)
 	s.runs[id] = cancel
 	s.wg.Add(1)
 	s.mu.Unlock()

@@ -122,17 +122,38 @@ export class Transcript {
       if (g) g.append(row); else this.add(row);
     }
     row.dataset.status = ev.status;
+    row.dataset.tool = ev.tool;
     const line = el("div", `status status-${ev.status}`);
     line.append(el("span", "title", ev.title));
     if (ev.detail) line.append(el("span", "detail", ev.detail));
     if (ev.auto_approved) line.append(el("span", "detail", "(auto-approved)"));
     const parts = [line];
+    const final = ev.status !== "running" && ev.status !== "pending";
+    if (final) row.live = null; // the final output replaces the live one
+    if (row.live) parts.push(row.live);
     if (ev.output) {
       const d = el("details", "output");
       d.append(el("summary", "muted", "Output"), el("pre", "", ev.output));
       parts.push(d);
     }
     row.replaceChildren(...parts);
+  }
+
+  // on_tool_output shows a running tool's new output lines under its
+  // action: the latest running action of that tool (commands run one at
+  // a time, so there is one).
+  on_tool_output(ev) {
+    if (!ev.output && !ev.dropped) return;
+    const row = [...this.actions.values()].reverse()
+      .find((r) => r.dataset.status === "running" && r.dataset.tool === ev.tool);
+    if (!row) return;
+    if (!row.live) {
+      row.live = el("pre", "live");
+      row.append(row.live);
+    }
+    if (ev.output) row.live.append(ev.output + "\n");
+    if (ev.dropped) row.live.append(`… ${ev.dropped} more lines\n`);
+    row.live.scrollTop = row.live.scrollHeight;
   }
 
   on_approval_requested(ev) {
