@@ -46,6 +46,8 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case errors.Is(err, errBadAnswer), errors.Is(err, errBadRequest):
 		return http.StatusBadRequest
+	case errors.Is(err, errClosing):
+		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
 	}

@@ -39,11 +39,14 @@ type server struct {
 	baseCtx   context.Context
 	closeOnce sync.Once
 
-	mu   sync.Mutex
-	logs map[string]*liveLog           // by session id, once opened
-	runs map[string]context.CancelFunc // by session id, while a turn runs
-	wg   sync.WaitGroup                // running turns
+	mu      sync.Mutex
+	logs    map[string]*liveLog           // by session id, once opened
+	runs    map[string]context.CancelFunc // by session id, while a turn runs
+	wg      sync.WaitGroup                // running turns; Add only under mu and before closing
+	closing bool                          // set by stopRuns: no new turns
 }
+
+var errClosing = errors.New("the server is shutting down; no new turns")
 
 // sessionKey carries the session id from startTurn to the shared sink.
 type sessionKey struct{}
@@ -156,6 +159,7 @@ func (s *server) workspace() string { return s.ws.Root() }
 // command outlives the server.
 func (s *server) stopRuns() {
 	s.mu.Lock()
+	s.closing = true
 	for _, cancel := range s.runs {
 		cancel()
 	}
@@ -238,6 +242,10 @@ func (s *server) startTurn(sess *session.Session, in agent.Input) error {
 		return err
 	}
 	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return errClosing
+	}
 	if _, busy := s.runs[id]; busy {
 		s.mu.Unlock()
 		return session.ErrBusy
