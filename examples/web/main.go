@@ -105,6 +105,12 @@ flags:
 	if o.model == "" {
 		return o, errors.New("-model is required: ollama:NAME, openai:NAME or script:FILE")
 	}
+	if host, _, err := net.SplitHostPort(o.addr); err != nil {
+		return o, fmt.Errorf("-addr %q: %v; want HOST:PORT such as 127.0.0.1:8080", o.addr, err)
+	} else if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		// The Host check needs the one name the page is opened by.
+		return o, fmt.Errorf("-addr %q listens on every interface; name one address, e.g. 127.0.0.1:8080 or this machine's LAN address", o.addr)
+	}
 	if o.approvalTimeout <= 0 {
 		return o, fmt.Errorf("-approval-timeout %v: must be positive", o.approvalTimeout)
 	}

@@ -27,6 +27,9 @@ func TestFlags(t *testing.T) {
 		{"bad timeout", []string{"-model", "script:x", "-approval-timeout", "0s"}, 2, "must be positive"},
 		{"missing script", []string{"-model", "script:/nonexistent/s.jsonl", "-workspace", t.TempDir()}, 1, "s.jsonl"},
 		{"bad address", []string{"-model", "script:x", "-addr", "256.0.0.1:0"}, 1, "256.0.0.1"},
+		{"no port", []string{"-model", "script:x", "-addr", "127.0.0.1"}, 2, "want HOST:PORT"},
+		{"every interface", []string{"-model", "script:x", "-addr", "0.0.0.0:8080"}, 2, "listens on every interface"},
+		{"every interface, no host", []string{"-model", "script:x", "-addr", ":8080"}, 2, "listens on every interface"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
