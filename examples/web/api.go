@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/checkpoint"
 )
 
 // maxBody bounds a POST body; a prompt with pasted code can be long.
@@ -40,11 +42,12 @@ func writeError(w http.ResponseWriter, status int, err error) {
 // statusOf maps the SDK's sentinel errors to HTTP statuses.
 func statusOf(err error) int {
 	switch {
-	case errors.Is(err, session.ErrNotFound), errors.Is(err, session.ErrOtherWorkspace), errors.Is(err, approval.ErrUnknownRequest):
+	case errors.Is(err, session.ErrNotFound), errors.Is(err, session.ErrOtherWorkspace), errors.Is(err, approval.ErrUnknownRequest),
+		errors.Is(err, checkpoint.ErrNotFound), errors.Is(err, checkpoint.ErrStaleHunk):
 		return http.StatusNotFound
-	case errors.Is(err, session.ErrBusy), errors.Is(err, approval.ErrStale):
+	case errors.Is(err, session.ErrBusy), errors.Is(err, approval.ErrStale), errors.Is(err, checkpoint.ErrConflict):
 		return http.StatusConflict
-	case errors.Is(err, errBadAnswer), errors.Is(err, errBadRequest):
+	case errors.Is(err, errBadAnswer), errors.Is(err, errBadRequest), errors.Is(err, checkpoint.ErrInvalidPath):
 		return http.StatusBadRequest
 	case errors.Is(err, errClosing):
 		return http.StatusServiceUnavailable
@@ -135,11 +138,29 @@ func (s *server) prompt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, statusOf(err), err)
 		return
 	}
+	s.titleAfterFirstPrompt(r.Context(), sess, req.Text)
 	if err := s.startTurn(sess, agent.Input{Prompt: req.Text, Mode: mode}); err != nil {
 		writeError(w, statusOf(err), err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, map[string]string{"status": "running"})
+}
+
+// titleAfterFirstPrompt names a session that has not run yet after its
+// first prompt, so the session list says what each one was about. A
+// failure only costs the title; it is logged.
+func (s *server) titleAfterFirstPrompt(ctx context.Context, sess *session.Session, prompt string) {
+	info, err := sess.Info(ctx)
+	if err != nil || info.Runs > 0 {
+		return
+	}
+	title := strings.Join(strings.Fields(prompt), " ")
+	if r := []rune(title); len(r) > 60 {
+		title = string(r[:59]) + "…"
+	}
+	if err := sess.Rename(ctx, title); err != nil {
+		s.logger.Warn("web: naming the session", "session", sess.ID(), "error", err)
+	}
 }
 
 func (s *server) cancel(w http.ResponseWriter, r *http.Request) {

@@ -175,8 +175,8 @@ func TestSessionsResumeAfterRestart(t *testing.T) {
 	var list bytes.Buffer
 	_, _ = list.ReadFrom(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(list.String(), session) {
-		t.Fatalf("sessions after restart: %s, want %s", list.String(), session)
+	if !strings.Contains(list.String(), session) || !strings.Contains(list.String(), `"title":"hello"`) {
+		t.Fatalf("sessions after restart: %s, want %s titled by its first prompt", list.String(), session)
 	}
 	var text strings.Builder
 	ts2.events(t, session, func(ev map[string]any) bool {

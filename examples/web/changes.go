@@ -116,13 +116,9 @@ func (s *server) checkpointAction(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := s.decide(r.Context(), sess, req)
 	switch {
-	case errors.Is(err, checkpoint.ErrConflict): // also *ConflictError
+	case errors.Is(err, checkpoint.ErrConflict): // also *ConflictError, with the report of what was done
 		res.Conflict = err.Error()
 		writeJSON(w, http.StatusConflict, res)
-	case errors.Is(err, checkpoint.ErrNotFound), errors.Is(err, checkpoint.ErrStaleHunk):
-		writeError(w, http.StatusNotFound, err)
-	case errors.Is(err, checkpoint.ErrInvalidPath), errors.Is(err, errBadRequest):
-		writeError(w, http.StatusBadRequest, err)
 	case err != nil:
 		writeError(w, statusOf(err), err)
 	default:
