@@ -81,7 +81,9 @@ usage: go run ./examples/web -workspace DIR -model MODEL [flags]
 
 Open the URL it prints (it holds the access token). MODEL is ollama:NAME
 (OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) or script:FILE,
-a scripted model for offline runs (JSON lines, see llm/llmtest).
+a scripted model for offline runs (JSON lines, see llm/llmtest), e.g.
+
+  go run ./examples/web -workspace "$(mktemp -d)" -model script:examples/web/testdata/browser.jsonl
 
 flags:
 `)
