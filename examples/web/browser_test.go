@@ -270,6 +270,15 @@ func TestBrowserSession(t *testing.T) {
 		t.Errorf("usage not counted: %q", usage)
 	}
 	screenshot(t, ctx, shots, "4-stopped.png")
+
+	// A reload replays the session: the same turns and usage, idle.
+	do(t, ctx, "reload", chromedp.Reload(), visible(`body[data-replayed="yes"][data-running="no"]`))
+	if n := read(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll(".turn .user").length`)); n != 3 {
+		t.Errorf("%d turns after reload, want 3", n)
+	}
+	if again := text(t, ctx, `#usage`); again != usage {
+		t.Errorf("usage after reload %q, want %q", again, usage)
+	}
 }
 
 // processRunning reports whether a sleep with this argument is alive.

@@ -53,15 +53,16 @@ function onEvent(ev) {
       setRunning(true);
       break;
     case "files_changed":
-      changes.refresh();
+      if (state.replayed) changes.refresh(); // open() shows the replayed state once
       break;
     case "run_finished":
       state.usage.in += ev.usage?.prompt_tokens || 0;
       state.usage.out += ev.usage?.completion_tokens || 0;
       showUsage();
       setRunning(false);
+      if (!state.replayed) break;
       changes.refresh();
-      if (state.replayed) listSessions().catch((e) => showError(`Sessions: ${e.message}`)); // turn counts
+      listSessions().catch((e) => showError(`Sessions: ${e.message}`)); // turn counts
       break;
   }
 }
@@ -79,12 +80,14 @@ function open(id) {
   transcript.clear();
   changes.refresh(id);
   state.replayed = false;
+  delete document.body.dataset.replayed;
   const src = new EventSource(`/api/events?session=${encodeURIComponent(id)}`);
   src.onmessage = (m) => onEvent(JSON.parse(m.data));
   // Sent once the past events are in (again after a reconnect).
   src.addEventListener("replayed", (m) => {
     const { running } = JSON.parse(m.data);
     state.replayed = true;
+    document.body.dataset.replayed = "yes";
     setRunning(running);
     if (!running) transcript.expireCards();
   });
