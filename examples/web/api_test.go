@@ -18,9 +18,10 @@ func TestApprovalsOverHTTP(t *testing.T) {
 	script := `{"capabilities":{"tools":true}}
 {"content":"Writing.","tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo hi > hi.txt"}}]}
 {"content":"Cleaning.","tool_calls":[{"name":"run_terminal_command","arguments":{"command":"rm -rf ~"}}]}
+{"content":"Keying.","tool_calls":[{"name":"write_file","arguments":{"path":".env","content":"API_KEY=new\n"}}]}
 {"content":"Done. [TASK_COMPLETE]"}
 `
-	ts := startServer(t, script, nil)
+	ts := startServer(t, script, map[string]string{".env": "API_KEY=old\n"})
 	session := ts.newSession(t)
 	if code, body := ts.post(t, "/api/prompt", map[string]string{"session": session, "text": "go"}); code != http.StatusAccepted {
 		t.Fatalf("prompt: %d %v", code, body)
@@ -34,6 +35,14 @@ func TestApprovalsOverHTTP(t *testing.T) {
 		case "approval_requested":
 			id := ev["id"].(string)
 			d := ev["display"].(map[string]any)
+			if d["kind"] == "file_edit" {
+				// The card shows the exact change.
+				if diff, _ := d["diff"].(string); !strings.Contains(diff, "-API_KEY=old") || !strings.Contains(diff, "+API_KEY=new") {
+					t.Errorf("file edit card diff %q", diff)
+				}
+				ts.post(t, "/api/approve", map[string]string{"id": id, "choice": "deny"})
+				return false
+			}
 			if d["severity"] != "critical" {
 				if code, body := ts.post(t, "/api/approve", map[string]string{"id": id, "choice": "allow_once"}); code != http.StatusOK {
 					t.Errorf("allow: %d %v", code, body)
@@ -56,8 +65,11 @@ func TestApprovalsOverHTTP(t *testing.T) {
 		}
 		return false
 	})
-	if strings.Join(resolved, ",") != "allow_once,deny" {
-		t.Errorf("resolved %v, want allow_once then deny", resolved)
+	if strings.Join(resolved, ",") != "allow_once,deny,deny" {
+		t.Errorf("resolved %v, want allow_once, deny, deny", resolved)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ts.dir, ".env")); string(b) != "API_KEY=old\n" {
+		t.Errorf(".env = %q after a refused edit", b)
 	}
 	if b, err := os.ReadFile(filepath.Join(ts.dir, "hi.txt")); err != nil || string(b) != "hi\n" {
 		t.Errorf("hi.txt = %q, %v", b, err)
