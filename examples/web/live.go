@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/tetherdev/tether/tools"
+)
+
+// liveLog is one session's event stream as the page sees it: the agent's
+// events (replayed from the session store when the session is opened,
+// then appended by the sink as they happen) and the server's own
+// (tool_output, host_error). Each entry gets the next sequence number, which the page
+// sends back as Last-Event-ID to resume after a dropped connection
+// without gaps or repeats.
+type liveLog struct {
+	mu      sync.Mutex
+	entries [][]byte      // entries[i] has sequence number i+1
+	changed chan struct{} // closed and replaced on every append
+}
+
+func newLiveLog() *liveLog { return &liveLog{changed: make(chan struct{})} }
+
+// appendJSON adds one encoded event.
+func (l *liveLog) appendJSON(b []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.entries = append(l.entries, b)
+	close(l.changed)
+	l.changed = make(chan struct{})
+}
+
+// since returns the entries after seq and a channel closed at the next
+// append.
+func (l *liveLog) since(seq int) ([][]byte, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	seq = max(0, min(seq, len(l.entries)))
+	return l.entries[seq:], l.changed
+}
+
+// stream writes the log as Server-Sent Events from after, then every new
+// entry, until the client goes away or ctx ends. After the backlog it
+// sends one "replayed" event (no id, so resuming is unaffected) saying
+// whether a turn is running now: a log whose last turn was cut short by a
+// restart has no run_finished, and the page must not wait for one.
+func (l *liveLog) stream(ctx context.Context, w http.ResponseWriter, after int, running func() bool) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported by this connection", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	// A comment first, so the browser sees the stream open at once.
+	if _, err := fmt.Fprint(w, ": tether\n\n"); err != nil {
+		return
+	}
+	flusher.Flush()
+	seq := after
+	for first := true; ; first = false {
+		batch, changed := l.since(seq)
+		for _, b := range batch {
+			seq++
+			// Encoded JSON has no raw newlines, so one data line suffices.
+			if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", seq, b); err != nil {
+				return
+			}
+		}
+		if first {
+			if _, err := fmt.Fprintf(w, "event: replayed\ndata: {\"running\":%t}\n\n", running()); err != nil {
+				return
+			}
+		}
+		flusher.Flush()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// lastEventID is where a stream resumes: the Last-Event-ID header the
+// browser sends on reconnect, else 0 (the whole log).
+func lastEventID(r *http.Request) (int, error) {
+	v := r.Header.Get("Last-Event-ID")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("event id %q: want a non-negative integer", v)
+	}
+	return n, nil
+}
+
+// toolOutput is the server's own event for a running tool's progress
+// (new lines of a command's output), shown live under its action. It is
+// not persisted: the action's final event carries the output the model
+// got, so a replay loses nothing that matters.
+type toolOutput struct {
+	Type string `json:"type"`
+	tools.Progress
+}
+
+func encodeToolOutput(p tools.Progress) []byte {
+	b, _ := json.Marshal(toolOutput{Type: "tool_output", Progress: p}) // strings and ints always encode
+	return b
+}
+
+// hostError is the server's own event for a failure the agent did not
+// report itself (a turn that could not start, a store error).
+type hostError struct {
+	Type  string `json:"type"`
+	Error string `json:"error"`
+}
+
+func encodeHostError(err error) []byte {
+	b, _ := json.Marshal(hostError{Type: "host_error", Error: err.Error()}) // strings always encode
+	return b
+}

@@ -1,0 +1,170 @@
+// Command web serves Tether's editor panel as a local web app: a chat that
+// streams the answer and collapses the model's thinking, tool actions
+// grouped with their progress and output, approval cards showing the exact
+// command or diff, and a changes view where each checkpoint can be kept or
+// undone, per file and per hunk.
+//
+//	go run ./examples/web -workspace DIR -model ollama:qwen3:8b
+//	go run ./examples/web -workspace DIR -model script:session.jsonl   # offline, scripted model
+//
+// It prints one URL, with a random token in it, and serves only that
+// browser session:
+//
+//	open http://127.0.0.1:PORT/?token=…
+//
+// The page is static HTML, CSS and JavaScript modules embedded in the
+// binary (no build step, nothing fetched from the network). Events stream
+// to the page as Server-Sent Events; prompts, approval answers, stop,
+// keep/undo and per-hunk decisions are JSON POSTs.
+//
+// A local web server is reachable by every web page the user visits, so:
+// it listens on 127.0.0.1 unless -addr says otherwise; every request must
+// carry the token (the first visit trades it for a SameSite=Strict,
+// HttpOnly cookie and drops it from the address bar); the Host header
+// must name this server (a DNS-rebinding page sends its own name); a POST
+// must come from this origin with Content-Type application/json, which a
+// cross-site form cannot send; GETs never change anything; and a strict
+// Content-Security-Policy lets the page run only its own scripts, so model
+// output that contains markup stays text.
+//
+// Confirm-level actions (a command no rule allows, a write to a sensitive
+// file) wait for an answer on the page; one left unanswered for
+// -approval-timeout is denied. Sessions persist in -db (SQLite) when given,
+// so they and their checkpoints can be resumed after a restart.
+//
+// Exit status: 2 for bad flags, 1 when the server cannot start.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tetherdev/tether/safety"
+)
+
+func main() {
+	safety.SandboxMain() // no-op unless this process is a sandboxed command's helper
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// options are the command-line flags.
+type options struct {
+	addr            string
+	workspace       string
+	model           string
+	db              string
+	approvalTimeout time.Duration
+	allowRules      string
+	readOnlyCmds    bool
+	logLevel        slog.Level
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	fs := flag.NewFlagSet("web", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `web serves Tether's agent panel on localhost.
+
+usage: go run ./examples/web -workspace DIR -model MODEL [flags]
+
+Open the URL it prints (it holds the access token). MODEL is ollama:NAME
+(OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) or script:FILE,
+a scripted model for offline runs (JSON lines, see llm/llmtest), e.g.
+
+  go run ./examples/web -workspace "$(mktemp -d)" -model script:examples/web/testdata/browser.jsonl
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	var o options
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on; port 0 picks a free one. Anything but a loopback address exposes the agent to the network")
+	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
+	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
+	fs.StringVar(&o.db, "db", "", "SQLite file for sessions and checkpoints, so both survive a restart (default: in memory)")
+	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before the action is denied")
+	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
+	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
+	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q: everything is set with flags (see -h)", fs.Arg(0))
+	}
+	if o.model == "" {
+		return o, errors.New("-model is required: ollama:NAME, openai:NAME or script:FILE")
+	}
+	if host, _, err := net.SplitHostPort(o.addr); err != nil {
+		return o, fmt.Errorf("-addr %q: %v; want HOST:PORT such as 127.0.0.1:8080", o.addr, err)
+	} else if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		// The Host check needs the one name the page is opened by.
+		return o, fmt.Errorf("-addr %q listens on every interface; name one address, e.g. 127.0.0.1:8080 or this machine's LAN address", o.addr)
+	}
+	if o.approvalTimeout <= 0 {
+		return o, fmt.Errorf("-approval-timeout %v: must be positive", o.approvalTimeout)
+	}
+	return o, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintln(stderr, "web:", err)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: o.logLevel}))
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "web:", err)
+		return 1
+	}
+	srv, err := newServer(ctx, o, ln.Addr().String(), logger)
+	if err != nil {
+		ln.Close()
+		fmt.Fprintln(stderr, "web:", err)
+		return 1
+	}
+	defer srv.close()
+	fmt.Fprintf(stdout, "Tether is serving %s\nopen %s\n", srv.workspace(), srv.startURL())
+	if err := serve(ctx, ln, srv); err != nil {
+		fmt.Fprintln(stderr, "web:", err)
+		return 1
+	}
+	return 0
+}
+
+// serve runs the HTTP server until ctx ends, then stops the agent's runs
+// and closes the connections (event streams never end on their own).
+func serve(ctx context.Context, ln net.Listener, srv *server) error {
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	srv.stopRuns()
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); err != nil {
+		hs.Close()
+	}
+	return nil
+}

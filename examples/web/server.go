@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/session"
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
+	"github.com/tetherdev/tether/tools/builtin"
+)
+
+//go:embed static
+var staticFiles embed.FS
+
+// server is the web host: sessions and their executors, the live event
+// logs the pages read, the approvals waiting for an answer and the runs
+// that can be stopped.
+type server struct {
+	addr      string
+	guard     *guard
+	ws        *safety.Workspace
+	sessions  *session.Manager
+	closers   []func() error
+	approvals *approvals
+	logger    *slog.Logger
+	baseCtx   context.Context
+	closeOnce sync.Once
+
+	mu      sync.Mutex
+	logs    map[string]*liveLog           // by session id, once opened
+	runs    map[string]context.CancelFunc // by session id, while a turn runs
+	wg      sync.WaitGroup                // running turns; Add only under mu and before closing
+	closing bool                          // set by stopRuns: no new turns
+}
+
+var errClosing = errors.New("the server is shutting down; no new turns")
+
+// sessionKey carries the session id from startTurn to the shared sink.
+type sessionKey struct{}
+
+func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
+	model, err := llmtest.Open(o.model, llmtest.WithLogger(logger))
+	if err != nil {
+		return nil, err
+	}
+	ws, err := safety.OpenWorkspace(o.workspace)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	s := &server{addr: addr, ws: ws, logger: logger, baseCtx: ctx,
+		logs: map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
+	s.closers = append(s.closers, ws.Close)
+	ok := false
+	defer func() {
+		if !ok {
+			s.close()
+		}
+	}()
+
+	reg := &tools.Registry{}
+	shell, err := builtin.Register(reg, ws, builtin.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
+	cpStore, sessStore, err := s.openStores(ctx, o.db)
+	if err != nil {
+		return nil, err
+	}
+	cps, err := checkpoint.New(ws, cpStore, checkpoint.WithLogger(logger))
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: %w", err)
+	}
+	rules := safety.CommandRules{AllowReadOnly: o.readOnlyCmds, Logger: logger}
+	for r := range strings.SplitSeq(o.allowRules, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			rules.Allow = append(rules.Allow, r)
+		}
+	}
+	s.approvals = newApprovals(o.approvalTimeout, logger)
+	cfg := agent.Config{
+		Model:           model,
+		Tools:           reg,
+		Workspace:       ws,
+		CommandDir:      shell.Cwd,
+		CommandRules:    rules,
+		Policy:          approval.Interactive(),
+		Approver:        s.approvals.manager,
+		ApprovalTimeout: -1, // the Manager's own timeout applies
+		Checkpoints:     cps,
+		Sink:            agent.SinkFunc(s.emit),
+		Logger:          logger,
+	}
+	if s.sessions, err = session.NewManager(sessStore, cfg); err != nil {
+		return nil, err
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	s.guard = &guard{token: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes()}
+	ok = true
+	return s, nil
+}
+
+// openStores opens SQLite stores in one file when path is set, memory
+// stores otherwise.
+func (s *server) openStores(ctx context.Context, path string) (checkpoint.Store, session.Store, error) {
+	if path == "" {
+		return checkpoint.NewMemoryStore(), session.NewMemoryStore(), nil
+	}
+	cp, err := checkpoint.OpenSQLite(ctx, path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("checkpoints: %w", err)
+	}
+	s.closers = append(s.closers, cp.Close)
+	ss, err := session.OpenSQLite(ctx, path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sessions: %w", err)
+	}
+	s.closers = append(s.closers, ss.Close)
+	return cp, ss, nil
+}
+
+func (s *server) routes() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(staticFiles, "static") // the directory is embedded above
+	mux.Handle("GET /", http.FileServerFS(static))
+	mux.HandleFunc("GET /api/sessions", s.listSessions)
+	mux.HandleFunc("POST /api/sessions", s.createSession)
+	mux.HandleFunc("GET /api/events", s.events)
+	mux.HandleFunc("POST /api/prompt", s.prompt)
+	mux.HandleFunc("POST /api/cancel", s.cancel)
+	mux.HandleFunc("POST /api/approve", s.approve)
+	mux.HandleFunc("GET /api/changes", s.changes)
+	mux.HandleFunc("POST /api/checkpoint", s.checkpointAction)
+	return mux
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.guard.ServeHTTP(w, r) }
+
+func (s *server) startURL() string { return "http://" + s.addr + "/?token=" + s.guard.token }
+
+func (s *server) workspace() string { return s.ws.Root() }
+
+// stopRuns cancels every running turn and waits for them to end, so no
+// command outlives the server.
+func (s *server) stopRuns() {
+	s.mu.Lock()
+	s.closing = true
+	for _, cancel := range s.runs {
+		cancel()
+	}
+	s.mu.Unlock()
+	s.approvals.manager.ResolveAll(approval.Response{Choice: approval.Deny, Reason: "web: the server is shutting down"})
+	s.wg.Wait()
+}
+
+// close stops the runs and closes the stores and the workspace; calls
+// after the first do nothing.
+func (s *server) close() {
+	s.closeOnce.Do(func() {
+		if s.approvals != nil {
+			s.stopRuns()
+		}
+		for i := len(s.closers) - 1; i >= 0; i-- {
+			if err := s.closers[i](); err != nil {
+				s.logger.Warn("web: close", "error", err)
+			}
+		}
+	})
+}
+
+// emit is the executors' sink, called after the session store persisted
+// the event: it notes approval cards and appends the event to the live
+// log of the session the turn runs in.
+func (s *server) emit(ctx context.Context, e agent.Event) error {
+	id, _ := ctx.Value(sessionKey{}).(string)
+	switch e := e.(type) {
+	case agent.ApprovalRequested:
+		s.approvals.announce(e)
+	case agent.ApprovalResolved:
+		s.approvals.forget(e.ID) // also a card the Manager never saw (cancelled first)
+	}
+	b, err := agent.MarshalEvent(e)
+	if err != nil {
+		return err
+	}
+	l, err := s.liveLog(ctx, id)
+	if err != nil {
+		return err
+	}
+	l.appendJSON(b)
+	return nil
+}
+
+// liveLog returns the session's log, loading its stored events the first
+// time, so a resumed session shows its past turns.
+func (s *server) liveLog(ctx context.Context, id string) (*liveLog, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l, ok := s.logs[id]; ok {
+		return l, nil
+	}
+	sess, err := s.sessions.Open(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	l := newLiveLog()
+	for ev, err := range sess.Events(ctx, 0) {
+		if err != nil {
+			return nil, fmt.Errorf("session %s: reading its events: %w", id, err)
+		}
+		b, err := agent.MarshalEvent(ev.Event)
+		if err != nil {
+			return nil, err
+		}
+		l.entries = append(l.entries, b)
+	}
+	s.logs[id] = l
+	return l, nil
+}
+
+// startTurn runs one prompt in the session in the background. It fails
+// with session.ErrBusy while another turn runs there.
+func (s *server) startTurn(sess *session.Session, in agent.Input) error {
+	id := sess.ID()
+	l, err := s.liveLog(s.baseCtx, id)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return errClosing
+	}
+	if _, busy := s.runs[id]; busy {
+		s.mu.Unlock()
+		return session.ErrBusy
+	}
+	ctx := context.WithValue(s.baseCtx, sessionKey{}, id)
+	ctx = tools.WithReporter(ctx, func(p tools.Progress) { l.appendJSON(encodeToolOutput(p)) })
+	ctx, cancel := context.WithCancel(ctx)
+	s.runs[id] = cancel
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.runs, id)
+			s.mu.Unlock()
+			cancel()
+		}()
+		if _, err := sess.Run(ctx, in); err != nil && !errors.Is(err, context.Canceled) {
+			s.logger.Warn("web: turn failed", "session", id, "error", err)
+			l.appendJSON(encodeHostError(err))
+		}
+	}()
+	return nil
+}
+
+// running reports whether a turn runs in the session.
+func (s *server) running(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.runs[id]
+	return ok
+}
+
+// stopTurn cancels the session's running turn: the model stream stops,
+// a running command's process group is killed, and a pending approval is
+// denied. It reports whether a turn was running.
+func (s *server) stopTurn(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cancel, ok := s.runs[id]
+	if ok {
+		cancel()
+	}
+	return ok
+}
