@@ -22,6 +22,9 @@ type Manager struct {
 	cfg   agent.Config
 	now   func() time.Time
 
+	worker   string        // this process's name in session leases
+	leaseTTL time.Duration // how long a lease lasts without renewal
+
 	mu   sync.Mutex
 	open map[string]*Session // at most one Session value per id, so ErrBusy holds in-process
 }
@@ -47,7 +50,7 @@ func WithClock(now func() time.Time) Option {
 // Config.Sink, when set, receives every event after it was persisted.
 func NewManager(store Store, cfg agent.Config, opts ...Option) (*Manager, error) {
 	if store == nil {
-		return nil, errors.New("session: NewManager: nil Store; use NewMemoryStore or OpenSQLite")
+		return nil, errors.New("session: NewManager: nil Store; use NewMemoryStore, sqlitestore.Open or pgstore.Open")
 	}
 	if _, err := agent.New(cfg); err != nil { // report a bad config now, not at the first turn
 		return nil, err
@@ -65,7 +68,7 @@ func NewManager(store Store, cfg agent.Config, opts ...Option) (*Manager, error)
 		}
 		cfg.Checkpoints = cp
 	}
-	m := &Manager{store: store, cfg: cfg, now: time.Now, open: map[string]*Session{}}
+	m := &Manager{store: store, cfg: cfg, now: time.Now, worker: defaultWorker(), leaseTTL: DefaultLeaseTTL, open: map[string]*Session{}}
 	for _, o := range opts {
 		if err := o(m); err != nil {
 			return nil, err
@@ -246,7 +249,9 @@ func titleFrom(prompt string) string {
 // host's sink sees it, and the new conversation and memory are saved,
 // also when the turn failed or was cancelled, so nothing that happened
 // is lost. in.History and in.Memory must be empty: the session supplies
-// them.
+// them. The turn holds the session's lease in the store: a worker in
+// another process sharing the store gets a *LeaseError (ErrBusy) until
+// the turn ends, or until the lease expires if this process dies.
 func (s *Session) Run(ctx context.Context, in agent.Input) (*agent.Result, error) {
 	if in.History != nil || in.Memory != nil {
 		return nil, errors.New("session: Run: leave Input.History and Input.Memory empty; the session supplies them")
@@ -255,6 +260,11 @@ func (s *Session) Run(ctx context.Context, in agent.Input) (*agent.Result, error
 		return nil, fmt.Errorf("session %q: %w", s.id, ErrBusy)
 	}
 	defer s.mu.Unlock()
+	ctx, release, err := s.hold(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	st, err := s.m.store.State(ctx, s.id)
 	if err != nil {
 		return nil, err
@@ -284,6 +294,11 @@ func (s *Session) Compact(ctx context.Context, opts agent.CompactOptions) (agent
 		return agent.Compaction{}, fmt.Errorf("session %q: %w", s.id, ErrBusy)
 	}
 	defer s.mu.Unlock()
+	ctx, release, err := s.hold(ctx)
+	if err != nil {
+		return agent.Compaction{}, err
+	}
+	defer release()
 	st, err := s.m.store.State(ctx, s.id)
 	if err != nil {
 		return agent.Compaction{}, err

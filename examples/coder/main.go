@@ -48,8 +48,10 @@ import (
 
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
+	sessionsqlite "github.com/tetherdev/tether/agent/session/sqlitestore"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
+	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -191,12 +193,12 @@ func open(ctx context.Context, o options, stdin io.Reader, stdout io.Writer) (*c
 		if err := os.MkdirAll(filepath.Dir(o.db), 0o700); err != nil {
 			return nil, err
 		}
-		cs, err := checkpoint.OpenSQLite(ctx, o.db)
+		cs, err := cpsqlite.Open(ctx, o.db)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoints: %w", err)
 		}
 		c.closers = append(c.closers, cs)
-		ss, err := session.OpenSQLite(ctx, o.db)
+		ss, err := sessionsqlite.Open(ctx, o.db)
 		if err != nil {
 			return nil, fmt.Errorf("sessions: %w", err)
 		}
