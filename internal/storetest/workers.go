@@ -19,8 +19,9 @@ import (
 )
 
 // Opener opens the checkpoint and session stores that every worker of a
-// test shares; dir is a directory all of them see. The stores are closed
-// by the opener's t.Cleanup.
+// test shares; dir is a directory all of them see, and the parent opens
+// it before any worker starts. The stores are closed by the opener's
+// t.Cleanup.
 type Opener func(t testing.TB, dir string) (checkpoint.Store, session.Store)
 
 // workerEnv tells a re-executed test binary to play a worker: "role:dir".
@@ -68,11 +69,11 @@ func worker(t *testing.T, role, dir string) *exec.Cmd {
 func resumeParent(t *testing.T, open Opener) {
 	ctx := context.Background()
 	dir := t.TempDir()
+	cps, store := open(t, dir) // first, so that the database outlives the worker
 	out, err := worker(t, "resume", dir).CombinedOutput()
 	require.NoError(t, err, "worker: %s", out)
 	id := readID(t, dir, out)
 
-	cps, store := open(t, dir)
 	a := NewAgent(t, dir, cps, `{"content":"You asked me to create hello.txt, and I did. [TASK_COMPLETE]"}`)
 	require.FileExists(t, filepath.Join(a.Workspace.Root(), "hello.txt"))
 	mgr, err := session.NewManager(store, a.Config)
@@ -167,6 +168,7 @@ func killParent(t *testing.T, open Opener) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "ws"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "ws", "a.txt"), []byte("original\n"), 0o644))
+	cps, store := open(t, dir) // first, so that the database outlives the worker
 	cmd := worker(t, "kill", dir)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
@@ -201,7 +203,6 @@ func killParent(t *testing.T, open Opener) {
 	killedAt := time.Now()
 	id := readID(t, dir, []byte(output.String()))
 
-	cps, store := open(t, dir)
 	// Every event the dead worker's host saw is in the store, in order.
 	var stored []string
 	for se, err := range store.Events(ctx, id, 0) {
