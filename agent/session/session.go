@@ -160,7 +160,7 @@ func (m *Manager) List(ctx context.Context) ([]Info, error) {
 
 // Delete removes a session: its conversation, its event log and, when
 // the Config has a checkpoint manager, its checkpoints. It fails with
-// ErrBusy while a turn runs in it.
+// ErrBusy while a turn runs in it, in this process or another.
 func (m *Manager) Delete(ctx context.Context, id string) error {
 	info, err := m.store.Info(ctx, id)
 	if err != nil {
@@ -180,7 +180,14 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 		delete(m.open, id)
 	}
 	m.mu.Unlock()
-	if err := m.store.Delete(ctx, id); err != nil {
+	// A worker in another process may be running a turn in it: its lease
+	// refuses the delete, as the in-process lock does above.
+	now := m.now()
+	if err := m.store.Lease(ctx, id, m.worker, now, now.Add(m.leaseTTL)); err != nil {
+		return err
+	}
+	if err := m.store.Delete(ctx, id); err != nil { // the lease goes with the session
+		_ = m.store.Release(context.WithoutCancel(ctx), id, m.worker)
 		return err
 	}
 	if cp := m.cfg.Checkpoints; cp != nil {
