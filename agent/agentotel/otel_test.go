@@ -2,8 +2,10 @@ package agentotel_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -188,4 +190,55 @@ func TestMetrics(t *testing.T) {
 	require.Equal(t, uint64(3), iters.DataPoints[0].Count)
 	_, ok = got["gen_ai.client.operation.duration"].(metricdata.Histogram[float64])
 	require.True(t, ok)
+}
+
+// TestConcurrentRuns: runs sharing one Telemetry, model and sink keep
+// their model and tool spans under their own run span.
+func TestConcurrentRuns(t *testing.T) {
+	spans := tracetest.NewInMemoryExporter()
+	tel, err := agentotel.New(agentotel.Options{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans)),
+		MeterProvider: sdkmetric.NewMeterProvider()})
+	require.NoError(t, err)
+	ws, err := safety.OpenWorkspace(t.TempDir())
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	reg := &tools.Registry{}
+	_, err = builtin.Register(reg, ws, builtin.Options{})
+	require.NoError(t, err)
+	const runs = 8
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Go(func() {
+			s, err := llmtest.ParseScript(strings.NewReader(fmt.Sprintf(`{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"write_file","arguments":{"path":"f%d.txt","content":"x"}}]}
+{"content":"Done. [TASK_COMPLETE]"}`, i)))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			x, err := agent.New(agent.Config{Model: tel.Model(llmtest.NewScripted(s)), Tools: reg, Workspace: ws,
+				Sink: tel.Sink(nil), Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := x.Run(tel.RunContext(context.Background()), agent.Input{Prompt: "write it"}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	children := map[string]int{} // run span id → model and tool spans under it
+	var runIDs []string
+	for _, s := range spans.GetSpans() {
+		if s.Name == "invoke_agent tether" {
+			runIDs = append(runIDs, s.SpanContext.SpanID().String())
+		} else {
+			children[s.Parent.SpanID().String()]++
+		}
+	}
+	require.Len(t, runIDs, runs)
+	for _, id := range runIDs {
+		require.Equal(t, 3, children[id], "run %s: two model calls and one tool call", id)
+	}
 }
