@@ -22,9 +22,9 @@ import (
 // (synchronous=NORMAL, SQLite's recommendation for WAL) a power cut may
 // lose the last few commits but never corrupts the store. FullSync
 // makes every commit survive power loss too, at one fsync per commit.
-// Blobs live in the same file, keyed by
-// their sha256, so an unchanged pre-image is stored once however many
-// checkpoints refer to it. Open it with Open.
+// Blobs live in the same file, keyed by their sha256, so an unchanged
+// pre-image is stored once however many checkpoints refer to it. Several
+// processes may open one file: SQLite serialises their writes.
 type Store struct {
 	db *sql.DB
 
@@ -95,10 +95,11 @@ func FullSync() Option {
 
 // Open opens (creating if needed) the store in the file at path and
 // brings its schema up to date. Keep the file outside the workspace the
-// agent edits. It fails with checkpoint.ErrSchemaTooNew if a newer Tether wrote it.
+// agent edits. It fails with checkpoint.ErrSchemaTooNew if a newer
+// Tether wrote it.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if path == "" {
-		return nil, fmt.Errorf("checkpoint: Open: empty path; pass the file that should hold the checkpoints")
+		return nil, fmt.Errorf("checkpoint: sqlitestore.Open: empty path; pass the file that should hold the checkpoints")
 	}
 	var cfg sqliteConfig
 	for _, o := range opts {

@@ -75,7 +75,7 @@ var migrations = []string{
 // never the database; the checkpoint connection keeps its own FULL.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" {
-		return nil, errors.New("session: Open: empty path; pass the database file (the checkpoint database is a good choice)")
+		return nil, errors.New("session: sqlitestore.Open: empty path; pass the database file (the checkpoint database is a good choice)")
 	}
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
