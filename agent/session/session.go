@@ -44,9 +44,11 @@ func WithClock(now func() time.Time) Option {
 }
 
 // NewManager returns a Manager storing sessions in store and running
-// them with executors configured by cfg. For undo after a restart,
-// cfg.Checkpoints should be a checkpoint.Manager on a SQLite store (the
-// same file as the sessions); Config.Session is set per session, and
+// them with executors configured by cfg. For undo after a restart or from
+// another worker, cfg.Checkpoints should be a checkpoint.Manager on a
+// persistent store beside the sessions' (checkpoint/sqlitestore on the same
+// file, checkpoint/pgstore on the same database); Config.Session is set
+// per session, and
 // Config.Sink, when set, receives every event after it was persisted.
 func NewManager(store Store, cfg agent.Config, opts ...Option) (*Manager, error) {
 	if store == nil {

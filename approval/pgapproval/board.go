@@ -196,3 +196,15 @@ func isCode(err error, code string) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == code
 }
+
+// Prune deletes the requests settled (answered or expired) before
+// before, and returns how many it deleted. An answer for a pruned id gets
+// approval.ErrUnknownRequest instead of approval.ErrStale, as the
+// in-process Manager forgets old ids; pending requests are never pruned.
+func (b *Board) Prune(ctx context.Context, before time.Time) (int64, error) {
+	tag, err := b.pool.Exec(ctx, `DELETE FROM tether_approvals WHERE state <> 'pending' AND settled < $1`, before)
+	if err != nil {
+		return 0, fmt.Errorf("pgapproval: prune: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}

@@ -114,6 +114,17 @@ func TestRulesAcrossBoards(t *testing.T) {
 		require.ErrorIs(t, ui.Resolve(ctx, "req_3", approval.Response{Choice: approval.AllowOnce}), approval.ErrStale)
 	})
 
+	t.Run("prune forgets settled requests only", func(t *testing.T) {
+		done := ask(ctx, a, command("req_5", "make"))
+		waitPending(t, ui, "req_5")
+		n, err := ui.Prune(ctx, time.Now().Add(time.Minute))
+		require.NoError(t, err)
+		require.Equal(t, int64(3), n, "req_1, req_2 and req_3 were settled")
+		require.ErrorIs(t, ui.Resolve(ctx, "req_1", approval.Response{}), approval.ErrUnknownRequest)
+		require.NoError(t, ui.Resolve(ctx, "req_5", approval.Response{Choice: approval.AllowOnce}), "the pending request survives")
+		require.NoError(t, (<-done).err)
+	})
+
 	t.Run("an id pending in another process is refused", func(t *testing.T) {
 		done := ask(ctx, a, command("req_4", "make"))
 		waitPending(t, ui, "req_4")
