@@ -28,13 +28,19 @@ import (
 // workspace, the built-in tools and a scripted model, as a service that
 // hosts agents runs them.
 
-// loadScript reads a file, writes one, lists the directory with the
-// terminal and finishes: four model calls, three tool calls.
-const loadScript = `{"capabilities":{"tools":true}}
+// The load scripts read a file, write one, then list the directory (with
+// the terminal, which starts a shell and ls, or with read_file on the
+// note) and finish: four model calls, three tool calls.
+const (
+	loadHead = `{"capabilities":{"tools":true}}
 {"content":"Let me look.","tool_calls":[{"name":"read_file","arguments":{"path":"main.go"}}]}
 {"tool_calls":[{"name":"write_file","arguments":{"path":"notes.txt","content":"checked main.go\n"}}]}
-{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"ls"}}]}
+`
+	loadTail = `
 {"content":"Done: main.go read, notes.txt written. [TASK_COMPLETE]"}`
+	scriptTerminal = loadHead + `{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"ls"}}]}` + loadTail
+	scriptFiles    = loadHead + `{"tool_calls":[{"name":"read_file","arguments":{"path":"notes.txt"}}]}` + loadTail
+)
 
 const loadIterations = 4
 
@@ -68,7 +74,7 @@ func (g *gatedModel) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Ch
 	return g.ScriptedModel.Chat(ctx, req)
 }
 
-func newLoadSession(tb testing.TB, root string, open <-chan struct{}) *loadSession {
+func newLoadSession(tb testing.TB, root, script string, open <-chan struct{}) *loadSession {
 	tb.Helper()
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		tb.Fatal(err)
@@ -84,7 +90,7 @@ func newLoadSession(tb testing.TB, root string, open <-chan struct{}) *loadSessi
 	if _, err := builtin.Register(reg, ws, builtin.Options{}); err != nil {
 		tb.Fatal(err)
 	}
-	s, err := llmtest.ParseScript(strings.NewReader(loadScript))
+	s, err := llmtest.ParseScript(strings.NewReader(script))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -121,14 +127,14 @@ type loadResult struct {
 
 // runLoad creates n sessions (idle), starts a run in each and holds them
 // at their first model call (active), then lets them all finish.
-func runLoad(tb testing.TB, n int) loadResult {
+func runLoad(tb testing.TB, n int, script string) loadResult {
 	tb.Helper()
 	dir := tb.TempDir()
 	before := heap()
 	open := make(chan struct{})
 	sessions := make([]*loadSession, n)
 	for i := range sessions {
-		sessions[i] = newLoadSession(tb, filepath.Join(dir, fmt.Sprint("ws", i)), open)
+		sessions[i] = newLoadSession(tb, filepath.Join(dir, fmt.Sprint("ws", i)), script, open)
 	}
 	idle := heap()
 
@@ -192,7 +198,7 @@ func TestManySessionsLeaveNothingBehind(t *testing.T) {
 		t.Skip("50 concurrent sessions")
 	}
 	fds := openFDs(t)
-	runLoad(t, 50)
+	runLoad(t, 50, scriptTerminal)
 	goleak.VerifyNone(t)
 	// The terminal's shells are gone by now; give the runtime's poller a
 	// moment to close what the last commands left.
@@ -209,18 +215,22 @@ func TestManySessionsLeaveNothingBehind(t *testing.T) {
 // process: live heap per idle session (executor, workspace, tools) and
 // per session caught mid-run, and the loop's own time per iteration
 // (model call to model call, the model answering instantly) at p50 and
-// p99 across all sessions. One op is one round of N full runs.
+// p99 across all sessions. One op is one round of N full runs. "files"
+// uses only the file tools; "terminal" also starts a shell per session,
+// whose process start-up dominates its iterations.
 func BenchmarkManySessions(b *testing.B) {
-	for _, n := range []int{1, 50, 200} {
-		b.Run(fmt.Sprint("sessions=", n), func(b *testing.B) {
-			var last loadResult
-			for b.Loop() {
-				last = runLoad(b, n)
-			}
-			b.ReportMetric(last.idlePerSession/1024, "idle-KiB/session")
-			b.ReportMetric(last.activePerSession/1024, "active-KiB/session")
-			b.ReportMetric(float64(last.p50.Microseconds()), "p50-µs/iter")
-			b.ReportMetric(float64(last.p99.Microseconds()), "p99-µs/iter")
-		})
+	for _, tc := range []struct{ name, script string }{{"files", scriptFiles}, {"terminal", scriptTerminal}} {
+		for _, n := range []int{1, 50, 200} {
+			b.Run(fmt.Sprintf("%s/sessions=%d", tc.name, n), func(b *testing.B) {
+				var last loadResult
+				for b.Loop() {
+					last = runLoad(b, n, tc.script)
+				}
+				b.ReportMetric(last.idlePerSession/1024, "idle-KiB/session")
+				b.ReportMetric(last.activePerSession/1024, "active-KiB/session")
+				b.ReportMetric(float64(last.p50.Microseconds()), "p50-µs/iter")
+				b.ReportMetric(float64(last.p99.Microseconds()), "p99-µs/iter")
+			})
+		}
 	}
 }
