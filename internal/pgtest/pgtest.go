@@ -38,6 +38,7 @@ const Install = "apt-get install -y postgresql"
 var (
 	serverDSN string // the admin connection string, "" when there is none
 	whyNot    string // why there is no server
+	installed bool   // initdb and pg_ctl were found
 )
 
 // Main runs the package's tests with a PostgreSQL server: call it from
@@ -61,6 +62,11 @@ func Main(m *testing.M) int {
 // server, t is skipped with the reason and the install command.
 func Database(t testing.TB) string {
 	t.Helper()
+	if serverDSN == "" && installed && os.Getenv("CI") != "" {
+		// CI installs PostgreSQL: a server that does not start there is a
+		// failure to see, not a reason to skip.
+		t.Fatalf("pgtest: PostgreSQL is installed but the private server did not start: %s", whyNot)
+	}
 	if serverDSN == "" {
 		t.Skipf("no PostgreSQL: %s; install it (%s) or set %s to a server's connection string", whyNot, Install, EnvDSN)
 	}
@@ -131,6 +137,7 @@ func start() (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
+	installed = true
 	dir, err := os.MkdirTemp("", "tether-pg-")
 	if err != nil {
 		return nil, err
