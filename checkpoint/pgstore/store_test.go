@@ -5,10 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/checkpoint/pgstore"
@@ -96,4 +99,30 @@ func TestConcurrentMigration(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestSchemaTooNew: a database migrated by a newer Tether is refused,
+// not misread.
+func TestSchemaTooNew(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.Database(t)
+	s, err := pgstore.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `UPDATE tether_checkpoint_schema SET version = 999`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pgstore.Open(ctx, dsn); !errors.Is(err, checkpoint.ErrSchemaTooNew) {
+		t.Errorf("Open(newer schema) = %v, want ErrSchemaTooNew", err)
+	}
+	if _, err := pgstore.Open(ctx, "postgres://no host at all"); err == nil {
+		t.Error("Open with a malformed connection string succeeded")
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,7 +26,7 @@ func hashOf(data []byte) string {
 func Checkpoint(t *testing.T, open func(t *testing.T) checkpoint.Store) {
 	t.Helper()
 	ctx := context.Background()
-	{
+	t.Run("contract", func(t *testing.T) {
 		s := open(t)
 		defer s.Close()
 		created := time.Unix(1700000000, 123)
@@ -137,7 +139,7 @@ func Checkpoint(t *testing.T, open func(t *testing.T) checkpoint.Store) {
 			t.Fatal(err)
 		}
 		if _, err := s.Info(ctx, "a"); !errors.Is(err, checkpoint.ErrNotFound) {
-			t.Errorf("checkpoint.Info after Delete = %v", err)
+			t.Errorf("Info after Delete = %v", err)
 		}
 		if _, err := s.Files(ctx, "a"); !errors.Is(err, checkpoint.ErrNotFound) {
 			t.Errorf("Files after Delete = %v", err)
@@ -150,6 +152,60 @@ func Checkpoint(t *testing.T, open func(t *testing.T) checkpoint.Store) {
 		}
 		if err := s.Delete(ctx, "a"); !errors.Is(err, checkpoint.ErrNotFound) {
 			t.Errorf("second Delete = %v, want checkpoint.ErrNotFound", err)
+		}
+	})
+	t.Run("concurrent commits and deletes", func(t *testing.T) {
+		s := open(t)
+		defer s.Close()
+		checkpointConcurrency(t, s)
+	})
+}
+
+// checkpointConcurrency commits checkpoints that share one blob from many
+// goroutines while half of them are deleted again: a delete must never
+// prune the shared blob from under a commit that refers to it.
+func checkpointConcurrency(t *testing.T, s checkpoint.Store) {
+	ctx := context.Background()
+	shared := []byte("shared pre-image")
+	sharedImg := checkpoint.Image{Exists: true, Hash: hashOf(shared), Mode: 0o644}
+	const n = 16
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			id := fmt.Sprint("cp", i)
+			own := []byte(id + " content")
+			ownImg := checkpoint.Image{Exists: true, Hash: hashOf(own), Mode: 0o644}
+			if err := s.Create(ctx, checkpoint.Info{ID: id, Session: "s", Created: time.Now(), State: checkpoint.StateOpen}); err != nil {
+				t.Error(err)
+				return
+			}
+			for round := range 3 {
+				err := s.Commit(ctx, id, checkpoint.Batch{Blobs: map[string][]byte{sharedImg.Hash: shared, ownImg.Hash: own},
+					Files: []checkpoint.FileRecord{{Checkpoint: id, Path: fmt.Sprint("f", round), Pre: sharedImg, Post: ownImg, Status: checkpoint.FilePending}}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+			if i%2 == 0 {
+				if err := s.Delete(ctx, id); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if _, err := s.Blob(ctx, sharedImg.Hash); err != nil {
+		t.Fatalf("the blob the remaining checkpoints share is gone: %v", err)
+	}
+	for i := range n {
+		id := fmt.Sprint("cp", i)
+		_, err := s.Blob(ctx, hashOf([]byte(id+" content")))
+		if i%2 == 0 && !errors.Is(err, checkpoint.ErrNotFound) {
+			t.Errorf("%s was deleted but its own blob remains (%v)", id, err)
+		}
+		if i%2 == 1 && err != nil {
+			t.Errorf("%s: its blob is gone: %v", id, err)
 		}
 	}
 }
