@@ -102,4 +102,14 @@ func TestLostLeaseStopsTheTurn(t *testing.T) {
 	_, err = s.Run(ctx, agent.Input{Prompt: "wait"})
 	require.ErrorIs(t, err, errLeaseLost)
 	require.ErrorContains(t, err, "thief")
+	require.ErrorContains(t, err, "not saved")
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	require.Empty(t, st.Messages, "a worker that lost the session must not overwrite its conversation")
+	var types []string
+	for se, err := range s.Events(ctx, 0) {
+		require.NoError(t, err)
+		types = append(types, se.Event.Type())
+	}
+	require.Equal(t, "run_started", types[0], "the turn's events are in the log")
 }

@@ -260,7 +260,9 @@ func titleFrom(prompt string) string {
 // is lost. in.History and in.Memory must be empty: the session supplies
 // them. The turn holds the session's lease in the store: a worker in
 // another process sharing the store gets a *LeaseError (ErrBusy) until
-// the turn ends, or until the lease expires if this process dies.
+// the turn ends, or until the lease expires if this process dies. A turn
+// that cannot renew its lease stops, and its conversation is not saved
+// over that of the worker that may hold the session now.
 func (s *Session) Run(ctx context.Context, in agent.Input) (*agent.Result, error) {
 	if in.History != nil || in.Memory != nil {
 		return nil, errors.New("session: Run: leave Input.History and Input.Memory empty; the session supplies them")
@@ -287,6 +289,11 @@ func (s *Session) Run(ctx context.Context, in agent.Input) (*agent.Result, error
 	res, runErr := s.exec.Run(ctx, in)
 	if res == nil {
 		return nil, runErr
+	}
+	if cause := context.Cause(ctx); errors.Is(cause, errLeaseLost) {
+		// Another worker may own the session now: saving would overwrite
+		// its conversation. The turn's events are in the log.
+		return res, errors.Join(runErr, fmt.Errorf("session %q: the turn's conversation was not saved: %w", s.id, cause))
 	}
 	saveErr := s.m.store.SaveState(context.WithoutCancel(ctx), s.id, State{Messages: res.History, Memory: res.Memory}, 1, s.m.now())
 	if saveErr != nil {
