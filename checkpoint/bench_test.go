@@ -79,20 +79,6 @@ func BenchmarkCheckpoint10k(b *testing.B) {
 			}
 		}
 	}
-	b.Run("tether-sqlite", func(b *testing.B) {
-		s, err := OpenSQLite(ctx, filepath.Join(benchDir(b), "cp.db"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		run(b, s)
-	})
-	b.Run("tether-sqlite-fullsync", func(b *testing.B) {
-		s, err := OpenSQLite(ctx, filepath.Join(benchDir(b), "cp.db"), SQLiteFullSync())
-		if err != nil {
-			b.Fatal(err)
-		}
-		run(b, s)
-	})
 	b.Run("tether-memory", func(b *testing.B) { run(b, NewMemoryStore()) })
 	edits := 0 // shared by all shadow runs so that every commit has something to commit
 	shadow := func(b *testing.B, config ...string) {
@@ -144,13 +130,6 @@ func BenchmarkWriteFile(b *testing.B) {
 	data := make([]byte, 4096)
 	for name, open := range map[string]func() Store{
 		"memory": func() Store { return NewMemoryStore() },
-		"sqlite": func() Store {
-			s, err := OpenSQLite(ctx, filepath.Join(benchDir(b), "cp.db"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		},
 	} {
 		b.Run(name, func(b *testing.B) {
 			store := open()

@@ -50,10 +50,13 @@
 //
 // # Stores
 //
-// [OpenSQLite] is the default: one SQLite file (modernc.org/sqlite, pure
-// Go, WAL, versioned schema migrations) that survives restarts; keep it
-// outside the workspace. [NewMemoryStore] is for tests and for hosts that
-// need no undo across restarts. Both pass the same conformance suite.
+// Stores with a database driver live in their own packages, so that
+// importing checkpoint links none: sqlitestore.Open keeps one SQLite file
+// (modernc.org/sqlite, pure Go, WAL, versioned schema migrations) that
+// survives restarts; keep it outside the workspace. pgstore.Open keeps
+// checkpoints in PostgreSQL, so that any worker of a fleet can undo them.
+// [NewMemoryStore] is for tests and for hosts that need no undo across
+// restarts. All three pass the same conformance suite.
 //
 // Snapshot cost depends on the edited file only, never on the size of the
 // repository. BenchmarkCheckpoint10k measures, on a 10,000-file workspace

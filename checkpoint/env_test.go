@@ -95,3 +95,10 @@ func mustEqualTree(t *testing.T, got, want map[string]string) {
 		}
 	}
 }
+
+// forEachStore runs f on the memory store. The durable stores live in
+// sub-packages, which import this one; they run the conformance suite
+// (internal/storetest) and their own restart and crash tests.
+func forEachStore(t *testing.T, f func(t *testing.T, open func(t *testing.T) Store)) {
+	t.Run("memory", func(t *testing.T) { f(t, func(*testing.T) Store { return NewMemoryStore() }) })
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/checkpoint/sqlitestore"
 )
 
 // dirFiles is a minimal checkpoint.Files over a directory. Real hosts
@@ -40,7 +41,7 @@ func Example() {
 	dir, files := setup()
 	defer os.RemoveAll(dir)
 
-	store, err := checkpoint.OpenSQLite(ctx, filepath.Join(dir, "..", filepath.Base(dir)+".db"))
+	store, err := sqlitestore.Open(ctx, filepath.Join(dir, "..", filepath.Base(dir)+".db"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -78,14 +78,14 @@ func WithClock(now func() time.Time) Option {
 }
 
 // New returns a Manager that reads and writes files through files and
-// keeps checkpoints in store (OpenSQLite for undo that survives a
-// restart, NewMemoryStore for tests). The caller closes the store.
+// keeps checkpoints in store (sqlitestore.Open or pgstore.Open for undo
+// that survives a restart, NewMemoryStore for tests). The caller closes the store.
 func New(files Files, store Store, opts ...Option) (*Manager, error) {
 	if files == nil {
 		return nil, errors.New("checkpoint: New: nil Files; pass a *safety.Workspace")
 	}
 	if store == nil {
-		return nil, errors.New("checkpoint: New: nil Store; pass OpenSQLite(ctx, path) or NewMemoryStore()")
+		return nil, errors.New("checkpoint: New: nil Store; pass sqlitestore.Open(ctx, path) or NewMemoryStore()")
 	}
 	m := &Manager{
 		files:   files,

@@ -11,56 +11,6 @@ import (
 	"time"
 )
 
-// TestUndoAfterRestart writes through one store instance, closes it, and
-// undoes through a new store and manager, as a new process would.
-func TestUndoAfterRestart(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	db := filepath.Join(t.TempDir(), "cp.db")
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-
-	s1, err := OpenSQLite(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m1, _ := New(newRootFiles(t, dir), s1)
-	c, _ := m1.Begin(ctx, "sess", "run 1")
-	c.WriteFile(ctx, call1, "a.txt", []byte("A\n"), 0)
-	c.WriteFile(ctx, call1, "b/new.txt", []byte("new\n"), 0)
-	c.Rename(ctx, call1, "a.txt", "c.txt")
-	id := c.ID()
-	if err := s1.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	s2, err := OpenSQLite(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
-	m2, _ := New(newRootFiles(t, dir), s2)
-	list, err := m2.List(ctx, "sess")
-	if err != nil || len(list) != 1 || list[0].ID != id || list[0].Label != "run 1" {
-		t.Fatalf("List after restart = %+v, %v", list, err)
-	}
-	c2, err := m2.Open(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := c2.Diff(ctx)
-	if err != nil || len(d.Files) != 2 {
-		t.Errorf("Diff after restart = %+v, %v", d.Files, err)
-	}
-	if _, err := c2.Undo(ctx, UndoOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, dir: dir}
-	mustEqualTree(t, e.tree(), map[string]string{"a.txt": "a\n"})
-	if _, err := m2.Open(ctx, "cp_missing"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Open(unknown) = %v, want ErrNotFound", err)
-	}
-}
-
 // TestRecoverInterruptedChange plays the two crash windows of the
 // write-ahead protocol: the record is committed but the write never
 // landed, and the write landed but was never confirmed.

@@ -118,8 +118,9 @@ type Batch struct {
 }
 
 // Store persists checkpoints. Implementations must be safe for concurrent
-// use and apply each Commit atomically. NewMemoryStore and OpenSQLite
-// provide the two built-in ones; both pass the same conformance tests.
+// use and apply each Commit atomically. NewMemoryStore and
+// the stores in the sub-packages sqlitestore and pgstore pass the same
+// conformance tests.
 type Store interface {
 	// Create records a new checkpoint.
 	Create(ctx context.Context, info Info) error
@@ -142,7 +143,4 @@ type Store interface {
 	Close() error
 }
 
-var (
-	_ Store = (*MemoryStore)(nil)
-	_ Store = (*SQLiteStore)(nil)
-)
+var _ Store = (*MemoryStore)(nil)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -32,7 +33,7 @@ func TestWithSafetyWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	store, err := checkpoint.OpenSQLite(ctx, filepath.Join(t.TempDir(), "cp.db"))
+	store, err := sqlitestore.Open(ctx, filepath.Join(t.TempDir(), "cp.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@
 // turns with an agent.Executor built from one Config:
 //
 //	db := filepath.Join(stateDir, "tether.db")
-//	cps, _ := checkpoint.OpenSQLite(ctx, db)      // pre-images for undo
-//	sessions, _ := session.OpenSQLite(ctx, db)    // the same file
+//	cps, _ := cpsqlite.Open(ctx, db)           // checkpoint/sqlitestore: pre-images for undo
+//	sessions, _ := sqlitestore.Open(ctx, db)   // agent/session/sqlitestore: the same file
 //	mgr, _ := session.NewManager(sessions, agent.Config{Model: m, Tools: reg, Workspace: ws, Checkpoints: cpManager})
 //
 //	s, _ := mgr.Create(ctx, "Fix the flaky test")
@@ -29,9 +29,14 @@
 // database can serve several projects without resuming a session in the
 // wrong tree (ErrOtherWorkspace).
 //
-// Sessions live in the same SQLite file as the checkpoints, in their own
-// tables with their own schema version, through their own connection
-// (the checkpoint package does not expose its handle); both use WAL mode
-// and a busy timeout, so they share the file safely. [MemoryStore] is
-// the in-memory Store for tests.
+// Stores with database drivers live in sub-packages, so that importing
+// session links none: sqlitestore keeps sessions in the SQLite file that
+// also holds the checkpoints, in their own tables with their own schema
+// version; pgstore keeps them in PostgreSQL for a fleet of workers.
+// [MemoryStore] is the in-memory Store for tests.
+//
+// A turn holds a lease on its session in the store, renewed while it
+// runs: two workers sharing a store never run one session at once (the
+// second gets a *LeaseError), and a worker that dies without releasing
+// it is replaced once the lease expires ([WithLeaseTTL]).
 package session

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
+	"github.com/tetherdev/tether/agent/session/sqlitestore"
 	"github.com/tetherdev/tether/llm/llmtest"
 )
 
@@ -22,8 +23,8 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	// The same file would hold the checkpoints (checkpoint.OpenSQLite).
-	store, err := session.OpenSQLite(ctx, filepath.Join(dir, "tether.db"))
+	// The same file would hold the checkpoints (checkpoint/sqlitestore).
+	store, err := sqlitestore.Open(ctx, filepath.Join(dir, "tether.db"))
 	if err != nil {
 		log.Fatal(err)
 	}

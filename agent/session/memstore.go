@@ -24,8 +24,14 @@ type MemoryStore struct {
 
 type memSession struct {
 	info   Info
+	lease  memLease
 	state  []byte // State as JSON: a deep copy by construction
 	events []memEvent
+}
+
+type memLease struct {
+	owner string
+	until time.Time
 }
 
 type memEvent struct {
@@ -189,7 +195,7 @@ func (s *MemoryStore) Events(_ context.Context, id string, after int64) iter.Seq
 			return
 		}
 		for i := max(after, 0); i < int64(len(evs)); i++ {
-			se, err := decodeStored(i+1, evs[i].at, evs[i].data)
+			se, err := DecodeEvent(i+1, evs[i].at, evs[i].data)
 			if !yield(se, err) {
 				return
 			}
@@ -197,7 +203,10 @@ func (s *MemoryStore) Events(_ context.Context, id string, after int64) iter.Seq
 	}
 }
 
-func decodeStored(seq int64, at time.Time, data []byte) (StoredEvent, error) {
+// DecodeEvent turns a stored event's JSON (agent.MarshalEvent's form)
+// back into a StoredEvent, for Store implementations. An event written by
+// a newer Tether is returned with an error and no Event.
+func DecodeEvent(seq int64, at time.Time, data []byte) (StoredEvent, error) {
 	ev, err := agent.UnmarshalEvent(data)
 	if err != nil {
 		return StoredEvent{Seq: seq, Time: at}, fmt.Errorf("session: event %d: %w", seq, err)
@@ -210,5 +219,32 @@ func (s *MemoryStore) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+	return nil
+}
+
+func (s *MemoryStore) Lease(_ context.Context, id, owner string, now, until time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ms, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	if l := ms.lease; l.owner != "" && l.owner != owner && l.until.After(now) {
+		return &LeaseError{Session: id, Owner: l.owner, Until: l.until}
+	}
+	ms.lease = memLease{owner: owner, until: until}
+	return nil
+}
+
+func (s *MemoryStore) Release(_ context.Context, id, owner string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ms, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	if ms.lease.owner == owner {
+		ms.lease = memLease{}
+	}
 	return nil
 }

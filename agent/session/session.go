@@ -22,6 +22,9 @@ type Manager struct {
 	cfg   agent.Config
 	now   func() time.Time
 
+	worker   string        // this process's name in session leases
+	leaseTTL time.Duration // how long a lease lasts without renewal
+
 	mu   sync.Mutex
 	open map[string]*Session // at most one Session value per id, so ErrBusy holds in-process
 }
@@ -41,13 +44,15 @@ func WithClock(now func() time.Time) Option {
 }
 
 // NewManager returns a Manager storing sessions in store and running
-// them with executors configured by cfg. For undo after a restart,
-// cfg.Checkpoints should be a checkpoint.Manager on a SQLite store (the
-// same file as the sessions); Config.Session is set per session, and
+// them with executors configured by cfg. For undo after a restart or from
+// another worker, cfg.Checkpoints should be a checkpoint.Manager on a
+// persistent store beside the sessions' (checkpoint/sqlitestore on the same
+// file, checkpoint/pgstore on the same database); Config.Session is set
+// per session, and
 // Config.Sink, when set, receives every event after it was persisted.
 func NewManager(store Store, cfg agent.Config, opts ...Option) (*Manager, error) {
 	if store == nil {
-		return nil, errors.New("session: NewManager: nil Store; use NewMemoryStore or OpenSQLite")
+		return nil, errors.New("session: NewManager: nil Store; use NewMemoryStore, sqlitestore.Open or pgstore.Open")
 	}
 	if _, err := agent.New(cfg); err != nil { // report a bad config now, not at the first turn
 		return nil, err
@@ -65,7 +70,7 @@ func NewManager(store Store, cfg agent.Config, opts ...Option) (*Manager, error)
 		}
 		cfg.Checkpoints = cp
 	}
-	m := &Manager{store: store, cfg: cfg, now: time.Now, open: map[string]*Session{}}
+	m := &Manager{store: store, cfg: cfg, now: time.Now, worker: defaultWorker(), leaseTTL: DefaultLeaseTTL, open: map[string]*Session{}}
 	for _, o := range opts {
 		if err := o(m); err != nil {
 			return nil, err
@@ -157,7 +162,7 @@ func (m *Manager) List(ctx context.Context) ([]Info, error) {
 
 // Delete removes a session: its conversation, its event log and, when
 // the Config has a checkpoint manager, its checkpoints. It fails with
-// ErrBusy while a turn runs in it.
+// ErrBusy while a turn runs in it, in this process or another.
 func (m *Manager) Delete(ctx context.Context, id string) error {
 	info, err := m.store.Info(ctx, id)
 	if err != nil {
@@ -177,7 +182,14 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 		delete(m.open, id)
 	}
 	m.mu.Unlock()
-	if err := m.store.Delete(ctx, id); err != nil {
+	// A worker in another process may be running a turn in it: its lease
+	// refuses the delete, as the in-process lock does above.
+	now := m.now()
+	if err := m.store.Lease(ctx, id, m.worker, now, now.Add(m.leaseTTL)); err != nil {
+		return err
+	}
+	if err := m.store.Delete(ctx, id); err != nil { // the lease goes with the session
+		_ = m.store.Release(context.WithoutCancel(ctx), id, m.worker)
 		return err
 	}
 	if cp := m.cfg.Checkpoints; cp != nil {
@@ -246,7 +258,11 @@ func titleFrom(prompt string) string {
 // host's sink sees it, and the new conversation and memory are saved,
 // also when the turn failed or was cancelled, so nothing that happened
 // is lost. in.History and in.Memory must be empty: the session supplies
-// them.
+// them. The turn holds the session's lease in the store: a worker in
+// another process sharing the store gets a *LeaseError (ErrBusy) until
+// the turn ends, or until the lease expires if this process dies. A turn
+// that cannot renew its lease stops, and its conversation is not saved
+// over that of the worker that may hold the session now.
 func (s *Session) Run(ctx context.Context, in agent.Input) (*agent.Result, error) {
 	if in.History != nil || in.Memory != nil {
 		return nil, errors.New("session: Run: leave Input.History and Input.Memory empty; the session supplies them")
@@ -255,6 +271,11 @@ func (s *Session) Run(ctx context.Context, in agent.Input) (*agent.Result, error
 		return nil, fmt.Errorf("session %q: %w", s.id, ErrBusy)
 	}
 	defer s.mu.Unlock()
+	ctx, release, err := s.hold(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	st, err := s.m.store.State(ctx, s.id)
 	if err != nil {
 		return nil, err
@@ -268,6 +289,11 @@ func (s *Session) Run(ctx context.Context, in agent.Input) (*agent.Result, error
 	res, runErr := s.exec.Run(ctx, in)
 	if res == nil {
 		return nil, runErr
+	}
+	if cause := context.Cause(ctx); errors.Is(cause, errLeaseLost) {
+		// Another worker may own the session now: saving would overwrite
+		// its conversation. The turn's events are in the log.
+		return res, errors.Join(runErr, fmt.Errorf("session %q: the turn's conversation was not saved: %w", s.id, cause))
 	}
 	saveErr := s.m.store.SaveState(context.WithoutCancel(ctx), s.id, State{Messages: res.History, Memory: res.Memory}, 1, s.m.now())
 	if saveErr != nil {
@@ -284,6 +310,11 @@ func (s *Session) Compact(ctx context.Context, opts agent.CompactOptions) (agent
 		return agent.Compaction{}, fmt.Errorf("session %q: %w", s.id, ErrBusy)
 	}
 	defer s.mu.Unlock()
+	ctx, release, err := s.hold(ctx)
+	if err != nil {
+		return agent.Compaction{}, err
+	}
+	defer release()
 	st, err := s.m.store.State(ctx, s.id)
 	if err != nil {
 		return agent.Compaction{}, err

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -159,98 +158,6 @@ func TestSessionCompact(t *testing.T) {
 	cc, ok := last.(agent.ContextCompacted)
 	require.True(t, ok)
 	require.Equal(t, "host", cc.Reason)
-}
-
-const childEnv = "TETHER_SESSION_CHILD_DIR"
-
-// TestResumeInNewProcess runs a first turn in a child process (this test
-// binary re-executed), then resumes the session here: the event log
-// replays, the conversation continues, and the child's edit is undone
-// from the checkpoint it left in the shared database.
-func TestResumeInNewProcess(t *testing.T) {
-	if dir := os.Getenv(childEnv); dir != "" {
-		childTurn(t, dir)
-		return
-	}
-	ctx := context.Background()
-	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestResumeInNewProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"="+dir)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "child: %s", out)
-	idBytes, err := os.ReadFile(filepath.Join(dir, "id"))
-	require.NoError(t, err, "child: %s", out)
-	id := string(idBytes)
-
-	db := filepath.Join(dir, "tether.db")
-	cpStore, err := checkpoint.OpenSQLite(ctx, db)
-	require.NoError(t, err)
-	defer cpStore.Close()
-	store, err := OpenSQLite(ctx, db)
-	require.NoError(t, err)
-	defer store.Close()
-	f := newFixture(t, dir, cpStore, `{"content":"You asked me to create hello.txt, and I did. [TASK_COMPLETE]"}`)
-	require.FileExists(t, filepath.Join(f.ws.Root(), "hello.txt"))
-	mgr, err := NewManager(store, f.cfg)
-	require.NoError(t, err)
-
-	list, err := mgr.List(ctx)
-	require.NoError(t, err)
-	require.Len(t, list, 1)
-	require.Equal(t, id, list[0].ID)
-	s, err := mgr.Open(ctx, id)
-	require.NoError(t, err)
-
-	// The event log replays the child's turn.
-	var types []string
-	var cpID string
-	for se, err := range s.Events(ctx, 0) {
-		require.NoError(t, err)
-		types = append(types, se.Event.Type())
-		if rf, ok := se.Event.(agent.RunFinished); ok {
-			cpID = rf.CheckpointID
-		}
-	}
-	require.Equal(t, "run_started", types[0])
-	require.Equal(t, "run_finished", types[len(types)-1])
-	require.Contains(t, types, "tool_action")
-	require.NotEmpty(t, cpID)
-
-	// The conversation continues where the child left it.
-	res, err := s.Run(ctx, agent.Input{Prompt: "what did I ask you?"})
-	require.NoError(t, err)
-	require.Contains(t, res.FinalMessage, "create hello.txt")
-	req := f.model.Requests()[0]
-	require.Equal(t, "create hello.txt saying hi", req.Messages[1].Content)
-
-	// And the child's edit is undone from the shared database.
-	cp, err := s.Executor().Checkpoints().Open(ctx, cpID)
-	require.NoError(t, err)
-	_, err = cp.Undo(ctx, checkpoint.UndoOptions{})
-	require.NoError(t, err)
-	require.NoFileExists(t, filepath.Join(f.ws.Root(), "hello.txt"))
-}
-
-// childTurn is the first process: it creates the session and runs one
-// turn, then exits, closing everything.
-func childTurn(t *testing.T, dir string) {
-	ctx := context.Background()
-	db := filepath.Join(dir, "tether.db")
-	cpStore, err := checkpoint.OpenSQLite(ctx, db)
-	require.NoError(t, err)
-	defer cpStore.Close()
-	store, err := OpenSQLite(ctx, db)
-	require.NoError(t, err)
-	defer store.Close()
-	f := newFixture(t, dir, cpStore, `{"tool_calls":[{"name":"write_file","arguments":{"path":"hello.txt","content":"hi\n"}}]}
-{"content":"Created hello.txt. [TASK_COMPLETE]"}`)
-	mgr, err := NewManager(store, f.cfg)
-	require.NoError(t, err)
-	s, err := mgr.Create(ctx, "Hello")
-	require.NoError(t, err)
-	_, err = s.Run(ctx, agent.Input{Prompt: "create hello.txt saying hi"})
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "id"), []byte(s.ID()), 0o644))
 }
 
 // failingStore fails to persist events after the first n.

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"time"
 
@@ -55,9 +56,10 @@ type StoredEvent struct {
 	Event agent.Event
 }
 
-// Store persists sessions: their info, state and event log. Both
-// implementations ([MemoryStore], [SQLiteStore]) are safe for concurrent
-// use.
+// Store persists sessions: their info, state and event log. The
+// implementations ([MemoryStore] here; sqlitestore and pgstore in
+// sub-packages) are safe for concurrent use and pass one conformance
+// suite.
 //
 // Invariants: SaveState replaces the state and updates Info.Updated and
 // Info.Runs in one transaction; an event once appended is never
@@ -82,4 +84,31 @@ type Store interface {
 	// cannot be decoded (written by a newer Tether) is yielded as an
 	// error, and the iteration goes on.
 	Events(ctx context.Context, id string, after int64) iter.Seq2[StoredEvent, error]
+
+	// Lease claims the session for owner until the given time, so that
+	// two workers (goroutines, processes or machines sharing the store)
+	// never run turns in one session at once. It succeeds when nobody
+	// holds the session, when the holder's lease ended before now (a
+	// worker that died), or when owner holds it already (renewal). Else it
+	// fails with a *LeaseError matching ErrBusy.
+	Lease(ctx context.Context, id, owner string, now, until time.Time) error
+	// Release gives up owner's lease on the session; releasing a lease
+	// one does not hold is a no-op.
+	Release(ctx context.Context, id, owner string) error
 }
+
+// LeaseError reports a session leased by another worker. It matches
+// ErrBusy with errors.Is.
+type LeaseError struct {
+	Session string
+	Owner   string    // the worker holding the session
+	Until   time.Time // when its lease ends unless it renews it
+}
+
+func (e *LeaseError) Error() string {
+	return fmt.Sprintf("session %q: worker %q is running a turn in it (lease until %s); wait for it to finish, or for the lease to expire if that worker died",
+		e.Session, e.Owner, e.Until.Format(time.RFC3339))
+}
+
+// Is makes errors.Is(err, ErrBusy) true.
+func (e *LeaseError) Is(target error) bool { return target == ErrBusy }

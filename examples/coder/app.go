@@ -15,8 +15,10 @@ import (
 
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
+	sessionsqlite "github.com/tetherdev/tether/agent/session/sqlitestore"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
+	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/safety"
@@ -87,12 +89,12 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ag
 		if err := os.MkdirAll(filepath.Dir(o.db), 0o700); err != nil {
 			return nil, err
 		}
-		cs, err := checkpoint.OpenSQLite(ctx, o.db)
+		cs, err := cpsqlite.Open(ctx, o.db)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoints: %w", err)
 		}
 		a.closers = append(a.closers, cs)
-		ss, err := session.OpenSQLite(ctx, o.db)
+		ss, err := sessionsqlite.Open(ctx, o.db)
 		if err != nil {
 			return nil, fmt.Errorf("sessions: %w", err)
 		}

@@ -50,6 +50,7 @@ import (
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -158,7 +159,7 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 
 	store := checkpoint.Store(checkpoint.NewMemoryStore())
 	if o.checkpointDB != "" {
-		s, err := checkpoint.OpenSQLite(ctx, o.checkpointDB)
+		s, err := sqlitestore.Open(ctx, o.checkpointDB)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoints: %w", err)
 		}

@@ -14,8 +14,10 @@ import (
 
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
+	sessionsqlite "github.com/tetherdev/tether/agent/session/sqlitestore"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
+	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -121,12 +123,12 @@ func (s *server) openStores(ctx context.Context, path string) (checkpoint.Store,
 	if path == "" {
 		return checkpoint.NewMemoryStore(), session.NewMemoryStore(), nil
 	}
-	cp, err := checkpoint.OpenSQLite(ctx, path)
+	cp, err := cpsqlite.Open(ctx, path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("checkpoints: %w", err)
 	}
 	s.closers = append(s.closers, cp.Close)
-	ss, err := session.OpenSQLite(ctx, path)
+	ss, err := sessionsqlite.Open(ctx, path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("sessions: %w", err)
 	}

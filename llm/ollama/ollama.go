@@ -54,7 +54,8 @@ type Config struct {
 type Model struct {
 	cfg    Config
 	base   *url.URL
-	client *api.Client
+	http   *http.Client // with the retrying transport; chat streams through it
+	client *api.Client  // the upstream client, for requests it must sign
 
 	mu   sync.Mutex
 	caps map[string]llm.Capabilities // by model name; only successes are cached
@@ -81,7 +82,7 @@ func New(cfg Config) (*Model, error) {
 		StallTimeout: cfg.StallTimeout,
 		Logger:       cfg.Logger,
 	}
-	return &Model{cfg: cfg, base: base, client: api.NewClient(base, &hc)}, nil
+	return &Model{cfg: cfg, base: base, http: &hc, client: api.NewClient(base, &hc)}, nil
 }
 
 // Host is the server address in use.
@@ -105,7 +106,7 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, 
 			chunks, calls int
 			done, stopped bool
 		)
-		err = m.client.Chat(tctx, areq, func(r api.ChatResponse) error {
+		err = m.chat(tctx, areq, func(r api.ChatResponse) error {
 			if done {
 				return nil // nothing may follow the Done chunk
 			}
@@ -158,6 +159,9 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 		return fmt.Errorf("ollama: connection lost after %d chunk(s) (%w): %w", chunks, rerr, llm.ErrIncomplete)
 	}
 	if err != nil {
+		if errors.Is(err, errLineTooLong) {
+			return fmt.Errorf("ollama: %w, after %d chunk(s): %w", err, chunks, llm.ErrIncomplete)
+		}
 		var syn *jsonSyntaxError
 		if errors.As(err, &syn) {
 			return fmt.Errorf("ollama: malformed line in the stream after %d chunk(s) (%w): %w", chunks, err, llm.ErrIncomplete)

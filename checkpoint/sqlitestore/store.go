@@ -1,4 +1,4 @@
-package checkpoint
+package sqlitestore
 
 import (
 	"context"
@@ -13,18 +13,19 @@ import (
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 
-	"github.com/tetherdev/tether/internal/sqlitemigrate"
+	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/internal/migrate"
 )
 
-// SQLiteStore is the default Store: one SQLite file in WAL mode. A
+// Store is a [checkpoint.Store] in one SQLite file in WAL mode. A
 // Commit that returned survives the process being killed; by default
 // (synchronous=NORMAL, SQLite's recommendation for WAL) a power cut may
-// lose the last few commits but never corrupts the store. SQLiteFullSync
+// lose the last few commits but never corrupts the store. FullSync
 // makes every commit survive power loss too, at one fsync per commit.
-// Blobs live in the same file, keyed by
-// their sha256, so an unchanged pre-image is stored once however many
-// checkpoints refer to it. Open it with OpenSQLite.
-type SQLiteStore struct {
+// Blobs live in the same file, keyed by their sha256, so an unchanged
+// pre-image is stored once however many checkpoints refer to it. Several
+// processes may open one file: SQLite serialises their writes.
+type Store struct {
 	db *sql.DB
 
 	mu    sync.Mutex
@@ -78,26 +79,27 @@ var migrations = []string{
 	`ALTER TABLE checkpoints ADD COLUMN workspace TEXT NOT NULL DEFAULT '';`,
 }
 
-// SQLiteOption configures OpenSQLite.
-type SQLiteOption func(*sqliteConfig) error
+// Option configures Open.
+type Option func(*sqliteConfig) error
 
 type sqliteConfig struct {
 	fullSync bool
 }
 
-// SQLiteFullSync fsyncs the write-ahead log on every commit
+// FullSync fsyncs the write-ahead log on every commit
 // (synchronous=FULL), so that checkpoints survive a power cut, not only a
 // crash of the process.
-func SQLiteFullSync() SQLiteOption {
+func FullSync() Option {
 	return func(c *sqliteConfig) error { c.fullSync = true; return nil }
 }
 
-// OpenSQLite opens (creating if needed) the store in the file at path and
+// Open opens (creating if needed) the store in the file at path and
 // brings its schema up to date. Keep the file outside the workspace the
-// agent edits. It fails with ErrSchemaTooNew if a newer Tether wrote it.
-func OpenSQLite(ctx context.Context, path string, opts ...SQLiteOption) (*SQLiteStore, error) {
+// agent edits. It fails with checkpoint.ErrSchemaTooNew if a newer
+// Tether wrote it.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if path == "" {
-		return nil, fmt.Errorf("checkpoint: OpenSQLite: empty path; pass the file that should hold the checkpoints")
+		return nil, fmt.Errorf("checkpoint: sqlitestore.Open: empty path; pass the file that should hold the checkpoints")
 	}
 	var cfg sqliteConfig
 	for _, o := range opts {
@@ -122,7 +124,7 @@ func OpenSQLite(ctx context.Context, path string, opts ...SQLiteOption) (*SQLite
 	// One connection: SQLite serialises writers anyway, and a single
 	// connection keeps in-process callers from ever seeing SQLITE_BUSY.
 	db.SetMaxOpenConns(1)
-	s := &SQLiteStore{db: db, stmts: map[string]*sql.Stmt{}}
+	s := &Store{db: db, stmts: map[string]*sql.Stmt{}}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("checkpoint: open %s: %w", path, err)
@@ -134,8 +136,8 @@ func OpenSQLite(ctx context.Context, path string, opts ...SQLiteOption) (*SQLite
 	return s, nil
 }
 
-func (s *SQLiteStore) migrate(ctx context.Context) error {
-	return sqlitemigrate.Run(ctx, s.db, "schema_version", migrations, ErrSchemaTooNew)
+func (s *Store) migrate(ctx context.Context) error {
+	return migrate.RunSQL(ctx, s.db, "schema_version", migrations, checkpoint.ErrSchemaTooNew)
 }
 
 // Hot statements, prepared once when the store opens. They must be
@@ -155,7 +157,7 @@ const (
 	qBlob       = `SELECT data FROM blobs WHERE hash = ?`
 )
 
-func (s *SQLiteStore) prepare(ctx context.Context) error {
+func (s *Store) prepare(ctx context.Context) error {
 	for _, q := range []string{qCheckpointExists, qPutBlob, qPutFile, qPutChange, qDropChange, qSetState, qBlob} {
 		st, err := s.db.PrepareContext(ctx, q)
 		if err != nil {
@@ -168,12 +170,12 @@ func (s *SQLiteStore) prepare(ctx context.Context) error {
 
 // stmt returns the prepared statement for query, bound to tx when tx is
 // not nil.
-func (s *SQLiteStore) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+func (s *Store) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
 	s.mu.Lock()
 	st, ok := s.stmts[query]
 	s.mu.Unlock()
 	if !ok {
-		return nil, errStoreClosed
+		return nil, errClosed
 	}
 	if tx != nil {
 		return tx.StmtContext(ctx, st), nil
@@ -182,7 +184,7 @@ func (s *SQLiteStore) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.
 }
 
 // exec runs a prepared statement inside tx.
-func (s *SQLiteStore) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+func (s *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
 	st, err := s.stmt(ctx, tx, query)
 	if err != nil {
 		return err
@@ -192,13 +194,13 @@ func (s *SQLiteStore) exec(ctx context.Context, tx *sql.Tx, query string, args .
 }
 
 // SchemaVersion reports how many migrations the store has applied.
-func (s *SQLiteStore) SchemaVersion(ctx context.Context) (int, error) {
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
 	err := s.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
 	return v, err
 }
 
-func (s *SQLiteStore) Create(ctx context.Context, info Info) error {
+func (s *Store) Create(ctx context.Context, info checkpoint.Info) error {
 	if info.ID == "" {
 		return fmt.Errorf("checkpoint: create: empty id")
 	}
@@ -210,31 +212,31 @@ func (s *SQLiteStore) Create(ctx context.Context, info Info) error {
 	return nil
 }
 
-func (s *SQLiteStore) Info(ctx context.Context, id string) (Info, error) {
-	var i Info
+func (s *Store) Info(ctx context.Context, id string) (checkpoint.Info, error) {
+	var i checkpoint.Info
 	var ns int64
 	err := s.db.QueryRowContext(ctx, `SELECT id, session, label, created_ns, state, workspace FROM checkpoints WHERE id = ?`, id).
 		Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State, &i.Workspace)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Info{}, fmt.Errorf("checkpoint %q: %w", id, ErrNotFound)
+		return checkpoint.Info{}, fmt.Errorf("checkpoint %q: %w", id, checkpoint.ErrNotFound)
 	}
 	if err != nil {
-		return Info{}, fmt.Errorf("checkpoint %q: %w", id, err)
+		return checkpoint.Info{}, fmt.Errorf("checkpoint %q: %w", id, err)
 	}
 	i.Created = time.Unix(0, ns)
 	return i, nil
 }
 
-func (s *SQLiteStore) List(ctx context.Context, session string) ([]Info, error) {
+func (s *Store) List(ctx context.Context, session string) ([]checkpoint.Info, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, session, label, created_ns, state, workspace FROM checkpoints
 		WHERE ? = '' OR session = ? ORDER BY rowid`, session, session)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Info
+	var out []checkpoint.Info
 	for rows.Next() {
-		var i Info
+		var i checkpoint.Info
 		var ns int64
 		if err := rows.Scan(&i.ID, &i.Session, &i.Label, &ns, &i.State, &i.Workspace); err != nil {
 			return nil, err
@@ -245,7 +247,7 @@ func (s *SQLiteStore) List(ctx context.Context, session string) ([]Info, error) 
 	return out, rows.Err()
 }
 
-func (s *SQLiteStore) Commit(ctx context.Context, id string, b Batch) (err error) {
+func (s *Store) Commit(ctx context.Context, id string, b checkpoint.Batch) (err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("checkpoint: commit to %s: %w", id, err)
@@ -275,7 +277,7 @@ func (s *SQLiteStore) Commit(ctx context.Context, id string, b Batch) (err error
 		return err
 	}
 	if n == 0 {
-		return ErrNotFound
+		return checkpoint.ErrNotFound
 	}
 	for h, data := range b.Blobs {
 		if err := s.exec(ctx, tx, qPutBlob, h, data); err != nil {
@@ -311,7 +313,7 @@ func (s *SQLiteStore) Commit(ctx context.Context, id string, b Batch) (err error
 	return tx.Commit()
 }
 
-func (s *SQLiteStore) Blob(ctx context.Context, hash string) ([]byte, error) {
+func (s *Store) Blob(ctx context.Context, hash string) ([]byte, error) {
 	var data []byte
 	st, err := s.stmt(ctx, nil, qBlob)
 	if err != nil {
@@ -319,7 +321,7 @@ func (s *SQLiteStore) Blob(ctx context.Context, hash string) ([]byte, error) {
 	}
 	err = st.QueryRowContext(ctx, hash).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("blob %s: %w", hash, ErrNotFound)
+		return nil, fmt.Errorf("blob %s: %w", hash, checkpoint.ErrNotFound)
 	}
 	if data == nil && err == nil {
 		data = []byte{}
@@ -327,18 +329,18 @@ func (s *SQLiteStore) Blob(ctx context.Context, hash string) ([]byte, error) {
 	return data, err
 }
 
-func (s *SQLiteStore) exists(ctx context.Context, id string) error {
+func (s *Store) exists(ctx context.Context, id string) error {
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM checkpoints WHERE id = ?`, id).Scan(&n); err != nil {
 		return err
 	}
 	if n == 0 {
-		return fmt.Errorf("checkpoint %q: %w", id, ErrNotFound)
+		return fmt.Errorf("checkpoint %q: %w", id, checkpoint.ErrNotFound)
 	}
 	return nil
 }
 
-func (s *SQLiteStore) Files(ctx context.Context, id string) ([]FileRecord, error) {
+func (s *Store) Files(ctx context.Context, id string) ([]checkpoint.FileRecord, error) {
 	if err := s.exists(ctx, id); err != nil {
 		return nil, err
 	}
@@ -348,9 +350,9 @@ func (s *SQLiteStore) Files(ctx context.Context, id string) ([]FileRecord, error
 		return nil, err
 	}
 	defer rows.Close()
-	var out []FileRecord
+	var out []checkpoint.FileRecord
 	for rows.Next() {
-		f := FileRecord{Checkpoint: id}
+		f := checkpoint.FileRecord{Checkpoint: id}
 		var preMode, postMode uint32
 		var dirs string
 		if err := rows.Scan(&f.Path, &f.Order, &f.Pre.Exists, &f.Pre.Hash, &preMode, &f.Post.Exists, &f.Post.Hash, &postMode,
@@ -366,7 +368,7 @@ func (s *SQLiteStore) Files(ctx context.Context, id string) ([]FileRecord, error
 	return out, rows.Err()
 }
 
-func (s *SQLiteStore) Changes(ctx context.Context, id string) ([]Change, error) {
+func (s *Store) Changes(ctx context.Context, id string) ([]checkpoint.Change, error) {
 	if err := s.exists(ctx, id); err != nil {
 		return nil, err
 	}
@@ -377,9 +379,9 @@ func (s *SQLiteStore) Changes(ctx context.Context, id string) ([]Change, error) 
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Change
+	var out []checkpoint.Change
 	for rows.Next() {
-		c := Change{Checkpoint: id}
+		c := checkpoint.Change{Checkpoint: id}
 		var bm, am, fm uint32
 		var ns int64
 		if err := rows.Scan(&c.Seq, &c.Path, &c.From, &c.Op, &c.Call.ID, &c.Call.Tool,
@@ -394,7 +396,7 @@ func (s *SQLiteStore) Changes(ctx context.Context, id string) ([]Change, error) 
 	return out, rows.Err()
 }
 
-func (s *SQLiteStore) Delete(ctx context.Context, id string) error {
+func (s *Store) Delete(ctx context.Context, id string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -405,7 +407,7 @@ func (s *SQLiteStore) Delete(ctx context.Context, id string) error {
 		return fmt.Errorf("checkpoint: delete %s: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("checkpoint %q: %w", id, ErrNotFound)
+		return fmt.Errorf("checkpoint %q: %w", id, checkpoint.ErrNotFound)
 	}
 	// files and changes go by ON DELETE CASCADE; then drop unreferenced blobs.
 	if _, err := tx.ExecContext(ctx, `DELETE FROM blobs WHERE hash NOT IN (
@@ -417,7 +419,7 @@ func (s *SQLiteStore) Delete(ctx context.Context, id string) error {
 }
 
 // Close closes the database.
-func (s *SQLiteStore) Close() error {
+func (s *Store) Close() error {
 	s.mu.Lock()
 	for _, st := range s.stmts {
 		st.Close()
@@ -426,3 +428,7 @@ func (s *SQLiteStore) Close() error {
 	s.mu.Unlock()
 	return s.db.Close()
 }
+
+var errClosed = errors.New("checkpoint: store is closed")
+
+var _ checkpoint.Store = (*Store)(nil)

@@ -1,4 +1,4 @@
-package sqlitemigrate
+package migrate
 
 import (
 	"context"
@@ -38,19 +38,19 @@ func TestRun(t *testing.T) {
 	one := []string{`CREATE TABLE a (x INTEGER)`}
 	two := append(one, `CREATE TABLE b (y INTEGER)`)
 
-	if err := Run(ctx, db, "v", one, errTooNew); err != nil {
+	if err := RunSQL(ctx, db, "v", one, errTooNew); err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(ctx, db, "v", one, errTooNew); err != nil {
+	if err := RunSQL(ctx, db, "v", one, errTooNew); err != nil {
 		t.Fatalf("re-running applied migrations: %v", err)
 	}
-	if err := Run(ctx, db, "v", two, errTooNew); err != nil || version(t, db) != 2 {
+	if err := RunSQL(ctx, db, "v", two, errTooNew); err != nil || version(t, db) != 2 {
 		t.Fatalf("upgrade: err %v, version %d", err, version(t, db))
 	}
 
 	// A failing migration applies nothing: the version and the tables stay.
 	bad := append(two, `CREATE TABLE c (z INTEGER)`, `NOT SQL`)
-	if err := Run(ctx, db, "v", bad, errTooNew); err == nil {
+	if err := RunSQL(ctx, db, "v", bad, errTooNew); err == nil {
 		t.Fatal("a broken migration was accepted")
 	}
 	if v := version(t, db); v != 2 {
@@ -61,7 +61,7 @@ func TestRun(t *testing.T) {
 	}
 
 	// An older program refuses a newer file.
-	if err := Run(ctx, db, "v", one, errTooNew); !errors.Is(err, errTooNew) {
+	if err := RunSQL(ctx, db, "v", one, errTooNew); !errors.Is(err, errTooNew) {
 		t.Errorf("older migration list on a newer file: %v, want errTooNew", err)
 	}
 }

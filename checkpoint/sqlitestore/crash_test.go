@@ -1,9 +1,10 @@
-package checkpoint
+package sqlitestore
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -62,7 +64,7 @@ func checkCrashContent(data []byte) error {
 // slowFiles pauses before each mutation, as a slow disk would, so that
 // kills often land between the store's record and the file operation:
 // the window crash recovery exists for.
-type slowFiles struct{ Files }
+type slowFiles struct{ checkpoint.Files }
 
 func (f slowFiles) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	time.Sleep(2 * time.Millisecond)
@@ -79,14 +81,7 @@ func (f slowFiles) Rename(o, n string) error {
 	return f.Files.Rename(o, n)
 }
 
-// crashFilesEnv selects the helper's Files: "workspace" for the real
-// *safety.Workspace, anything else for the os.Root test double.
-const crashFilesEnv = "TETHER_CHECKPOINT_CRASH_FILES"
-
-func crashHelperFiles(t *testing.T, ws string) Files {
-	if os.Getenv(crashFilesEnv) != "workspace" {
-		return newRootFiles(t, ws)
-	}
+func crashHelperFiles(t *testing.T, ws string) checkpoint.Files {
 	w, err := safety.OpenWorkspace(ws)
 	if err != nil {
 		t.Fatal(err)
@@ -101,11 +96,11 @@ func TestCrashHelper(t *testing.T) {
 		t.Skip("helper process for TestKillDuringWrites")
 	}
 	ctx := context.Background()
-	store, err := OpenSQLite(ctx, filepath.Join(dir, "cp.db"))
+	store, err := Open(ctx, filepath.Join(dir, "cp.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := New(slowFiles{crashHelperFiles(t, filepath.Join(dir, "ws"))}, store)
+	m, err := checkpoint.New(slowFiles{crashHelperFiles(t, filepath.Join(dir, "ws"))}, store)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +116,7 @@ func TestCrashHelper(t *testing.T) {
 		for range 4 {
 			name := crashFiles[rng.IntN(len(crashFiles))]
 			version++
-			call := Call{ID: fmt.Sprint("call_", version), Tool: "write_file"}
+			call := checkpoint.Call{ID: fmt.Sprint("call_", version), Tool: "write_file"}
 			switch rng.IntN(6) {
 			case 0:
 				c.Remove(ctx, call, name) // may not exist: an error is fine
@@ -136,7 +131,7 @@ func TestCrashHelper(t *testing.T) {
 			}
 		}
 		if rng.IntN(4) == 0 {
-			c.Undo(ctx, UndoOptions{})
+			c.Undo(ctx, checkpoint.UndoOptions{})
 		}
 	}
 }
@@ -161,8 +156,7 @@ func TestKillDuringWrites(t *testing.T) {
 			initial[name] = string(data)
 		}
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.count=1")
-		impl := []string{"root", "workspace"}[run%2]
-		cmd.Env = append(os.Environ(), crashHelperEnv+"="+dir, crashFilesEnv+"="+impl)
+		cmd.Env = append(os.Environ(), crashHelperEnv+"="+dir)
 		var out bytes.Buffer
 		pr, pw := io.Pipe()
 		cmd.Stdout, cmd.Stderr = pw, pw
@@ -196,7 +190,7 @@ func TestKillDuringWrites(t *testing.T) {
 		if cmd.ProcessState.Success() {
 			t.Fatalf("run %d: helper exited before the kill: %v\n%s", run, err, out.String())
 		}
-		verifyAfterCrash(t, fmt.Sprintf("run %d (%s)", run, impl), dir, initial)
+		verifyAfterCrash(t, fmt.Sprintf("run %d", run), dir, initial)
 	}
 }
 
@@ -231,12 +225,12 @@ func verifyAfterCrash(t *testing.T, run string, dir string, initial map[string]s
 	walk()
 	leftover := temps
 
-	store, err := OpenSQLite(ctx, filepath.Join(dir, "cp.db"))
+	store, err := Open(ctx, filepath.Join(dir, "cp.db"))
 	if err != nil {
 		t.Fatalf("%s: store does not open after kill: %v", run, err)
 	}
 	defer store.Close()
-	m, _ := New(newRootFiles(t, ws), store)
+	m, _ := checkpoint.New(workspaceFiles(t, ws), store)
 	list, err := m.List(ctx, "crash")
 	if err != nil {
 		t.Fatalf("%s: %v", run, err)
@@ -246,7 +240,7 @@ func verifyAfterCrash(t *testing.T, run string, dir string, initial map[string]s
 		if err != nil {
 			t.Fatalf("%s: open %s: %v", run, info.ID, err)
 		}
-		if _, err := c.Undo(ctx, UndoOptions{}); err != nil {
+		if _, err := c.Undo(ctx, checkpoint.UndoOptions{}); err != nil {
 			t.Errorf("%s: undo %s (%s): %v", run, info.ID, info.Label, err)
 		}
 	}
@@ -265,4 +259,53 @@ func verifyAfterCrash(t *testing.T, run string, dir string, initial map[string]s
 		}
 	}
 	t.Logf("%s: killed after %d checkpoints; %d leftover temp files", run, len(list), leftover)
+}
+
+// TestUndoAfterRestart writes through one store instance, closes it, and
+// undoes through a new store and manager, as a new process would.
+func TestUndoAfterRestart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(t.TempDir(), "cp.db")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+
+	s1, err := Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, _ := checkpoint.New(workspaceFiles(t, dir), s1)
+	c, _ := m1.Begin(ctx, "sess", "run 1")
+	c.WriteFile(ctx, call1, "a.txt", []byte("A\n"), 0)
+	c.WriteFile(ctx, call1, "b/new.txt", []byte("new\n"), 0)
+	c.Rename(ctx, call1, "a.txt", "c.txt")
+	id := c.ID()
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s2, err := Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	m2, _ := checkpoint.New(workspaceFiles(t, dir), s2)
+	list, err := m2.List(ctx, "sess")
+	if err != nil || len(list) != 1 || list[0].ID != id || list[0].Label != "run 1" {
+		t.Fatalf("List after restart = %+v, %v", list, err)
+	}
+	c2, err := m2.Open(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := c2.Diff(ctx)
+	if err != nil || len(d.Files) != 2 {
+		t.Errorf("Diff after restart = %+v, %v", d.Files, err)
+	}
+	if _, err := c2.Undo(ctx, checkpoint.UndoOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	mustEqualTree(t, tree(t, dir), map[string]string{"a.txt": "a\n"})
+	if _, err := m2.Open(ctx, "cp_missing"); !errors.Is(err, checkpoint.ErrNotFound) {
+		t.Errorf("Open(unknown) = %v, want ErrNotFound", err)
+	}
 }
