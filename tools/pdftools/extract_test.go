@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func extractFile(t *testing.T, name string, rg Range) (Doc, error) {
@@ -165,7 +166,11 @@ func FuzzExtract(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		start := time.Now()
 		doc, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), Range{})
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("extraction took %v", d)
+		}
 		if err == nil && len(doc.Text) > MaxOutputBytes*2 {
 			t.Fatalf("output %d bytes exceeds the budget", len(doc.Text))
 		}
