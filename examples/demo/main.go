@@ -40,7 +40,8 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
-	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/llm/modelstr"
+	"github.com/tetherdev/tether/llm/scripted"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
@@ -129,13 +130,13 @@ func (d *demo) section(title string) {
 
 func (d *demo) openModel(name string) (llm.Model, error) {
 	if name == "" {
-		s, err := llmtest.ParseScript(strings.NewReader(string(session)))
+		s, err := scripted.ParseScript(strings.NewReader(string(session)))
 		if err != nil {
 			return nil, err
 		}
-		return llmtest.NewScripted(s), nil
+		return scripted.New(s), nil
 	}
-	return llmtest.Open(name, llmtest.WithLogger(d.logger))
+	return modelstr.Open(name, modelstr.WithLogger(d.logger))
 }
 
 func (d *demo) run(ctx context.Context, modelName string, keep bool) error {

@@ -50,7 +50,7 @@ import (
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
-	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
@@ -131,7 +131,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // newGateway opens the workspace, the model, the tools and the executor.
 func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.Logger) (*gateway, error) {
-	model, err := llmtest.Open(o.model, llmtest.WithLogger(logger))
+	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger))
 	if err != nil {
 		return nil, err
 	}

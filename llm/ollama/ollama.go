@@ -22,7 +22,7 @@ import (
 type Config struct {
 	// Host is the server address in OLLAMA_HOST syntax (see ParseHost);
 	// "" means DefaultHost. Reading OLLAMA_HOST is the caller's choice
-	// (llmtest.Open does it).
+	// (modelstr.Open does it).
 	Host string
 	// Model is the default model name, e.g. "qwen3:8b".
 	Model string

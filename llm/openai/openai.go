@@ -29,7 +29,7 @@ type Config struct {
 	// BaseURL is the API root, ending in /v1; "" means DefaultBaseURL.
 	BaseURL string
 	// APIKey is sent as a bearer token; "" sends none (most local servers).
-	// Reading OPENAI_API_KEY is the caller's choice (llmtest.Open does it).
+	// Reading OPENAI_API_KEY is the caller's choice (modelstr.Open does it).
 	APIKey string
 	// Model is the default model name.
 	Model string
