@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 
 	"github.com/tetherdev/tether/agent"
@@ -51,6 +52,7 @@ type gateway struct {
 	x         *agent.Executor
 	approvals *approval.Manager // nil unless -approvals stdin
 	logger    *slog.Logger
+	wire      *os.File // -wire-log, or nil
 
 	// mu guards inputDone and announced. announced holds the approval ids
 	// written to the host and not yet resolved, with an answer that came
@@ -72,6 +74,11 @@ func (g *gateway) close() {
 	}
 	if g.ws != nil {
 		g.ws.Close()
+	}
+	if g.wire != nil {
+		if err := g.wire.Close(); err != nil {
+			g.logger.Warn("wire log", "err", err)
+		}
 	}
 }
 

@@ -74,6 +74,7 @@ type options struct {
 	readOnlyCmds    bool
 	sandbox         bool
 	logLevel        slog.Level
+	wireLog         string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -89,6 +90,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux); fails when the kernel cannot")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
+	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -131,15 +133,31 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // newGateway opens the workspace, the model, the tools and the executor.
 func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.Logger) (*gateway, error) {
-	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger))
+	mopts := []modelstr.Option{modelstr.WithLogger(logger)}
+	var wire *os.File
+	if o.wireLog != "" {
+		f, err := os.OpenFile(o.wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("wire log: %w", err)
+		}
+		wire = f
+		mopts = append(mopts, modelstr.WithWireLog(f))
+	}
+	model, err := modelstr.Open(o.model, mopts...)
 	if err != nil {
+		if wire != nil {
+			wire.Close()
+		}
 		return nil, err
 	}
 	ws, err := safety.OpenWorkspace(o.workspace)
 	if err != nil {
+		if wire != nil {
+			wire.Close()
+		}
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	g := &gateway{out: &lineWriter{w: stdout}, ws: ws, logger: logger}
+	g := &gateway{out: &lineWriter{w: stdout}, ws: ws, logger: logger, wire: wire}
 	ok := false
 	defer func() {
 		if !ok {

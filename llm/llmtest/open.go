@@ -21,6 +21,7 @@ var (
 	WithRetry        = modelstr.WithRetry
 	WithStallTimeout = modelstr.WithStallTimeout
 	WithLogger       = modelstr.WithLogger
+	WithWireLog      = modelstr.WithWireLog
 )
 
 // Open turns a model string into a Model; see [modelstr.Open].

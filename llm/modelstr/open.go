@@ -3,6 +3,7 @@ package modelstr
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -28,6 +29,7 @@ type openConfig struct {
 	retry        llm.RetryPolicy
 	stallTimeout time.Duration
 	logger       *slog.Logger
+	wireLog      io.Writer
 }
 
 // WithGetenv replaces os.Getenv for reading OLLAMA_HOST, OPENAI_BASE_URL
@@ -75,10 +77,20 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
+// WithWireLog logs every HTTP request and response of network backends
+// to w as JSON lines, secrets redacted (see ollama.Config.WireLog).
+func WithWireLog(w io.Writer) Option {
+	return func(c *openConfig) error {
+		c.wireLog = w
+		return nil
+	}
+}
+
 // Open turns a model string into a Model. The scheme is everything before
 // the first colon, so model names may contain colons:
 //
-//	ollama:qwen3:8b      Ollama at OLLAMA_HOST (default http://127.0.0.1:11434)
+//	ollama:qwen3:8b      Ollama at OLLAMA_HOST (default http://127.0.0.1:11434),
+//	                     key OLLAMA_API_KEY (only Ollama's cloud needs one)
 //	openai:gpt-4.1-mini  OpenAI-compatible server at OPENAI_BASE_URL
 //	                     (default https://api.openai.com/v1), key OPENAI_API_KEY
 //	script:session.jsonl a ScriptedModel playing the file
@@ -103,11 +115,13 @@ func Open(model string, opts ...Option) (llm.Model, error) {
 	case "ollama":
 		return ollama.New(ollama.Config{
 			Host:         cfg.getenv("OLLAMA_HOST"),
+			APIKey:       cfg.getenv("OLLAMA_API_KEY"),
 			Model:        name,
 			HTTPClient:   cfg.httpClient,
 			Retry:        cfg.retry,
 			StallTimeout: cfg.stallTimeout,
 			Logger:       cfg.logger,
+			WireLog:      cfg.wireLog,
 		})
 	case "openai":
 		return openai.New(openai.Config{
@@ -118,6 +132,7 @@ func Open(model string, opts ...Option) (llm.Model, error) {
 			Retry:        cfg.retry,
 			StallTimeout: cfg.stallTimeout,
 			Logger:       cfg.logger,
+			WireLog:      cfg.wireLog,
 		})
 	case "script":
 		m, err := scripted.Replay(name)
