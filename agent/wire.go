@@ -149,6 +149,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 			return reg.Execute(ctx, c)
 		}
 	}
+	execute = withToolProgress(execute, r.emit, cfg.Clock)
 	r.runner = &toolRunner{lookup: lookup, execute: execute, isEdit: isEdit, isTerm: isTerm,
 		allowed: modeGate(mode), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4)}
 	gate := newGate(cfg, e.grants, r.emit, r.runner.pending)

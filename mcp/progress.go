@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,7 +109,7 @@ func (p *progressRoutes) deliver(_ context.Context, req *sdk.ProgressNotificatio
 			_ = json.Unmarshal(b, &pr)
 		}
 	}
-	if pr == (tools.Progress{}) {
+	if reflect.ValueOf(pr).IsZero() { // Progress holds a slice: not comparable with ==
 		pr.Output = req.Params.Message
 	}
 	r.report(pr)
