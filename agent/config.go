@@ -142,7 +142,8 @@ type Config struct {
 	// successful write before completion, false never does.
 	RequireWrites *bool
 
-	// GitBranch, when set, creates a branch for each run.
+	// GitBranch, when set, creates a branch for the session (this
+	// Executor) on its first run; later runs continue on it.
 	GitBranch *GitBranch
 
 	// ProjectContext controls the discovery of AGENTS.md, README, build
