@@ -9,6 +9,7 @@
 // Requests:
 //
 //	{"type":"prompt","text":"Fix the failing test","mode":"agent"}   mode: agent (default), explore, plan, review
+//	{"type":"prompt","text":"Why?","attach":["main.go","lib/x.go:L10-L40"]}  files or selections the model gets as already read
 //	{"type":"undo","checkpoint":"ID"}                                ID from files_changed / run_finished; "" = the last run's
 //	{"type":"approve","id":"ID","decision":"allow|deny"}             answers an approval_requested (with -approvals stdin)
 //
@@ -28,6 +29,18 @@
 // .env) is denied, and the model is told why. With -approvals stdin the
 // host answers them itself with "approve" requests; unanswered ones are
 // denied after -approval-timeout, and all of them when input ends.
+//
+// Optional capabilities, off by default:
+//
+//	-tool-calling envelope   seed 004's fenced-JSON protocol for small models (6 rounds unless -max-iterations)
+//	-skills todos,build,fetch,virtual_terminal
+//	-subagents               a read-only helper agent the model can hand sub-tasks to
+//	-lsp                     code-intelligence tools, served by installed language servers (gopls…)
+//	-web                     read_webpage (public addresses only; -web-allow/-web-deny for domains)
+//	-git-branch              a git branch per session
+//	-wire-log FILE           every HTTP request and response to the model server, keys redacted
+//
+// read_pdf (text of PDFs in the workspace) is always offered.
 //
 // The process exits 0 when standard input ends and the work it asked for
 // is done; 2 for bad flags, 1 when the workspace or model cannot be
@@ -75,6 +88,7 @@ type options struct {
 	sandbox         bool
 	logLevel        slog.Level
 	wireLog         string
+	features        features
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -91,7 +105,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux); fails when the kernel cannot")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
+	o.features.flags(fs)
 	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if err := o.features.check(); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
@@ -214,6 +232,9 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		// model learns at once why, and no approval card is ever shown.
 		cfg.Policy = approval.Headless(nil)
 		cfg.Safety = &safety.Policy{Workspace: ws, Rules: rules, Headless: true, Logger: logger}
+	}
+	if g.stop, err = o.features.apply(ctx, ws, reg, &cfg, logger); err != nil {
+		return nil, err
 	}
 	if g.x, err = agent.New(cfg); err != nil {
 		return nil, err
