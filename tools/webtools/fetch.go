@@ -234,6 +234,10 @@ func convert(ctx context.Context, p *Page, header string, body []byte, base *url
 			return fmt.Errorf("reading the PDF at %s: %w", p.FinalURL, err)
 		}
 		p.Title, p.Text = doc.Title, doc.Text
+		if doc.Last < doc.Pages {
+			p.Text += fmt.Sprintf("\n[Only pages %d-%d of %d are shown (one read takes at most %d pages or %d KiB of text). Save the PDF in the workspace and use read_pdf with first_page=%d for the rest.]",
+				doc.First, doc.Last, doc.Pages, pdftools.MaxPagesPerCall, pdftools.MaxOutputBytes>>10, doc.Last+1)
+		}
 	case strings.HasPrefix(mt, "text/") || mt == "application/xml" || mt == "application/javascript":
 		p.Kind = KindText
 		p.Text = validText(body)
