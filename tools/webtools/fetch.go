@@ -88,13 +88,12 @@ func NewFetcher(cfg Config) (*Fetcher, error) {
 		Transport: &http.Transport{
 			// No proxy: a proxy would make the connection, and the
 			// address checks would judge the proxy instead of the page.
-			Proxy:                 nil,
-			DialContext:           g.dialContext,
-			ForceAttemptHTTP2:     true,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: cfg.Timeout,
-			MaxIdleConns:          4,
-			IdleConnTimeout:       30 * time.Second,
+			Proxy:               nil,
+			DialContext:         g.dialContext,
+			ForceAttemptHTTP2:   true,
+			TLSHandshakeTimeout: 10 * time.Second,
+			MaxIdleConns:        4,
+			IdleConnTimeout:     30 * time.Second,
 		},
 		CheckRedirect: f.checkRedirect,
 	}
@@ -167,7 +166,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,application/pdf;q=0.8,*/*;q=0.5")
 	resp, err := f.client.Do(req)
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
+		if ctx.Err() == context.DeadlineExceeded || isTimeout(err) {
 			return nil, fmt.Errorf("fetching %s: no complete answer within %s", u.Redacted(), f.cfg.Timeout)
 		}
 		return nil, fmt.Errorf("fetching %s: %w", u.Redacted(), unwrapURLError(err))
@@ -179,7 +178,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, f.cfg.MaxBytes+1))
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
+		if ctx.Err() == context.DeadlineExceeded || isTimeout(err) {
 			return nil, fmt.Errorf("fetching %s: the body did not arrive within %s", final, f.cfg.Timeout)
 		}
 		return nil, fmt.Errorf("reading %s: %w", final, err)
@@ -192,6 +191,11 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // unwrapURLError drops *url.Error's "Get \"…\":" prefix when the cause is
