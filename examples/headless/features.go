@@ -43,8 +43,8 @@ func (f *features) flags(fs *flag.FlagSet) {
 	fs.StringVar(&f.skills, "skills", "", "comma-separated skills to offer: "+strings.Join(knownSkills, ", ")+" (fetch needs -web)")
 	fs.BoolVar(&f.subagents, "subagents", false, "let the model hand a sub-task to a read-only helper agent")
 	fs.BoolVar(&f.lsp, "lsp", false, "add the code-intelligence tools (find_definition, find_references…), served by gopls, typescript-language-server… when they are installed")
-	fs.BoolVar(&f.web, "web", false, "add read_webpage; public addresses only, and with -web-allow only those domains")
-	fs.StringVar(&f.webAllow, "web-allow", "", "comma-separated domains read_webpage may reach (each covers its subdomains); empty allows every public one")
+	fs.BoolVar(&f.web, "web", false, "add read_webpage, for the domains of -web-allow (public addresses only)")
+	fs.StringVar(&f.webAllow, "web-allow", "", `comma-separated domains read_webpage may reach, each with its subdomains; "*" for every public domain. Required with -web: nobody is there to approve others`)
 	fs.StringVar(&f.webDeny, "web-deny", "", "comma-separated domains read_webpage never reaches")
 	fs.BoolVar(&f.gitBranch, "git-branch", false, "work on a new git branch, one per session: later prompts continue on it")
 }
@@ -69,6 +69,9 @@ func (f *features) check() error {
 	if (f.webAllow != "" || f.webDeny != "") && !f.web {
 		return fmt.Errorf("-web-allow and -web-deny need -web")
 	}
+	if f.web && f.webAllow == "" {
+		return fmt.Errorf(`-web needs -web-allow: the domains the model may read (or "*" for every public one), since no one can approve a fetch`)
+	}
 	return nil
 }
 
@@ -86,7 +89,11 @@ func (f *features) apply(ctx context.Context, ws *safety.Workspace, reg *tools.R
 	}
 	var readWebpage tools.Tool
 	if f.web {
-		fetcher, err := webtools.NewFetcher(webtools.Config{AllowDomains: splitList(f.webAllow), DenyDomains: splitList(f.webDeny)})
+		allow := splitList(f.webAllow)
+		if slices.Equal(allow, []string{"*"}) {
+			allow = nil // every public domain
+		}
+		fetcher, err := webtools.NewFetcher(webtools.Config{AllowDomains: allow, DenyDomains: splitList(f.webDeny)})
 		if err != nil {
 			return cleanup, err
 		}

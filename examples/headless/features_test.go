@@ -78,6 +78,7 @@ func TestFeatureFlagErrors(t *testing.T) {
 		{"-skills", "fetch"},
 		{"-web-allow", "example.com"},
 		{"-max-iterations", "-1"},
+		{"-web"}, // no -web-allow
 	} {
 		var stderr bytes.Buffer
 		args = append([]string{"-model", "script:x"}, args...)

@@ -36,7 +36,7 @@
 //	-skills todos,build,fetch,virtual_terminal
 //	-subagents               a read-only helper agent the model can hand sub-tasks to
 //	-lsp                     code-intelligence tools, served by installed language servers (gopls…)
-//	-web                     read_webpage (public addresses only; -web-allow/-web-deny for domains)
+//	-web -web-allow DOMAINS  read_webpage for those domains ("*": any public one); -web-deny to exclude
 //	-git-branch              a git branch per session
 //	-wire-log FILE           every HTTP request and response to the model server, keys redacted
 //
