@@ -87,3 +87,25 @@ func TestFeatureFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestToolProgressEncoded: live progress reaches the host as tool_progress
+// lines, like every other event.
+func TestToolProgressEncoded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	script := `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"read_file","arguments":{"path":"greet.go"}}]}
+{"content":"Read it. [TASK_COMPLETE]"}
+`
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, stderr bytes.Buffer
+	in := strings.NewReader(`{"type":"prompt","text":"Read greet.go","mode":"explore"}` + "\n")
+	if code := run(t.Context(), []string{"-workspace", project(t), "-model", "script:" + path}, in, &out, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	p := ofType(parseEvents(t, out.Bytes()), "tool_progress")
+	if len(p) != 1 || p[0].str("title") != "Reading greet.go lines 1–3" || p[0].str("call_id") == "" {
+		t.Errorf("tool_progress: %v", p)
+	}
+}
