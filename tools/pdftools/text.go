@@ -2,6 +2,7 @@ package pdftools
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -43,6 +44,11 @@ func (s *textState) show(raw string) {
 	t := raw
 	if s.enc != nil {
 		t = s.enc.Decode(raw)
+	}
+	if s.size > 0 && s.tc > gapSpace*s.size && utf8.RuneCountInString(t) == len(raw) {
+		// Character spacing this wide is a word gap (Ghostscript justifies
+		// lines by spacing "e n" as one string), not letter-spacing noise.
+		t = strings.Join(strings.Split(t, ""), " ")
 	}
 	if t != "" {
 		if s.b.Len() > 0 {
