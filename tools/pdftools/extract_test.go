@@ -68,7 +68,7 @@ func TestExtractReadingOrder(t *testing.T) {
 		{"twocol.pdf", 1.0},                  // ToUnicode fonts, two columns
 		{"aes128-no-user-password.pdf", 1.0}, // same file, encrypted
 		{"rc4-128-no-user-password.pdf", 1.0},
-		{"twocol-ghostscript.pdf", 1.0},      // justified lines: word gaps hide in character spacing and Td moves
+		{"twocol-ghostscript.pdf", 1.0}, // justified lines: word gaps hide in character spacing and Td moves
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
