@@ -68,14 +68,14 @@ func readPDF(ctx context.Context, ws Workspace, a ReadArgs) (tools.Result, error
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("%s: %w", r, err)
 	}
-	text := Format(r, doc, ReadName)
+	text := format(r, doc)
 	return tools.Result{Text: text, Meta: tools.Meta{Tool: ReadName, Path: r, Bytes: st.Size(), Truncated: doc.Truncated}}, nil
 }
 
-// Format renders doc for a model: a header naming the source, its title
+// format renders doc for a model: a header naming the source, its title
 // and the pages shown, the text, and how to read on when pages remain.
-// tool names the tool to call for more pages.
-func Format(source string, doc Doc, tool string) string {
+func format(source string, doc Doc) string {
+	const tool = ReadName
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s", source)
 	if doc.Title != "" {
