@@ -11,8 +11,9 @@
 // The work is split into packages that import downwards only:
 //
 //   - [github.com/tetherdev/tether/llm]: provider-neutral messages and the
-//     Model interface, with backends in llm/ollama and llm/openai and a
-//     scripted test model in llm/llmtest.
+//     Model interface, with backends in llm/ollama and llm/openai, model
+//     strings ("ollama:qwen3:8b", "script:FILE") in llm/modelstr, scripted
+//     sessions in llm/scripted and test doubles in llm/llmtest.
 //   - [github.com/tetherdev/tether/toolcall]: tool calls written in model
 //     text, parsed one-shot or while they stream.
 //   - [github.com/tetherdev/tether/safety]: command analysis from a real shell
@@ -41,7 +42,7 @@
 //
 // Talk to a local model:
 //
-//	m, err := llmtest.Open("ollama:qwen3:8b")
+//	m, err := modelstr.Open("ollama:qwen3:8b")
 //	for chunk, err := range m.Chat(ctx, llm.Request{Messages: msgs}) { … }
 //
 // The runnable programs under examples/ show each piece end to end.

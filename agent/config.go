@@ -28,10 +28,9 @@ const (
 	ModeReview Mode = "review"
 )
 
-// ReadOnly reports whether m may only read (explore, plan, review).
+// ReadOnly reports whether m is a built-in read-only mode (explore, plan,
+// review). A host's modes say so in their ModeSpec.
 func (m Mode) ReadOnly() bool { return m == ModeExplore || m == ModePlan || m == ModeReview }
-
-func (m Mode) valid() bool { return m == ModeAgent || m.ReadOnly() }
 
 // ToolCalling is how the model's tool calls travel.
 type ToolCalling string
@@ -111,6 +110,9 @@ type Config struct {
 
 	// Mode is the default mode; Input.Mode overrides it per run.
 	Mode Mode
+	// Modes are the host's own modes (Coder, Ask, Architect…), selected by
+	// name like the built-in ones; one named like a built-in replaces it.
+	Modes []ModeSpec
 	// ToolCalling forces a tool-calling mode; the zero value picks one
 	// from the model's capabilities.
 	ToolCalling ToolCalling
@@ -140,7 +142,8 @@ type Config struct {
 	// successful write before completion, false never does.
 	RequireWrites *bool
 
-	// GitBranch, when set, creates a branch for each run.
+	// GitBranch, when set, creates a branch for the session (this
+	// Executor) on its first run; later runs continue on it.
 	GitBranch *GitBranch
 
 	// ProjectContext controls the discovery of AGENTS.md, README, build
@@ -214,11 +217,13 @@ type Result struct {
 	Memory *Memory
 }
 
-func (c *Config) maxIterations(m Mode) int {
+func (c *Config) maxIterations(m ModeSpec) int {
 	switch {
+	case m.MaxIterations > 0:
+		return m.MaxIterations
 	case c.MaxIterations > 0:
 		return c.MaxIterations
-	case m.ReadOnly():
+	case m.ReadOnly:
 		return DefaultReadOnlyMaxIterations
 	}
 	return DefaultMaxIterations
@@ -228,8 +233,13 @@ func (c *Config) validate() error {
 	if c.Model == nil {
 		return fmt.Errorf("%w: Config.Model is nil; pass an llm.Model (ollama, openai or llmtest)", ErrConfig)
 	}
-	if c.Mode != "" && !c.Mode.valid() {
-		return fmt.Errorf("%w: unknown mode %q (want agent, explore, plan or review)", ErrConfig, c.Mode)
+	if err := c.validateModes(); err != nil {
+		return err
+	}
+	if c.Mode != "" {
+		if _, err := c.modeSpec(c.Mode); err != nil {
+			return err
+		}
 	}
 	switch c.ToolCalling {
 	case ToolCallingAuto, ToolCallingNative, ToolCallingText, ToolCallingEnvelope:

@@ -42,7 +42,7 @@ func BenchmarkSystemPrompt(b *testing.B) {
 	mem := &Memory{FilesRead: []string{"a.go", "b.go", "c.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: StatusError, Detail: "exit code 1"}},
 		Plan: []TodoItem{{"one", TodoDone}, {"two", TodoInProgress}}}
 	k := &memoryKeeper{mem: mem}
-	pb := promptBuilder{mode: ModeAgent, calling: ToolCallingText, names: []string{"read_file", "search_workspace", "find_definition", "skill__todos", "subagent"},
+	pb := promptBuilder{mode: builtinMode(ModeAgent), calling: ToolCallingText, names: []string{"read_file", "search_workspace", "find_definition", "skill__todos", "subagent"},
 		tools: strings.Repeat("### tool\nDoes things.\nArguments:\n  \"path\": string\n\n", 12), project: strings.Repeat("Project rule.\n", 200)}
 	b.ReportAllocs()
 	for b.Loop() {

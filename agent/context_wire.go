@@ -100,7 +100,7 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 		}
 	}
 	r.memory = &memoryKeeper{mem: in.Memory.Clone()}
-	r.pb = promptBuilder{mode: r.mode, calling: r.calling, names: names, extra: cfg.SystemPrompt, project: r.project.Text}
+	r.pb = promptBuilder{mode: r.spec, calling: r.calling, names: names, extra: cfg.SystemPrompt, project: r.project.Text}
 
 	cc := cfg.Compaction
 	r.meter.count = cc.Counter
@@ -164,13 +164,13 @@ func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[str
 		return nil
 	}
 	env := SkillEnv{Mode: r.mode, Workspace: r.cfg.Workspace, Emit: r.emit, SetPlan: r.memory.setPlan}
-	if term != nil && !r.mode.ReadOnly() {
+	if term != nil && !r.spec.ReadOnly {
 		env.RunCommand = commandRunner(term)
 	}
 	out := make(map[string]callHandler, len(r.e.skills)+1)
 	for name, s := range r.e.skills {
 		h := skillHandler{skill: s, env: env}
-		if _, self := s.(selfJudging); !self && !s.Describe().ReadOnly && !r.mode.ReadOnly() {
+		if _, self := s.(selfJudging); !self && !s.Describe().ReadOnly && !r.spec.ReadOnly {
 			h.authorize = authorize // like any tool that may change things: confirm-level
 		}
 		out[name] = h

@@ -39,7 +39,10 @@
 // may change things is confirm-level, since its effects cannot be analysed.
 // Every call is reported running, pending while it waits for approval,
 // then success, error, denied or skipped, under a progress group named
-// after the batch ("Editing files", "Running commands", …).
+// after the batch ("Editing files", "Running commands", …). While a call
+// runs, [ToolProgress] events carry what it reports: each chunk of a read
+// ("Reading main.go lines 101–200"), a search's matches per file, and a
+// command's output, throttled and bounded.
 //
 // The run ends when the model writes [TASK_COMPLETE] or stops without
 // calling a tool. When the prompt asks for changes and nothing was
@@ -70,6 +73,11 @@
 // analysis. Read-only runs make no checkpoints and never ask for
 // approval: what would need one (reading a file that may hold secrets) is
 // refused instead.
+//
+// Modes are [ModeSpec] values: the four above are [BuiltinModes], and a
+// host adds its own (Ask, Architect…) in Config.Modes with their tools
+// (by name or by declared spec), prompt, temperature, iteration limit and
+// read-only enforcement, on the same Executor and Registry.
 //
 // # What the model sees
 //

@@ -46,7 +46,10 @@ type RunStarted struct {
 // BranchCreated reports the git branch created for the session.
 type BranchCreated struct {
 	Branch string `json:"branch"`
-	Base   string `json:"base,omitempty"` // the branch or commit it starts from
+	// Continued is set when a later run of the session continues on the
+	// branch its first run created.
+	Continued bool   `json:"continued,omitempty"`
+	Base      string `json:"base,omitempty"` // the branch or commit it starts from
 }
 
 // ThinkingDelta is a piece of the model's reasoning.

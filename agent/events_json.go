@@ -25,6 +25,7 @@ var eventTypes = map[string]func([]byte) (Event, error){
 	"progress_group_started":  decodeAs[ProgressGroupStarted],
 	"progress_group_finished": decodeAs[ProgressGroupFinished],
 	"tool_action":             decodeAs[ToolAction],
+	"tool_progress":           decodeAs[ToolProgress],
 	"approval_requested":      decodeAs[ApprovalRequested],
 	"approval_resolved":       decodeAs[ApprovalResolved],
 	"files_changed":           decodeAs[FilesChanged],

@@ -31,6 +31,7 @@ type Executor struct {
 	checkpoints *checkpoint.Manager
 	session     string
 	safety      *safety.Policy
+	branch      sessionBranch // GitBranch's branch, once the first run made it
 
 	capsMu sync.Mutex
 	caps   *llm.Capabilities
@@ -173,12 +174,12 @@ func (r *run) start(ctx context.Context) (StopReason, error) {
 	r.emit(RunStarted{RunID: r.id, Mode: r.mode, ToolCalling: r.calling, Prompt: r.in.Prompt, Tools: r.offered.Names()})
 	r.announceContext()
 	if r.branches != nil {
-		name, base, err := r.branches.create(ctx, r.cfg.Workspace.Root(), r.in.Prompt)
+		name, base, continued, err := r.branches.ensure(ctx, &r.e.branch, r.cfg.Workspace.Root(), r.in.Prompt)
 		if err != nil {
 			return StopError, err
 		}
 		r.branch = name
-		r.emit(BranchCreated{Branch: name, Base: base})
+		r.emit(BranchCreated{Branch: name, Base: base, Continued: continued})
 	}
 	return "", nil
 }

@@ -8,11 +8,15 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
-// GitBranch creates a git branch for each run (seeds 000/001), so the
-// agent's work can be reviewed and merged, or dropped, as a whole.
+// GitBranch creates a git branch for each session (seeds 000/001), so the
+// agent's work can be reviewed and merged, or dropped, as a whole. The
+// first run of an Executor creates it; later runs continue on it (and
+// switch back to it if the user left it), and the uncommitted changes
+// there are the session's own, not a dirty tree to refuse.
 type GitBranch struct {
 	// Prefix starts the branch name; "tether/" when empty. The rest is
 	// the run's time and a slug of the prompt: tether/20260322-1504-fix-the-parser.
@@ -45,12 +49,45 @@ func execGit(bin string) gitRunner {
 	}
 }
 
+// sessionBranch is the branch an Executor's session works on, once made.
+type sessionBranch struct {
+	mu         sync.Mutex
+	name, base string
+}
+
 // branchCreator makes the session branch.
 type branchCreator struct {
 	cfg    GitBranch
 	git    gitRunner
 	now    func() time.Time
 	logger *slog.Logger
+}
+
+// ensure puts the work tree on the session's branch: it creates the branch
+// on the session's first run and returns to it on later ones.
+func (b *branchCreator) ensure(ctx context.Context, s *sessionBranch, dir, prompt string) (name, base string, continued bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.name == "" {
+		name, base, err = b.create(ctx, dir, prompt)
+		if err == nil {
+			s.name, s.base = name, base
+		}
+		return name, base, false, err
+	}
+	cur, err := b.git(ctx, dir, "rev-parse", "--abbrev-ref", "HEAD")
+	if err != nil {
+		return "", "", false, err
+	}
+	if cur != s.name {
+		// The user switched away between runs; git refuses the switch if
+		// their changes there would be overwritten, and so do we.
+		if _, err := b.git(ctx, dir, "switch", s.name); err != nil {
+			return "", "", false, fmt.Errorf("agent: returning to the session branch %s from %s: %w", s.name, cur, err)
+		}
+		b.logger.Info("agent: returned to the session branch", "branch", s.name, "from", cur)
+	}
+	return s.name, s.base, true, nil
 }
 
 // create checks the tree and switches to a new branch, returning its

@@ -14,9 +14,18 @@ import (
 // Read-only modes default to 10 iterations.
 func TestReadOnlyIterationDefault(t *testing.T) {
 	c := Config{}
-	assert.Equal(t, 25, c.maxIterations(ModeAgent))
-	assert.Equal(t, 10, c.maxIterations(ModeExplore))
-	assert.Equal(t, 10, c.maxIterations(ModeReview))
+	assert.Equal(t, 25, c.maxIterations(builtinMode(ModeAgent)))
+	assert.Equal(t, 10, c.maxIterations(builtinMode(ModeExplore)))
+	assert.Equal(t, 10, c.maxIterations(builtinMode(ModeReview)))
+}
+
+// builtinMode is the built-in mode named m.
+func builtinMode(m Mode) ModeSpec {
+	s, err := (&Config{}).modeSpec(m)
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 // Read-only modes block writes in code, whatever the model writes.

@@ -94,7 +94,8 @@ func folderNames(fs []Folder) string {
 // loadAttachments fills in the content of attachments the host sent
 // without it, reading through the workspace (confinement and secret-file
 // rules apply: attaching .env needs the host to send its content
-// itself). A path may carry the workspace folder's name as a prefix.
+// itself). A path may carry the workspace folder's name as a prefix:
+// the Workspace resolves it, as it does for every tool.
 func loadAttachments(ws *safety.Workspace, atts []Attachment) ([]Attachment, error) {
 	out := make([]Attachment, len(atts))
 	for i, a := range atts {
@@ -108,15 +109,8 @@ func loadAttachments(ws *safety.Workspace, atts []Attachment) ([]Attachment, err
 		if ws == nil {
 			return nil, fmt.Errorf("%w: %s has no content and there is no workspace to read it from; send Attachment.Content", ErrAttachment, a.Name())
 		}
-		f := Folder{Name: filepath.Base(ws.Root()), Root: ws.Root()}
-		_, rel, err := ResolveMultiRootPath([]Folder{f}, a.Path, func(_ Folder, rel string) bool {
-			_, err := ws.Stat(rel)
-			return err == nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrAttachment, a.Name(), err)
-		}
-		data, err := ws.ReadFile(rel)
+		// The workspace resolves a leading folder-name prefix itself.
+		data, err := ws.ReadFile(a.Path)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrAttachment, a.Name(), err)
 		}

@@ -23,25 +23,13 @@ import (
 // everything above them. Its wording is its own business: the executor
 // only asks for the text.
 type promptBuilder struct {
-	mode    Mode
+	mode    ModeSpec
 	calling ToolCalling
 	tools   string   // the registry's text description of the offered tools (text and envelope modes)
 	names   []string // the canonical names of the offered tools, to pick the guidance sections
 	extra   string   // Config.SystemPrompt
 	project string   // rendered project context; "" for none
 	memory  string   // rendered session memory; "" for none
-}
-
-var modeRoles = map[Mode]string{
-	ModeAgent: "You are a coding agent working in the user's workspace. You read code, edit files and run commands with your tools to complete the user's task. " +
-		"Work step by step: look before you change, make the change, check it (build or tests) when you can.",
-	ModeExplore: "You are a code exploration assistant. Answer the user's question about the codebase by reading and searching it with the read-only tools you have. " +
-		"You cannot change files or run commands; cite the files and lines your answer rests on.",
-	ModePlan: "You are a planning assistant. Study the codebase with the read-only tools you have and write a concrete, step-by-step implementation plan: " +
-		"which files change, how, and in what order, with the risks. You cannot change files; the plan is your answer.",
-	ModeReview: "You are a security and code reviewer. Review the code the user points to for bugs, security problems and risky patterns, using the read-only tools you have " +
-		"and read-only git commands (git status, git diff, git log, git show, git blame) through run_terminal_command. You cannot change anything. " +
-		"Report each finding with its file, line, severity and a suggested fix.",
 }
 
 const agentRules = `RULES:
@@ -91,8 +79,12 @@ func (p promptBuilder) system() string {
 			b.WriteString(s)
 		}
 	}
-	section(modeRoles[p.mode])
-	if p.mode == ModeAgent {
+	role := p.mode.Role
+	if role == "" {
+		role = builtinModes[0].Role // the agent's
+	}
+	section(role)
+	if !p.mode.ReadOnly {
 		section(agentRules)
 	}
 	section(userContextSection)
@@ -110,6 +102,7 @@ func (p promptBuilder) system() string {
 		section(p.toolSection())
 	}
 	section(completionRule)
+	section(p.mode.Prompt)
 	section(p.extra)
 	if p.project != "" {
 		section("PROJECT CONTEXT (instructions and facts from the workspace; follow its instructions unless the user says otherwise):\n\n" + p.project)

@@ -50,8 +50,9 @@ func TestPromptGolden(t *testing.T) {
 	for _, mode := range []Mode{ModeAgent, ModeExplore, ModePlan, ModeReview} {
 		for _, calling := range []ToolCalling{ToolCallingNative, ToolCallingText, ToolCallingEnvelope} {
 			t.Run(fmt.Sprintf("%s_%s", mode, calling), func(t *testing.T) {
-				reg := x.cfg.Tools.Filter(func(s tools.Spec) bool { return modeOffers(mode, s) })
-				pb := promptBuilder{mode: mode, calling: calling, names: reg.Names(), extra: "Answer in English.",
+				spec := builtinMode(mode)
+				reg := x.cfg.Tools.Filter(spec.offers)
+				pb := promptBuilder{mode: spec, calling: calling, names: reg.Names(), extra: "Answer in English.",
 					project: "## AGENTS.md\nRun go vet before committing.", memory: mem.Render()}
 				if calling != ToolCallingNative {
 					pb.tools = reg.Prompt()
@@ -83,7 +84,7 @@ func TestPromptGolden(t *testing.T) {
 }
 
 func TestPromptSectionsFollowTheTools(t *testing.T) {
-	pb := promptBuilder{mode: ModeAgent, calling: ToolCallingNative, names: []string{"read_file"}}
+	pb := promptBuilder{mode: builtinMode(ModeAgent), calling: ToolCallingNative, names: []string{"read_file"}}
 	got := pb.system()
 	require.NotContains(t, got, "SEARCH TIPS")
 	require.NotContains(t, got, "CODE NAVIGATION STRATEGY")

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/tetherdev/tether/safety"
-	"github.com/tetherdev/tether/tools"
-	"github.com/tetherdev/tether/tools/terminal"
 )
 
 // Read-only modes (seed 001, "AgentExploreExecutor"): explore, plan and
@@ -15,27 +13,6 @@ import (
 // enforcement. Review may also run read-only git commands, checked by
 // safety analysis. There are no checkpoints and no approvals: nothing
 // that could need either can run.
-
-// modeOffers reports whether mode offers the tool to the model.
-func modeOffers(m Mode, spec tools.Spec) bool {
-	if !m.ReadOnly() {
-		return true
-	}
-	return spec.ReadOnly || (m == ModeReview && spec.Name == terminal.Name)
-}
-
-// modeGate returns the runner's gate for m: nil in agent mode.
-func modeGate(m Mode) func(spec tools.Spec, canonical string) error {
-	if !m.ReadOnly() {
-		return nil
-	}
-	return func(spec tools.Spec, canonical string) error {
-		if spec.ReadOnly || (m == ModeReview && canonical == terminal.Name) {
-			return nil
-		}
-		return fmt.Errorf("%w: %s is not available in %s mode, which only reads. Use the read-only tools to investigate and describe the change you would make instead", ErrReadOnlyMode, canonical, m)
-	}
-}
 
 // readOnlyGitSubcommands never change the repository or the work tree
 // (with the flag checks below).

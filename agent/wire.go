@@ -24,6 +24,7 @@ type run struct {
 	in      Input
 	id      string
 	mode    Mode
+	spec    ModeSpec // the mode's definition
 	calling ToolCalling
 	offered *tools.Registry // what the model is offered in this mode
 
@@ -65,13 +66,14 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	if mode == "" {
 		mode = cfg.Mode
 	}
-	if !mode.valid() {
-		return nil, fmt.Errorf("%w: unknown mode %q (want agent, explore, plan or review)", ErrConfig, mode)
+	spec, err := cfg.modeSpec(mode)
+	if err != nil {
+		return nil, err
 	}
 	if strings.TrimSpace(in.Prompt) == "" && len(in.Images) == 0 {
 		return nil, ErrEmptyPrompt
 	}
-	r := &run{e: e, cfg: cfg, in: in, id: newID("run_"), mode: mode, emitter: &emitter{ctx: ctx, sink: sink}}
+	r := &run{e: e, cfg: cfg, in: in, id: newID("run_"), mode: mode, spec: spec, emitter: &emitter{ctx: ctx, sink: sink}}
 	r.calling = cfg.ToolCalling
 	if r.calling == ToolCallingAuto {
 		r.calling = ToolCallingText
@@ -81,15 +83,15 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	}
 	reg := cfg.Tools
 	r.offered = reg
-	if mode.ReadOnly() {
-		r.offered = reg.Filter(func(s tools.Spec) bool { return modeOffers(mode, s) })
+	if spec.restricts() {
+		r.offered = reg.Filter(spec.offers)
 	}
-	r.max = cfg.maxIterations(mode)
+	r.max = cfg.maxIterations(spec)
 	r.maxRepeat = orDefault(cfg.MaxRepeatedFailures, 3)
 	r.pivotAfter = orDefault(cfg.PivotAfter, 2)
 	r.guard = loopGuard{maxRepeat: r.maxRepeat, pivotAfter: r.pivotAfter}
 	switch {
-	case mode.ReadOnly():
+	case spec.ReadOnly:
 	case cfg.RequireWrites != nil:
 		r.needWrites = *cfg.RequireWrites
 	default:
@@ -149,21 +151,22 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 			return reg.Execute(ctx, c)
 		}
 	}
+	execute = withToolProgress(execute, r.emit, cfg.Clock)
 	r.runner = &toolRunner{lookup: lookup, execute: execute, isEdit: isEdit, isTerm: isTerm,
-		allowed: modeGate(mode), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4)}
+		allowed: spec.gate(), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4)}
 	gate := newGate(cfg, e.grants, r.emit, r.runner.pending)
 	var check func(string, safety.Op) safety.PathCheck
 	if cfg.Workspace != nil {
 		check = cfg.Workspace.Check
 	}
 	th := &terminalHandler{assess: e.safety.AssessCommand, check: check, authorize: gate.Authorize,
-		execute: execute, readOnlyGit: mode.ReadOnly(), commandDir: cfg.CommandDir, logger: cfg.Logger}
+		execute: execute, readOnlyGit: spec.ReadOnly, commandDir: cfg.CommandDir, logger: cfg.Logger}
 	r.runner.terminal = th
 	if e.safety.Workspace != nil {
-		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !mode.ReadOnly(), logger: cfg.Logger}
+		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !spec.ReadOnly, logger: cfg.Logger}
 	}
 	r.runner.special = r.specialHandlers(th, gate.Authorize)
-	if !mode.ReadOnly() {
+	if !spec.ReadOnly {
 		others := &otherHandler{authorize: gate.Authorize, execute: execute}
 		if reg := cfg.Tools; reg != nil {
 			others.decide = func(name string) (safety.Decision, []string, bool) { return mcp.DecisionOf(reg, name) }
@@ -181,7 +184,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		}
 	}
 
-	base := llm.Request{Model: cfg.ModelName, Temperature: cfg.Temperature}
+	base := llm.Request{Model: cfg.ModelName, Temperature: r.temperature()}
 	r.summary = &summaryBuilder{req: base, emit: r.emit, logger: cfg.Logger,
 		chat: func(ctx context.Context, req llm.Request) (llm.Response, error) {
 			return llm.Collect(cfg.Model.Chat(ctx, req))
@@ -195,7 +198,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 func (r *run) request() llm.Request {
 	r.msgs = append(r.msgs[:1], r.history...)
 	r.history = r.msgs[1:]
-	req := llm.Request{Model: r.cfg.ModelName, Messages: r.msgs, Tools: r.specs, Temperature: r.cfg.Temperature, Think: r.cfg.Think}
+	req := llm.Request{Model: r.cfg.ModelName, Messages: r.msgs, Tools: r.specs, Temperature: r.temperature(), Think: r.cfg.Think}
 	if req.Think == nil && r.calling == ToolCallingNative && r.e.capabilities(r.ctx).Thinking {
 		req.Think = ptr(true)
 	}
@@ -347,3 +350,11 @@ func (m *emitter) sinkErr() error {
 }
 
 var _ approval.Approver = (*approvalBridge)(nil)
+
+// temperature is the mode's, else the Config's.
+func (r *run) temperature() *float64 {
+	if r.spec.Temperature != nil {
+		return r.spec.Temperature
+	}
+	return r.cfg.Temperature
+}

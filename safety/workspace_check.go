@@ -86,7 +86,7 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 	if !filepath.IsAbs(p) {
 		// Concatenate rather than filepath.Join: Join would clean
 		// "link/../x" lexically, which is not where the kernel goes.
-		p = w.root + string(filepath.Separator) + p
+		p = w.root + string(filepath.Separator) + w.stripFolderName(p)
 	}
 	r, err := w.resolve(p, followFinal)
 	if err != nil {

@@ -59,5 +59,8 @@
 // get_file_size, create_folder, rename_file), search (search_workspace,
 // list_files), terminal (run_terminal_command) and diag (get_diagnostics).
 // Package builtin wires them all to one *safety.Workspace, through which
-// every path is confined.
+// every path is confined. Others are added by hosts that want them:
+// lsptools (code intelligence from a language server), pdftools (read_pdf)
+// and webtools (read_webpage, the one open-world tool: it declares
+// Spec.OpenWorld, and reaches only public addresses by default).
 package tools

@@ -11,7 +11,8 @@ type Progress struct {
 	StartLine int    `json:"start_line,omitempty"`
 	EndLine   int    `json:"end_line,omitempty"`
 	// Output holds new output lines, escapes stripped; Dropped counts
-	// lines produced since the last report that were not included.
+	// lines (or, with Files, files) produced since the last report that
+	// were not included.
 	Output  string `json:"output,omitempty"`
 	Dropped int    `json:"dropped,omitempty"`
 	// Done, Total and Message are a remote tool's own report (MCP
@@ -20,6 +21,15 @@ type Progress struct {
 	Done    float64 `json:"done,omitempty"`
 	Total   float64 `json:"total,omitempty"`
 	Message string  `json:"message,omitempty"`
+	// Files are a search's hits per file, so a UI can draw the result
+	// tree before the model reads the text (seed 001).
+	Files []FileCount `json:"files,omitempty"`
+}
+
+// FileCount is one file of a search and how many lines in it matched.
+type FileCount struct {
+	Path    string `json:"path"`
+	Matches int    `json:"matches"`
 }
 
 // Reporter receives progress. It is called from the tool's goroutines and

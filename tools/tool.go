@@ -33,6 +33,10 @@ type Spec struct {
 	// modes (explore, plan, review) offer only these, and the agent may
 	// run them in parallel.
 	ReadOnly bool
+	// OpenWorld tools reach outside the workspace and the machine (the
+	// web, a remote API): what they read is untrusted and where they go is
+	// the model's choice, so approval policies may treat them apart.
+	OpenWorld bool
 	// Timeout bounds one call; zero means the Registry's default.
 	Timeout time.Duration
 	// ArgAliases maps a parameter name to other names models use for it

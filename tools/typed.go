@@ -15,6 +15,9 @@ type Option func(*Spec)
 // ReadOnly marks the tool as one that never changes files or runs commands.
 func ReadOnly() Option { return func(s *Spec) { s.ReadOnly = true } }
 
+// OpenWorld marks the tool as one that reaches outside the machine.
+func OpenWorld() Option { return func(s *Spec) { s.OpenWorld = true } }
+
 // WithTimeout bounds each call of the tool.
 func WithTimeout(d time.Duration) Option { return func(s *Spec) { s.Timeout = d } }
 

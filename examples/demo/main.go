@@ -40,7 +40,8 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
-	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/llm/modelstr"
+	"github.com/tetherdev/tether/llm/scripted"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
@@ -74,6 +75,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	model := fl.String("model", "", "model to run the task with: ollama:NAME, openai:NAME or script:FILE (default: the recorded session)")
 	keep := fl.Bool("keep", false, "keep the temporary project directory and print its path")
 	verbose := fl.Bool("v", false, "log safety and approval decisions to standard error")
+	calling := fl.String("tool-calling", "", "with -model: native, text or envelope (seed 004's fenced JSON, 6 rounds); empty picks from the model")
+	wireLog := fl.String("wire-log", "", "with -model: append every HTTP request and response to the model server to `FILE` (keys redacted)")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -84,7 +87,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "demo: unexpected argument %q\n", fl.Arg(0))
 		return 2
 	}
-	d := &demo{out: stdout, p: paletteFor(stdout), recorded: *model == ""}
+	switch agent.ToolCalling(*calling) {
+	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
+	default:
+		fmt.Fprintf(stderr, "demo: -tool-calling %q: want native, text or envelope\n", *calling)
+		return 2
+	}
+	d := &demo{out: stdout, p: paletteFor(stdout), recorded: *model == "", calling: agent.ToolCalling(*calling)}
+	if *wireLog != "" {
+		f, err := os.OpenFile(*wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			fmt.Fprintln(stderr, "demo: wire log:", err)
+			return 1
+		}
+		defer f.Close()
+		d.wireLog = f
+	}
 	level := slog.LevelError + 1 // quiet: the transcript already tells the story
 	if *verbose {
 		level = slog.LevelInfo
@@ -110,8 +128,10 @@ type demo struct {
 	out      io.Writer
 	p        palette
 	logger   *slog.Logger
-	recorded bool     // playing the recorded session: its outcome is known
-	failed   []string // checks that failed
+	recorded bool // playing the recorded session: its outcome is known
+	calling  agent.ToolCalling
+	wireLog  io.Writer // nil: no wire log
+	failed   []string  // checks that failed
 }
 
 func (d *demo) check(ok bool, what string) {
@@ -129,13 +149,17 @@ func (d *demo) section(title string) {
 
 func (d *demo) openModel(name string) (llm.Model, error) {
 	if name == "" {
-		s, err := llmtest.ParseScript(strings.NewReader(string(session)))
+		s, err := scripted.ParseScript(strings.NewReader(string(session)))
 		if err != nil {
 			return nil, err
 		}
-		return llmtest.NewScripted(s), nil
+		return scripted.New(s), nil
 	}
-	return llmtest.Open(name, llmtest.WithLogger(d.logger))
+	opts := []modelstr.Option{modelstr.WithLogger(d.logger)}
+	if d.wireLog != nil {
+		opts = append(opts, modelstr.WithWireLog(d.wireLog))
+	}
+	return modelstr.Open(name, opts...)
 }
 
 func (d *demo) run(ctx context.Context, modelName string, keep bool) error {
@@ -175,16 +199,22 @@ func (d *demo) run(ctx context.Context, modelName string, keep bool) error {
 	tr := &transcript{w: d.out, p: d.p}
 	model = parserWatch{inner: model, note: tr.note}
 	ap := &scriptedApprover{w: d.out, p: d.p}
+	maxIter := 0 // the agent's default
+	if d.calling == agent.ToolCallingEnvelope {
+		maxIter = 6 // seed 004 runs its envelope protocol for at most 6 rounds
+	}
 	x, err := agent.New(agent.Config{
-		Model:        model,
-		Tools:        reg,
-		Workspace:    ws,
-		CommandRules: safety.CommandRules{AllowReadOnly: true, Logger: d.logger},
-		Policy:       approval.Interactive(),
-		Approver:     ap,
-		Checkpoints:  cps,
-		Sink:         tr,
-		Logger:       d.logger,
+		Model:         model,
+		Tools:         reg,
+		Workspace:     ws,
+		CommandRules:  safety.CommandRules{AllowReadOnly: true, Logger: d.logger},
+		Policy:        approval.Interactive(),
+		Approver:      ap,
+		Checkpoints:   cps,
+		Sink:          tr,
+		Logger:        d.logger,
+		ToolCalling:   d.calling,
+		MaxIterations: maxIter,
 	})
 	if err != nil {
 		return err

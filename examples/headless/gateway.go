@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 
 	"github.com/tetherdev/tether/agent"
@@ -25,13 +26,14 @@ const maxLine = 16 << 20
 // host that misspells "text" hears about it instead of sending empty
 // prompts.
 type request struct {
-	Type       string `json:"type"`
-	Text       string `json:"text,omitempty"`       // prompt
-	Mode       string `json:"mode,omitempty"`       // prompt
-	Checkpoint string `json:"checkpoint,omitempty"` // undo
-	ID         string `json:"id,omitempty"`         // approve
-	Decision   string `json:"decision,omitempty"`   // approve: allow, allow_session, deny
-	Message    string `json:"message,omitempty"`    // approve: told to the model with a deny
+	Type       string   `json:"type"`
+	Text       string   `json:"text,omitempty"`       // prompt
+	Mode       string   `json:"mode,omitempty"`       // prompt
+	Checkpoint string   `json:"checkpoint,omitempty"` // undo
+	ID         string   `json:"id,omitempty"`         // approve
+	Decision   string   `json:"decision,omitempty"`   // approve: allow, allow_session, deny
+	Message    string   `json:"message,omitempty"`    // approve: told to the model with a deny
+	Attach     []string `json:"attach,omitempty"`     // prompt: "path" or "path:L10-L50"
 }
 
 // job is a prompt or an undo waiting its turn, with the input line it came
@@ -51,6 +53,8 @@ type gateway struct {
 	x         *agent.Executor
 	approvals *approval.Manager // nil unless -approvals stdin
 	logger    *slog.Logger
+	wire      *os.File // -wire-log, or nil
+	stop      func()   // releases what the feature flags started
 
 	// mu guards inputDone and announced. announced holds the approval ids
 	// written to the host and not yet resolved, with an answer that came
@@ -72,6 +76,14 @@ func (g *gateway) close() {
 	}
 	if g.ws != nil {
 		g.ws.Close()
+	}
+	if g.stop != nil {
+		g.stop()
+	}
+	if g.wire != nil {
+		if err := g.wire.Close(); err != nil {
+			g.logger.Warn("wire log", "err", err)
+		}
 	}
 }
 
@@ -257,7 +269,16 @@ func (g *gateway) prompt(ctx context.Context, j job) {
 		g.fail(j.line, errors.New(`prompt: "text" is empty`))
 		return
 	}
-	res, err := g.x.Run(ctx, agent.Input{Prompt: j.req.Text, Mode: mode, History: g.history, Memory: g.memory})
+	var atts []agent.Attachment
+	for _, ref := range j.req.Attach {
+		a, err := agent.ParseAttachment(ref)
+		if err != nil {
+			g.fail(j.line, fmt.Errorf("prompt: attach: %w", err))
+			return
+		}
+		atts = append(atts, a)
+	}
+	res, err := g.x.Run(ctx, agent.Input{Prompt: j.req.Text, Mode: mode, History: g.history, Memory: g.memory, Context: atts})
 	if res != nil {
 		g.history, g.memory = res.History, res.Memory
 		if res.CheckpointID != "" {

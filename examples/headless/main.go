@@ -9,6 +9,7 @@
 // Requests:
 //
 //	{"type":"prompt","text":"Fix the failing test","mode":"agent"}   mode: agent (default), explore, plan, review
+//	{"type":"prompt","text":"Why?","attach":["main.go","lib/x.go:L10-L40"]}  files or selections the model gets as already read
 //	{"type":"undo","checkpoint":"ID"}                                ID from files_changed / run_finished; "" = the last run's
 //	{"type":"approve","id":"ID","decision":"allow|deny"}             answers an approval_requested (with -approvals stdin)
 //
@@ -28,6 +29,18 @@
 // .env) is denied, and the model is told why. With -approvals stdin the
 // host answers them itself with "approve" requests; unanswered ones are
 // denied after -approval-timeout, and all of them when input ends.
+//
+// Optional capabilities, off by default:
+//
+//	-tool-calling envelope   seed 004's fenced-JSON protocol for small models (6 rounds unless -max-iterations)
+//	-skills todos,build,fetch,virtual_terminal
+//	-subagents               a read-only helper agent the model can hand sub-tasks to
+//	-lsp                     code-intelligence tools, served by installed language servers (gopls…)
+//	-web -web-allow DOMAINS  read_webpage for those domains ("*": any public one); -web-deny to exclude
+//	-git-branch              a git branch per session
+//	-wire-log FILE           every HTTP request and response to the model server, keys redacted
+//
+// read_pdf (text of PDFs in the workspace) is always offered.
 //
 // The process exits 0 when standard input ends and the work it asked for
 // is done; 2 for bad flags, 1 when the workspace or model cannot be
@@ -51,7 +64,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/checkpoint/sqlitestore"
-	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
@@ -75,6 +88,8 @@ type options struct {
 	readOnlyCmds    bool
 	sandbox         bool
 	logLevel        slog.Level
+	wireLog         string
+	features        features
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -90,7 +105,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux); fails when the kernel cannot")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
+	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
+	o.features.flags(fs)
 	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if err := o.features.check(); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
@@ -132,15 +152,31 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // newGateway opens the workspace, the model, the tools and the executor.
 func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.Logger) (*gateway, error) {
-	model, err := llmtest.Open(o.model, llmtest.WithLogger(logger))
+	mopts := []modelstr.Option{modelstr.WithLogger(logger)}
+	var wire *os.File
+	if o.wireLog != "" {
+		f, err := os.OpenFile(o.wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("wire log: %w", err)
+		}
+		wire = f
+		mopts = append(mopts, modelstr.WithWireLog(f))
+	}
+	model, err := modelstr.Open(o.model, mopts...)
 	if err != nil {
+		if wire != nil {
+			wire.Close()
+		}
 		return nil, err
 	}
 	ws, err := safety.OpenWorkspace(o.workspace)
 	if err != nil {
+		if wire != nil {
+			wire.Close()
+		}
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	g := &gateway{out: &lineWriter{w: stdout}, ws: ws, logger: logger}
+	g := &gateway{out: &lineWriter{w: stdout}, ws: ws, logger: logger, wire: wire}
 	ok := false
 	defer func() {
 		if !ok {
@@ -197,6 +233,9 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		// model learns at once why, and no approval card is ever shown.
 		cfg.Policy = approval.Headless(nil)
 		cfg.Safety = &safety.Policy{Workspace: ws, Rules: rules, Headless: true, Logger: logger}
+	}
+	if g.stop, err = o.features.apply(ctx, ws, reg, &cfg, logger); err != nil {
+		return nil, err
 	}
 	if g.x, err = agent.New(cfg); err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func ExampleNewScripted() {
 	// Output:
 	// call list_files {"dir":"."}
 	// There are two files. [TASK_COMPLETE]
-	// llmtest: request 3, but the script has 2 response(s): script exhausted: the agent asked for more model responses than the script has; add lines to the script or check why the agent did not stop
+	// scripted: request 3, but the script has 2 response(s): script exhausted: the agent asked for more model responses than the script has; add lines to the script or check why the agent did not stop
 }
 
 // Open turns the -model flag of every example into a Model.
@@ -58,7 +58,7 @@ func ExampleOpen() {
 	fmt.Println(err)
 	// Output:
 	// tools=true thinking=true
-	// llmtest: model "qwen3:8b": scheme "qwen3": unknown model scheme: use ollama:NAME, openai:NAME or script:FILE
+	// modelstr: model "qwen3:8b": scheme "qwen3": unknown model scheme: use ollama:NAME, openai:NAME or script:FILE
 }
 
 // A fake server speaks Ollama's wire format and fails on demand: here a

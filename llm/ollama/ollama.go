@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"log/slog"
 	"net/http"
@@ -22,7 +23,7 @@ import (
 type Config struct {
 	// Host is the server address in OLLAMA_HOST syntax (see ParseHost);
 	// "" means DefaultHost. Reading OLLAMA_HOST is the caller's choice
-	// (llmtest.Open does it).
+	// (modelstr.Open does it).
 	Host string
 	// Model is the default model name, e.g. "qwen3:8b".
 	Model string
@@ -31,6 +32,16 @@ type Config struct {
 	// stall logic; do not set a client Timeout, which would cut long
 	// streams: StallTimeout is the right knob.
 	HTTPClient *http.Client
+	// APIKey, when set, is sent as a bearer token: Ollama's cloud API
+	// (https://ollama.com) needs one, a local server none. Reading
+	// OLLAMA_API_KEY is the caller's choice (modelstr.Open does it).
+	APIKey string
+	// WireLog, when set, receives every HTTP request and response of this
+	// backend as JSON lines (timestamps, request id, status, latency and
+	// bodies; API keys and Authorization headers redacted), for debugging
+	// what went over the wire. It is not a replay recording: see
+	// llmtest.Recorder for that.
+	WireLog io.Writer
 	// Retry says how failed requests are retried before any byte arrives.
 	Retry llm.RetryPolicy
 	// StallTimeout ends a stream that sends nothing for this long, including
@@ -76,12 +87,19 @@ func New(cfg Config) (*Model, error) {
 	if cfg.HTTPClient != nil {
 		hc = *cfg.HTTPClient
 	}
-	hc.Transport = &transport.Transport{
+	tr := &transport.Transport{
 		Base:         hc.Transport,
 		Retry:        cfg.Retry,
 		StallTimeout: cfg.StallTimeout,
 		Logger:       cfg.Logger,
 	}
+	if cfg.APIKey != "" {
+		tr.Header = http.Header{"Authorization": {"Bearer " + cfg.APIKey}}
+	}
+	if cfg.WireLog != nil {
+		tr.Wire = transport.NewWireLog(cfg.WireLog)
+	}
+	hc.Transport = tr
 	return &Model{cfg: cfg, base: base, http: &hc, client: api.NewClient(base, &hc)}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"log/slog"
 	"net/http"
@@ -29,7 +30,7 @@ type Config struct {
 	// BaseURL is the API root, ending in /v1; "" means DefaultBaseURL.
 	BaseURL string
 	// APIKey is sent as a bearer token; "" sends none (most local servers).
-	// Reading OPENAI_API_KEY is the caller's choice (llmtest.Open does it).
+	// Reading OPENAI_API_KEY is the caller's choice (modelstr.Open does it).
 	APIKey string
 	// Model is the default model name.
 	Model string
@@ -37,6 +38,12 @@ type Config struct {
 	// http.DefaultTransport. Its Transport is wrapped with the retry and
 	// stall logic; do not set a client Timeout, use StallTimeout.
 	HTTPClient *http.Client
+	// WireLog, when set, receives every HTTP request and response of this
+	// backend as JSON lines (timestamps, request id, status, latency and
+	// bodies; API keys and Authorization headers redacted), for debugging
+	// what went over the wire. It is not a replay recording: see
+	// llmtest.Recorder for that.
+	WireLog io.Writer
 	// Retry says how failed requests are retried before any byte arrives.
 	// The openai-go client's own retries are turned off so that this policy
 	// (with its injectable clock) is the only one.
@@ -91,12 +98,16 @@ func New(cfg Config) (*Model, error) {
 	if cfg.HTTPClient != nil {
 		hc = *cfg.HTTPClient
 	}
-	hc.Transport = &transport.Transport{
+	tr := &transport.Transport{
 		Base:         hc.Transport,
 		Retry:        cfg.Retry,
 		StallTimeout: cfg.StallTimeout,
 		Logger:       cfg.Logger,
 	}
+	if cfg.WireLog != nil {
+		tr.Wire = transport.NewWireLog(cfg.WireLog)
+	}
+	hc.Transport = tr
 	// NewChatService rather than NewClient: NewClient reads OPENAI_* from
 	// the process environment, and configuration here is explicit.
 	opts := []option.RequestOption{

@@ -90,6 +90,7 @@ func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, e
 	if err != nil {
 		return tools.Result{}, err
 	}
+	reportFiles(ctx, res)
 	text, shown, shownFiles := Format(res, limit)
 	secrets := ""
 	if res.SkippedSecret > 0 {
@@ -201,4 +202,20 @@ func precededByShown(lines []Line, i int) bool {
 		}
 	}
 	return false
+}
+
+// maxReportedFiles bounds the per-file counts one progress report carries.
+const maxReportedFiles = 200
+
+// reportFiles tells a listening UI which files matched and how often.
+func reportFiles(ctx context.Context, res Results) {
+	if !tools.Reporting(ctx) || len(res.Files) == 0 {
+		return
+	}
+	n := min(len(res.Files), maxReportedFiles)
+	files := make([]tools.FileCount, n)
+	for i, f := range res.Files[:n] {
+		files[i] = tools.FileCount{Path: f.Path, Matches: f.Matches}
+	}
+	tools.Report(ctx, tools.Progress{Tool: SearchName, Files: files, Dropped: len(res.Files) - n})
 }

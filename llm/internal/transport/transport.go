@@ -32,13 +32,22 @@ type Transport struct {
 	Retry        llm.RetryPolicy
 	StallTimeout time.Duration // 0 means DefaultStallTimeout; negative disables
 	Logger       *slog.Logger  // retries are logged at Info when set
+	// Wire, when set, logs every attempt's bytes (see WireLog).
+	Wire *WireLog
+	// Header is added to every attempt (an API key the client library
+	// has no option for).
+	Header http.Header
 }
 
 func (t *Transport) base() http.RoundTripper {
-	if t.Base != nil {
-		return t.Base
+	b := t.Base
+	if b == nil {
+		b = http.DefaultTransport
 	}
-	return http.DefaultTransport
+	if t.Wire != nil {
+		return t.Wire.wrap(b)
+	}
+	return b
 }
 
 func (t *Transport) stall() time.Duration {
@@ -130,6 +139,12 @@ func (t *Transport) try(req *http.Request, n int, getBody func() (io.ReadCloser,
 		r.Body = b
 	} else if getBody != nil && req.GetBody == nil {
 		r.Body, _ = getBody()
+	}
+	if getBody != nil {
+		r.GetBody = getBody // lets the wire log read the body without consuming it
+	}
+	for k, v := range t.Header {
+		r.Header[k] = v
 	}
 	stall := t.stall()
 	var timer *time.Timer

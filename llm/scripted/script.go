@@ -1,4 +1,4 @@
-package llmtest
+package scripted
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 //	{"content":"Done. [TASK_COMPLETE]"}
 type Script struct {
 	// Capabilities is what the model reports; nil means the default (see
-	// ScriptedModel.Capabilities).
+	// Model.Capabilities).
 	Capabilities *llm.Capabilities
 	Turns        []Turn
 }
@@ -53,7 +53,7 @@ func (e *ScriptError) Error() string {
 	if e.File != "" {
 		where = e.File + ":" + fmt.Sprint(e.Line)
 	}
-	return fmt.Sprintf("llmtest: script %s: %v", where, e.Err)
+	return fmt.Sprintf("scripted: script %s: %v", where, e.Err)
 }
 
 func (e *ScriptError) Unwrap() error { return e.Err }
@@ -116,7 +116,7 @@ func ParseScript(r io.Reader) (Script, error) {
 func ReadScriptFile(path string) (Script, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Script{}, fmt.Errorf("llmtest: script: %w", err)
+		return Script{}, fmt.Errorf("scripted: script: %w", err)
 	}
 	defer f.Close()
 	s, err := ParseScript(f)

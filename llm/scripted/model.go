@@ -1,4 +1,4 @@
-package llmtest
+package scripted
 
 import (
 	"context"
@@ -12,16 +12,16 @@ import (
 	"github.com/tetherdev/tether/llm"
 )
 
-// ErrScriptExhausted is returned (wrapped, with the counts) when the agent
-// asks a ScriptedModel for more responses than its script holds.
-var ErrScriptExhausted = errors.New("script exhausted: the agent asked for more model responses than the script has; add lines to the script or check why the agent did not stop")
+// ErrExhausted is returned (wrapped, with the counts) when the agent
+// asks a Model for more responses than its script holds.
+var ErrExhausted = errors.New("script exhausted: the agent asked for more model responses than the script has; add lines to the script or check why the agent did not stop")
 
-// ScriptedModel is an llm.Model that plays a Script: each Chat call
+// Model is an llm.Model that plays a Script: each Chat call
 // streams the next Turn in small chunks (thinking first, then content,
 // then each tool call in its own chunk, as Ollama sends them), then a Done
 // chunk. It records every request it receives. It is safe for concurrent
 // use; concurrent calls take turns in arrival order.
-type ScriptedModel struct {
+type Model struct {
 	mu       sync.Mutex
 	script   Script
 	next     int
@@ -30,8 +30,8 @@ type ScriptedModel struct {
 }
 
 var (
-	_ llm.Model              = (*ScriptedModel)(nil)
-	_ llm.CapabilityReporter = (*ScriptedModel)(nil)
+	_ llm.Model              = (*Model)(nil)
+	_ llm.CapabilityReporter = (*Model)(nil)
 )
 
 // defaultChunkSizes are the rune counts of successive text chunks. They
@@ -39,24 +39,24 @@ var (
 // "[TASK_COMPLETE]") are exercised without writing special tests.
 var defaultChunkSizes = []int{3, 1, 4, 1, 5, 9, 2, 6}
 
-// NewScripted returns a model that plays s.
-func NewScripted(s Script) *ScriptedModel {
-	return &ScriptedModel{script: s, sizes: defaultChunkSizes}
+// New returns a model that plays s.
+func New(s Script) *Model {
+	return &Model{script: s, sizes: defaultChunkSizes}
 }
 
 // Replay reads a script (or a Recorder's output) and returns a model that
 // plays it.
-func Replay(path string) (*ScriptedModel, error) {
+func Replay(path string) (*Model, error) {
 	s, err := ReadScriptFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return NewScripted(s), nil
+	return New(s), nil
 }
 
 // SetChunkSizes sets the rune counts of successive text chunks, cycling;
 // SetChunkSizes(1<<30) streams each text in one chunk.
-func (m *ScriptedModel) SetChunkSizes(sizes ...int) {
+func (m *Model) SetChunkSizes(sizes ...int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sizes = slices.DeleteFunc(slices.Clone(sizes), func(n int) bool { return n <= 0 })
@@ -67,7 +67,7 @@ func (m *ScriptedModel) SetChunkSizes(sizes ...int) {
 
 // Capabilities reports the script's capabilities line, or by default
 // native tools, plus thinking when any turn thinks.
-func (m *ScriptedModel) Capabilities(context.Context) (llm.Capabilities, error) {
+func (m *Model) Capabilities(context.Context) (llm.Capabilities, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.script.Capabilities != nil {
@@ -81,22 +81,22 @@ func (m *ScriptedModel) Capabilities(context.Context) (llm.Capabilities, error) 
 }
 
 // Requests returns copies of the requests received so far, in order.
-func (m *ScriptedModel) Requests() []llm.Request {
+func (m *Model) Requests() []llm.Request {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return slices.Clone(m.requests)
 }
 
 // Remaining reports how many turns have not been played yet.
-func (m *ScriptedModel) Remaining() int {
+func (m *Model) Remaining() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.script.Turns) - m.next
 }
 
 // Chat plays the next turn. Running out of turns yields
-// ErrScriptExhausted; cancelling ctx stops the stream with ctx's error.
-func (m *ScriptedModel) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+// ErrExhausted; cancelling ctx stops the stream with ctx's error.
+func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
 		m.mu.Lock()
 		m.requests = append(m.requests, cloneRequest(req))
@@ -104,7 +104,7 @@ func (m *ScriptedModel) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm
 		if n >= len(m.script.Turns) {
 			total := len(m.script.Turns)
 			m.mu.Unlock()
-			yield(llm.Chunk{}, fmt.Errorf("llmtest: request %d, but the script has %d response(s): %w", n+1, total, ErrScriptExhausted))
+			yield(llm.Chunk{}, fmt.Errorf("scripted: request %d, but the script has %d response(s): %w", n+1, total, ErrExhausted))
 			return
 		}
 		t := m.script.Turns[n]
