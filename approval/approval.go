@@ -117,7 +117,7 @@ func (r Request) validate() error {
 	default:
 		return fmt.Errorf("%w: unknown kind %d", ErrInvalidRequest, int(r.Kind))
 	}
-	if r.Decision < safety.Allow || r.Decision > safety.Deny {
+	if r.Decision < 0 || r.Decision > safety.Deny { // 0 is unset: the Gate asks
 		return fmt.Errorf("%w: unknown decision %d", ErrInvalidRequest, int(r.Decision))
 	}
 	if r.Severity < safety.SeverityNone || r.Severity > safety.SeverityCritical {

@@ -97,6 +97,10 @@ func (g *Gate) Authorize(ctx context.Context, req Request) (Approved, error) {
 	if req.ID == "" {
 		req.ID = NewID()
 	}
+	if req.Decision == 0 {
+		// Nobody judged this action: ask rather than let it through.
+		req.Decision = safety.Confirm
+	}
 	if err := req.validate(); err != nil {
 		return g.deny(ctx, req, "gate", err.Error(), "", err)
 	}
