@@ -3,7 +3,9 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,7 +14,69 @@ import (
 // pathAliases are the names models use for a parameter called "path"
 // (seed 000, "Tool Argument Flexibility"), tried in this order.
 func pathAliases() []string {
-	return []string{"file", "filePath", "file_path", "filepath", "filename", "file_name", "fileName"}
+	return []string{"file", "filePath", "file_path", "filepath", "filename", "file_name", "fileName", "target_file"}
+}
+
+// member is one top-level member of an arguments object, in source order.
+type member struct {
+	key   string
+	value any
+}
+
+// decodeMembers decodes a JSON object keeping its members in source order,
+// so that a key given twice is seen rather than silently overwritten.
+func decodeMembers(raw []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		if err == nil {
+			err = fmt.Errorf("got %s", excerptJSON(raw))
+		}
+		return nil, err
+	}
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, member{key, numbersToFloat(v)})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("unexpected data after the object")
+	}
+	return out, nil
+}
+
+// numbersToFloat turns json.Number values into float64, as json.Unmarshal
+// into any would; UseNumber is only there to keep large integers exact
+// while checking the object's shape.
+func numbersToFloat(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		if err != nil {
+			return x.String()
+		}
+		return f
+	case []any:
+		for i := range x {
+			x[i] = numbersToFloat(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = numbersToFloat(x[k])
+		}
+	}
+	return v
 }
 
 // normalizeArgs turns what a model sent into a JSON object that fits s as
@@ -24,6 +88,10 @@ func pathAliases() []string {
 //   - keys are mapped to declared parameters through aliases (the tool's own,
 //     then path aliases) and then by folding case, '_' and '-'
 //     ("filePath", "start-line" → "file_path", "start_line");
+//   - a parameter named twice (two aliases, an alias and its name, or one
+//     key repeated) with different values is an error naming both: which
+//     one the model meant cannot be known, and judging one while the tool
+//     uses the other would defeat every check;
 //   - scalars are coerced where the schema is unambiguous: "42" for an
 //     integer, "true" for a boolean, 7 for a string, a lone value for an
 //     array, a JSON string for an array or object;
@@ -46,42 +114,42 @@ func normalizeArgs(s *schema, aliases map[string][]string, raw json.RawMessage) 
 			raw = []byte("{}")
 		}
 	}
-	var args map[string]any
-	if err := json.Unmarshal(raw, &args); err != nil {
+	if string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	members, err := decodeMembers(raw)
+	if err != nil {
 		return nil, nil, fmt.Errorf("arguments must be a JSON object like {\"name\": value}: %v", err)
 	}
-	if args == nil {
-		args = map[string]any{}
+
+	out := make(map[string]any, len(members))
+	from := make(map[string]string, len(members)) // parameter → the key that set it
+	var unknown, problems []string
+	for _, m := range members {
+		target := m.key
+		if len(s.Properties) > 0 {
+			if _, ok := s.Properties[m.key]; !ok {
+				target = resolveKey(s, aliases, m.key)
+			}
+			if target == "" {
+				unknown = append(unknown, m.key)
+				continue
+			}
+		}
+		prev, taken := out[target]
+		switch {
+		case !taken:
+			out[target], from[target] = m.value, m.key
+		case !reflect.DeepEqual(prev, m.value):
+			problems = append(problems, fmt.Sprintf("%s given twice: %s (%s) and %s (%s); send it once",
+				target, showValue(prev), from[target], showValue(m.value), m.key))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, nil, &ArgumentError{Problems: problems}
 	}
 	if len(s.Properties) == 0 {
-		return args, nil, nil
-	}
-
-	out := make(map[string]any, len(args))
-	var unknown []string
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // deterministic choice when two aliases collide
-	// Exact names win over aliases: place them first.
-	for _, k := range keys {
-		if _, ok := s.Properties[k]; ok {
-			out[k] = args[k]
-		}
-	}
-	for _, k := range keys {
-		if _, ok := s.Properties[k]; ok {
-			continue
-		}
-		target := resolveKey(s, aliases, k)
-		if target == "" {
-			unknown = append(unknown, k)
-			continue
-		}
-		if _, taken := out[target]; !taken {
-			out[target] = args[k]
-		}
+		return out, nil, nil
 	}
 	for name, p := range s.Properties {
 		v, ok := out[name]
@@ -94,6 +162,29 @@ func normalizeArgs(s *schema, aliases map[string][]string, raw json.RawMessage) 
 		out[name] = coerce(p, v)
 	}
 	return out, unknown, nil
+}
+
+// showValue renders an argument value for an error message: strings as
+// they are, anything else as JSON, both cut short.
+func showValue(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		b, _ := json.Marshal(v)
+		s = string(b)
+	}
+	return excerptJSON([]byte(s))
+}
+
+func excerptJSON(b []byte) string {
+	const limit = 60
+	if len(b) <= limit {
+		return string(b)
+	}
+	cut := limit
+	for cut > 0 && b[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return string(b[:cut]) + "…"
 }
 
 func resolveKey(s *schema, aliases map[string][]string, key string) string {
@@ -221,6 +312,10 @@ func coerceInside(p *schema, v any) any {
 func prepare(toolName string, s *schema, aliases map[string][]string, raw json.RawMessage) (json.RawMessage, error) {
 	args, unknown, err := normalizeArgs(s, aliases, raw)
 	if err != nil {
+		var ae *ArgumentError
+		if errors.As(err, &ae) {
+			return nil, &ArgumentError{Tool: toolName, Problems: ae.Problems, Shape: shape(s, "  ")}
+		}
 		return nil, &ArgumentError{Tool: toolName, Problems: []string{err.Error()}, Shape: shape(s, "  ")}
 	}
 	if problems := validate(s, args); len(problems) > 0 {
