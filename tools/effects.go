@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/tetherdev/tether/safety"
@@ -69,8 +71,10 @@ type FileChange struct {
 	// any other content.
 	Before  []byte `json:"-"`
 	Existed bool   `json:"existed"`
-	// After is the complete new content.
+	// After is the complete new content; ignored when Remove is set.
 	After []byte `json:"-"`
+	// Remove marks a file the call deletes (the source of a rename).
+	Remove bool `json:"remove,omitempty"`
 }
 
 // Declarer is implemented by tools that say what a call will do before it
@@ -118,18 +122,61 @@ func (r *Registry) Effects(ctx context.Context, call Call) (Effects, error) {
 	return eff, nil
 }
 
-// approvedKey marks a context whose call a gate has already approved.
+// approvedKey carries the effects a gate approved for the call running
+// under a context.
 type approvedKey struct{}
 
-// WithApproved marks ctx as carrying a call that the agent's gate has
-// approved, so a tool that enforces a decision of its own (an MCP tool
-// with a confirmer) does not ask a second time.
-func WithApproved(ctx context.Context) context.Context {
-	return context.WithValue(ctx, approvedKey{}, true)
+// WithApproved marks ctx as carrying a call whose effects eff the agent's
+// gate has approved. A tool that enforces a decision of its own (an MCP
+// tool with a confirmer) does not ask a second time, and a file tool
+// writes only the approved Changes: if what it would write now differs
+// (the file changed since the preview) it refuses, writing nothing.
+func WithApproved(ctx context.Context, eff Effects) context.Context {
+	return context.WithValue(ctx, approvedKey{}, &eff)
 }
 
-// Approved reports whether WithApproved marked ctx.
-func Approved(ctx context.Context) bool {
-	v, _ := ctx.Value(approvedKey{}).(bool)
-	return v
+// Approved returns the effects WithApproved put in ctx.
+func Approved(ctx context.Context) (Effects, bool) {
+	v, _ := ctx.Value(approvedKey{}).(*Effects)
+	if v == nil {
+		return Effects{}, false
+	}
+	return *v, true
+}
+
+// ErrChangedSinceApproval: what a file tool would write now is not what was
+// approved, because the file changed since the preview. Nothing was written.
+var ErrChangedSinceApproval = errors.New("the file changed since the change was approved")
+
+// CheckApproved verifies, for a tool about to write after to path (computed
+// from before), that an approved call under ctx approved exactly that; for
+// a removal only before is compared. It returns nil when ctx carries no
+// approval (the tool runs on its own).
+func CheckApproved(ctx context.Context, path string, before, after []byte, existed bool) error {
+	eff, ok := Approved(ctx)
+	if !ok {
+		return nil
+	}
+	for _, c := range eff.Changes {
+		if c.Path != path {
+			continue
+		}
+		if c.Existed != existed || !bytes.Equal(c.Before, before) || (!c.Remove && !bytes.Equal(c.After, after)) {
+			return fmt.Errorf("%w: %s; nothing was written; read it again and redo the change", ErrChangedSinceApproval, path)
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: %s was not part of the approved change; nothing was written", ErrChangedSinceApproval, path)
+}
+
+// Reading declares a read-only call that reads paths; empty paths (a
+// default, such as the workspace root) are left out.
+func Reading(paths ...string) Effects {
+	e := Effects{Annotations: Annotations{ReadOnly: true, Idempotent: true}}
+	for _, p := range paths {
+		if p != "" {
+			e.Reads = append(e.Reads, p)
+		}
+	}
+	return e
 }
