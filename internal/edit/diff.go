@@ -55,7 +55,7 @@ func Unified(from, to string, before, after []byte, contextLines int) Diff {
 		return d
 	}
 	edits := udiff.Lines(string(before), string(after))
-	d := Diff{Stats: statsOf(string(before), edits)}
+	d := Diff{Stats: StatsOf(string(before), edits)}
 	u, err := udiff.ToUnified(from, to, string(before), edits, contextLines)
 	if err != nil {
 		// Lines produced the edits from before itself, so they always
@@ -82,11 +82,12 @@ func Count(before, after []byte) Stats {
 	if bytes.Equal(before, after) || IsBinary(before) || IsBinary(after) {
 		return Stats{}
 	}
-	return statsOf(string(before), udiff.Lines(string(before), string(after)))
+	return StatsOf(string(before), udiff.Lines(string(before), string(after)))
 }
 
-// statsOf counts the lines edits remove from old and add.
-func statsOf(old string, edits []udiff.Edit) Stats {
+// StatsOf counts the lines edits (from udiff.Lines) remove from old and
+// add; a subset of them gives the stats of one hunk.
+func StatsOf(old string, edits []udiff.Edit) Stats {
 	var s Stats
 	for _, e := range edits {
 		s.Removed += countLines(old[e.Start:e.End])

@@ -2,9 +2,9 @@ package fstools
 
 import (
 	"fmt"
-	"github.com/tetherdev/tether/internal/edit"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/edit"
 	"github.com/tetherdev/tether/tools"
 )
 

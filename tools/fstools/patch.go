@@ -3,11 +3,11 @@ package fstools
 import (
 	"errors"
 	"fmt"
-	"github.com/tetherdev/tether/internal/edit"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/edit"
 	"github.com/tetherdev/tether/tools"
 )
 
