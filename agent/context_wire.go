@@ -165,7 +165,7 @@ func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[str
 	}
 	env := SkillEnv{Mode: r.mode, Workspace: r.cfg.Workspace, Emit: r.emit, SetPlan: r.memory.setPlan}
 	if term != nil && !r.mode.ReadOnly() {
-		env.RunCommand = commandRunner(term)
+		env.RunCommand = commandRunner(r.runner.prepare, term)
 	}
 	out := make(map[string]callHandler, len(r.e.skills)+1)
 	for name, s := range r.e.skills {

@@ -24,16 +24,23 @@ func modeOffers(m Mode, spec tools.Spec) bool {
 	return spec.ReadOnly || (m == ModeReview && spec.Name == terminal.Name)
 }
 
-// modeGate returns the runner's gate for m: nil in agent mode.
-func modeGate(m Mode) func(spec tools.Spec, canonical string) error {
+// modeGate returns the runner's gate for m: nil in agent mode. A call
+// passes when its tool is read-only and the call declares nothing else,
+// or, in review mode, when it declares a command (then held to read-only
+// git by the terminal handler).
+func modeGate(m Mode) func(c *ToolCall) error {
 	if !m.ReadOnly() {
 		return nil
 	}
-	return func(spec tools.Spec, canonical string) error {
-		if spec.ReadOnly || (m == ModeReview && canonical == terminal.Name) {
+	return func(c *ToolCall) error {
+		e := c.Effects
+		switch {
+		case c.Spec.ReadOnly && e.ReadOnly && len(e.Writes) == 0 && e.Command == "":
+			return nil
+		case m == ModeReview && c.Tool == terminal.Name && e.Command != "" && len(e.Writes) == 0:
 			return nil
 		}
-		return fmt.Errorf("%w: %s is not available in %s mode, which only reads. Use the read-only tools to investigate and describe the change you would make instead", ErrReadOnlyMode, canonical, m)
+		return fmt.Errorf("%w: %s is not available in %s mode, which only reads. Use the read-only tools to investigate and describe the change you would make instead", ErrReadOnlyMode, c.Tool, m)
 	}
 }
 

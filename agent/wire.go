@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,11 +11,9 @@ import (
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
-	"github.com/tetherdev/tether/mcp"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/toolcall"
 	"github.com/tetherdev/tether/tools"
-	"github.com/tetherdev/tether/tools/terminal"
 )
 
 // run is the state of one turn and the sub-handlers wired for it. Only
@@ -113,30 +113,31 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	r.history = r.msgs[1:]
 	r.task = len(r.history) - 1
 
-	planners := defaultPlanners()
-	lookup := func(name string) (tools.Spec, string, error) {
-		t, canonical, err := reg.Lookup(name)
-		if err != nil {
-			return tools.Spec{}, "", err
+	// fileWriting names the file a streamed call will write, for a
+	// "Writing <file>…" line while the model is still sending it.
+	fileWriting := func(name string, args json.RawMessage) string {
+		tc, err := prepareCall(context.WithoutCancel(ctx), reg, call{Name: name, Args: args})
+		if err != nil || len(tc.Effects.Changes) == 0 || tc.Effects.Changes[0].Remove {
+			return ""
 		}
-		return t.Describe(), canonical, nil
-	}
-	isEdit := func(canonical string) bool {
-		t, _, err := reg.Lookup(canonical)
-		return err == nil && isFileEditSpec(t.Describe())
-	}
-	isTerm := func(canonical string) bool { return canonical == terminal.Name }
-	// writesContent names calls worth a "Writing <file>…" line.
-	writesContent := func(name string) bool {
-		t, canonical, err := reg.Lookup(name)
-		return err == nil && isFileEditSpec(t.Describe()) && !noContentTools[canonical]
+		return tc.Effects.Changes[0].Path
 	}
 
 	parserOpts := []toolcall.Option{toolcall.WithTools(knownNames(reg)...)}
 	if r.calling == ToolCallingEnvelope {
 		parserOpts = append(parserOpts, toolcall.WithFormats(toolcall.FormatYips))
 	}
-	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, isFileEdit: writesContent,
+	// isFileEdit names tools that may write files, for a call written in
+	// text whose path arrives before its arguments are complete.
+	isFileEdit := func(name string) bool {
+		t, _, err := reg.Lookup(name)
+		if err != nil {
+			return false
+		}
+		_, declares := t.(tools.Declarer)
+		return declares && !t.Describe().ReadOnly
+	}
+	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, fileWriting: fileWriting, isFileEdit: isFileEdit,
 		newParser: func() *toolcall.Stream { return toolcall.NewStream(parserOpts...) }}
 
 	// ToolTimeout bounds the tool itself, never a person's time to answer
@@ -149,8 +150,11 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 			return reg.Execute(ctx, c)
 		}
 	}
-	r.runner = &toolRunner{lookup: lookup, execute: execute, isEdit: isEdit, isTerm: isTerm,
-		allowed: modeGate(mode), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4)}
+	r.runner = &toolRunner{
+		prepare: func(ctx context.Context, c call) (*ToolCall, error) { return prepareCall(ctx, reg, c) },
+		declare: func(ctx context.Context, tc *ToolCall) error { return declareEffects(ctx, reg, tc) },
+		execute: execute, allowed: modeGate(mode), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4)}
+	r.runner.chain = chainTools(ToolHandlerFunc(r.runner.dispatch), cfg.ToolMiddleware)
 	gate := newGate(cfg, e.grants, r.emit, r.runner.pending)
 	var check func(string, safety.Op) safety.PathCheck
 	if cfg.Workspace != nil {
@@ -164,15 +168,17 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	}
 	r.runner.special = r.specialHandlers(th, gate.Authorize)
 	if !mode.ReadOnly() {
-		others := &otherHandler{authorize: gate.Authorize, execute: execute}
-		if reg := cfg.Tools; reg != nil {
-			others.decide = func(name string) (safety.Decision, []string, bool) { return mcp.DecisionOf(reg, name) }
-		}
-		r.runner.others = others
+		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: execute}
 		if cfg.Workspace != nil {
 			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
 			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
-				execute: execute, planners: planners, logger: cfg.Logger}
+				execute: execute, stager: cfg.Staging, logger: cfg.Logger}
+			if cfg.Staging != nil {
+				if r.runner.special == nil {
+					r.runner.special = map[string]callHandler{}
+				}
+				r.runner.special[ApplyChangeName] = applyHandler{stager: cfg.Staging, authorize: gate.Authorize, changes: r.changes}
+			}
 		} else {
 			r.runner.files = noWorkspace{}
 		}
@@ -301,19 +307,59 @@ func respellings(name string) []string {
 	return []string{camel.String(), pascal.String(), strings.ReplaceAll(name, "_", "-")}
 }
 
+// canEdit reports whether some tool may write files: one that is not
+// read-only and declares effects (the file tools), since an opaque tool's
+// writes cannot be counted on.
 func canEdit(reg *tools.Registry) bool {
 	for _, t := range reg.Tools() {
-		if isFileEditSpec(t.Describe()) {
+		if _, ok := t.(tools.Declarer); ok && !t.Describe().ReadOnly {
 			return true
 		}
 	}
 	return false
 }
 
+// prepareCall prepares a model's call once: the registry resolves the
+// name and normalises the arguments (a parameter named twice is an
+// error), then the tool declares the call's effects. An error from the
+// declaration is not returned here: the call is declared again just
+// before it runs, and an earlier call of the batch may make it valid
+// (create a file, then edit it).
+func prepareCall(ctx context.Context, reg *tools.Registry, c call) (*ToolCall, error) {
+	p, perr := reg.Prepare(tools.Call{ID: c.ID, Name: c.Name, Arguments: c.Args})
+	var ue *tools.UnknownToolError
+	if errors.As(perr, &ue) {
+		return nil, perr
+	}
+	t, _, err := reg.Lookup(p.Name)
+	if err != nil {
+		return nil, err
+	}
+	tc := &ToolCall{ID: c.ID, Tool: p.Name, Args: p.Arguments, Sent: c.Args, Spec: t.Describe()}
+	if perr != nil {
+		tc.Effects.ReadOnly = tc.Spec.ReadOnly
+		return tc, perr
+	}
+	if err := declareEffects(ctx, reg, tc); err != nil {
+		tc.Effects = tools.Effects{Annotations: tools.Annotations{ReadOnly: tc.Spec.ReadOnly}}
+	}
+	return tc, nil
+}
+
+// declareEffects has tc's tool declare its effects now.
+func declareEffects(ctx context.Context, reg *tools.Registry, tc *ToolCall) error {
+	eff, err := reg.Effects(ctx, tools.Call{ID: tc.ID, Name: tc.Tool, Arguments: tc.Args})
+	if err != nil {
+		return err
+	}
+	tc.Effects = eff
+	return nil
+}
+
 // noWorkspace answers file edits when no workspace is configured.
 type noWorkspace struct{}
 
-func (noWorkspace) handle(context.Context, call, string) outcome {
+func (noWorkspace) handle(context.Context, *ToolCall) outcome {
 	return failed(StatusError, ErrNoWorkspace.Error())
 }
 

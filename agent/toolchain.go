@@ -1,0 +1,79 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/tetherdev/tether/tools"
+)
+
+// ToolCall is one call on its way through the tool runner, prepared once:
+// the registry resolved the tool's name and normalised the arguments
+// (aliases, types; a parameter named twice is refused before this point),
+// and the tool declared what the call will do. Judging, approval,
+// snapshots, titles, events and execution all see this value and nothing
+// else, so what is judged is what runs.
+type ToolCall struct {
+	ID   string
+	Tool string // the canonical tool name
+	// Args are the normalised arguments: exactly what the tool executes.
+	Args json.RawMessage
+	// Sent are the arguments as the model sent them, for its history.
+	Sent json.RawMessage
+	Spec tools.Spec
+	// Effects are what the tool declared for this call. Middleware sees
+	// them as declared when the batch was routed; the agent's handler has
+	// the tool declare them again just before the call runs (an earlier
+	// call of the batch may have changed the file), and judges, shows
+	// and runs that. Effects.Declared is false for an opaque tool.
+	Effects tools.Effects
+}
+
+// ToolOutcome is what one call did: the text the model gets and what a
+// UI shows about it.
+type ToolOutcome struct {
+	Text         string
+	Status       ActionStatus
+	Detail       string
+	Path         string
+	StartLine    int
+	Chunks       []tools.LineRange
+	Added        int
+	Removed      int
+	Wrote        bool // a file was written (not skipped)
+	AutoApproved bool
+	CheckpointID string
+}
+
+// ToolHandler runs one prepared call to its outcome. The agent's own
+// handler judges the call's declared effects, asks for approval,
+// snapshots what the call will change and runs it; a host wraps it with
+// ToolMiddleware to add auditing, rate limits or guards of its own.
+type ToolHandler interface {
+	HandleTool(ctx context.Context, c *ToolCall) ToolOutcome
+}
+
+// ToolHandlerFunc adapts a function to ToolHandler.
+type ToolHandlerFunc func(ctx context.Context, c *ToolCall) ToolOutcome
+
+// HandleTool calls f.
+func (f ToolHandlerFunc) HandleTool(ctx context.Context, c *ToolCall) ToolOutcome { return f(ctx, c) }
+
+// ToolMiddleware wraps a ToolHandler, as net/http middleware wraps an
+// http.Handler. It may refuse a call (return an outcome without calling
+// next), observe it, or change its outcome. It runs before the agent's
+// own judging, so whatever it passes on is judged before it runs.
+type ToolMiddleware func(next ToolHandler) ToolHandler
+
+// chainTools wraps h with mw, the first outermost.
+func chainTools(h ToolHandler, mw []ToolMiddleware) ToolHandler {
+	for i := len(mw) - 1; i >= 0; i-- {
+		if mw[i] != nil {
+			h = mw[i](h)
+		}
+	}
+	return h
+}
+
+// outcome is the runner's name for ToolOutcome.
+type outcome = ToolOutcome
