@@ -11,9 +11,9 @@ import (
 	"strings"
 )
 
-// pathAliases are the names models use for a parameter called "path"
+// PathAliases are the names models use for a parameter called "path"
 // (seed 000, "Tool Argument Flexibility"), tried in this order.
-func pathAliases() []string {
+func PathAliases() []string {
 	return []string{"file", "filePath", "file_path", "filepath", "filename", "file_name", "fileName", "target_file"}
 }
 
@@ -193,7 +193,7 @@ func resolveKey(s *schema, aliases map[string][]string, key string) string {
 			return target
 		}
 	}
-	if _, ok := s.Properties["path"]; ok && slices.Contains(pathAliases(), key) {
+	if _, ok := s.Properties["path"]; ok && slices.Contains(PathAliases(), key) {
 		return "path"
 	}
 	fk := fold(key)
@@ -213,7 +213,7 @@ func resolveKey(s *schema, aliases map[string][]string, key string) string {
 		}
 	}
 	if _, ok := s.Properties["path"]; ok {
-		for _, n := range pathAliases() {
+		for _, n := range PathAliases() {
 			if fold(n) == fk {
 				return "path"
 			}
