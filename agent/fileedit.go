@@ -70,7 +70,10 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		ops[i] = safety.PathOp{Path: paths[i], Op: safety.OpWrite}
 	}
 	as := h.assess(ctx, safety.Action{Tool: c.Tool, Paths: ops})
-	if as.Decision == safety.Deny || len(as.Paths) != len(paths) {
+	// Staging writes nothing, so a change that only lacks a person to
+	// confirm it (headless) may be staged for the host to review.
+	staging := h.stager != nil && stageable(e)
+	if (as.Decision == safety.Deny && !(staging && as.Headless)) || len(as.Paths) != len(paths) {
 		h.logger.Info("agent: file edit refused", "tool", c.Tool, "paths", paths, "reason", as.Reason())
 		return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", as.Reason()), Status: StatusDenied, Detail: as.Reason(), Path: paths[0]}
 	}
@@ -83,7 +86,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		ts[i].before, ts[i].exists = b, err == nil
 	}
 	primary := &ts[0]
-	if h.stager != nil && stageable(e) {
+	if staging {
 		return h.stage(ctx, c, ts)
 	}
 

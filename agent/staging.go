@@ -10,17 +10,19 @@ import (
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
 
 // Staging mode (seed 004's two-phase file mutation): with Config.Staging
 // set, a call that would write files only stages the exact bytes its tool
 // declared and returns a token with the diff and +N −N; nothing is
-// written. apply_file_change, or the host through Executor.ApplyChange,
-// then applies a token: the change is authorised like any file edit (the
-// request carries the token, so a headless policy can accept tokens a
-// client approved), snapshotted into a checkpoint, and written only if
-// the file is still exactly the one previewed. A token is used once.
+// written. The model's apply_file_change applies a token after the
+// change is authorised like any file edit (a headless gateway denies it
+// for a confirm-level file); the host's Executor.ApplyChange is itself
+// the approval. Either way the change is snapshotted into a checkpoint
+// and written only if the file is still exactly the one previewed, and a
+// token is used once.
 
 // ApplyChangeName is the tool that applies a staged change in staging mode.
 const ApplyChangeName = "apply_file_change"
@@ -156,17 +158,24 @@ type AppliedChange struct {
 	CheckpointID string `json:"checkpoint"`
 }
 
-// ApplyChange applies the change staged under token, for a host that
-// reviews staged changes itself (a client of a headless gateway). It is
-// authorised like apply_file_change (Config.Policy, then Config.Approver)
-// and snapshotted into a checkpoint of its own. It fails with ErrConfig
-// when staging mode is off, and with the approval package's token errors
-// when the token is unknown, used, expired or its file changed.
+// ApplyChange applies the change staged under token for a host that
+// reviews staged changes itself (a client of a headless gateway): the
+// call is the host's approval of the diff it was shown, so a
+// confirm-level file (such as .env) may be written, while a path the
+// workspace denies never is. The change is snapshotted into a checkpoint
+// of its own, for undo. It fails with ErrConfig when staging mode is off,
+// and with the approval package's token errors when the token is unknown,
+// used, expired or its file changed since the preview.
 func (e *Executor) ApplyChange(ctx context.Context, token string) (AppliedChange, error) {
 	if e.cfg.Staging == nil || e.checkpoints == nil {
 		return AppliedChange{}, fmt.Errorf("%w: staging mode is off (Config.Staging or Config.Workspace is nil)", ErrConfig)
 	}
-	gate := newGate(&e.cfg, e.grants, func(Event) {}, nil)
+	gate := &approval.Gate{Logger: e.cfg.Logger, Policy: approval.PolicyFunc(func(_ context.Context, req approval.Request) approval.Verdict {
+		if req.Kind == approval.KindFileEdit && req.Token == token {
+			return approval.Verdict{Decision: safety.Allow, Reason: "the host applied the staged change"}
+		}
+		return approval.Verdict{Decision: safety.Deny, Reason: "not the change the host applied"}
+	})}
 	var cp *checkpoint.Checkpoint
 	changes := func(ctx context.Context) (changeSet, error) {
 		var err error
