@@ -29,8 +29,9 @@ type executorContext struct {
 func (e *Executor) RequestCompaction() { e.compactAt.Store(true) }
 
 // extend checks the context layer's config and adds the skills (under
-// SkillNamespace) and the subagent tool to a copy of Config.Tools; the
-// host's registry is never modified.
+// SkillNamespace), the subagent tool and, in staging mode,
+// apply_file_change to a copy of Config.Tools; the host's registry is
+// never modified.
 func (e *Executor) extend() error {
 	cfg := &e.cfg
 	if err := cfg.Compaction.validate(); err != nil {
@@ -40,7 +41,7 @@ func (e *Executor) extend() error {
 		return err
 	}
 	e.userTools = cfg.Tools
-	if len(cfg.Skills) == 0 && cfg.Subagents == nil {
+	if len(cfg.Skills) == 0 && cfg.Subagents == nil && cfg.Staging == nil {
 		return nil
 	}
 	reg := cfg.Tools.Filter(func(tools.Spec) bool { return true })
@@ -63,6 +64,11 @@ func (e *Executor) extend() error {
 		}})
 		if err != nil {
 			return fmt.Errorf("%w: subagent tool: %w (a tool named %q is already registered)", ErrConfig, err, SubagentToolName)
+		}
+	}
+	if cfg.Staging != nil {
+		if err := reg.Register(applyChangeTool()); err != nil {
+			return fmt.Errorf("%w: staging mode: %w (a tool named %q is already registered)", ErrConfig, err, ApplyChangeName)
 		}
 	}
 	cfg.Tools = reg

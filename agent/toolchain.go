@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/tetherdev/tether/tools"
 )
@@ -73,6 +74,43 @@ func chainTools(h ToolHandler, mw []ToolMiddleware) ToolHandler {
 		}
 	}
 	return h
+}
+
+// prepareCall prepares a model's call once: the registry resolves the
+// name and normalises the arguments (a parameter named twice is an
+// error), then the tool declares the call's effects. An error from the
+// declaration is not returned here: the call is declared again just
+// before it runs, and an earlier call of the batch may make it valid
+// (create a file, then edit it).
+func prepareCall(ctx context.Context, reg *tools.Registry, c call) (*ToolCall, error) {
+	p, perr := reg.Prepare(tools.Call{ID: c.ID, Name: c.Name, Arguments: c.Args})
+	var ue *tools.UnknownToolError
+	if errors.As(perr, &ue) {
+		return nil, perr
+	}
+	t, _, err := reg.Lookup(p.Name)
+	if err != nil {
+		return nil, err
+	}
+	tc := &ToolCall{ID: c.ID, Tool: p.Name, Args: p.Arguments, Sent: c.Args, Spec: t.Describe()}
+	if perr != nil {
+		tc.Effects.ReadOnly = tc.Spec.ReadOnly
+		return tc, perr
+	}
+	if err := declareEffects(ctx, reg, tc); err != nil {
+		tc.Effects = tools.Effects{Annotations: tools.Annotations{ReadOnly: tc.Spec.ReadOnly}}
+	}
+	return tc, nil
+}
+
+// declareEffects has tc's tool declare its effects now.
+func declareEffects(ctx context.Context, reg *tools.Registry, tc *ToolCall) error {
+	eff, err := reg.Effects(ctx, tools.Call{ID: tc.ID, Name: tc.Tool, Arguments: tc.Args})
+	if err != nil {
+		return err
+	}
+	tc.Effects = eff
+	return nil
 }
 
 // outcome is the runner's name for ToolOutcome.

@@ -1,0 +1,98 @@
+package agent
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/tools"
+)
+
+// The agent composes the layers below it and imports none of the MCP
+// SDK: MCP tools reach it as tools that declare their effects.
+func TestAgentLinksNoMCP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	require.NoError(t, err, string(out))
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "modelcontextprotocol") || dep == "github.com/tetherdev/tether/mcp" {
+			t.Errorf("agent depends on %s", dep)
+		}
+	}
+}
+
+// Host middleware sees every prepared call, outermost first, and may
+// refuse one before the agent judges it.
+func TestToolMiddleware(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"read_file","arguments":{"file":"a.txt"}},{"name":"write_file","arguments":{"path":"b.txt","content":"x"}}]}
+{"content":"Done. [TASK_COMPLETE]"}
+`, map[string]string{"a.txt": "alpha\n"})
+	var mu sync.Mutex
+	var seen []string
+	audit := func(next ToolHandler) ToolHandler {
+		return ToolHandlerFunc(func(ctx context.Context, c *ToolCall) ToolOutcome {
+			o := next.HandleTool(ctx, c)
+			mu.Lock()
+			seen = append(seen, c.Tool+" "+string(c.Args)+" "+string(o.Status))
+			mu.Unlock()
+			return o
+		})
+	}
+	noWrites := func(next ToolHandler) ToolHandler {
+		return ToolHandlerFunc(func(ctx context.Context, c *ToolCall) ToolOutcome {
+			if len(c.Effects.Writes) > 0 {
+				return ToolOutcome{Text: "Not changed: writes are off today.", Status: StatusDenied, Detail: "writes are off"}
+			}
+			return next.HandleTool(ctx, c)
+		})
+	}
+	cfg := e.config()
+	cfg.ToolMiddleware = []ToolMiddleware{audit, noWrites}
+	_, err := e.run(cfg, "Look at a.txt")
+	require.NoError(t, err)
+	assert.Equal(t, []string{`read_file {"path":"a.txt"} success`, `write_file {"content":"x","path":"b.txt"} denied`}, seen,
+		"middleware sees the prepared arguments and the outcome")
+	assert.False(t, e.exists("b.txt"))
+}
+
+// An opaque tool (one that declares nothing) is confirm-level: denied
+// headless, asked interactively.
+func TestOpaqueToolIsConfirmLevel(t *testing.T) {
+	script := `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"deploy","arguments":{"env":"prod"}}]}
+{"content":"Done. [TASK_COMPLETE]"}
+`
+	ran := 0
+	deploy := tools.Func{Spec: tools.Spec{Name: "deploy", Description: "Deploy."},
+		Run: func(context.Context, tools.Call) (tools.Result, error) { ran++; return tools.Text("deployed"), nil }}
+	for _, headless := range []bool{true, false} {
+		e := newEnv(t, script, nil)
+		require.NoError(t, e.reg.Register(deploy))
+		cfg := e.config()
+		ap := &approver{answer: allowAll}
+		cfg.Approver = ap
+		if headless {
+			cfg.Policy = approval.Headless(nil)
+		}
+		_, err := e.run(cfg, "Ship it")
+		require.NoError(t, err)
+		if headless {
+			assert.Empty(t, ap.asked)
+			assert.Equal(t, 0, ran, "headless denies an opaque tool")
+		} else {
+			require.Len(t, ap.asked, 1)
+			assert.Equal(t, safety.Confirm, ap.asked[0].Decision)
+			assert.Equal(t, 1, ran)
+		}
+	}
+}
