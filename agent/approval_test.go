@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -296,14 +295,12 @@ func TestManagerResolvedFromEvent(t *testing.T) {
 	m := &approval.Manager{Timeout: 5 * time.Second}
 	e.rec.hook = func(ev Event) {
 		if r, ok := ev.(ApprovalRequested); ok {
-			// The request reaches the Manager just after this event; a
-			// UI answers from its own goroutine, retrying the moment
-			// before registration.
-			go func() {
-				for errors.Is(m.Resolve(r.ID, approval.Response{Choice: approval.AllowOnce, Reason: "clicked allow"}), approval.ErrUnknownRequest) {
-					time.Sleep(time.Millisecond)
-				}
-			}()
+			// The event comes only once the Manager holds the request,
+			// so even an answer given at once, while the event is being
+			// delivered, is accepted.
+			if err := m.Resolve(r.ID, approval.Response{Choice: approval.AllowOnce, Reason: "clicked allow"}); err != nil {
+				t.Errorf("answering from the approval_requested event: %v", err)
+			}
 		}
 	}
 	cfg := e.config()
