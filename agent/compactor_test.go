@@ -237,7 +237,7 @@ func TestRequestCompactionWithNothingToCompact(t *testing.T) {
 	require.NoError(t, err)
 	n := eventsOf[Notice](e.rec)
 	require.Len(t, n, 1)
-	require.Equal(t, "compaction_skipped", n[0].Kind)
+	require.Equal(t, NoticeCompactionSkipped, n[0].Kind)
 	require.Empty(t, eventsOf[ContextCompacted](e.rec))
 }
 
@@ -313,7 +313,7 @@ func TestContextOverflowNotice(t *testing.T) {
 	require.Equal(t, StopCompleted, res.StopReason)
 	var kinds []string
 	for _, n := range eventsOf[Notice](e.rec) {
-		kinds = append(kinds, n.Kind)
+		kinds = append(kinds, string(n.Kind))
 	}
 	require.Contains(t, kinds, "context_overflow")
 }

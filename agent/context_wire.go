@@ -193,7 +193,7 @@ func (r *run) announceContext() {
 		r.emit(ProjectContextLoaded{Files: r.project.Files})
 	}
 	if r.projectErr != nil {
-		r.emit(Notice{Kind: "project_context", Text: r.projectErr.Error()})
+		r.emit(Notice{Kind: NoticeProjectContext, Text: r.projectErr.Error()})
 	}
 }
 
@@ -228,7 +228,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 	case errors.Is(err, ErrNothingToCompact):
 		r.cfg.Logger.Debug("agent: over the compaction threshold, but nothing is old enough to summarise", "tokens", used, "limit", r.limit)
 		if asked {
-			r.emit(Notice{Kind: "compaction_skipped", Text: "Nothing to compact yet: the conversation holds only the task and its latest turn."})
+			r.emit(Notice{Kind: NoticeCompactionSkipped, Text: "Nothing to compact yet: the conversation holds only the task and its latest turn."})
 		}
 		return nil
 	case err != nil:
@@ -257,7 +257,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 		// The task and the latest turn alone overflow the window; they
 		// are never cut, so say so rather than fail silently.
 		r.cfg.Logger.Warn("agent: the conversation still exceeds the context length after compaction", "tokens", after, "limit", r.limit)
-		r.emit(Notice{Kind: "context_overflow", Text: fmt.Sprintf("The task and the latest turn alone take about %d tokens of a %d-token context; the model may not see all of it.", after, r.limit)})
+		r.emit(Notice{Kind: NoticeContextOverflow, Text: fmt.Sprintf("The task and the latest turn alone take about %d tokens of a %d-token context; the model may not see all of it.", after, r.limit)})
 	}
 	return nil
 }

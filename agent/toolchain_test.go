@@ -96,3 +96,24 @@ func TestOpaqueToolIsConfirmLevel(t *testing.T) {
 		}
 	}
 }
+
+// Every call the parser could not read and every call it repaired is
+// reported, even when other calls of the response run.
+func TestParseProblemsReportedBesideCalls(t *testing.T) {
+	script := `{"content":"Reading.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}}</tool_call>\n<tool_call>{\"name\": read_file}</tool_call>"}
+{"content":"One more.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\""}
+{"content":"Done. [TASK_COMPLETE]"}
+`
+	e := newEnv(t, script, map[string]string{"a.txt": "alpha\n"})
+	_, err := e.run(e.config(), "Look at a.txt")
+	require.NoError(t, err)
+	var kinds []NoticeKind
+	for _, n := range eventsOf[Notice](e.rec) {
+		kinds = append(kinds, n.Kind)
+	}
+	assert.Equal(t, []NoticeKind{NoticeParseError, NoticeCallRepaired}, kinds)
+	acts := e.rec.actions()
+	require.Len(t, acts, 2)
+	assert.Equal(t, StatusSuccess, acts[0].Status)
+	assert.Equal(t, StatusSuccess, acts[1].Status, "the repaired call ran")
+}
