@@ -87,7 +87,8 @@ func numbersToFloat(v any) any {
 //     once;
 //   - keys are mapped to declared parameters through aliases (the tool's own,
 //     then path aliases) and then by folding case, '_' and '-'
-//     ("filePath", "start-line" → "file_path", "start_line");
+//     ("filePath", "start-line" → "file_path", "start_line"); other keys
+//     are kept when the schema allows additional properties, else dropped;
 //   - a parameter named twice (two aliases, an alias and its name, or one
 //     key repeated) with different values is an error naming both: which
 //     one the model meant cannot be known, and judging one while the tool
@@ -130,6 +131,9 @@ func normalizeArgs(s *schema, aliases map[string][]string, raw json.RawMessage) 
 		if len(s.Properties) > 0 {
 			if _, ok := s.Properties[m.key]; !ok {
 				target = resolveKey(s, aliases, m.key)
+			}
+			if target == "" && s.open() {
+				target = m.key // a key the schema allows, kept as sent
 			}
 			if target == "" {
 				unknown = append(unknown, m.key)

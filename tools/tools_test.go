@@ -213,3 +213,20 @@ func TestCancelledContext(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Equal(t, "Error: wait was cancelled: context canceled", res.Text)
 }
+
+// An open-ended schema (additionalProperties) keeps the keys it allows;
+// a closed one drops what it does not declare.
+func TestOpenSchemaKeepsExtraKeys(t *testing.T) {
+	var r Registry
+	echo := func(name, params string) Tool {
+		return Func{Spec: Spec{Name: name, Parameters: json.RawMessage(params)},
+			Run: func(_ context.Context, c Call) (Result, error) { return Text(string(c.Arguments)), nil }}
+	}
+	require.NoError(t, r.Register(
+		echo("open_tool", `{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":true}`),
+		echo("closed_tool", `{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}`)))
+	res := r.Execute(context.Background(), Call{Name: "open_tool", Arguments: json.RawMessage(`{"file":"a","labels":{"x":1}}`)})
+	assert.JSONEq(t, `{"path":"a","labels":{"x":1}}`, res.Text)
+	res = r.Execute(context.Background(), Call{Name: "closed_tool", Arguments: json.RawMessage(`{"file":"a","labels":{"x":1}}`)})
+	assert.JSONEq(t, `{"path":"a"}`, res.Text)
+}
