@@ -313,7 +313,7 @@ func TestContextOverflowNotice(t *testing.T) {
 	require.Equal(t, StopCompleted, res.StopReason)
 	var kinds []string
 	for _, n := range eventsOf[Notice](e.rec) {
-		kinds = append(kinds, string(n.Kind))
+		kinds = append(kinds, n.Kind)
 	}
 	require.Contains(t, kinds, "context_overflow")
 }

@@ -184,25 +184,23 @@ type FinalMessage struct {
 // Notice reports something the loop did on its own: a reminder that the
 // task needs a write, pivot guidance, a stopped repetition.
 type Notice struct {
-	Kind NoticeKind `json:"kind"`
-	Text string     `json:"text"`
+	Kind string `json:"kind"` // one of the Notice… kinds below, or a skill's own
+	Text string `json:"text"`
 }
 
-// NoticeKind says what a Notice is about. Skills may emit kinds of their
-// own.
-type NoticeKind string
-
+// The kinds of Notice the agent emits. (Kind stays a plain string so that
+// skills may add their own.)
 const (
-	NoticeWriteReminder       NoticeKind = "write_reminder"        // completion refused: nothing was written
-	NoticePivotGuidance       NoticeKind = "pivot_guidance"        // every action of the last rounds failed
-	NoticeRepeatedFailure     NoticeKind = "repeated_failure"      // the same failing call kept coming
-	NoticeParseError          NoticeKind = "parse_error"           // calls the parser could not read
-	NoticeCallRepaired        NoticeKind = "call_repaired"         // a call was cut off or malformed and repaired
-	NoticeTruncated           NoticeKind = "truncated"             // the response hit the length limit
-	NoticeToolCallingFallback NoticeKind = "tool_calling_fallback" // native tools refused; text calling used
-	NoticeProjectContext      NoticeKind = "project_context"       // project files could not be read
-	NoticeCompactionSkipped   NoticeKind = "compaction_skipped"    // nothing to compact yet
-	NoticeContextOverflow     NoticeKind = "context_overflow"      // the task alone nearly fills the context
+	NoticeWriteReminder       = "write_reminder"        // completion refused: nothing was written
+	NoticePivotGuidance       = "pivot_guidance"        // every action of the last rounds failed
+	NoticeRepeatedFailure     = "repeated_failure"      // the same failing call kept coming
+	NoticeParseError          = "parse_error"           // calls the parser could not read
+	NoticeCallRepaired        = "call_repaired"         // a call was cut off or malformed and repaired
+	NoticeTruncated           = "truncated"             // the response hit the length limit
+	NoticeToolCallingFallback = "tool_calling_fallback" // native tools refused; text calling used
+	NoticeProjectContext      = "project_context"       // project files could not be read
+	NoticeCompactionSkipped   = "compaction_skipped"    // nothing to compact yet
+	NoticeContextOverflow     = "context_overflow"      // the task alone nearly fills the context
 )
 
 // RunFinished closes a run.

@@ -132,7 +132,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	res := h.execute(tools.WithApproved(ctx, e), tools.Call{ID: c.ID, Name: c.Tool, Arguments: c.Args})
 	o := fromToolResult(res)
 	o.Path = primary.pc.Rel
-	o.AutoApproved = decision == safety.Confirm && approved.By() != "user"
+	o.AutoApproved = decision == safety.Confirm && approved.By() != approval.ByUser
 	if res.IsError {
 		if ctx.Err() != nil {
 			o.Status = StatusSkipped

@@ -110,7 +110,7 @@ func TestPivotGuidance(t *testing.T) {
 		assert.Contains(t, lastUser(e.model.Requests()[2]), "Every action in the last 2 rounds failed")
 		kinds := []string{}
 		for _, n := range eventsOf[Notice](e.rec) {
-			kinds = append(kinds, string(n.Kind))
+			kinds = append(kinds, n.Kind)
 		}
 		assert.Equal(t, []string{"pivot_guidance"}, kinds)
 	})
@@ -310,7 +310,7 @@ func TestFallbackToTextOnNoToolSupport(t *testing.T) {
 	assert.Equal(t, 1, withTools, "the second run starts in text mode")
 	kinds := []string{}
 	for _, n := range eventsOf[Notice](e.rec) {
-		kinds = append(kinds, string(n.Kind))
+		kinds = append(kinds, n.Kind)
 	}
 	assert.Equal(t, []string{"tool_calling_fallback"}, kinds)
 }

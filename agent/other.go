@@ -54,6 +54,6 @@ func (h *otherHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		ctx = tools.WithApproved(ctx, e)
 	}
 	o := fromToolResult(h.execute(ctx, tools.Call{ID: c.ID, Name: c.Tool, Arguments: c.Args}))
-	o.AutoApproved = approved.By() != "user"
+	o.AutoApproved = approved.By() != approval.ByUser
 	return o
 }

@@ -79,7 +79,7 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		snaps = h.snapshot(ctx, a.Command.Analysis, cwd)
 	}
 	o := h.run(ctx, c, c.Effects, false)
-	o.AutoApproved = approved.By() != "user"
+	o.AutoApproved = approved.By() != approval.ByUser
 	h.record(ctx, c, snaps, &o)
 	return o
 }
