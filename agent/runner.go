@@ -57,7 +57,7 @@ type toolRunner struct {
 	execute  func(ctx context.Context, c tools.Call) tools.Result
 	terminal callHandler             // calls that run a command
 	files    callHandler             // calls that write files; nil in read-only modes
-	others   callHandler             // tools that may change things and declare no judgeable effect; nil runs them directly
+	others   callHandler             // tools that may change things and declare no judgeable effect; nil refuses them
 	special  map[string]callHandler  // skills and subagents, by canonical name
 	reads    *readGuard              // nil: reads are not judged
 	allowed  func(c *ToolCall) error // the mode's gate; nil allows all
