@@ -25,58 +25,79 @@ type member struct {
 
 // decodeMembers decodes a JSON object keeping its members in source order,
 // so that a key given twice is seen rather than silently overwritten.
+// Each value is decoded once, in place: a write call's large content is
+// not copied on the way.
 func decodeMembers(raw []byte) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		if err == nil {
-			err = fmt.Errorf("got %s", excerptJSON(raw))
-		}
-		return nil, err
+	if !json.Valid(raw) {
+		var v any
+		return nil, json.Unmarshal(raw, &v) // says where the JSON breaks
+	}
+	i := skipSpace(raw, 0)
+	if raw[i] != '{' {
+		return nil, fmt.Errorf("got %s", excerptJSON(raw))
 	}
 	var out []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
+	for i = skipSpace(raw, i+1); raw[i] != '}'; i = skipSpace(raw, i) {
+		if raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+		end := valueEnd(raw, i)
+		var key string
+		if err := json.Unmarshal(raw[i:end], &key); err != nil {
 			return nil, err
 		}
-		key, _ := tok.(string)
+		i = skipSpace(raw, end)
+		i = skipSpace(raw, i+1) // the colon
+		end = valueEnd(raw, i)
 		var v any
-		if err := dec.Decode(&v); err != nil {
+		if err := json.Unmarshal(raw[i:end], &v); err != nil {
 			return nil, err
 		}
-		out = append(out, member{key, numbersToFloat(v)})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("unexpected data after the object")
+		out = append(out, member{key, v})
+		i = end
 	}
 	return out, nil
 }
 
-// numbersToFloat turns json.Number values into float64, as json.Unmarshal
-// into any would; UseNumber is only there to keep large integers exact
-// while checking the object's shape.
-func numbersToFloat(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := x.Float64()
-		if err != nil {
-			return x.String()
-		}
-		return f
-	case []any:
-		for i := range x {
-			x[i] = numbersToFloat(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = numbersToFloat(x[k])
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the end of the JSON value starting at b[i], in input
+// already known to be valid.
+func valueEnd(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			for j++; b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					j++
+				}
+			}
+			if depth == 0 {
+				return j + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+			if depth < 0 {
+				return j
+			}
+		case ',', ' ', '\t', '\n', '\r', ':':
+			if depth == 0 {
+				return j
+			}
 		}
 	}
-	return v
+	return len(b)
 }
 
 // normalizeArgs turns what a model sent into a JSON object that fits s as
