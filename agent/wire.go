@@ -112,16 +112,6 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	r.history = r.msgs[1:]
 	r.task = len(r.history) - 1
 
-	// fileWriting names the file a streamed call will write, for a
-	// "Writing <file>…" line while the model is still sending it.
-	fileWriting := func(name string, args json.RawMessage) string {
-		tc, err := prepareCall(context.WithoutCancel(ctx), reg, call{Name: name, Args: args})
-		if err != nil || len(tc.Effects.Changes) == 0 || tc.Effects.Changes[0].Remove {
-			return ""
-		}
-		return tc.Effects.Changes[0].Path
-	}
-
 	parserOpts := []toolcall.Option{toolcall.WithTools(knownNames(reg)...)}
 	if r.calling == ToolCallingEnvelope {
 		parserOpts = append(parserOpts, toolcall.WithFormats(toolcall.FormatYips))
@@ -136,6 +126,19 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		_, declares := t.(tools.Declarer)
 		return declares && !t.Describe().ReadOnly
 	}
+	// fileWriting names the file a streamed call will write, for a
+	// "Writing <file>…" line while the model is still sending it.
+	fileWriting := func(name string, args json.RawMessage) string {
+		if !isFileEdit(name) {
+			return ""
+		}
+		tc, err := prepareCall(context.WithoutCancel(ctx), reg, call{Name: name, Args: args})
+		if err != nil || len(tc.Effects.Changes) == 0 || tc.Effects.Changes[0].Remove {
+			return ""
+		}
+		return tc.Effects.Changes[0].Path
+	}
+
 	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, fileWriting: fileWriting, isFileEdit: isFileEdit,
 		newParser: func() *toolcall.Stream { return toolcall.NewStream(parserOpts...) }}
 
