@@ -85,12 +85,6 @@ type Declarer interface {
 	Effects(ctx context.Context, call Call) (Effects, error)
 }
 
-// DeclarerFunc adapts a function to Declarer, for wrapping a tool.
-type DeclarerFunc func(ctx context.Context, call Call) (Effects, error)
-
-// Effects calls f.
-func (f DeclarerFunc) Effects(ctx context.Context, call Call) (Effects, error) { return f(ctx, call) }
-
 // Effects returns what a prepared call (see Prepare) will do. A tool that
 // declares nothing gets Effects with Declared false and the read-only flag
 // of its Spec; an error from the tool's declaration means the call cannot
