@@ -117,3 +117,26 @@ func TestParseProblemsReportedBesideCalls(t *testing.T) {
 	assert.Equal(t, StatusSuccess, acts[0].Status)
 	assert.Equal(t, StatusSuccess, acts[1].Status, "the repaired call ran")
 }
+
+// A host's read-only tool that declares nothing is still judged by the
+// file its "path" names, under any alias: a secret needs approval.
+func TestUndeclaredReadOnlyToolJudgedByPath(t *testing.T) {
+	e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"peek","arguments":{"fileName":".env"}}]}
+{"content":"Done. [TASK_COMPLETE]"}
+`, map[string]string{".env": "TOKEN=secret\n"})
+	peeked := 0
+	require.NoError(t, e.reg.Register(tools.Func{
+		Spec: tools.Spec{Name: "peek", Description: "Peek at a file.", ReadOnly: true,
+			Parameters: []byte(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)},
+		Run: func(context.Context, tools.Call) (tools.Result, error) { peeked++; return tools.Text("TOKEN=secret"), nil },
+	}))
+	cfg := e.config()
+	ap := &approver{answer: denyAll}
+	cfg.Approver = ap
+	_, err := e.run(cfg, "Peek at the env")
+	require.NoError(t, err)
+	require.Len(t, ap.asked, 1)
+	assert.Contains(t, ap.asked[0].Summary, ".env")
+	assert.Equal(t, 0, peeked)
+}

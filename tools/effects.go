@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -87,7 +88,8 @@ type Declarer interface {
 
 // Effects returns what a prepared call (see Prepare) will do. A tool that
 // declares nothing gets Effects with Declared false and the read-only flag
-// of its Spec; an error from the tool's declaration means the call cannot
+// of its Spec (a read-only one is taken to read its "path" argument); an
+// error from the tool's declaration means the call cannot
 // run as given (a missing file to edit, text that does not match) and says
 // so in words for the model.
 func (r *Registry) Effects(ctx context.Context, call Call) (Effects, error) {
@@ -103,7 +105,20 @@ func (r *Registry) Effects(ctx context.Context, call Call) (Effects, error) {
 	}
 	d, ok := t.(Declarer)
 	if !ok {
-		return Effects{Annotations: Annotations{ReadOnly: e.spec.ReadOnly}}, nil
+		eff := Effects{Annotations: Annotations{ReadOnly: e.spec.ReadOnly}}
+		if e.spec.ReadOnly {
+			// A read-only tool that declares nothing is taken to read the
+			// file its "path" parameter names (every path alias has been
+			// normalised to it), so that reading .env through it is judged
+			// like reading it with read_file.
+			var a struct {
+				Path string `json:"path"`
+			}
+			if json.Unmarshal(call.Arguments, &a) == nil && a.Path != "" {
+				eff.Reads = []string{a.Path}
+			}
+		}
+		return eff, nil
 	}
 	eff, err := d.Effects(ctx, call)
 	if err != nil {
