@@ -129,7 +129,10 @@ func TestUndeclaredReadOnlyToolJudgedByPath(t *testing.T) {
 	require.NoError(t, e.reg.Register(tools.Func{
 		Spec: tools.Spec{Name: "peek", Description: "Peek at a file.", ReadOnly: true,
 			Parameters: []byte(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)},
-		Run: func(context.Context, tools.Call) (tools.Result, error) { peeked++; return tools.Text("TOKEN=secret"), nil },
+		Run: func(context.Context, tools.Call) (tools.Result, error) {
+			peeked++
+			return tools.Text("TOKEN=secret"), nil
+		},
 	}))
 	cfg := e.config()
 	ap := &approver{answer: denyAll}
