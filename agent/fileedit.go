@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -86,6 +87,12 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		ts[i].before, ts[i].exists = b, err == nil
 	}
 	primary := &ts[0]
+	for _, ch := range e.Changes {
+		// Every byte shown must belong to a path that was judged.
+		if findTarget(ts, e.Dir, ch.Path) == nil {
+			return failed(StatusError, fmt.Sprintf("Not changed: %s declares a change to %s, which is not among the paths it writes; this is a bug in the tool.", c.Tool, ch.Path))
+		}
+	}
 	if staging {
 		return h.stage(ctx, c, ts)
 	}
@@ -183,20 +190,30 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 // the call declared, or "".
 func (h *fileEditHandler) unapproved(e tools.Effects, ts []target) string {
 	for _, ch := range e.Changes {
-		for _, t := range ts {
-			if t.pc.Rel != ch.Path && t.pc.Resolved != ch.Path {
-				continue
-			}
-			got, err := h.files.ReadFile(t.pc.Rel)
-			switch {
-			case ch.Remove && err == nil:
-				return t.pc.Rel
-			case !ch.Remove && (err != nil || !bytes.Equal(got, ch.After)):
-				return t.pc.Rel
-			}
+		t := findTarget(ts, e.Dir, ch.Path)
+		got, err := h.files.ReadFile(t.pc.Rel)
+		switch {
+		case ch.Remove && err == nil:
+			return t.pc.Rel
+		case !ch.Remove && (err != nil || !bytes.Equal(got, ch.After)):
+			return t.pc.Rel
 		}
 	}
 	return ""
+}
+
+// findTarget returns the checked target a declared change is about, or
+// nil. The change names its file as the tool wrote it: relative to the
+// call's directory, or absolute.
+func findTarget(ts []target, dir, p string) *target {
+	p = inDir(dir, p)
+	for i := range ts {
+		t := &ts[i]
+		if filepath.Clean(p) == filepath.Clean(t.pc.Resolved) || path.Clean(filepath.ToSlash(p)) == t.pc.Rel {
+			return t
+		}
+	}
+	return nil
 }
 
 // changesDiff is the unified diff of declared changes, file after file,

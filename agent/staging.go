@@ -59,10 +59,7 @@ func (h *fileEditHandler) stage(ctx context.Context, c *ToolCall, ts []target) o
 	var texts []string
 	var added, removed int
 	for _, ch := range c.Effects.Changes {
-		t := findTarget(ts, ch.Path)
-		if t == nil {
-			return failed(StatusError, fmt.Sprintf("Not staged: %s declared a change to %s, which is not among the paths it writes.", c.Tool, ch.Path))
-		}
+		t := findTarget(ts, c.Effects.Dir, ch.Path) // present: handle checked every change
 		if t.exists != ch.Existed || !bytes.Equal(t.before, ch.Before) {
 			return failed(StatusError, fmt.Sprintf("Not staged: %s changed while the change was being prepared; read it again and redo the change.", t.pc.Rel))
 		}
@@ -80,15 +77,6 @@ func (h *fileEditHandler) stage(ctx context.Context, c *ToolCall, ts []target) o
 	}
 	return outcome{Text: strings.Join(texts, "\n"), Status: StatusSuccess, Detail: fmt.Sprintf("staged +%d −%d", added, removed),
 		Path: ts[0].pc.Rel, Added: added, Removed: removed}
-}
-
-func findTarget(ts []target, path string) *target {
-	for i := range ts {
-		if ts[i].pc.Rel == path || ts[i].pc.Resolved == path {
-			return &ts[i]
-		}
-	}
-	return nil
 }
 
 // applyHandler runs apply_file_change inside a run.
