@@ -22,10 +22,19 @@ type approvalBridge struct {
 }
 
 func (b *approvalBridge) Approve(ctx context.Context, req approval.Request) (approval.Response, error) {
-	if b.pending != nil {
-		b.pending(req.CallID)
+	show := func(req approval.Request) {
+		if b.pending != nil {
+			b.pending(req.CallID)
+		}
+		b.emit(ApprovalRequested{ID: req.ID, CallID: req.CallID, Display: req.Display()})
 	}
-	b.emit(ApprovalRequested{ID: req.ID, CallID: req.CallID, Display: req.Display()})
+	if _, async := b.inner.(approval.Announcer); async {
+		// The card is shown once the request can be answered by its id,
+		// never before: a quick UI's answer is never refused as unknown.
+		ctx = approval.WithAnnounce(ctx, show)
+	} else {
+		show(req) // answered by the Approve call itself
+	}
 
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if b.timeout >= 0 {

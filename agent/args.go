@@ -26,9 +26,3 @@ func firstStringArg(args json.RawMessage, keys ...string) string {
 	})
 	return found
 }
-
-// argPath extracts a file path from call arguments, under any of the
-// names models use for it.
-func argPath(args json.RawMessage) string { return firstStringArg(args, pathKeys...) }
-
-var pathKeys = []string{"path", "file", "filePath", "file_path", "filename", "target_file"}

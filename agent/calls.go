@@ -17,6 +17,9 @@ type call struct {
 	Args  json.RawMessage
 	Kind  string // "tool", or a yips action type
 	Index int
+	// Repaired: the parser closed a call the output cut off, or fixed
+	// its JSON; the event stream says so.
+	Repaired bool
 }
 
 // extraction is what the executor takes from a response: the calls to
@@ -51,7 +54,7 @@ func extractCalls(mode ToolCalling, r streamResult, iteration int) extraction {
 		if kind == "" {
 			kind = "tool"
 		}
-		x.calls = append(x.calls, call{ID: id(pc.ID, i), Name: pc.Name, Args: bytes.Clone(pc.Arguments), Kind: kind, Index: i})
+		x.calls = append(x.calls, call{ID: id(pc.ID, i), Name: pc.Name, Args: bytes.Clone(pc.Arguments), Kind: kind, Index: i, Repaired: pc.Repaired})
 	}
 	x.fromText = mode == ToolCallingNative && len(x.calls) > 0
 	for _, f := range r.Parsed.Failures {

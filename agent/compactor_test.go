@@ -237,7 +237,7 @@ func TestRequestCompactionWithNothingToCompact(t *testing.T) {
 	require.NoError(t, err)
 	n := eventsOf[Notice](e.rec)
 	require.Len(t, n, 1)
-	require.Equal(t, "compaction_skipped", n[0].Kind)
+	require.Equal(t, NoticeCompactionSkipped, n[0].Kind)
 	require.Empty(t, eventsOf[ContextCompacted](e.rec))
 }
 

@@ -76,10 +76,11 @@ type Config struct {
 	// rules every command is confirm-level; set AllowReadOnly to let
 	// ls, cat, git status and the like run without asking.
 	CommandRules safety.CommandRules
-	// CommandDir, when set, reports where the next command starts, so the
-	// files a command names are judged and snapshotted where it really
-	// runs: pass terminal.Shell.Cwd, since the shell keeps `cd` between
-	// commands. Nil means the workspace root.
+	// CommandDir, when set, reports where the next command starts for a
+	// tool that declares a command but not its directory. The built-in
+	// terminal tool declares its own (the shell keeps `cd` between
+	// commands), so commands are judged and snapshotted where they really
+	// run without it. Nil means the workspace root.
 	CommandDir func() string
 	// Safety judges every action (none, confirm or deny, seed 004). Nil
 	// means safety.Policy{Workspace: Workspace, Rules: CommandRules}; set it
@@ -98,6 +99,19 @@ type Config struct {
 	// Grants hold "allow for this session" answers; nil means a set
 	// private to this Executor.
 	Grants *approval.Grants
+
+	// Staging, when set, turns on staging mode (seed 004): calls that would
+	// write files only stage the exact bytes and return a token with the
+	// diff; apply_file_change (offered in this mode) or
+	// Executor.ApplyChange applies a token once, if the file has not
+	// changed. A headless host passes the same Stager to
+	// approval.Headless, restricted to the tokens its client approved.
+	Staging *approval.Stager
+
+	// ToolMiddleware wraps the agent's tool handler, the first outermost:
+	// every prepared call passes through it (audit, rate limits, a guard
+	// of the host's own) before the agent judges and runs it.
+	ToolMiddleware []ToolMiddleware
 
 	// Checkpoints snapshot every file before the agent changes it. Nil
 	// means an in-memory store: undo works while the process lives.

@@ -29,8 +29,9 @@ type executorContext struct {
 func (e *Executor) RequestCompaction() { e.compactAt.Store(true) }
 
 // extend checks the context layer's config and adds the skills (under
-// SkillNamespace) and the subagent tool to a copy of Config.Tools; the
-// host's registry is never modified.
+// SkillNamespace), the subagent tool and, in staging mode,
+// apply_file_change to a copy of Config.Tools; the host's registry is
+// never modified.
 func (e *Executor) extend() error {
 	cfg := &e.cfg
 	if err := cfg.Compaction.validate(); err != nil {
@@ -40,7 +41,7 @@ func (e *Executor) extend() error {
 		return err
 	}
 	e.userTools = cfg.Tools
-	if len(cfg.Skills) == 0 && cfg.Subagents == nil {
+	if len(cfg.Skills) == 0 && cfg.Subagents == nil && cfg.Staging == nil {
 		return nil
 	}
 	reg := cfg.Tools.Filter(func(tools.Spec) bool { return true })
@@ -63,6 +64,11 @@ func (e *Executor) extend() error {
 		}})
 		if err != nil {
 			return fmt.Errorf("%w: subagent tool: %w (a tool named %q is already registered)", ErrConfig, err, SubagentToolName)
+		}
+	}
+	if cfg.Staging != nil {
+		if err := reg.Register(applyChangeTool()); err != nil {
+			return fmt.Errorf("%w: staging mode: %w (a tool named %q is already registered)", ErrConfig, err, ApplyChangeName)
 		}
 	}
 	cfg.Tools = reg
@@ -165,7 +171,7 @@ func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[str
 	}
 	env := SkillEnv{Mode: r.mode, Workspace: r.cfg.Workspace, Emit: r.emit, SetPlan: r.memory.setPlan}
 	if term != nil && !r.spec.ReadOnly {
-		env.RunCommand = commandRunner(term)
+		env.RunCommand = commandRunner(r.runner.prepare, term)
 	}
 	out := make(map[string]callHandler, len(r.e.skills)+1)
 	for name, s := range r.e.skills {
@@ -187,7 +193,7 @@ func (r *run) announceContext() {
 		r.emit(ProjectContextLoaded{Files: r.project.Files})
 	}
 	if r.projectErr != nil {
-		r.emit(Notice{Kind: "project_context", Text: r.projectErr.Error()})
+		r.emit(Notice{Kind: NoticeProjectContext, Text: r.projectErr.Error()})
 	}
 }
 
@@ -222,7 +228,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 	case errors.Is(err, ErrNothingToCompact):
 		r.cfg.Logger.Debug("agent: over the compaction threshold, but nothing is old enough to summarise", "tokens", used, "limit", r.limit)
 		if asked {
-			r.emit(Notice{Kind: "compaction_skipped", Text: "Nothing to compact yet: the conversation holds only the task and its latest turn."})
+			r.emit(Notice{Kind: NoticeCompactionSkipped, Text: "Nothing to compact yet: the conversation holds only the task and its latest turn."})
 		}
 		return nil
 	case err != nil:
@@ -251,7 +257,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 		// The task and the latest turn alone overflow the window; they
 		// are never cut, so say so rather than fail silently.
 		r.cfg.Logger.Warn("agent: the conversation still exceeds the context length after compaction", "tokens", after, "limit", r.limit)
-		r.emit(Notice{Kind: "context_overflow", Text: fmt.Sprintf("The task and the latest turn alone take about %d tokens of a %d-token context; the model may not see all of it.", after, r.limit)})
+		r.emit(Notice{Kind: NoticeContextOverflow, Text: fmt.Sprintf("The task and the latest turn alone take about %d tokens of a %d-token context; the model may not see all of it.", after, r.limit)})
 	}
 	return nil
 }

@@ -59,14 +59,24 @@ func TestCustomMode(t *testing.T) {
 func TestModeGateByDeclaredEffects(t *testing.T) {
 	offline := ModeSpec{Name: "offline", Allow: func(s tools.Spec) bool { return !s.OpenWorld }}
 	gate := offline.gate()
-	require.NoError(t, gate(tools.Spec{Name: "edit_file"}, "edit_file"))
-	err := gate(tools.Spec{Name: "read_webpage", ReadOnly: true, OpenWorld: true}, "read_webpage")
+	require.NoError(t, gate(&ToolCall{Tool: "edit_file", Spec: tools.Spec{Name: "edit_file"}}))
+	err := gate(&ToolCall{Tool: "read_webpage", Spec: tools.Spec{Name: "read_webpage", ReadOnly: true, OpenWorld: true}})
 	require.ErrorIs(t, err, ErrModeTool)
 	assert.Nil(t, builtinMode(ModeAgent).gate(), "agent mode allows all")
 	review := builtinMode(ModeReview)
 	assert.True(t, review.offers(tools.Spec{Name: "run_terminal_command"}))
 	assert.False(t, review.offers(tools.Spec{Name: "edit_file"}))
-	assert.True(t, errors.Is(review.gate()(tools.Spec{}, "edit_file"), ErrReadOnlyMode))
+	assert.True(t, errors.Is(review.gate()(&ToolCall{Tool: "edit_file"}), ErrReadOnlyMode))
+	// In a read-only mode the call's declared effects decide: a read-only
+	// tool whose call declares a write is refused, as is a command that
+	// writes; a read-only git command passes review's gate.
+	readFile := tools.Spec{Name: "read_file", ReadOnly: true}
+	require.NoError(t, review.gate()(&ToolCall{Tool: "read_file", Spec: readFile, Effects: tools.Effects{Annotations: tools.Annotations{ReadOnly: true}}}))
+	assert.ErrorIs(t, review.gate()(&ToolCall{Tool: "read_file", Spec: readFile, Effects: tools.Effects{Writes: []string{"x"}}}), ErrReadOnlyMode)
+	term := tools.Spec{Name: "run_terminal_command"}
+	require.NoError(t, review.gate()(&ToolCall{Tool: "run_terminal_command", Spec: term, Effects: tools.Effects{Command: "git log"}}))
+	assert.ErrorIs(t, review.gate()(&ToolCall{Tool: "run_terminal_command", Spec: term, Effects: tools.Effects{Command: "git log > x", Writes: []string{"x"}}}), ErrReadOnlyMode)
+	assert.ErrorIs(t, builtinMode(ModePlan).gate()(&ToolCall{Tool: "run_terminal_command", Spec: term, Effects: tools.Effects{Command: "git log"}}), ErrReadOnlyMode)
 }
 
 func TestModeConfigErrors(t *testing.T) {

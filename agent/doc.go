@@ -10,12 +10,11 @@
 // checkpoint manager and the event sink) and runs user turns:
 //
 //	x, err := agent.New(agent.Config{
-//		Model:      model,     // llm/ollama, llm/openai or llm/llmtest
-//		Tools:      registry,  // tools.Registry with fstools, search, terminal…
-//		Workspace:  ws,        // safety.OpenWorkspace(dir)
-//		CommandDir: shell.Cwd, // the terminal.Shell behind run_terminal_command
-//		Approver:   ui,        // asks a person; approval.Manager for async UIs
-//		Sink:       agent.JSONLines(os.Stdout),
+//		Model:     model,    // llm/ollama, llm/openai or llm/llmtest
+//		Tools:     registry, // tools.Registry with fstools, search, terminal…
+//		Workspace: ws,       // safety.OpenWorkspace(dir)
+//		Approver:  ui,       // asks a person; approval.Manager for async UIs
+//		Sink:      agent.JSONLines(os.Stdout),
 //	})
 //	res, err := x.Run(ctx, agent.Input{Prompt: "Fix the failing test"})
 //	// res.FinalMessage, res.FilesChanged, res.CheckpointID, res.StopReason…
@@ -29,14 +28,26 @@
 // "Writing <file>…" as soon as a write call's path is known.
 //
 // The calls of a response run as a batch, in order; consecutive read-only
-// calls may run concurrently. Commands go through the terminal handler
-// (safety analysis, command rules, approval of the exact bytes; critical
-// commands are always asked, even under auto-approve), file changes
-// through the file-edit handler (workspace confinement, sensitivity,
-// approval with a diff, a checkpoint snapshot before the tool writes
-// atomically, +N −N stats). Read-only tools go straight to the registry
-// (a file that may hold secrets needs approval first); any other tool that
-// may change things is confirm-level, since its effects cannot be analysed.
+// calls may run concurrently. Each call is prepared once: the registry
+// resolves the tool's name and normalises the arguments (a parameter
+// given twice with different values is refused, never guessed), and the
+// tool declares what the call will do ([tools.Effects]: the paths it reads
+// and writes, the command and the directory it runs in, the exact new
+// bytes of each file). Everything after that sees only the prepared call,
+// so what is judged, shown, snapshotted and run is one thing. A call then
+// passes through the host's [ToolMiddleware], if any, to the agent's own
+// handler, which routes it by its declared effects: commands to the
+// terminal handler (safety analysis in the directory the shell is in,
+// command rules, approval of the exact bytes; critical commands are always
+// asked, even under auto-approve; the files the analysis says it writes
+// are snapshotted), file writes to the file-edit handler (workspace
+// confinement, sensitivity, approval with the diff of the declared bytes,
+// a checkpoint snapshot, then the tool writes exactly those bytes or,
+// if the file changed since, nothing). Read-only calls go straight to the
+// registry (a file that may hold secrets needs approval first); a tool
+// that declares nothing is opaque and confirm-level. With Config.Staging,
+// file writes are only staged under tokens that apply_file_change or
+// [Executor.ApplyChange] apply once.
 // Every call is reported running, pending while it waits for approval,
 // then success, error, denied or skipped, under a progress group named
 // after the batch ("Editing files", "Running commands", …). While a call

@@ -187,11 +187,24 @@ type FinalMessage struct {
 // Notice reports something the loop did on its own: a reminder that the
 // task needs a write, pivot guidance, a stopped repetition.
 type Notice struct {
-	// Kind is write_reminder, pivot_guidance, repeated_failure,
-	// parse_error, truncated or tool_calling_fallback.
-	Kind string `json:"kind"`
+	Kind string `json:"kind"` // one of the Notice… kinds below, or a skill's own
 	Text string `json:"text"`
 }
+
+// The kinds of Notice the agent emits. (Kind stays a plain string so that
+// skills may add their own.)
+const (
+	NoticeWriteReminder       = "write_reminder"        // completion refused: nothing was written
+	NoticePivotGuidance       = "pivot_guidance"        // every action of the last rounds failed
+	NoticeRepeatedFailure     = "repeated_failure"      // the same failing call kept coming
+	NoticeParseError          = "parse_error"           // calls the parser could not read
+	NoticeCallRepaired        = "call_repaired"         // a call was cut off or malformed and repaired
+	NoticeTruncated           = "truncated"             // the response hit the length limit
+	NoticeToolCallingFallback = "tool_calling_fallback" // native tools refused; text calling used
+	NoticeProjectContext      = "project_context"       // project files could not be read
+	NoticeCompactionSkipped   = "compaction_skipped"    // nothing to compact yet
+	NoticeContextOverflow     = "context_overflow"      // the task alone nearly fills the context
+)
 
 // RunFinished closes a run.
 type RunFinished struct {

@@ -216,17 +216,26 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		x := extractCalls(r.calling, sr, r.iter)
 		r.history = append(r.history, assistantMessage(r.calling, sr, x))
 
+		// Every call the parser could not read, and every call it had to
+		// repair, is reported, whether or not other calls came with it.
+		if len(x.problems) > 0 {
+			r.emit(Notice{Kind: NoticeParseError, Text: strings.Join(x.problems, "\n\n")})
+		}
+		for _, c := range x.calls {
+			if c.Repaired {
+				r.emit(Notice{Kind: NoticeCallRepaired, Text: fmt.Sprintf("The %s call (%s) was cut off or malformed; it was repaired before being judged: %s", c.Name, c.ID, excerpt(string(c.Args), 200))})
+			}
+		}
 		if len(x.calls) == 0 {
 			switch {
 			case len(x.problems) > 0:
 				r.history = append(r.history, resultMessages(r.calling, nil, x.problems)...)
-				r.emit(Notice{Kind: "parse_error", Text: strings.Join(x.problems, "\n\n")})
 				if r.guard.noteParseFailure() {
 					r.pivot()
 				}
 				continue
 			case sr.Stop == llm.StopLength && !sr.Complete:
-				r.note("truncated", "Your message was cut off by the length limit. Continue exactly where you stopped.")
+				r.note(NoticeTruncated, "Your message was cut off by the length limit. Continue exactly where you stopped.")
 				continue
 			case r.refuseCompletion():
 				continue
@@ -247,7 +256,7 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		case ctx.Err() != nil:
 			return StopCanceled, context.Cause(ctx)
 		case repeats >= r.maxRepeat:
-			r.emit(Notice{Kind: "repeated_failure", Text: fmt.Sprintf("Stopped: the same call failed %d times.", repeats)})
+			r.emit(Notice{Kind: NoticeRepeatedFailure, Text: fmt.Sprintf("Stopped: the same call failed %d times.", repeats)})
 			return StopRepeatedFailure, nil
 		case sr.Complete && !batch.allFailed && !r.refuseCompletion():
 			// Calls written together with the signal have run; when they
@@ -273,7 +282,7 @@ func (r *run) fallBackToText(err error, sr streamResult) bool {
 	r.e.noNativeTools()
 	r.setCalling(ToolCallingText)
 	r.iter--
-	r.emit(Notice{Kind: "tool_calling_fallback", Text: "The model refused native tool definitions; switched to text tool calling."})
+	r.emit(Notice{Kind: NoticeToolCallingFallback, Text: "The model refused native tool definitions; switched to text tool calling."})
 	r.cfg.Logger.Warn("agent: model refused native tools; using text tool calling", "model", r.cfg.ModelName, "err", err)
 	return true
 }
@@ -286,11 +295,11 @@ func (r *run) refuseCompletion() bool {
 		return false
 	}
 	r.reminded = true
-	r.note("write_reminder", writeReminder)
+	r.note(NoticeWriteReminder, writeReminder)
 	return true
 }
 
-func (r *run) pivot() { r.note("pivot_guidance", fmt.Sprintf(pivotGuidance, r.pivotAfter)) }
+func (r *run) pivot() { r.note(NoticePivotGuidance, fmt.Sprintf(pivotGuidance, r.pivotAfter)) }
 
 // note adds a message of the loop's own to the history and reports it.
 func (r *run) note(kind, text string) {

@@ -3,15 +3,17 @@ package agent
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/internal/edit"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
@@ -34,21 +36,21 @@ type changeSet interface {
 	ID() string
 }
 
-// fileEditHandler owns every tool call that changes files (write_file,
-// create_file, edit_file, modify_lines, patch_file, rename_file,
-// create_folder, and any other non-read-only tool that takes a path):
-// confinement, sensitivity, approval with a diff preview where needed,
-// the checkpoint snapshot before the tool runs, and +N −N stats after.
-// The tools themselves write atomically through the confined workspace,
-// so a cancelled or failed call leaves the old file or the new one, never
-// a mix.
+// fileEditHandler owns every call whose tool declares file writes:
+// confinement, sensitivity, approval of the exact bytes the tool declared
+// (the diff shown is the diff written), the checkpoint snapshot before the
+// tool runs, and +N −N stats after. The tool then writes exactly the
+// approved bytes (it refuses if the file changed since the preview),
+// atomically through the confined workspace, so a cancelled or failed
+// call leaves the old file or the new one, never a mix. In staging mode
+// content changes are only staged, each under a token.
 type fileEditHandler struct {
 	assess    func(ctx context.Context, a safety.Action) safety.Assessment // safety.Policy.Assess
 	files     fileReader
 	changes   func(ctx context.Context) (changeSet, error) // begins the run's checkpoint on first use
 	authorize func(ctx context.Context, req approval.Request) (approval.Approved, error)
 	execute   func(ctx context.Context, c tools.Call) tools.Result
-	planners  map[string]editPlanner // previews for approval diffs
+	stager    *approval.Stager // staging mode when set
 	logger    *slog.Logger
 }
 
@@ -60,22 +62,20 @@ type target struct {
 	snap   bool // snapshotted in the checkpoint
 }
 
-func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) outcome {
-	args, err := argObject(c.Args)
-	if err != nil {
-		return failed(StatusError, err.Error())
+func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
+	e := c.Effects
+	paths := make([]string, len(e.Writes))
+	ops := make([]safety.PathOp, len(e.Writes))
+	for i, p := range e.Writes {
+		paths[i] = inDir(e.Dir, p)
+		ops[i] = safety.PathOp{Path: paths[i], Op: safety.OpWrite}
 	}
-	paths := editPaths(canonical, args)
-	if len(paths) == 0 {
-		return failed(StatusError, fmt.Sprintf(`%s needs a "path": the file to change, relative to the workspace root.`, canonical))
-	}
-	ops := make([]safety.PathOp, len(paths))
-	for i, p := range paths {
-		ops[i] = safety.PathOp{Path: p, Op: safety.OpWrite}
-	}
-	as := h.assess(ctx, safety.Action{Tool: canonical, Paths: ops})
-	if as.Decision == safety.Deny || len(as.Paths) != len(paths) {
-		h.logger.Info("agent: file edit refused", "tool", canonical, "paths", paths, "reason", as.Reason())
+	as := h.assess(ctx, safety.Action{Tool: c.Tool, Paths: ops})
+	// Staging writes nothing, so a change that only lacks a person to
+	// confirm it (headless) may be staged for the host to review.
+	staging := h.stager != nil && stageable(e)
+	if (as.Decision == safety.Deny && !(staging && as.Headless)) || len(as.Paths) != len(paths) {
+		h.logger.Info("agent: file edit refused", "tool", c.Tool, "paths", paths, "reason", as.Reason())
 		return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", as.Reason()), Status: StatusDenied, Detail: as.Reason(), Path: paths[0]}
 	}
 	ts := make([]target, len(paths))
@@ -87,26 +87,29 @@ func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) 
 		ts[i].before, ts[i].exists = b, err == nil
 	}
 	primary := &ts[0]
+	for _, ch := range e.Changes {
+		// Every byte shown must belong to a path that was judged.
+		if findTarget(ts, e.Dir, ch.Path) == nil {
+			return failed(StatusError, fmt.Sprintf("Not changed: %s declares a change to %s, which is not among the paths it writes; this is a bug in the tool.", c.Tool, ch.Path))
+		}
+	}
+	if staging {
+		return h.stage(ctx, c, ts)
+	}
 
-	req := approval.Request{Kind: approval.KindFileEdit, ToolName: canonical, CallID: c.ID, Path: primary.pc.Resolved,
+	req := approval.Request{Kind: approval.KindFileEdit, ToolName: c.Tool, CallID: c.ID, Path: primary.pc.Resolved,
 		Decision: decision, Reasons: reasons}
 	if sensitive {
 		req.Severity = safety.SeverityHigh
 	}
-	// A person deciding about a sensitive file sees the exact diff, and
-	// what the tool then writes must be what was shown.
-	var preview []byte
+	// A person deciding about a sensitive file sees the exact diff of the
+	// bytes the tool declared, and the tool writes those bytes or none.
 	if decision == safety.Confirm {
-		if plan := h.planners[canonical]; plan != nil && len(ts) == 1 {
-			if data, err := plan(args, primary.before, primary.exists); err == nil {
-				preview = data
-				var st approval.DiffStats
-				req.Diff, st = approval.UnifiedDiff(primary.pc.Rel, primary.before, data, !primary.exists, -1)
-				req.Added, req.Removed = st.Added, st.Removed
-			}
-		}
+		var st edit.Stats
+		req.Diff, st = changesDiff(e.Changes)
+		req.Added, req.Removed = st.Added, st.Removed
 		if req.Diff == "" {
-			req.Summary = fmt.Sprintf("%s %s", canonical, strings.Join(paths, " → "))
+			req.Summary = fmt.Sprintf("%s %s", c.Tool, strings.Join(paths, " → "))
 		}
 	}
 	approved, err := h.authorize(ctx, req)
@@ -122,30 +125,28 @@ func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) 
 	if err != nil {
 		return outcome{Text: "Not changed: cannot open a checkpoint to make the change undoable: " + err.Error(), Status: StatusError, Detail: err.Error(), Path: primary.pc.Rel}
 	}
-	// Checkpoints hold regular files. A new folder, or a folder being
-	// renamed, has no content to snapshot: snapshotting its absent
-	// destination would only make undo trip over the directory later.
-	dirOnly := canonical == "create_folder" || (canonical == "rename_file" && !primary.exists)
+	// Checkpoints hold regular files; a call that only makes directories
+	// has no content to snapshot.
 	for i := range ts {
-		if dirOnly {
+		if e.CreatesOnly {
 			break
 		}
-		if o, ok := h.snapshot(ctx, cs, canonical, &ts[i]); !ok {
+		if o, ok := h.snapshot(ctx, cs, c.Tool, &ts[i]); !ok {
 			return o
 		}
 	}
 
-	res := h.execute(ctx, tools.Call{ID: c.ID, Name: canonical, Arguments: c.Args})
+	res := h.execute(tools.WithApproved(ctx, e), tools.Call{ID: c.ID, Name: c.Tool, Arguments: c.Args})
 	o := fromToolResult(res)
 	o.Path = primary.pc.Rel
-	o.AutoApproved = decision == safety.Confirm && approved.By() != "user"
+	o.AutoApproved = decision == safety.Confirm && approved.By() != approval.ByUser
 	if res.IsError {
 		if ctx.Err() != nil {
 			o.Status = StatusSkipped
 		}
 		return o
 	}
-	call := checkpoint.Call{ID: c.ID, Tool: canonical}
+	call := checkpoint.Call{ID: c.ID, Tool: c.Tool}
 	for i := range ts {
 		if ts[i].snap {
 			if notFile(h.files, ts[i].pc.Rel) {
@@ -158,17 +159,18 @@ func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) 
 			}
 		}
 	}
-	after, aerr := h.files.ReadFile(primary.pc.Rel)
-	if preview != nil && (aerr != nil || !bytes.Equal(after, preview)) {
-		// The tool wrote something other than the approved diff: put the
-		// file back rather than keep an unapproved change.
-		_, uerr := cs.UndoFile(context.WithoutCancel(ctx), primary.pc.Rel, checkpoint.UndoOptions{})
-		h.logger.Warn("agent: written content differs from the approved preview; reverted", "path", primary.pc.Rel, "undo_err", uerr)
-		return outcome{Text: fmt.Sprintf("Not changed: %s would have written something other than the approved change to %s, so the file was restored. Read the file and try again.", canonical, primary.pc.Rel),
-			Status: StatusError, Detail: "differs from the approved preview", Path: primary.pc.Rel}
+	if bad := h.unapproved(e, ts); bad != "" {
+		// The tool wrote something other than what it declared (a host
+		// tool that does not check tools.Approved): put the file back
+		// rather than keep an unapproved change.
+		_, uerr := cs.UndoFile(context.WithoutCancel(ctx), bad, checkpoint.UndoOptions{})
+		h.logger.Warn("agent: written content differs from the declared change; reverted", "path", bad, "undo_err", uerr)
+		return outcome{Text: fmt.Sprintf("Not changed: %s wrote something other than the change it declared to %s, so the file was restored. Read the file and try again.", c.Tool, bad),
+			Status: StatusError, Detail: "differs from the declared change", Path: primary.pc.Rel}
 	}
+	after, aerr := h.files.ReadFile(primary.pc.Rel)
 	if o.Added == 0 && o.Removed == 0 && aerr == nil {
-		st := lineStats(primary.pc.Rel, primary.before, after, !primary.exists)
+		st := edit.Count(primary.before, after)
 		o.Added, o.Removed = st.Added, st.Removed
 	}
 	switch {
@@ -182,6 +184,63 @@ func (h *fileEditHandler) handle(ctx context.Context, c call, canonical string) 
 		}
 	}
 	return o
+}
+
+// unapproved returns the first target whose content on disk is not what
+// the call declared, or "".
+func (h *fileEditHandler) unapproved(e tools.Effects, ts []target) string {
+	for _, ch := range e.Changes {
+		t := findTarget(ts, e.Dir, ch.Path)
+		got, err := h.files.ReadFile(t.pc.Rel)
+		switch {
+		case ch.Remove && err == nil:
+			return t.pc.Rel
+		case !ch.Remove && (err != nil || !bytes.Equal(got, ch.After)):
+			return t.pc.Rel
+		}
+	}
+	return ""
+}
+
+// findTarget returns the checked target a declared change is about, or
+// nil. The change names its file as the tool wrote it: relative to the
+// call's directory, or absolute.
+func findTarget(ts []target, dir, p string) *target {
+	p = inDir(dir, p)
+	for i := range ts {
+		t := &ts[i]
+		if filepath.Clean(p) == filepath.Clean(t.pc.Resolved) || path.Clean(filepath.ToSlash(p)) == t.pc.Rel {
+			return t
+		}
+	}
+	return nil
+}
+
+// changesDiff is the unified diff of declared changes, file after file,
+// and its total stats.
+func changesDiff(changes []tools.FileChange) (string, edit.Stats) {
+	var b strings.Builder
+	var total edit.Stats
+	for _, ch := range changes {
+		var d edit.Diff
+		if ch.Remove {
+			d = edit.Unified("a/"+ch.Path, "/dev/null", ch.Before, nil, -1)
+		} else {
+			d = edit.FileDiff(ch.Path, ch.Before, ch.After, !ch.Existed, -1)
+		}
+		b.WriteString(d.Unified)
+		total.Added += d.Stats.Added
+		total.Removed += d.Stats.Removed
+	}
+	return b.String(), total
+}
+
+// inDir resolves a declared path against the call's directory.
+func inDir(dir, p string) string {
+	if dir == "" || p == "" || filepath.IsAbs(p) || p[0] == '~' {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 // snapshot takes a target's pre-image. A directory (rename_file of a
@@ -219,65 +278,4 @@ func releaseNonFile(ctx context.Context, cs changeSet, rel string, logger *slog.
 	if err := cs.KeepFile(context.WithoutCancel(ctx), rel); err != nil {
 		logger.Warn("agent: cannot release a non-file path from the checkpoint", "path", rel, "err", err)
 	}
-}
-
-func lineStats(rel string, before, after []byte, created bool) approval.DiffStats {
-	_, st := approval.UnifiedDiff(rel, before, after, created, 0)
-	return st
-}
-
-// fileEditTools are the built-in tools (tools/fstools) that change files.
-var fileEditTools = map[string]bool{"write_file": true, "create_file": true, "edit_file": true, "modify_lines": true,
-	"patch_file": true, "rename_file": true, "create_folder": true, "delete_file": true}
-
-// isFileEditSpec reports whether calls of a tool go through the file-edit
-// handler: the built-in file tools, and any other tool that may change
-// things and takes a "path".
-func isFileEditSpec(s tools.Spec) bool {
-	if s.ReadOnly {
-		return false
-	}
-	return fileEditTools[s.Name] || bytes.Contains(s.Parameters, []byte(`"path"`))
-}
-
-// noContentTools change files without writing content: no "Writing…".
-var noContentTools = map[string]bool{"rename_file": true, "create_folder": true, "delete_file": true}
-
-var newPathKeys = []string{"new_path", "newPath", "destination", "dest", "to", "target"}
-
-// editPaths lists the paths a call changes: its path, a rename's
-// destination, or the file a patch names in its +++ line.
-func editPaths(canonical string, args map[string]json.RawMessage) []string {
-	var out []string
-	if p := stringArg(args, pathKeys...); p != "" {
-		out = append(out, p)
-	} else if canonical == "patch_file" {
-		if p := patchTarget(stringArg(args, "diff", "patch")); p != "" {
-			out = append(out, p)
-		}
-	}
-	if canonical == "rename_file" {
-		if p := stringArg(args, newPathKeys...); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// patchTarget is the file a unified diff's "+++ b/path" line names.
-func patchTarget(diff string) string {
-	for line := range strings.Lines(diff) {
-		if rest, ok := strings.CutPrefix(line, "+++ "); ok {
-			p := strings.TrimSpace(rest)
-			if i := strings.IndexByte(p, '\t'); i >= 0 {
-				p = p[:i]
-			}
-			p = strings.TrimPrefix(p, "b/")
-			if p == "/dev/null" {
-				return ""
-			}
-			return p
-		}
-	}
-	return ""
 }

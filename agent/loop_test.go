@@ -38,7 +38,7 @@ func TestWriteValidation(t *testing.T) {
 		assert.Contains(t, lastUser(e.model.Requests()[1]), "no file was changed")
 		notices := eventsOf[Notice](e.rec)
 		require.Len(t, notices, 1)
-		assert.Equal(t, "write_reminder", notices[0].Kind)
+		assert.Equal(t, NoticeWriteReminder, notices[0].Kind)
 	})
 }
 
@@ -133,7 +133,7 @@ func TestMalformedCallFedBackThenCorrected(t *testing.T) {
 	assert.Contains(t, fb, `<tool_call>{"name": "TOOL_NAME"`)
 	notices := eventsOf[Notice](e.rec)
 	require.NotEmpty(t, notices)
-	assert.Equal(t, "parse_error", notices[0].Kind)
+	assert.Equal(t, NoticeParseError, notices[0].Kind)
 }
 
 // Native calls whose arguments are not an object get an error result for

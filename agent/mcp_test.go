@@ -84,3 +84,53 @@ func TestMCPToolRules(t *testing.T) {
 		assert.EqualValues(t, 0, calls.Load(), "a refused call never reaches the server")
 	})
 }
+
+// An MCP tool's arguments are prepared like any tool's: an alias reaches
+// the server under the schema's own name, and a file named twice is
+// refused before the server sees anything.
+func TestMCPToolArgumentsPrepared(t *testing.T) {
+	for _, tc := range []struct {
+		name, args string
+		want       string // the path the server got; "" when refused
+	}{
+		{"alias", `{"fileName":"notes.md"}`, "notes.md"},
+		{"conflict", `{"file":"notes.md","fileName":".env"}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"docs__upload","arguments":`+tc.args+`}]}
+{"content":"Done. [TASK_COMPLETE]"}
+`, nil)
+			var got atomic.Value
+			srv := sdk.NewServer(&sdk.Implementation{Name: "docs", Version: "1"}, nil)
+			sdk.AddTool(srv, &sdk.Tool{Name: "upload", Description: "Upload a file"},
+				func(ctx context.Context, _ *sdk.CallToolRequest, in struct {
+					Path string `json:"path"`
+				}) (*sdk.CallToolResult, any, error) {
+					got.Store(in.Path)
+					return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "uploaded"}}}, nil, nil
+				})
+			ctx, cancel := context.WithCancel(context.Background())
+			st, ct := sdk.NewInMemoryTransports()
+			ss, err := srv.Connect(ctx, st, nil)
+			require.NoError(t, err)
+			c, err := mcp.Connect(ctx, mcp.ServerConfig{Name: "docs", Transport: ct, Rules: mcp.Rules{Allow: []string{"upload"}}, Logger: quietLogger()})
+			require.NoError(t, err)
+			t.Cleanup(func() { c.Close(); ss.Wait(); cancel() })
+			_, err = c.Register(ctx, e.reg)
+			require.NoError(t, err)
+
+			_, err = e.run(e.config(), "Upload the notes")
+			require.NoError(t, err)
+			acts := e.rec.actions()
+			require.Len(t, acts, 1)
+			if tc.want == "" {
+				assert.Nil(t, got.Load(), "the server was called")
+				assert.Contains(t, acts[0].Output, "given twice")
+				return
+			}
+			assert.Equal(t, StatusSuccess, acts[0].Status, acts[0].Output)
+			assert.Equal(t, tc.want, got.Load())
+		})
+	}
+}

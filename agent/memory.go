@@ -1,13 +1,10 @@
 package agent
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/tetherdev/tether/tools/terminal"
 )
 
 // Memory is the structured notes of a session (seed 001,
@@ -127,13 +124,16 @@ func (k *memoryKeeper) observe(results []callResult) {
 	m := k.mem
 	for _, r := range results {
 		p := r.out.Path
-		if p == "" {
-			p = argPath(r.call.Args)
+		var cmd string
+		if r.tc != nil {
+			cmd = r.tc.Effects.Command
+			if p == "" {
+				_, _, p = actionTitles(r.tc, r.canonical)
+			}
 		}
 		switch {
-		case r.canonical == terminal.Name || r.canonical == SkillNamespace+"__build":
-			cmd := stringArgOf(r.call.Args, commandKeys...)
-			if r.canonical != terminal.Name {
+		case cmd != "" || r.canonical == SkillNamespace+"__build":
+			if cmd == "" {
 				cmd, _ = strings.CutPrefix(firstLine(r.out.Text), "$ ") // the build skill's first line
 			}
 			if cmd != "" {
@@ -141,7 +141,7 @@ func (k *memoryKeeper) observe(results []callResult) {
 			}
 		case r.out.Wrote && p != "":
 			m.FilesWritten = pushUnique(m.FilesWritten, p, memoryMaxFiles)
-		case r.canonical == "read_file" && r.out.Status == StatusSuccess && p != "":
+		case r.tc != nil && len(r.tc.Effects.Reads) > 0 && r.out.Status == StatusSuccess && p != "":
 			m.FilesRead = pushUnique(m.FilesRead, p, memoryMaxFiles)
 		}
 		if r.out.Status == StatusError || r.out.Status == StatusDenied {
@@ -167,19 +167,4 @@ func pushBounded[T any](s []T, v T, n int) []T {
 		s = slices.Delete(s, 0, len(s)-n)
 	}
 	return s
-}
-
-// stringArgOf reads the first non-empty string among keys of a JSON
-// object; "" when args is not an object.
-func stringArgOf(args json.RawMessage, keys ...string) string {
-	var m map[string]any
-	if json.Unmarshal(args, &m) != nil {
-		return ""
-	}
-	for _, k := range keys {
-		if s, ok := m[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return ""
 }

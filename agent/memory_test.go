@@ -7,10 +7,25 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/tools"
 )
 
+// res is a result of a prepared call; the effects are what the built-in
+// tools declare for these arguments.
 func res(name, args string, o outcome) callResult {
-	return callResult{call: call{Name: name, Args: json.RawMessage(args)}, canonical: name, out: o}
+	tc := &ToolCall{Tool: name, Args: json.RawMessage(args)}
+	var a struct{ Path, Command string }
+	_ = json.Unmarshal(tc.Args, &a)
+	switch name {
+	case "read_file":
+		tc.Effects = tools.Reading(a.Path)
+	case "edit_file":
+		tc.Effects = tools.Effects{Writes: []string{a.Path}}
+	case "run_terminal_command":
+		tc.Effects = tools.Effects{Command: a.Command}
+	}
+	return callResult{call: call{Name: name, Args: json.RawMessage(args)}, canonical: name, tc: tc, out: o}
 }
 
 func TestMemoryObserve(t *testing.T) {
@@ -22,7 +37,7 @@ func TestMemoryObserve(t *testing.T) {
 		res("edit_file", `{"path":"a.go"}`, outcome{Status: StatusSuccess, Path: "a.go", Wrote: true}),
 		res("edit_file", `{"path":"c.go"}`, outcome{Status: StatusError, Text: "Error: old_text not found in c.go\nclosest match…"}),
 		res("run_terminal_command", `{"command":"go test ./..."}`, outcome{Status: StatusError, Detail: "exit code 1", Text: "FAIL"}),
-		res("run_terminal_command", `{"cmd":"rm -rf /"}`, outcome{Status: StatusDenied, Detail: "critical", Text: "Not run: denied"}),
+		res("run_terminal_command", `{"command":"rm -rf /"}`, outcome{Status: StatusDenied, Detail: "critical", Text: "Not run: denied"}),
 	})
 	m := k.snapshot()
 	require.Equal(t, []string{"b.go", "a.go"}, m.FilesRead)

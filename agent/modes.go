@@ -82,19 +82,32 @@ func (m ModeSpec) offers(spec tools.Spec) bool {
 }
 
 // gate returns the runner's gate for the mode: nil when it allows all.
-func (m ModeSpec) gate() func(spec tools.Spec, canonical string) error {
+// A call passes when the mode offers its tool and, in a read-only mode,
+// when the prepared call declares only reads, or (with GitReads) a
+// command and no writes, which the terminal handler then holds to
+// read-only git. The declared effects decide, not the tool's name: a
+// read-only tool whose call would write is refused.
+func (m ModeSpec) gate() func(c *ToolCall) error {
 	if !m.restricts() {
 		return nil
 	}
-	return func(spec tools.Spec, canonical string) error {
-		spec.Name = canonical
-		if m.offers(spec) {
+	return func(c *ToolCall) error {
+		spec := c.Spec
+		spec.Name = c.Tool
+		if !m.offers(spec) && !(m.ReadOnly && !spec.ReadOnly) {
+			return fmt.Errorf("%w: %s is not available in %s mode; use the tools this mode offers", ErrModeTool, c.Tool, m.Name)
+		}
+		if !m.ReadOnly {
 			return nil
 		}
-		if m.ReadOnly && !spec.ReadOnly {
-			return fmt.Errorf("%w: %s is not available in %s mode, which only reads. Use the read-only tools to investigate and describe the change you would make instead", ErrReadOnlyMode, canonical, m.Name)
+		e := c.Effects
+		switch {
+		case m.offers(spec) && spec.ReadOnly && e.ReadOnly && len(e.Writes) == 0 && e.Command == "":
+			return nil
+		case m.offers(spec) && m.GitReads && c.Tool == terminal.Name && e.Command != "" && len(e.Writes) == 0:
+			return nil
 		}
-		return fmt.Errorf("%w: %s is not available in %s mode; use the tools this mode offers", ErrModeTool, canonical, m.Name)
+		return fmt.Errorf("%w: %s is not available in %s mode, which only reads. Use the read-only tools to investigate and describe the change you would make instead", ErrReadOnlyMode, c.Tool, m.Name)
 	}
 }
 

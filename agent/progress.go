@@ -26,21 +26,23 @@ var (
 )
 
 // groupTitle names a batch by its most consequential kind of call:
-// edits, then commands, then searches, analysis, structure, reads.
-func groupTitle(names []string, isEdit, isTerm func(string) bool) string {
-	has := func(pred func(string) bool) bool {
-		for _, n := range names {
-			if pred(n) {
+// edits (calls that declare file writes), then commands, then searches,
+// analysis, structure, reads. The last four are presentation only, by the
+// built-in tools' names.
+func groupTitle(rs []routed) string {
+	has := func(pred func(routed) bool) bool {
+		for _, r := range rs {
+			if pred(r) {
 				return true
 			}
 		}
 		return false
 	}
-	in := func(m map[string]bool) func(string) bool { return func(n string) bool { return m[n] } }
+	in := func(m map[string]bool) func(routed) bool { return func(r routed) bool { return m[r.canonical] } }
 	switch {
-	case has(isEdit):
+	case has(func(r routed) bool { return r.tc != nil && len(r.tc.Effects.Writes) > 0 }):
 		return GroupEditing
-	case has(isTerm):
+	case has(func(r routed) bool { return r.tc != nil && r.tc.Effects.Command != "" }):
 		return GroupCommands
 	case has(in(searchTools)):
 		return GroupSearching
@@ -63,22 +65,24 @@ const (
 	formBase                     // "Read main.go" as an order: "Write .env (denied)"
 )
 
-// actionTitle is the one-line title of a call: "Reading main.go" while
-// it runs, "Read main.go" when done. It also returns the path the call
-// is about, if any.
-func actionTitle(name string, args json.RawMessage, running bool) (string, string) {
-	if running {
-		return titleOf(name, args, formRunning)
-	}
-	return titleOf(name, args, formDone)
-}
-
 // actionTitles returns the running title, the final title for status
-// (success: "Wrote a.go"; otherwise "Write a.go (denied)") and the path.
-func actionTitles(name string, args json.RawMessage) (running string, final func(ActionStatus) string, path string) {
-	running, path = titleOf(name, args, formRunning)
-	done, _ := titleOf(name, args, formDone)
-	base, _ := titleOf(name, args, formBase)
+// (success: "Wrote a.go"; otherwise "Write a.go (denied)") and the path
+// the call is about: the first it declares writing, else reading. tc is
+// nil for a call that could not be prepared.
+func actionTitles(tc *ToolCall, name string) (running string, final func(ActionStatus) string, path string) {
+	var args json.RawMessage
+	if tc != nil {
+		args = tc.Args
+		switch e := tc.Effects; {
+		case len(e.Writes) > 0:
+			path = e.Writes[0]
+		case len(e.Reads) > 0:
+			path = e.Reads[0]
+		}
+	}
+	running = titleOf(name, args, path, formRunning)
+	done := titleOf(name, args, path, formDone)
+	base := titleOf(name, args, path, formBase)
 	return running, func(s ActionStatus) string {
 		if s == StatusSuccess {
 			return done
@@ -87,9 +91,9 @@ func actionTitles(name string, args json.RawMessage) (running string, final func
 	}, path
 }
 
-func titleOf(name string, args json.RawMessage, form titleForm) (string, string) {
-	str := func(keys ...string) string { return firstStringArg(args, keys...) }
-	p := str(pathKeys...)
+// titleOf titles a prepared call: its arguments carry canonical names.
+func titleOf(name string, args json.RawMessage, p string, form titleForm) string {
+	str := func(key string) string { return firstStringArg(args, key) }
 	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
 	verb := func(ing, ed, plain string) string {
 		switch form {
@@ -102,26 +106,26 @@ func titleOf(name string, args json.RawMessage, form titleForm) (string, string)
 	}
 	switch name {
 	case "read_file":
-		return verb("Reading ", "Read ", "Read ") + base, p
+		return verb("Reading ", "Read ", "Read ") + base
 	case "write_file", "create_file":
-		return verb("Writing ", "Wrote ", "Write ") + base, p
+		return verb("Writing ", "Wrote ", "Write ") + base
 	case "edit_file":
-		return verb("Editing ", "Edited ", "Edit ") + base, p
+		return verb("Editing ", "Edited ", "Edit ") + base
 	case "run_terminal_command":
-		return verb("Running ", "Ran ", "Run ") + "`" + excerpt(firstLine(str("command", "cmd", "script")), 80) + "`", ""
+		return verb("Running ", "Ran ", "Run ") + "`" + excerpt(firstLine(str("command")), 80) + "`"
 	case "search_workspace":
-		return verb("Searching for ", "Searched for ", "Search for ") + "“" + excerpt(str("query", "pattern", "search"), 60) + "”", p
+		return verb("Searching for ", "Searched for ", "Search for ") + "“" + excerpt(str("query"), 60) + "”"
 	case "list_files":
 		if p == "" {
 			p = "."
 		}
-		return verb("Listing ", "Listed ", "List ") + p, p
+		return verb("Listing ", "Listed ", "List ") + p
 	}
 	t := verb("Running ", "Ran ", "Run ") + name
 	if p != "" {
 		t += " on " + base
 	}
-	return t, p
+	return t
 }
 
 func firstLine(s string) string {

@@ -23,25 +23,31 @@ type readGuard struct {
 }
 
 // judge runs while the batch is routed, before anything executes: it
-// refuses a call outright, or returns the approval request it needs.
-func (g *readGuard) judge(ctx context.Context, c call, canonical string) (early *outcome, ask *approval.Request) {
-	p := argPath(c.Args)
-	if p == "" {
+// refuses a call outright, or returns the approval request it needs. It
+// judges the paths the tool declares it reads, resolved against the
+// call's directory.
+func (g *readGuard) judge(ctx context.Context, c *ToolCall) (early *outcome, ask *approval.Request) {
+	if len(c.Effects.Reads) == 0 {
 		return nil, nil
 	}
-	as := g.assess(ctx, safety.Action{Tool: canonical, Paths: []safety.PathOp{{Path: p, Op: safety.OpRead}}})
+	ops := make([]safety.PathOp, len(c.Effects.Reads))
+	for i, p := range c.Effects.Reads {
+		ops[i] = safety.PathOp{Path: inDir(c.Effects.Dir, p), Op: safety.OpRead}
+	}
+	p := ops[0].Path
+	as := g.assess(ctx, safety.Action{Tool: c.Tool, Paths: ops})
 	switch {
 	case as.Decision == safety.Allow:
 		return nil, nil
 	case as.Decision == safety.Deny:
 		return ptr(outcome{Text: "Not read: " + as.Reason(), Status: StatusDenied, Detail: as.Reason(), Path: p}), nil
 	case !g.askable:
-		g.logger.Info("agent: read refused in a read-only mode", "tool", canonical, "path", p, "reason", as.Reason())
+		g.logger.Info("agent: read refused in a read-only mode", "tool", c.Tool, "path", p, "reason", as.Reason())
 		return ptr(outcome{Text: fmt.Sprintf("Not read: %s. This mode cannot ask the user for approval; do without this file.", as.Reason()),
 			Status: StatusDenied, Detail: as.Reason(), Path: p}), nil
 	}
-	return nil, &approval.Request{Kind: approval.KindOther, ToolName: canonical, CallID: c.ID,
-		Summary: fmt.Sprintf("%s %s", canonical, p), Decision: as.Decision, Severity: safety.SeverityHigh, Reasons: as.Reasons}
+	return nil, &approval.Request{Kind: approval.KindOther, ToolName: c.Tool, CallID: c.ID,
+		Summary: fmt.Sprintf("%s %s", c.Tool, p), Decision: as.Decision, Severity: safety.SeverityHigh, Reasons: as.Reasons}
 }
 
 // ask puts a judged request to the gate; nil means approved.

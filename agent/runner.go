@@ -4,27 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
-
-// outcome is what one call did: the text the model gets and what a UI
-// shows about it.
-type outcome struct {
-	Text         string
-	Status       ActionStatus
-	Detail       string
-	Path         string
-	StartLine    int
-	Chunks       []tools.LineRange
-	Added        int
-	Removed      int
-	Wrote        bool // a file was written (not skipped)
-	AutoApproved bool
-	CheckpointID string
-}
 
 func failed(status ActionStatus, text string) outcome {
 	return outcome{Text: text, Status: status, Detail: firstLine(text)}
@@ -34,6 +20,7 @@ func failed(status ActionStatus, text string) outcome {
 type callResult struct {
 	call      call
 	canonical string
+	tc        *ToolCall // nil when the call could not be prepared
 	out       outcome
 }
 
@@ -46,27 +33,35 @@ type batchResult struct {
 
 // callHandler runs the calls of one kind (terminal commands, file edits).
 type callHandler interface {
-	handle(ctx context.Context, c call, canonical string) outcome
+	handle(ctx context.Context, c *ToolCall) outcome
 }
 
 // toolRunner executes one batch of calls: in order, except that a run of
-// consecutive read-only calls may execute concurrently. It routes each
-// call to the terminal handler, the file-edit handler or the registry,
-// and reports running → (pending) → final status for each, under one
-// progress group per batch. Events stay in call order even when calls run
-// concurrently: all "running" events of a concurrent run come first, then
-// the results in order.
+// consecutive read-only calls may execute concurrently. Each call is
+// prepared once (name resolved, arguments normalised, effects declared),
+// then passes through the handler chain: the host's middleware around the
+// agent's own handler, which routes by the declared effects (a command to
+// the terminal handler, file writes to the file-edit handler, a tool that
+// declares nothing to the opaque-tool handler) and reports running →
+// (pending) → final status for each, under one progress group per batch.
+// Events stay in call order even when calls run concurrently: all
+// "running" events of a concurrent run come first, then the results in
+// order.
 type toolRunner struct {
-	lookup   func(name string) (tools.Spec, string, error)
+	// prepare resolves and normalises a call and has its tool declare
+	// its effects; an error is the model's to read.
+	prepare func(ctx context.Context, c call) (*ToolCall, error)
+	// declare has the tool declare a prepared call's effects again, just
+	// before it runs.
+	declare  func(ctx context.Context, c *ToolCall) error
 	execute  func(ctx context.Context, c tools.Call) tools.Result
-	terminal callHandler            // run_terminal_command
-	files    callHandler            // file edits; nil in read-only modes
-	others   callHandler            // other tools that are not read-only; nil runs them directly
-	special  map[string]callHandler // skills and subagents, by canonical name
-	reads    *readGuard             // nil: reads are not judged
-	isTerm   func(canonical string) bool
-	isEdit   func(canonical string) bool
-	allowed  func(spec tools.Spec, canonical string) error // the mode's gate; nil allows all
+	terminal callHandler             // calls that run a command
+	files    callHandler             // calls that write files; nil in read-only modes
+	others   callHandler             // tools that may change things and declare no judgeable effect; nil refuses them
+	special  map[string]callHandler  // skills and subagents, by canonical name
+	reads    *readGuard              // nil: reads are not judged
+	allowed  func(c *ToolCall) error // the mode's gate; nil allows all
+	chain    ToolHandler             // host middleware around dispatch
 	emit     func(Event)
 	stopped  func() error // non-nil once the sink failed
 	parallel int
@@ -75,11 +70,11 @@ type toolRunner struct {
 	active map[string]ToolAction // call id → its running action, for pending events
 }
 
-// routed is a call after lookup and the mode's gate.
+// routed is a call after preparation and the mode's gate.
 type routed struct {
 	c          call
 	canonical  string
-	spec       tools.Spec
+	tc         *ToolCall
 	early      *outcome          // set when the call is refused before running
 	ask        *approval.Request // a read that needs approval first
 	action     ToolAction
@@ -89,12 +84,10 @@ type routed struct {
 
 func (r *toolRunner) runBatch(ctx context.Context, groupID string, calls []call) batchResult {
 	rs := make([]routed, len(calls))
-	names := make([]string, len(calls))
 	for i, c := range calls {
 		rs[i] = r.route(ctx, c)
-		names[i] = rs[i].canonical
 	}
-	title := groupTitle(names, r.isEdit, r.isTerm)
+	title := groupTitle(rs)
 	r.emit(ProgressGroupStarted{GroupID: groupID, Title: title})
 
 	out := batchResult{results: make([]callResult, len(calls)), allFailed: true}
@@ -128,35 +121,48 @@ func (r *toolRunner) route(ctx context.Context, c call) routed {
 		rt.early = ptr(failed(StatusError, p))
 		return rt
 	}
-	spec, canonical, err := r.lookup(c.Name)
+	tc, err := r.prepare(ctx, c)
+	if tc != nil {
+		rt.tc, rt.canonical = tc, tc.Tool
+	}
+	if err != nil && tc != nil && r.special[tc.Tool] != nil {
+		// Skills and the subagent tool read their own arguments, in more
+		// shapes than their schema shows; they judge what they do inside.
+		tc.Args, err = c.Args, nil
+	}
 	if err != nil {
-		rt.early = ptr(failed(StatusError, err.Error()))
+		rt.early = ptr(failed(StatusError, "Error: "+err.Error()))
 		return rt
 	}
-	rt.spec, rt.canonical = spec, canonical
 	if r.allowed != nil {
-		if err := r.allowed(spec, canonical); err != nil {
+		if err := r.allowed(tc); err != nil {
 			rt.early = ptr(failed(StatusDenied, err.Error()))
 			return rt
 		}
 	}
-	if spec.ReadOnly && r.reads != nil {
-		rt.early, rt.ask = r.reads.judge(ctx, c, canonical)
+	if tc.Effects.ReadOnly && r.reads != nil {
+		rt.early, rt.ask = r.reads.judge(ctx, tc)
 	}
 	return rt
 }
 
 // concurrent reports whether a call may run alongside its neighbours:
-// only read-only tools that need no approval and no handler.
+// only calls that declare they only read, need no approval and no
+// handler of their own.
 func (r *toolRunner) concurrent(rt routed) bool {
-	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.spec.ReadOnly && !r.isTerm(rt.canonical) && !r.isEdit(rt.canonical) && r.special[rt.canonical] == nil
+	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.tc != nil && readOnly(rt.tc.Effects) && r.special[rt.canonical] == nil
+}
+
+// readOnly reports effects that change nothing and need no decision.
+func readOnly(e tools.Effects) bool {
+	return e.ReadOnly && e.Command == "" && len(e.Writes) == 0 && e.Decision != safety.Confirm && e.Decision != safety.Deny
 }
 
 // runSpan runs rs (one call, or several concurrent read-only calls).
 func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, dst []callResult) {
 	for i := range rs {
 		rs[i].action = ToolAction{GroupID: groupID, CallID: rs[i].c.ID, Tool: rs[i].canonical, Status: StatusRunning}
-		rs[i].action.Title, rs[i].finalTitle, rs[i].action.Path = actionTitles(rs[i].canonical, rs[i].c.Args)
+		rs[i].action.Title, rs[i].finalTitle, rs[i].action.Path = actionTitles(rs[i].tc, rs[i].canonical)
 	}
 	if len(rs) == 1 {
 		r.announce(rs[0].action)
@@ -218,10 +224,10 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 	if r.stopped != nil && r.stopped() != nil {
 		return failed(StatusSkipped, "Not run: the run stopped because its events could not be delivered.")
 	}
-	if rt.spec.ReadOnly && r.reads != nil {
+	if rt.tc.Effects.ReadOnly && r.reads != nil {
 		// Judge again now: an earlier call of the batch may have changed
 		// what the path is (a new symlink to .env).
-		early, ask := r.reads.judge(ctx, rt.c, rt.canonical)
+		early, ask := r.reads.judge(ctx, rt.tc)
 		switch {
 		case early != nil:
 			return *early
@@ -234,21 +240,42 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 			}
 		}
 	}
-	if h := r.special[rt.canonical]; h != nil {
+	return r.chain.HandleTool(ctx, rt.tc)
+}
+
+// dispatch is the agent's own handler, innermost in the chain: it routes
+// a call by what its tool declares it will do.
+func (r *toolRunner) dispatch(ctx context.Context, tc *ToolCall) outcome {
+	if h := r.special[tc.Tool]; h != nil {
 		// Skills and subagents are bounded inside (a skill's command by
 		// the terminal handler and ToolTimeout, a subagent by its round
 		// limit), never around a whole call that may wait for approvals.
-		return h.handle(ctx, rt.c, rt.canonical)
+		return h.handle(ctx, tc)
 	}
+	if !readOnly(tc.Effects) {
+		// The file may have changed since the batch was routed (an
+		// earlier call wrote it): what is judged is declared now.
+		if err := r.declare(ctx, tc); err != nil {
+			if errors.Is(err, safety.ErrOutsideWorkspace) {
+				return failed(StatusDenied, "Not changed: "+err.Error())
+			}
+			return failed(StatusError, "Error: "+err.Error())
+		}
+	}
+	e := tc.Effects
 	switch {
-	case r.isTerm(rt.canonical) && r.terminal != nil:
-		return r.terminal.handle(ctx, rt.c, rt.canonical)
-	case r.isEdit(rt.canonical) && r.files != nil:
-		return r.files.handle(ctx, rt.c, rt.canonical)
-	case !rt.spec.ReadOnly && r.others != nil:
-		return r.others.handle(ctx, rt.c, rt.canonical)
+	case e.Decision == safety.Deny:
+		return outcome{Text: fmt.Sprintf("Not run: %s refuses this call: %s", tc.Tool, strings.Join(e.Reasons, "; ")), Status: StatusDenied, Detail: strings.Join(e.Reasons, "; ")}
+	case e.Command != "" && r.terminal != nil:
+		return r.terminal.handle(ctx, tc)
+	case len(e.Writes) > 0 && r.files != nil:
+		return r.files.handle(ctx, tc)
+	case readOnly(e):
+		return fromToolResult(r.execute(ctx, tools.Call{ID: tc.ID, Name: tc.Tool, Arguments: tc.Args}))
+	case r.others != nil:
+		return r.others.handle(ctx, tc)
 	}
-	return fromToolResult(r.execute(ctx, tools.Call{ID: rt.c.ID, Name: rt.canonical, Arguments: rt.c.Args}))
+	return failed(StatusDenied, fmt.Sprintf("Not run: %s may change things, and nothing in this run can judge or allow it.", tc.Tool))
 }
 
 func (r *toolRunner) finish(rt routed, o outcome) callResult {
@@ -264,7 +291,7 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 	delete(r.active, a.CallID)
 	r.mu.Unlock()
 	r.emit(a)
-	return callResult{call: rt.c, canonical: rt.canonical, out: o}
+	return callResult{call: rt.c, canonical: rt.canonical, tc: rt.tc, out: o}
 }
 
 // fromToolResult maps a registry result to an outcome.

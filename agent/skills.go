@@ -100,7 +100,8 @@ type skillHandler struct {
 	authorize authorizeFunc
 }
 
-func (h skillHandler) handle(ctx context.Context, c call, canonical string) outcome {
+func (h skillHandler) handle(ctx context.Context, c *ToolCall) outcome {
+	canonical := c.Tool
 	if h.authorize != nil {
 		req := approval.Request{Kind: approval.KindOther, ToolName: canonical, CallID: c.ID,
 			Summary: "run the " + canonical + " skill", Decision: safety.Confirm, Severity: safety.SeverityMedium,
@@ -139,11 +140,20 @@ func withCallID(ctx context.Context, id string) context.Context {
 
 // commandRunner runs a skill's command through the terminal handler,
 // under the calling action's id so that its approval card belongs to it.
-func commandRunner(th callHandler) func(ctx context.Context, cmd string) SkillResult {
+// The command is prepared like a model's call of the terminal tool, so
+// it is judged in the directory the shell is in.
+func commandRunner(prepare func(context.Context, call) (*ToolCall, error), th callHandler) func(ctx context.Context, cmd string) SkillResult {
 	return func(ctx context.Context, cmd string) SkillResult {
 		id, _ := ctx.Value(callIDKey{}).(string)
 		args, _ := json.Marshal(map[string]string{"command": cmd})
-		o := th.handle(ctx, call{ID: id, Name: terminal.Name, Args: args, Kind: "tool"}, terminal.Name)
+		tc, err := prepare(ctx, call{ID: id, Name: terminal.Name, Args: args, Kind: "tool"})
+		if err == nil && tc.Effects.Command == "" {
+			err = fmt.Errorf("%s does not declare the command it runs", tc.Tool)
+		}
+		if err != nil {
+			return SkillResult{Text: "Error: " + err.Error(), Status: StatusError, Detail: firstLine(err.Error())}
+		}
+		o := th.handle(ctx, tc)
 		return SkillResult{Text: o.Text, Status: o.Status, Detail: o.Detail}
 	}
 }

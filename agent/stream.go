@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"strings"
 	"time"
@@ -19,7 +20,9 @@ type streamProcessor struct {
 	emit       func(Event)
 	now        func() time.Time
 	newParser  func() *toolcall.Stream // parses calls and <think> out of content
-	isFileEdit func(name string) bool  // names a call that writes a file
+	isFileEdit func(name string) bool  // names a tool that may write files, for calls written in text
+	// fileWriting returns the file a complete native call will write, or "".
+	fileWriting func(name string, args json.RawMessage) string
 }
 
 // streamResult is everything one response produced.
@@ -99,8 +102,8 @@ func (s *streamState) chunk(c llm.Chunk) {
 		idx := len(s.res.Native)
 		s.res.Native = append(s.res.Native, tc)
 		s.p.emit(ToolCallStarted{Name: tc.Name, Index: idx})
-		if s.p.isFileEdit(tc.Name) {
-			if path := argPath(tc.Arguments); path != "" {
+		if s.p.fileWriting != nil {
+			if path := s.p.fileWriting(tc.Name, tc.Arguments); path != "" {
 				s.p.emit(FileWriting{Tool: tc.Name, Path: path})
 			}
 		}

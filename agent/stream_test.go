@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,13 @@ func newTestProcessor(clock *fakeClock, rec *recorder) *streamProcessor {
 		now:        clock.Now,
 		newParser:  func() *toolcall.Stream { return toolcall.NewStream() },
 		isFileEdit: func(name string) bool { return name == "write_file" },
+		fileWriting: func(name string, args json.RawMessage) string {
+			var a struct{ Path string }
+			if name != "write_file" || json.Unmarshal(args, &a) != nil {
+				return ""
+			}
+			return a.Path
+		},
 	}
 }
 

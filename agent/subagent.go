@@ -67,7 +67,8 @@ func subagentSpec(c *SubagentConfig) tools.Spec {
 		Name: SubagentToolName,
 		Description: "Delegate a self-contained sub-task to a helper agent and get its final answer back. " + what +
 			" It does not see this conversation: describe the task completely.",
-		ReadOnly: c.Policy != SubagentInherit,
+		ReadOnly:   c.Policy != SubagentInherit,
+		ArgAliases: map[string][]string{"task": {"prompt"}, "max_rounds": {"rounds"}},
 		Parameters: json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"task":{"type":"string","description":"The complete task for the helper."},`+
 			`"max_rounds":{"type":"integer","minimum":1,"maximum":%d,"description":"Round limit for the helper (default and maximum %d)."}},"required":["task"]}`, rounds, rounds)),
 	}
@@ -82,7 +83,7 @@ type subagentHandler struct {
 	emit       func(Event)
 }
 
-func (h subagentHandler) handle(ctx context.Context, c call, _ string) outcome {
+func (h subagentHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	sc := h.e.cfg.Subagents
 	var a struct {
 		Task      string `json:"task"`

@@ -82,7 +82,8 @@ func toolSummary(results []callResult) string {
 	}
 	var b strings.Builder
 	for _, r := range results {
-		title, _ := actionTitle(r.canonical, r.call.Args, false)
+		_, final, _ := actionTitles(r.tc, r.canonical)
+		title := final(StatusSuccess)
 		fmt.Fprintf(&b, "- %s: %s", title, r.out.Status)
 		if r.out.Detail != "" {
 			fmt.Fprintf(&b, " (%s)", excerpt(r.out.Detail, 120))

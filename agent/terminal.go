@@ -3,26 +3,23 @@ package agent
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"log/slog"
 	"path/filepath"
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/internal/edit"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
 
-// commandKeys are the argument names models use for the command line.
-var commandKeys = []string{"command", "cmd", "script", "command_line", "commandLine"}
-
-// terminalHandler owns run_terminal_command: safety analysis, the
-// policy, approval of the exact bytes, then the run. What runs is the
-// approved command, never the string the model sent, so nothing can
-// change between the approval card and the shell.
+// terminalHandler owns calls that declare a command: safety analysis in
+// the directory the command really starts in, the policy, approval of the
+// exact bytes, snapshots of the files the analysis says it writes, then
+// the run. What runs is the prepared call whose declared command was
+// approved, never the string the model sent.
 type terminalHandler struct {
 	// assess is safety.Policy.AssessCommand: severity, command rules, the
 	// working directory, and the files the command names (`cat .env`
@@ -36,8 +33,8 @@ type terminalHandler struct {
 	// snapshotted before it runs and recorded after, so undo covers them.
 	changes func(ctx context.Context) (changeSet, error)
 	read    func(path string) ([]byte, error)
-	// commandDir, when set, is where the next command starts
-	// (terminal.Shell.Cwd), for commands that name no cwd.
+	// commandDir, when set, is where the next command starts, for tools
+	// that declare a command but no directory.
 	commandDir func() string
 	// readOnlyGit restricts commands to read-only git (review mode), which
 	// then run without approval.
@@ -45,19 +42,9 @@ type terminalHandler struct {
 	logger      *slog.Logger
 }
 
-func (h *terminalHandler) handle(ctx context.Context, c call, canonical string) outcome {
-	args, err := argObject(c.Args)
-	if err != nil {
-		return failed(StatusError, err.Error())
-	}
-	cmd := stringArg(args, commandKeys...)
-	if cmd == "" {
-		return failed(StatusError, `run_terminal_command needs a "command": the shell command line to run.`)
-	}
-	cwd := stringArg(args, "cwd", "dir", "directory", "working_directory", "workdir")
+func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
+	cmd, cwd := c.Effects.Command, c.Effects.Dir
 	if cwd == "" && h.commandDir != nil {
-		// The shell keeps `cd` between commands: judge the paths this
-		// command names where it will really run.
 		cwd = h.commandDir()
 	}
 	if h.readOnlyGit {
@@ -68,11 +55,11 @@ func (h *terminalHandler) handle(ctx context.Context, c call, canonical string) 
 		if a := h.assess(ctx, cmd, cwd); a.Decision == safety.Deny {
 			return failed(StatusDenied, "Not run: "+a.Reason())
 		}
-		return h.run(ctx, c, canonical, args, cmd, true)
+		return h.run(ctx, c, tools.Effects{}, true)
 	}
 
 	a := h.assess(ctx, cmd, cwd)
-	req := approval.Request{Kind: approval.KindCommand, ToolName: canonical, CallID: c.ID, Command: cmd,
+	req := approval.Request{Kind: approval.KindCommand, ToolName: c.Tool, CallID: c.ID, Command: cmd,
 		Decision: a.Decision, Severity: a.Severity, Reasons: a.Reasons}
 	approved, err := h.authorize(ctx, req)
 	if err != nil {
@@ -82,13 +69,18 @@ func (h *terminalHandler) handle(ctx context.Context, c call, canonical string) 
 		}
 		return failed(errorStatus(ctx, err), "Not run: "+err.Error())
 	}
+	if approved.Command() != cmd {
+		// The gate hands back what it approved; anything else is a bug
+		// that must not run.
+		return failed(StatusError, "Not run: the approved command differs from the prepared one.")
+	}
 	var snaps []snapped
 	if a.Command != nil {
 		snaps = h.snapshot(ctx, a.Command.Analysis, cwd)
 	}
-	o := h.run(ctx, c, canonical, args, approved.Command(), false)
-	o.AutoApproved = approved.By() != "user"
-	h.record(ctx, c, canonical, snaps, &o)
+	o := h.run(ctx, c, c.Effects, false)
+	o.AutoApproved = approved.By() != approval.ByUser
+	h.record(ctx, c, snaps, &o)
 	return o
 }
 
@@ -135,7 +127,7 @@ func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis
 }
 
 // record notes what the command changed in the snapshotted files.
-func (h *terminalHandler) record(ctx context.Context, c call, canonical string, snaps []snapped, o *outcome) {
+func (h *terminalHandler) record(ctx context.Context, c *ToolCall, snaps []snapped, o *outcome) {
 	for _, s := range snaps {
 		after, err := h.read(s.rel)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) { // became a directory (mkdir)
@@ -145,11 +137,11 @@ func (h *terminalHandler) record(ctx context.Context, c call, canonical string, 
 		if (err == nil) == s.exists && bytes.Equal(after, s.before) {
 			continue
 		}
-		if err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: canonical}, s.rel); err != nil {
+		if err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: c.Tool}, s.rel); err != nil {
 			h.logger.Warn("agent: command's change not recorded in the checkpoint", "path", s.rel, "err", err)
 			continue
 		}
-		st := lineStats(s.rel, s.before, after, !s.exists)
+		st := edit.Count(s.before, after)
 		o.Added += st.Added
 		o.Removed += st.Removed
 		o.Wrote = true
@@ -157,40 +149,16 @@ func (h *terminalHandler) record(ctx context.Context, c call, canonical string, 
 	}
 }
 
-// run executes exactly cmd through the registry's terminal tool.
-func (h *terminalHandler) run(ctx context.Context, c call, canonical string, args map[string]json.RawMessage, cmd string, autoApproved bool) outcome {
-	for _, k := range commandKeys {
-		delete(args, k)
+// run executes the prepared call, marked with the effects the gate
+// approved (none for a read-only git command, which needs no approval).
+func (h *terminalHandler) run(ctx context.Context, c *ToolCall, approved tools.Effects, autoApproved bool) outcome {
+	if approved.Declared {
+		ctx = tools.WithApproved(ctx, approved)
 	}
-	args["command"], _ = json.Marshal(cmd)
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return failed(StatusError, err.Error())
-	}
-	o := fromToolResult(h.execute(ctx, tools.Call{ID: c.ID, Name: canonical, Arguments: raw}))
+	o := fromToolResult(h.execute(ctx, tools.Call{ID: c.ID, Name: c.Tool, Arguments: c.Args}))
 	o.AutoApproved = autoApproved
 	if ctx.Err() != nil && o.Status == StatusError {
 		o.Detail = "cancelled: the command and its child processes were killed"
 	}
 	return o
-}
-
-// argObject decodes call arguments into their top-level members.
-func argObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return nil, fmt.Errorf("the arguments are not a JSON object: send them as {\"name\": value, …}")
-	}
-	return m, nil
-}
-
-// stringArg returns the first of keys that holds a non-empty string.
-func stringArg(m map[string]json.RawMessage, keys ...string) string {
-	for _, k := range keys {
-		var s string
-		if v, ok := m[k]; ok && json.Unmarshal(v, &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
 }

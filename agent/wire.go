@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,11 +10,9 @@ import (
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
-	"github.com/tetherdev/tether/mcp"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/toolcall"
 	"github.com/tetherdev/tether/tools"
-	"github.com/tetherdev/tether/tools/terminal"
 )
 
 // run is the state of one turn and the sub-handlers wired for it. Only
@@ -115,30 +114,34 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	r.history = r.msgs[1:]
 	r.task = len(r.history) - 1
 
-	planners := defaultPlanners()
-	lookup := func(name string) (tools.Spec, string, error) {
-		t, canonical, err := reg.Lookup(name)
-		if err != nil {
-			return tools.Spec{}, "", err
-		}
-		return t.Describe(), canonical, nil
-	}
-	isEdit := func(canonical string) bool {
-		t, _, err := reg.Lookup(canonical)
-		return err == nil && isFileEditSpec(t.Describe())
-	}
-	isTerm := func(canonical string) bool { return canonical == terminal.Name }
-	// writesContent names calls worth a "Writing <file>…" line.
-	writesContent := func(name string) bool {
-		t, canonical, err := reg.Lookup(name)
-		return err == nil && isFileEditSpec(t.Describe()) && !noContentTools[canonical]
-	}
-
 	parserOpts := []toolcall.Option{toolcall.WithTools(knownNames(reg)...)}
 	if r.calling == ToolCallingEnvelope {
 		parserOpts = append(parserOpts, toolcall.WithFormats(toolcall.FormatYips))
 	}
-	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, isFileEdit: writesContent,
+	// isFileEdit names tools that may write files, for a call written in
+	// text whose path arrives before its arguments are complete.
+	isFileEdit := func(name string) bool {
+		t, _, err := reg.Lookup(name)
+		if err != nil {
+			return false
+		}
+		_, declares := t.(tools.Declarer)
+		return declares && !t.Describe().ReadOnly
+	}
+	// fileWriting names the file a streamed call will write, for a
+	// "Writing <file>…" line while the model is still sending it.
+	fileWriting := func(name string, args json.RawMessage) string {
+		if !isFileEdit(name) {
+			return ""
+		}
+		tc, err := prepareCall(context.WithoutCancel(ctx), reg, call{Name: name, Args: args})
+		if err != nil || len(tc.Effects.Changes) == 0 || tc.Effects.Changes[0].Remove {
+			return ""
+		}
+		return tc.Effects.Changes[0].Path
+	}
+
+	r.stream = &streamProcessor{emit: r.emit, now: cfg.Clock, fileWriting: fileWriting, isFileEdit: isFileEdit,
 		newParser: func() *toolcall.Stream { return toolcall.NewStream(parserOpts...) }}
 
 	// ToolTimeout bounds the tool itself, never a person's time to answer
@@ -152,8 +155,11 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 		}
 	}
 	execute = withToolProgress(execute, r.emit, cfg.Clock)
-	r.runner = &toolRunner{lookup: lookup, execute: execute, isEdit: isEdit, isTerm: isTerm,
-		allowed: spec.gate(), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4)}
+	r.runner = &toolRunner{
+		prepare: func(ctx context.Context, c call) (*ToolCall, error) { return prepareCall(ctx, reg, c) },
+		declare: func(ctx context.Context, tc *ToolCall) error { return declareEffects(ctx, reg, tc) },
+		execute: execute, allowed: spec.gate(), emit: r.emit, stopped: r.sinkErr, parallel: orDefault(cfg.Parallel, 4)}
+	r.runner.chain = chainTools(ToolHandlerFunc(r.runner.dispatch), cfg.ToolMiddleware)
 	gate := newGate(cfg, e.grants, r.emit, r.runner.pending)
 	var check func(string, safety.Op) safety.PathCheck
 	if cfg.Workspace != nil {
@@ -167,15 +173,17 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	}
 	r.runner.special = r.specialHandlers(th, gate.Authorize)
 	if !spec.ReadOnly {
-		others := &otherHandler{authorize: gate.Authorize, execute: execute}
-		if reg := cfg.Tools; reg != nil {
-			others.decide = func(name string) (safety.Decision, []string, bool) { return mcp.DecisionOf(reg, name) }
-		}
-		r.runner.others = others
+		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: execute}
 		if cfg.Workspace != nil {
 			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
 			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
-				execute: execute, planners: planners, logger: cfg.Logger}
+				execute: execute, stager: cfg.Staging, logger: cfg.Logger}
+			if cfg.Staging != nil {
+				if r.runner.special == nil {
+					r.runner.special = map[string]callHandler{}
+				}
+				r.runner.special[ApplyChangeName] = applyHandler{stager: cfg.Staging, authorize: gate.Authorize, changes: r.changes}
+			}
 		} else {
 			r.runner.files = noWorkspace{}
 		}
@@ -304,9 +312,12 @@ func respellings(name string) []string {
 	return []string{camel.String(), pascal.String(), strings.ReplaceAll(name, "_", "-")}
 }
 
+// canEdit reports whether some tool may write files: one that is not
+// read-only and declares effects (the file tools), since an opaque tool's
+// writes cannot be counted on.
 func canEdit(reg *tools.Registry) bool {
 	for _, t := range reg.Tools() {
-		if isFileEditSpec(t.Describe()) {
+		if _, ok := t.(tools.Declarer); ok && !t.Describe().ReadOnly {
 			return true
 		}
 	}
@@ -316,7 +327,7 @@ func canEdit(reg *tools.Registry) bool {
 // noWorkspace answers file edits when no workspace is configured.
 type noWorkspace struct{}
 
-func (noWorkspace) handle(context.Context, call, string) outcome {
+func (noWorkspace) handle(context.Context, *ToolCall) outcome {
 	return failed(StatusError, ErrNoWorkspace.Error())
 }
 

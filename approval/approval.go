@@ -117,7 +117,7 @@ func (r Request) validate() error {
 	default:
 		return fmt.Errorf("%w: unknown kind %d", ErrInvalidRequest, int(r.Kind))
 	}
-	if r.Decision < safety.Allow || r.Decision > safety.Deny {
+	if r.Decision < 0 || r.Decision > safety.Deny { // 0 is unset: the Gate asks
 		return fmt.Errorf("%w: unknown decision %d", ErrInvalidRequest, int(r.Decision))
 	}
 	if r.Severity < safety.SeverityNone || r.Severity > safety.SeverityCritical {
@@ -223,11 +223,11 @@ var (
 // errors.Is(err, ErrDenied) is true; when the denial came from a timeout,
 // a cancelled context or a failing approver, errors.Is also matches that cause.
 type DeniedError struct {
-	Request Request // the request as it was judged
-	By      string  // who decided: "safety", "policy", "approver", "timeout", …
-	Reason  string  // why, for the audit log
-	Message string  // optional text for the model from the person who denied
-	Cause   error   // underlying error, if any
+	Request Request   // the request as it was judged
+	By      Authority // who decided
+	Reason  string    // why, for the audit log
+	Message string    // optional text for the model from the person who denied
+	Cause   error     // underlying error, if any
 }
 
 func (e *DeniedError) Error() string {

@@ -3,7 +3,8 @@ package approval
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/tetherdev/tether/internal/edit"
 )
 
 // Edit replaces text in a file: the search-and-replace edit of edit_file.
@@ -43,29 +44,27 @@ func (e *EditError) Error() string {
 
 func (e *EditError) Unwrap() error { return e.Err }
 
-// applyEdits applies edits in order to content. When old_text is not found
-// verbatim in a file with CRLF line endings, it is retried with its LF line
-// endings turned into CRLF (and new_text likewise), because models nearly
-// always write LF.
+// applyEdits applies edits in order to content, each to the result of the
+// previous one, with the same matching as the edit_file tool: exact, with
+// new and old text converted to the file's line endings, then forgiving
+// copied line-number prefixes and trailing whitespace.
 func applyEdits(path string, content string, edits []Edit) (string, error) {
 	for i, e := range edits {
-		if e.OldText == "" {
-			return "", &EditError{Path: path, Index: i, Err: ErrEditEmpty}
-		}
-		old, repl := e.OldText, e.NewText
-		n := strings.Count(content, old)
-		if n == 0 && strings.Contains(content, "\r\n") && strings.Contains(old, "\n") && !strings.Contains(old, "\r\n") {
-			old = strings.ReplaceAll(old, "\n", "\r\n")
-			repl = strings.ReplaceAll(strings.ReplaceAll(repl, "\r\n", "\n"), "\n", "\r\n")
-			n = strings.Count(content, old)
-		}
+		done, err := edit.Replace(content, edit.Replacement{Old: e.OldText, New: e.NewText, All: e.ReplaceAll})
+		var me *edit.MatchError
 		switch {
-		case n == 0:
+		case errors.Is(err, edit.ErrSame):
+			continue // changes nothing
+		case errors.Is(err, edit.ErrEmpty):
+			return "", &EditError{Path: path, Index: i, Err: ErrEditEmpty}
+		case errors.As(err, &me) && errors.Is(err, edit.ErrAmbiguous):
+			return "", &EditError{Path: path, Index: i, Matches: len(me.Lines), Err: ErrEditAmbiguous}
+		case errors.As(err, &me):
 			return "", &EditError{Path: path, Index: i, Err: ErrEditNotFound}
-		case n > 1 && !e.ReplaceAll:
-			return "", &EditError{Path: path, Index: i, Matches: n, Err: ErrEditAmbiguous}
+		case err != nil:
+			return "", &EditError{Path: path, Index: i, Err: err}
 		}
-		content = strings.ReplaceAll(content, old, repl)
+		content = done.Content
 	}
 	return content, nil
 }

@@ -22,8 +22,12 @@ func TestApplyEdits(t *testing.T) {
 		{"missing", "abc", []Edit{{OldText: "abd", NewText: "x"}}, "", ErrEditNotFound},
 		{"empty", "abc", []Edit{{NewText: "x"}}, "", ErrEditEmpty},
 		{"crlf fallback", "a\r\nb\r\n", []Edit{{OldText: "a\nb\n", NewText: "c\nd\n"}}, "c\r\nd\r\n", nil},
-		{"crlf exact preferred", "a\r\nb\n", []Edit{{OldText: "b\n", NewText: "c\n"}}, "a\r\nc\n", nil},
-		{"no crlf fallback in LF file", "a\nb\n", []Edit{{OldText: "a\r\nb", NewText: "x"}}, "", ErrEditNotFound},
+		// Matching is edit_file's (one engine): text is written in the
+		// file's dominant line ending, and a stray \r counts as trailing
+		// whitespace.
+		{"crlf file with one LF line", "a\r\nb\n", []Edit{{OldText: "b\n", NewText: "c\n"}}, "a\r\nc\r\n", nil},
+		{"crlf old text in LF file", "a\nb\n", []Edit{{OldText: "a\r\nb", NewText: "x"}}, "x\n", nil},
+		{"line numbers copied from read_file", "a\nb\n", []Edit{{OldText: "     2\tb", NewText: "c"}}, "a\nc\n", nil},
 		{"later edit fails whole", "a b", []Edit{{OldText: "a", NewText: "c"}, {OldText: "zz", NewText: "y"}}, "", ErrEditNotFound},
 	}
 	for _, tt := range tests {

@@ -41,10 +41,24 @@ type Gate struct {
 // Approved.Command(), not the string you asked about.
 type Approved struct {
 	req    Request
-	by     string
+	by     Authority
 	reason string
 	ok     bool
 }
+
+// Authority says who decided a request.
+type Authority string
+
+const (
+	BySafety       Authority = "safety"        // the safety decision allowed or denied it outright
+	BySessionGrant Authority = "session grant" // an "allow for this session" answer covered it
+	ByPolicy       Authority = "policy"        // the Gate's Policy (auto-approve, headless…)
+	ByUser         Authority = "user"          // a person answered through the Approver
+	ByGate         Authority = "gate"          // the Gate itself: an invalid request or answer, no approver
+	ByApprover     Authority = "approver"      // the Approver failed or answered nonsense
+	ByTimeout      Authority = "timeout"       // nobody answered in time
+	ByCancellation Authority = "cancellation"  // the context ended first
+)
 
 // Request returns a copy of the request that was approved.
 func (a Approved) Request() Request { return a.req.clone() }
@@ -58,8 +72,8 @@ func (a Approved) Path() string { return a.req.Path }
 // Token is the staged-change token to apply, if any.
 func (a Approved) Token() string { return a.req.Token }
 
-// By says who approved: "safety", "session grant", "policy" or "user".
-func (a Approved) By() string { return a.by }
+// By says who approved: BySafety, BySessionGrant, ByPolicy or ByUser.
+func (a Approved) By() Authority { return a.by }
 
 // Reason says why, as logged.
 func (a Approved) Reason() string { return a.reason }
@@ -97,16 +111,20 @@ func (g *Gate) Authorize(ctx context.Context, req Request) (Approved, error) {
 	if req.ID == "" {
 		req.ID = NewID()
 	}
+	if req.Decision == 0 {
+		// Nobody judged this action: ask rather than let it through.
+		req.Decision = safety.Confirm
+	}
 	if err := req.validate(); err != nil {
-		return g.deny(ctx, req, "gate", err.Error(), "", err)
+		return g.deny(ctx, req, ByGate, err.Error(), "", err)
 	}
 
 	switch req.Decision {
 	case safety.Deny:
-		return g.deny(ctx, req, "safety", reasonsOr(req.Reasons, "the safety policy forbids it"), "", nil)
+		return g.deny(ctx, req, BySafety, reasonsOr(req.Reasons, "the safety policy forbids it"), "", nil)
 	case safety.Allow:
 		if req.Severity < safety.SeverityCritical {
-			return g.allow(ctx, req, "safety", reasonsOr(req.Reasons, "the safety policy allows it"))
+			return g.allow(ctx, req, BySafety, reasonsOr(req.Reasons, "the safety policy allows it"))
 		}
 		// A critical action is always asked, whatever marked it Allow.
 	}
@@ -114,7 +132,7 @@ func (g *Gate) Authorize(ctx context.Context, req Request) (Approved, error) {
 	critical := req.Severity >= safety.SeverityCritical
 	if !critical {
 		if rule, ok := g.sessionGrants().Match(req); ok {
-			return g.allow(ctx, req, "session grant", "matches session rule "+rule.String())
+			return g.allow(ctx, req, BySessionGrant, "matches session rule "+rule.String())
 		}
 	}
 
@@ -125,62 +143,62 @@ func (g *Gate) Authorize(ctx context.Context, req Request) (Approved, error) {
 	v := policy.Decide(ctx, req.clone())
 	switch v.Decision {
 	case safety.Deny:
-		return g.deny(ctx, req, "policy", orDefault(v.Reason, "the policy denies it"), "", nil)
+		return g.deny(ctx, req, ByPolicy, orDefault(v.Reason, "the policy denies it"), "", nil)
 	case safety.Allow:
 		if !critical {
-			return g.allow(ctx, req, "policy", orDefault(v.Reason, "the policy allows it"))
+			return g.allow(ctx, req, ByPolicy, orDefault(v.Reason, "the policy allows it"))
 		}
 	case safety.Confirm:
 	default:
-		return g.deny(ctx, req, "policy", "the policy returned an unknown decision "+v.Decision.String(), "", ErrInvalidResponse)
+		return g.deny(ctx, req, ByPolicy, "the policy returned an unknown decision "+v.Decision.String(), "", ErrInvalidResponse)
 	}
 
 	if g.Approver == nil {
-		return g.deny(ctx, req, "gate", "confirmation needed but no approver is configured", "", nil)
+		return g.deny(ctx, req, ByGate, "confirmation needed but no approver is configured", "", nil)
 	}
 	resp, err := g.Approver.Approve(ctx, req.clone())
 	if err != nil {
-		by := "approver"
+		by := ByApprover
 		switch {
 		case errors.Is(err, ErrTimeout):
-			by = "timeout"
+			by = ByTimeout
 		case ctx.Err() != nil:
-			by = "cancellation"
+			by = ByCancellation
 		}
 		return g.deny(ctx, req, by, orDefault(resp.Reason, err.Error()), "", err)
 	}
 	switch resp.Choice {
 	case Deny:
-		return g.deny(ctx, req, "user", orDefault(resp.Reason, "the user declined"), resp.Message, nil)
+		return g.deny(ctx, req, ByUser, orDefault(resp.Reason, "the user declined"), resp.Message, nil)
 	case AllowOnce:
-		return g.allow(ctx, req, "user", orDefault(resp.Reason, "the user allowed it once"))
+		return g.allow(ctx, req, ByUser, orDefault(resp.Reason, "the user allowed it once"))
 	case AllowSession:
 		rule := req.Rule()
 		if resp.Rule != (Rule{}) && resp.Rule != rule {
-			return g.deny(ctx, req, "gate", "the answer grants "+resp.Rule.String()+" but the user was shown "+rule.String(), "", ErrRuleMismatch)
+			return g.deny(ctx, req, ByGate, "the answer grants "+resp.Rule.String()+" but the user was shown "+rule.String(), "", ErrRuleMismatch)
 		}
 		if critical {
 			g.logger().LogAttrs(ctx, slog.LevelWarn, "approval: session grant refused for a critical action; allowing once",
 				slog.String("id", req.ID), slog.String("rule", rule.String()))
-			return g.allow(ctx, req, "user", orDefault(resp.Reason, "the user allowed it (once: critical actions are never granted for the session)"))
+			return g.allow(ctx, req, ByUser, orDefault(resp.Reason, "the user allowed it (once: critical actions are never granted for the session)"))
 		}
 		if err := g.sessionGrants().Add(rule); err != nil {
-			return g.deny(ctx, req, "gate", err.Error(), "", err)
+			return g.deny(ctx, req, ByGate, err.Error(), "", err)
 		}
 		g.logger().LogAttrs(ctx, slog.LevelInfo, "approval: session grant added",
 			slog.String("id", req.ID), slog.String("rule", rule.String()))
-		return g.allow(ctx, req, "user", orDefault(resp.Reason, "the user allowed it for the session"))
+		return g.allow(ctx, req, ByUser, orDefault(resp.Reason, "the user allowed it for the session"))
 	default:
-		return g.deny(ctx, req, "approver", "the approver returned an unknown choice "+resp.Choice.String(), "", ErrInvalidResponse)
+		return g.deny(ctx, req, ByApprover, "the approver returned an unknown choice "+resp.Choice.String(), "", ErrInvalidResponse)
 	}
 }
 
-func (g *Gate) allow(ctx context.Context, req Request, by, reason string) (Approved, error) {
+func (g *Gate) allow(ctx context.Context, req Request, by Authority, reason string) (Approved, error) {
 	g.log(ctx, slog.LevelInfo, "approval: allowed", req, by, reason)
 	return Approved{req: req, by: by, reason: reason, ok: true}, nil
 }
 
-func (g *Gate) deny(ctx context.Context, req Request, by, reason, message string, cause error) (Approved, error) {
+func (g *Gate) deny(ctx context.Context, req Request, by Authority, reason, message string, cause error) (Approved, error) {
 	var extra []slog.Attr
 	if message != "" {
 		extra = append(extra, slog.String("message", Escape(message)))
@@ -192,7 +210,7 @@ func (g *Gate) deny(ctx context.Context, req Request, by, reason, message string
 	return Approved{}, &DeniedError{Request: req, By: by, Reason: reason, Message: message, Cause: cause}
 }
 
-func (g *Gate) log(ctx context.Context, level slog.Level, msg string, req Request, by, reason string, extra ...slog.Attr) {
+func (g *Gate) log(ctx context.Context, level slog.Level, msg string, req Request, by Authority, reason string, extra ...slog.Attr) {
 	attrs := []slog.Attr{
 		slog.String("id", req.ID),
 		slog.String("kind", req.Kind.String()),
@@ -200,7 +218,7 @@ func (g *Gate) log(ctx context.Context, level slog.Level, msg string, req Reques
 		slog.String("subject", Escape(req.Subject())),
 		slog.String("severity", req.Severity.String()),
 		slog.String("safety", req.Decision.String()),
-		slog.String("by", by),
+		slog.String("by", string(by)),
 		slog.String("reason", reason),
 	}
 	g.logger().LogAttrs(ctx, level, msg, append(attrs, extra...)...)

@@ -287,7 +287,7 @@ func TestGateApproverFailures(t *testing.T) {
 			if !errors.As(err, &d) || !errors.Is(err, tt.is) || !errors.Is(err, ErrDenied) {
 				t.Fatalf("err = %v; want a DeniedError matching %v", err, tt.is)
 			}
-			if d.By != tt.by {
+			if string(d.By) != tt.by {
 				t.Errorf("By = %q, want %q", d.By, tt.by)
 			}
 			if logs := rec.decisions(); len(logs) != 1 || logs[0]["msg"] != "approval: denied" || logs[0]["by"] != tt.by {

@@ -81,6 +81,10 @@ type pending struct {
 	ch  chan Response // buffered 1; written once, by the winner, under mu
 }
 
+// AnnouncesWhenAnswerable implements Announcer: Wait calls the hook of
+// WithAnnounce once the request is registered and Resolve can answer it.
+func (m *Manager) AnnouncesWhenAnswerable() {}
+
 // Approve implements Approver by calling Wait.
 func (m *Manager) Approve(ctx context.Context, req Request) (Response, error) {
 	return m.Wait(ctx, req)
@@ -132,6 +136,7 @@ func (m *Manager) Wait(ctx context.Context, req Request) (Response, error) {
 	// If Notify panics, the request must not stay pending forever.
 	defer m.abandon(req.ID, p)
 
+	announce(ctx, req.clone())
 	m.notify(Event{Type: EventRequested, Request: req.clone()})
 
 	var (

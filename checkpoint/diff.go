@@ -1,13 +1,12 @@
 package checkpoint
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/tetherdev/tether/internal/edit"
 )
 
 // ContextLines is the number of unchanged lines around each change in a
@@ -25,10 +24,7 @@ const (
 )
 
 // Stats counts changed lines, for "+N −N" badges.
-type Stats struct {
-	Added   int `json:"added"`
-	Removed int `json:"removed"`
-}
+type Stats = edit.Stats
 
 // FileDiff is the agent's net change to one file: pre-image → the agent's
 // last write.
@@ -140,20 +136,12 @@ func (c *Checkpoint) fileDiff(ctx context.Context, oldPath, newPath string, befo
 	if !after.Exists {
 		newLabel = "/dev/null"
 	}
-	if isBinary(a) || isBinary(b) {
-		fd.Binary = true
-		if !bytes.Equal(a, b) {
-			fd.Unified = fmt.Sprintf("Binary files %s and %s differ\n", oldLabel, newLabel)
-		}
-		return fd, nil
-	}
-	edits := udiff.Lines(string(a), string(b))
-	fd.Stats = lineStats(string(a), edits)
-	fd.Unified, err = udiff.ToUnified(oldLabel, newLabel, string(a), edits, ContextLines)
+	d := edit.Unified(oldLabel, newLabel, a, b, ContextLines)
+	fd.Unified, fd.Stats, fd.Binary = d.Unified, d.Stats, d.Binary
 	if fd.Kind == Renamed && fd.Unified == "" {
 		fd.Unified = fmt.Sprintf("rename from %s\nrename to %s\n", oldPath, newPath)
 	}
-	return fd, err
+	return fd, nil
 }
 
 // content returns an image's bytes from the store (nil when absent).
@@ -162,29 +150,6 @@ func (c *Checkpoint) content(ctx context.Context, img Image) ([]byte, error) {
 		return nil, nil
 	}
 	return c.m.store.Blob(ctx, img.Hash)
-}
-
-// lineStats counts the lines edits remove from old and add.
-func lineStats(old string, edits []udiff.Edit) Stats {
-	var s Stats
-	for _, e := range edits {
-		s.Removed += countLines(old[e.Start:e.End])
-		s.Added += countLines(e.New)
-	}
-	return s
-}
-
-func countLines(s string) int {
-	n := strings.Count(s, "\n")
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		n++
-	}
-	return n
-}
-
-// isBinary uses git's heuristic: a NUL byte in the first 8000 bytes.
-func isBinary(b []byte) bool {
-	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
 }
 
 // ChangeStat is one recorded change with its line counts.
@@ -216,11 +181,8 @@ func (c *Checkpoint) Changes(ctx context.Context) ([]ChangeStat, error) {
 			return nil, err
 		}
 		cs := ChangeStat{Change: ch}
-		if isBinary(a) || isBinary(b) {
-			cs.Binary = true
-		} else {
-			cs.Stats = lineStats(string(a), udiff.Lines(string(a), string(b)))
-		}
+		cs.Binary = edit.IsBinary(a) || edit.IsBinary(b)
+		cs.Stats = edit.Count(a, b)
 		out = append(out, cs)
 	}
 	return out, nil

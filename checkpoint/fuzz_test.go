@@ -11,6 +11,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/tetherdev/tether/internal/edit"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -73,7 +74,7 @@ func FuzzHunks(f *testing.F) {
 	f.Add("no newline", "no newline\n")
 	f.Add("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n")
 	f.Fuzz(func(t *testing.T, pre, post string) {
-		if pre == post || isBinary([]byte(pre)) || isBinary([]byte(post)) {
+		if pre == post || edit.IsBinary([]byte(pre)) || edit.IsBinary([]byte(post)) {
 			return
 		}
 		ctx := context.Background()
@@ -109,7 +110,7 @@ func FuzzHunks(f *testing.F) {
 				t.Fatalf("hunk %d alone: %v", i, err)
 			}
 		}
-		if want := lineStats(pre, udiff.Lines(pre, post)); sum != want {
+		if want := edit.StatsOf(pre, udiff.Lines(pre, post)); sum != want {
 			t.Fatalf("hunk stats sum to %+v, the file's are %+v", sum, want)
 		}
 	})

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/tetherdev/tether/internal/edit"
 )
 
 // Hunk is one independently acceptable part of the agent's change to a
@@ -68,7 +70,7 @@ func (c *Checkpoint) plan(ctx context.Context, rel string) (hunkPlan, error) {
 	if err != nil {
 		return hunkPlan{}, err
 	}
-	if isBinary(pre) || isBinary(post) {
+	if edit.IsBinary(pre) || edit.IsBinary(post) {
 		return hunkPlan{}, &PathError{Op: "hunks", Path: rel, Err: ErrBinary}
 	}
 	p := hunkPlan{rec: rec, pre: string(pre), post: string(post)}
@@ -93,7 +95,7 @@ func (c *Checkpoint) plan(ctx context.Context, rel string) (hunkPlan, error) {
 			return hunkPlan{}, fmt.Errorf("checkpoint: hunks of %s: grouping disagrees with the diff (%d hunks, err %v)", rel, len(u.Hunks), err)
 		}
 		h := renderHunk(u.Hunks[0], delta)
-		h.Stats = lineStats(p.pre, g)
+		h.Stats = edit.StatsOf(p.pre, g)
 		h.ID = hashOf([]byte(rel + "\x00" + rec.Pre.Hash + "\x00" + rec.Post.Hash + "\x00" + h.Unified))[:16]
 		delta += h.Added - h.Removed
 		p.hunks = append(p.hunks, h)

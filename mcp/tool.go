@@ -111,6 +111,24 @@ func (t *Tool) Decision() (safety.Decision, []string) {
 	return t.decision, append([]string(nil), t.reasons...)
 }
 
+// Effects declares a call from the server's annotations and the tool's
+// decision under the host's rules. The agent judges the call by them: a
+// read-only tool the rules allow runs unasked, Deny is refused, anything
+// else is confirm-level. The server's hints are claims, not facts, so they
+// never loosen the decision.
+func (t *Tool) Effects(context.Context, tools.Call) (tools.Effects, error) {
+	e := tools.Effects{Decision: t.decision, Reasons: append([]string(nil), t.reasons...)}
+	if a := t.annotations; a != nil {
+		e.ReadOnly = a.ReadOnlyHint && t.decision == safety.Allow
+		e.Idempotent = a.IdempotentHint
+		e.Destructive = a.DestructiveHint == nil || *a.DestructiveHint
+		e.OpenWorld = a.OpenWorldHint == nil || *a.OpenWorldHint
+	} else {
+		e.Destructive, e.OpenWorld = true, true // the MCP defaults
+	}
+	return e, nil
+}
+
 // Execute forwards the call to the server after the tool's decision is
 // enforced. A tool-level failure (the server's isError) comes back as a
 // Result with IsError; a refused call or a broken connection as an error.

@@ -109,7 +109,7 @@ func (a Assessment) Reason() string { return strings.Join(a.Reasons, "; ") }
 // signals accumulates decisions with their reasons; the strictest wins.
 type signals struct {
 	level   Decision
-	reasons [3][]string // by Decision
+	reasons [Deny + 1][]string // by Decision
 }
 
 func (s *signals) add(d Decision, reason string) {
@@ -130,7 +130,7 @@ func (s *signals) ordered() []string {
 
 // Assess decides one action.
 func (p *Policy) Assess(ctx context.Context, a Action) Assessment {
-	var s signals
+	s := signals{level: Allow} // an action nothing objects to is allowed
 	var as Assessment
 	switch {
 	case a.Command != "" && len(a.Paths) > 0:

@@ -36,16 +36,19 @@ func (s *Severity) UnmarshalText(b []byte) error {
 	return fmt.Errorf("safety: unknown severity %q (want none, medium, high or critical)", b)
 }
 
-// Decision is what a policy says about one action.
+// Decision is what a policy says about one action. The zero value is
+// unset, not Allow: a decision nobody made must never let an action run
+// unasked, so consumers treat it as Confirm (approval.Gate does) or refuse
+// it. Allow < Confirm < Deny, so a stricter decision compares greater.
 type Decision int
 
 const (
-	Allow   Decision = iota // run without asking
-	Confirm                 // ask a human first
-	Deny                    // never run
+	Allow   Decision = iota + 1 // run without asking
+	Confirm                     // ask a human first
+	Deny                        // never run
 )
 
-var decisionNames = [...]string{"allow", "confirm", "deny"}
+var decisionNames = [...]string{"unset", "allow", "confirm", "deny"}
 
 func (d Decision) String() string {
 	if d < 0 || int(d) >= len(decisionNames) {
@@ -60,7 +63,7 @@ func (d Decision) MarshalText() ([]byte, error) { return []byte(d.String()), nil
 // UnmarshalText accepts the names String returns.
 func (d *Decision) UnmarshalText(b []byte) error {
 	for i, n := range decisionNames {
-		if n == string(b) {
+		if i > 0 && n == string(b) {
 			*d = Decision(i)
 			return nil
 		}

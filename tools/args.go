@@ -3,16 +3,101 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// pathAliases are the names models use for a parameter called "path"
+// PathAliases are the names models use for a parameter called "path"
 // (seed 000, "Tool Argument Flexibility"), tried in this order.
-func pathAliases() []string {
-	return []string{"file", "filePath", "file_path", "filepath", "filename", "file_name", "fileName"}
+func PathAliases() []string {
+	return []string{"file", "filePath", "file_path", "filepath", "filename", "file_name", "fileName", "target_file"}
+}
+
+// member is one top-level member of an arguments object, in source order.
+type member struct {
+	key   string
+	value any
+}
+
+// decodeMembers decodes a JSON object keeping its members in source order,
+// so that a key given twice is seen rather than silently overwritten.
+// Each value is decoded once, in place: a write call's large content is
+// not copied on the way.
+func decodeMembers(raw []byte) ([]member, error) {
+	if !json.Valid(raw) {
+		var v any
+		return nil, json.Unmarshal(raw, &v) // says where the JSON breaks
+	}
+	i := skipSpace(raw, 0)
+	if raw[i] != '{' {
+		return nil, fmt.Errorf("got %s", excerptJSON(raw))
+	}
+	var out []member
+	for i = skipSpace(raw, i+1); raw[i] != '}'; i = skipSpace(raw, i) {
+		if raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+		end := valueEnd(raw, i)
+		var key string
+		if err := json.Unmarshal(raw[i:end], &key); err != nil {
+			return nil, err
+		}
+		i = skipSpace(raw, end)
+		i = skipSpace(raw, i+1) // the colon
+		end = valueEnd(raw, i)
+		var v any
+		if err := json.Unmarshal(raw[i:end], &v); err != nil {
+			return nil, err
+		}
+		out = append(out, member{key, v})
+		i = end
+	}
+	return out, nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the end of the JSON value starting at b[i], in input
+// already known to be valid.
+func valueEnd(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			for j++; b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					j++
+				}
+			}
+			if depth == 0 {
+				return j + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+			if depth < 0 {
+				return j
+			}
+		case ',', ' ', '\t', '\n', '\r', ':':
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(b)
 }
 
 // normalizeArgs turns what a model sent into a JSON object that fits s as
@@ -23,7 +108,12 @@ func pathAliases() []string {
 //     once;
 //   - keys are mapped to declared parameters through aliases (the tool's own,
 //     then path aliases) and then by folding case, '_' and '-'
-//     ("filePath", "start-line" → "file_path", "start_line");
+//     ("filePath", "start-line" → "file_path", "start_line"); other keys
+//     are kept when the schema allows additional properties, else dropped;
+//   - a parameter named twice (two aliases, an alias and its name, or one
+//     key repeated) with different values is an error naming both: which
+//     one the model meant cannot be known, and judging one while the tool
+//     uses the other would defeat every check;
 //   - scalars are coerced where the schema is unambiguous: "42" for an
 //     integer, "true" for a boolean, 7 for a string, a lone value for an
 //     array, a JSON string for an array or object;
@@ -46,42 +136,45 @@ func normalizeArgs(s *schema, aliases map[string][]string, raw json.RawMessage) 
 			raw = []byte("{}")
 		}
 	}
-	var args map[string]any
-	if err := json.Unmarshal(raw, &args); err != nil {
+	if string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	members, err := decodeMembers(raw)
+	if err != nil {
 		return nil, nil, fmt.Errorf("arguments must be a JSON object like {\"name\": value}: %v", err)
 	}
-	if args == nil {
-		args = map[string]any{}
+
+	out := make(map[string]any, len(members))
+	from := make(map[string]string, len(members)) // parameter → the key that set it
+	var unknown, problems []string
+	for _, m := range members {
+		target := m.key
+		if len(s.Properties) > 0 {
+			if _, ok := s.Properties[m.key]; !ok {
+				target = resolveKey(s, aliases, m.key)
+			}
+			if target == "" && s.open() {
+				target = m.key // a key the schema allows, kept as sent
+			}
+			if target == "" {
+				unknown = append(unknown, m.key)
+				continue
+			}
+		}
+		prev, taken := out[target]
+		switch {
+		case !taken:
+			out[target], from[target] = m.value, m.key
+		case !reflect.DeepEqual(prev, m.value):
+			problems = append(problems, fmt.Sprintf("%s given twice: %s (%s) and %s (%s); send it once",
+				target, showValue(prev), from[target], showValue(m.value), m.key))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, nil, &ArgumentError{Problems: problems}
 	}
 	if len(s.Properties) == 0 {
-		return args, nil, nil
-	}
-
-	out := make(map[string]any, len(args))
-	var unknown []string
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // deterministic choice when two aliases collide
-	// Exact names win over aliases: place them first.
-	for _, k := range keys {
-		if _, ok := s.Properties[k]; ok {
-			out[k] = args[k]
-		}
-	}
-	for _, k := range keys {
-		if _, ok := s.Properties[k]; ok {
-			continue
-		}
-		target := resolveKey(s, aliases, k)
-		if target == "" {
-			unknown = append(unknown, k)
-			continue
-		}
-		if _, taken := out[target]; !taken {
-			out[target] = args[k]
-		}
+		return out, nil, nil
 	}
 	for name, p := range s.Properties {
 		v, ok := out[name]
@@ -96,13 +189,36 @@ func normalizeArgs(s *schema, aliases map[string][]string, raw json.RawMessage) 
 	return out, unknown, nil
 }
 
+// showValue renders an argument value for an error message: strings as
+// they are, anything else as JSON, both cut short.
+func showValue(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		b, _ := json.Marshal(v)
+		s = string(b)
+	}
+	return excerptJSON([]byte(s))
+}
+
+func excerptJSON(b []byte) string {
+	const limit = 60
+	if len(b) <= limit {
+		return string(b)
+	}
+	cut := limit
+	for cut > 0 && b[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return string(b[:cut]) + "…"
+}
+
 func resolveKey(s *schema, aliases map[string][]string, key string) string {
 	for target, names := range aliases {
 		if _, ok := s.Properties[target]; ok && slices.Contains(names, key) {
 			return target
 		}
 	}
-	if _, ok := s.Properties["path"]; ok && slices.Contains(pathAliases(), key) {
+	if _, ok := s.Properties["path"]; ok && slices.Contains(PathAliases(), key) {
 		return "path"
 	}
 	fk := fold(key)
@@ -122,7 +238,7 @@ func resolveKey(s *schema, aliases map[string][]string, key string) string {
 		}
 	}
 	if _, ok := s.Properties["path"]; ok {
-		for _, n := range pathAliases() {
+		for _, n := range PathAliases() {
 			if fold(n) == fk {
 				return "path"
 			}
@@ -221,6 +337,10 @@ func coerceInside(p *schema, v any) any {
 func prepare(toolName string, s *schema, aliases map[string][]string, raw json.RawMessage) (json.RawMessage, error) {
 	args, unknown, err := normalizeArgs(s, aliases, raw)
 	if err != nil {
+		var ae *ArgumentError
+		if errors.As(err, &ae) {
+			return nil, &ArgumentError{Tool: toolName, Problems: ae.Problems, Shape: shape(s, "  ")}
+		}
 		return nil, &ArgumentError{Tool: toolName, Problems: []string{err.Error()}, Shape: shape(s, "  ")}
 	}
 	if problems := validate(s, args); len(problems) > 0 {

@@ -36,6 +36,24 @@
 //	  "path": string (required): File to read
 //	  "start_line": integer: First line to read
 //
+// A parameter named twice with different values (under two aliases, or an
+// alias and its name) is an error naming both values: which one the model
+// meant cannot be known, and judging one while the tool used the other
+// would defeat every check. Registry.Prepare returns a call normalised
+// once, for a host to judge and then run.
+//
+// # Declared effects
+//
+// A tool says what a call will do before it runs by implementing
+// Declarer, or with New's WithEffects option: the paths it reads and
+// writes, the command and directory it runs in, whether it is read-only,
+// destructive or open-world (the MCP tool annotations are the model), and
+// for file writes the exact new bytes. Registry.Effects asks the tool for
+// a prepared call. An agent judges, shows and snapshots those effects and
+// runs the call under WithApproved; a file tool then writes the approved
+// bytes or, if the file changed since, nothing (CheckApproved). A tool
+// that declares nothing is opaque to the agent and confirm-level.
+//
 // Registry.Execute never fails: an unknown tool name (answered with the
 // list of available tools and a "did you mean"), invalid arguments, an
 // error, a panic (recovered) or a timeout all become a Result with IsError

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -31,6 +32,39 @@ func FuzzExecute(f *testing.F) {
 			if err := json.Unmarshal([]byte(res.Text), &a); err != nil || a["path"] == nil {
 				t.Fatalf("accepted arguments %q decoded to %q", args, res.Text)
 			}
+		}
+	})
+}
+
+// FuzzDecodeMembers: the member scanner agrees with encoding/json on any
+// object (the last of repeated keys wins there), and refuses what it
+// refuses.
+func FuzzDecodeMembers(f *testing.F) {
+	for _, s := range []string{
+		`{"path":"a.go"}`, `{"a":1,"a":2}`, ` { "a" : [1, {"b": "}"}] , "c":"\"q\\\"" } `, `{}`, `[]`, `{"a":}`,
+		`{"x":1e5,"y":true,"z":null}`, `"str"`, `{"a\u00e9":"\ud83d\ude00"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		members, err := decodeMembers([]byte(raw))
+		var want map[string]any
+		werr := json.Unmarshal([]byte(raw), &want)
+		if werr != nil || want == nil {
+			if err == nil && werr != nil {
+				t.Fatalf("accepted %q, which encoding/json refuses: %v", raw, werr)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("refused the object %q: %v", raw, err)
+		}
+		got := map[string]any{}
+		for _, m := range members {
+			got[m.key] = m.value
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: members %v, encoding/json %v", raw, got, want)
 		}
 	})
 }

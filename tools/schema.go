@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -26,6 +27,15 @@ type schema struct {
 	Minimum     *float64           `json:"minimum"`
 	Maximum     *float64           `json:"maximum"`
 	Default     any                `json:"default"`
+	// AdditionalProperties is kept raw: true or a schema means keys
+	// beyond Properties are allowed (an MCP server's open-ended tool).
+	AdditionalProperties json.RawMessage `json:"additionalProperties"`
+}
+
+// open reports an object schema that allows keys beyond its properties.
+func (s *schema) open() bool {
+	a := bytes.TrimSpace(s.AdditionalProperties)
+	return string(a) == "true" || (len(a) > 0 && a[0] == '{')
 }
 
 // schemaType accepts "type": "string" and "type": ["string","null"].

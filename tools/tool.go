@@ -43,6 +43,8 @@ type Spec struct {
 	// (for example "old_string" for "search"). Every tool also accepts the
 	// path aliases in [PathAliases] for a "path" parameter.
 	ArgAliases map[string][]string
+
+	declare any // WithEffects's function until New checks its type
 }
 
 // LLM converts s into the spec a natively tool-calling model receives.

@@ -39,7 +39,11 @@ func TestNormaliseAndValidate(t *testing.T) {
 		{"file alias", "read_file", `{"file":"a.go"}`, `"path":"a.go"`, false},
 		{"filePath alias", "read_file", `{"filePath":"a.go"}`, `"path":"a.go"`, false},
 		{"file_path alias", "read_file", `{"file_path":"a.go"}`, `"path":"a.go"`, false},
-		{"exact beats alias", "read_file", `{"file":"b","path":"a"}`, `"path":"a"`, false},
+		{"alias and name agree", "read_file", `{"file":"a","path":"a"}`, `{"path":"a"}`, false},
+		{"alias and name conflict", "read_file", `{"file":"b","path":"a"}`, `path given twice: b (file) and a (path)`, true},
+		{"two aliases conflict", "read_file", `{"target_file":"notes.md","fileName":".env"}`, `path given twice: notes.md (target_file) and .env (fileName)`, true},
+		{"key repeated", "read_file", `{"path":"notes.md","path":".env"}`, `path given twice: notes.md (path) and .env (path)`, true},
+		{"target_file alias", "read_file", `{"target_file":"a.go"}`, `"path":"a.go"`, false},
 		{"camelCase key", "read_file", `{"path":"a","startLine":3}`, `"start_line":3`, false},
 		{"stringified args", "read_file", `"{\"path\":\"a.go\"}"`, `"path":"a.go"`, false},
 		{"number as string", "read_file", `{"path":"a","start_line":"12"}`, `"start_line":12`, false},
@@ -208,4 +212,21 @@ func TestCancelledContext(t *testing.T) {
 	res := r.Execute(ctx, Call{Name: "wait"})
 	assert.True(t, res.IsError)
 	assert.Equal(t, "Error: wait was cancelled: context canceled", res.Text)
+}
+
+// An open-ended schema (additionalProperties) keeps the keys it allows;
+// a closed one drops what it does not declare.
+func TestOpenSchemaKeepsExtraKeys(t *testing.T) {
+	var r Registry
+	echo := func(name, params string) Tool {
+		return Func{Spec: Spec{Name: name, Parameters: json.RawMessage(params)},
+			Run: func(_ context.Context, c Call) (Result, error) { return Text(string(c.Arguments)), nil }}
+	}
+	require.NoError(t, r.Register(
+		echo("open_tool", `{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":true}`),
+		echo("closed_tool", `{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}`)))
+	res := r.Execute(context.Background(), Call{Name: "open_tool", Arguments: json.RawMessage(`{"file":"a","labels":{"x":1}}`)})
+	assert.JSONEq(t, `{"path":"a","labels":{"x":1}}`, res.Text)
+	res = r.Execute(context.Background(), Call{Name: "closed_tool", Arguments: json.RawMessage(`{"file":"a","labels":{"x":1}}`)})
+	assert.JSONEq(t, `{"path":"a"}`, res.Text)
 }

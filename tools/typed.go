@@ -31,6 +31,14 @@ func WithArgAliases(param string, names ...string) Option {
 	}
 }
 
+// WithEffects makes the tool a [Declarer]: declare receives a call's
+// arguments decoded into the tool's Args (exactly as Execute would get
+// them) and says what the call will do, without doing it. Args must be the
+// type given to New; New panics otherwise.
+func WithEffects[Args any](declare func(ctx context.Context, args Args) (Effects, error)) Option {
+	return func(s *Spec) { s.declare = declare }
+}
+
 // typed is a Tool whose arguments are the Go struct Args.
 type typed[Args any] struct {
 	spec   Spec
@@ -62,24 +70,55 @@ func New[Args any](name, description string, fn func(ctx context.Context, args A
 	for _, o := range opts {
 		o(&t.spec)
 	}
-	return t
+	if t.spec.declare == nil {
+		return t
+	}
+	declare, ok := t.spec.declare.(func(context.Context, Args) (Effects, error))
+	if !ok {
+		panic(fmt.Sprintf("tools.New(%q): WithEffects takes a function of %s, got %T", name, reflect.TypeFor[Args](), t.spec.declare))
+	}
+	t.spec.declare = nil
+	return &declaring[Args]{typed: t, declare: declare}
+}
+
+// declaring is a typed tool that declares its effects.
+type declaring[Args any] struct {
+	*typed[Args]
+	declare func(context.Context, Args) (Effects, error)
+}
+
+func (t *declaring[Args]) Effects(ctx context.Context, call Call) (Effects, error) {
+	args, err := t.decode(call)
+	if err != nil {
+		return Effects{}, err
+	}
+	return t.declare(ctx, args)
 }
 
 func (t *typed[Args]) Describe() Spec { return t.spec }
 
 func (t *typed[Args]) Execute(ctx context.Context, call Call) (Result, error) {
-	raw, err := prepare(t.spec.Name, t.schema, t.spec.ArgAliases, call.Arguments)
+	args, err := t.decode(call)
 	if err != nil {
 		return Result{}, err
 	}
+	return t.fn(ctx, args)
+}
+
+// decode normalises, validates and decodes a call's arguments.
+func (t *typed[Args]) decode(call Call) (Args, error) {
 	var args Args
+	raw, err := prepare(t.spec.Name, t.schema, t.spec.ArgAliases, call.Arguments)
+	if err != nil {
+		return args, err
+	}
 	if err := json.Unmarshal(raw, &args); err != nil {
 		// Validation passed, so this is a type the subset validator does
 		// not model (e.g. an unsigned field given -1): still the model's
 		// input, still reported as such.
-		return Result{}, &ArgumentError{Tool: t.spec.Name, Problems: []string{err.Error()}, Shape: shape(t.schema, "  ")}
+		return args, &ArgumentError{Tool: t.spec.Name, Problems: []string{err.Error()}, Shape: shape(t.schema, "  ")}
 	}
-	return t.fn(ctx, args)
+	return args, nil
 }
 
 var nameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)

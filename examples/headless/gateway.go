@@ -34,6 +34,7 @@ type request struct {
 	Decision   string   `json:"decision,omitempty"`   // approve: allow, allow_session, deny
 	Message    string   `json:"message,omitempty"`    // approve: told to the model with a deny
 	Attach     []string `json:"attach,omitempty"`     // prompt: "path" or "path:L10-L50"
+	Token      string   `json:"token,omitempty"`      // apply
 }
 
 // job is a prompt or an undo waiting its turn, with the input line it came
@@ -52,6 +53,7 @@ type gateway struct {
 	store     checkpoint.Store
 	x         *agent.Executor
 	approvals *approval.Manager // nil unless -approvals stdin
+	staging   bool              // -staging
 	logger    *slog.Logger
 	wire      *os.File // -wire-log, or nil
 	stop      func()   // releases what the feature flags started
@@ -172,8 +174,8 @@ func (g *gateway) serve(ctx context.Context, in io.Reader) error {
 	return nil
 }
 
-// read parses input lines: approvals are answered at once, prompts and
-// undos queued.
+// read parses input lines: approvals are answered at once, prompts,
+// undos and applies queued.
 func (g *gateway) read(ctx context.Context, in io.Reader, q *queue) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
@@ -192,12 +194,12 @@ func (g *gateway) read(ctx context.Context, in io.Reader, q *queue) error {
 			continue
 		}
 		switch req.Type {
-		case "prompt", "undo":
+		case "prompt", "undo", "apply":
 			q.push(job{line: n, req: req})
 		case "approve":
 			g.answer(n, req)
 		default:
-			g.fail(n, fmt.Errorf("unknown request type %q: want prompt, undo or approve", req.Type))
+			g.fail(n, fmt.Errorf("unknown request type %q: want prompt, undo, apply or approve", req.Type))
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -254,6 +256,8 @@ func (g *gateway) do(ctx context.Context, j job) {
 		g.prompt(ctx, j)
 	case "undo":
 		g.undo(ctx, j)
+	case "apply":
+		g.apply(ctx, j)
 	}
 }
 

@@ -12,6 +12,7 @@
 //	{"type":"prompt","text":"Why?","attach":["main.go","lib/x.go:L10-L40"]}  files or selections the model gets as already read
 //	{"type":"undo","checkpoint":"ID"}                                ID from files_changed / run_finished; "" = the last run's
 //	{"type":"approve","id":"ID","decision":"allow|deny"}             answers an approval_requested (with -approvals stdin)
+//	{"type":"apply","token":"chg_…"}                                 applies a staged change (with -staging)
 //
 // Prompts and undos run one after another, in the order they arrive, and
 // each prompt continues the conversation of the previous one. Approvals
@@ -22,6 +23,7 @@
 // run_finished, …: see agent.MarshalEvent) plus the gateway's:
 //
 //	{"type":"undo_finished","checkpoint":"…","restored":[…],"removed":[…],"skipped":[…]}
+//	{"type":"change_applied","token":"chg_…","path":"…","checkpoint":"…","added":N,"removed":N}
 //	{"type":"error","line":3,"error":"…"}     a request that could not be served
 //
 // There is no human behind a gateway, so by default every confirm-level
@@ -41,6 +43,13 @@
 //	-wire-log FILE           every HTTP request and response to the model server, keys redacted
 //
 // read_pdf (text of PDFs in the workspace) is always offered.
+//
+// With -staging, file tools only stage their changes (the tool_action's
+// output holds a chg_… token and the diff) until the host applies a token
+// with an apply request: that is the host's approval, so it may write a
+// confirm-level file; the model's own apply_file_change calls may not
+// without -approvals stdin. A token works once and is refused if the
+// file changed since the preview.
 //
 // The process exits 0 when standard input ends and the work it asked for
 // is done; 2 for bad flags, 1 when the workspace or model cannot be
@@ -87,6 +96,7 @@ type options struct {
 	allowRules      string
 	readOnlyCmds    bool
 	sandbox         bool
+	staging         bool
 	logLevel        slog.Level
 	wireLog         string
 	features        features
@@ -103,6 +113,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.checkpointDB, "checkpoints", "", "SQLite file for checkpoints, so undo survives a restart (default: in memory)")
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
+	fs.BoolVar(&o.staging, "staging", false, "file tools only stage changes; the host applies them with apply requests")
 	fs.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux); fails when the kernel cannot")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
@@ -231,8 +242,13 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 	} else {
 		// Nobody to ask: the safety layer's Confirm becomes Deny, so the
 		// model learns at once why, and no approval card is ever shown.
+		// A staged change the host applies is its own approval.
 		cfg.Policy = approval.Headless(nil)
 		cfg.Safety = &safety.Policy{Workspace: ws, Rules: rules, Headless: true, Logger: logger}
+	}
+	if o.staging {
+		cfg.Staging = approval.NewStager(ws, approval.StagerConfig{Logger: logger})
+		g.staging = true
 	}
 	if g.stop, err = o.features.apply(ctx, ws, reg, &cfg, logger); err != nil {
 		return nil, err

@@ -13,6 +13,12 @@
 // of a 1 GiB file cost the same as those of a small one. Binary, UTF-16
 // and other non-UTF-8 files are described rather than dumped.
 //
+// The tools that write declare their effects before running (see
+// tools.Declarer): the paths, the pre-image and the exact new bytes, planned
+// without writing. Execute commits the same plan, and under an approval
+// (tools.WithApproved) writes only the approved bytes: a file that changed
+// since the preview is refused, not overwritten.
+//
 // Edits forgive what small models get wrong without changing meaning
 // (read_file's line numbers copied into the text to replace, trailing
 // whitespace, LF written for a CRLF file) and otherwise answer with the

@@ -40,6 +40,13 @@ func NewFolder(ws Workspace) tools.Tool {
 			}
 			return tools.Result{Text: fmt.Sprintf("Created directory %s.", r), Meta: tools.Meta{Path: r, Created: true}}, nil
 		},
+		tools.WithEffects(func(_ context.Context, a FolderArgs) (tools.Effects, error) {
+			r, err := rel(ws, a.Path)
+			if err != nil {
+				return tools.Effects{}, err
+			}
+			return tools.Effects{Annotations: tools.Annotations{Idempotent: true}, Writes: []string{r}, CreatesOnly: true}, nil
+		}),
 		tools.WithArgAliases("path", "dir", "directory", "folder", "folder_path", "dir_path"),
 	)
 }

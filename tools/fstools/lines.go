@@ -1,10 +1,10 @@
 package fstools
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/edit"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -23,9 +23,9 @@ const ModifyName = "modify_lines"
 // NewModifyLines returns modify_lines: insert, delete or replace lines by
 // number (seed 002).
 func NewModifyLines(ws Workspace) tools.Tool {
-	return tools.New(ModifyName,
+	return planned(ModifyName,
 		"Insert, delete or replace lines of a file by line number (as read_file shows them). Prefer edit_file when you can quote the text; line numbers shift after every change, so re-read the file before a second modify_lines.",
-		func(ctx context.Context, a ModifyArgs) (tools.Result, error) { return modifyLines(ws, a) },
+		modifyLines, ws,
 		tools.WithArgAliases("operation", "op", "action", "mode"),
 		tools.WithArgAliases("start_line", "line", "line_number", "start", "from", "startLine"),
 		tools.WithArgAliases("end_line", "end", "to", "endLine"),
@@ -33,41 +33,41 @@ func NewModifyLines(ws Workspace) tools.Tool {
 	)
 }
 
-func modifyLines(ws Workspace, a ModifyArgs) (tools.Result, error) {
+func modifyLines(ws Workspace, a ModifyArgs) (plan, error) {
 	r, err := rel(ws, a.Path)
 	if err != nil {
-		return tools.Result{}, err
+		return plan{}, err
 	}
 	content, st, err := loadText(ws, a.Path, r)
 	if err != nil {
-		return tools.Result{}, err
+		return plan{}, err
 	}
-	lines := splitLines(content)
+	lines := edit.SplitLines(content)
 	n := len(lines)
-	eol := lineEnding(content)
+	eol := edit.LineEnding(content)
 	start, end := a.StartLine, a.EndLine
 	if end == 0 {
 		end = start
 	}
-	newLines := splitLines(withEnding(a.Content, eol))
+	newLines := edit.SplitLines(edit.WithEnding(a.Content, eol))
 	if len(newLines) > 0 && !strings.HasSuffix(newLines[len(newLines)-1], "\n") {
 		newLines[len(newLines)-1] += eol
 	}
 	switch a.Operation {
 	case "insert":
 		if start > n+1 {
-			return tools.Result{}, fmt.Errorf("start_line %d is past the end: %s has %s; use %d to append", start, r, plural(n, "line"), n+1)
+			return plan{}, fmt.Errorf("start_line %d is past the end: %s has %s; use %d to append", start, r, plural(n, "line"), n+1)
 		}
 		if a.Content == "" {
-			return tools.Result{}, fmt.Errorf(`"content" is empty: give the lines to insert`)
+			return plan{}, fmt.Errorf(`"content" is empty: give the lines to insert`)
 		}
 		end = start - 1 // replace nothing
 	case "delete", "replace":
 		if end < start {
-			return tools.Result{}, fmt.Errorf("end_line %d is before start_line %d", end, start)
+			return plan{}, fmt.Errorf("end_line %d is before start_line %d", end, start)
 		}
 		if start > n || end > n {
-			return tools.Result{}, fmt.Errorf("lines %d-%d are out of range: %s has %s", start, end, r, plural(n, "line"))
+			return plan{}, fmt.Errorf("lines %d-%d are out of range: %s has %s", start, end, r, plural(n, "line"))
 		}
 		if a.Operation == "delete" {
 			newLines = nil
@@ -87,10 +87,8 @@ func modifyLines(ws Workspace, a ModifyArgs) (tools.Result, error) {
 		out[len(out)-1] = strings.TrimSuffix(strings.TrimSuffix(out[len(out)-1], "\n"), "\r")
 	}
 	after := strings.Join(out, "")
-	if err := ws.WriteFile(r, []byte(after), permOf(st)); err != nil {
-		return tools.Result{}, err
-	}
-	added, removed := diffStats(content, after)
+	stats := edit.Count([]byte(content), []byte(after))
+	added, removed := stats.Added, stats.Removed
 	meta := tools.Meta{Path: r, StartLine: start, EndLine: max(start, start+len(newLines)-1), Added: added, Removed: removed, TotalLines: len(out)}
 	var what string
 	switch a.Operation {
@@ -101,5 +99,6 @@ func modifyLines(ws Workspace, a ModifyArgs) (tools.Result, error) {
 	default:
 		what = fmt.Sprintf("replaced lines %d-%d with %s", start, end, plural(len(newLines), "line"))
 	}
-	return tools.Result{Text: fmt.Sprintf("%s: %s (+%d -%d); the file now has %s.", r, what, added, removed, plural(len(out), "line")), Meta: meta}, nil
+	res := tools.Result{Text: fmt.Sprintf("%s: %s (+%d -%d); the file now has %s.", r, what, added, removed, plural(len(out), "line")), Meta: meta}
+	return plan{rel: r, before: []byte(content), existed: true, after: []byte(after), perm: permOf(st), result: res}, nil
 }

@@ -1,13 +1,13 @@
 package fstools
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/edit"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -26,9 +26,9 @@ var ErrPatchRejected = errors.New("patch rejected")
 // NewPatch returns patch_file: apply a unified diff, tolerant of shifted
 // line numbers and trailing whitespace, all hunks or none.
 func NewPatch(ws Workspace) tools.Tool {
-	return tools.New(PatchName,
+	return planned(PatchName,
 		"Apply a unified diff to one file. Hunks are located by their context lines, so line numbers may be off. Either every hunk applies or the file is left unchanged and the failing hunks are reported.",
-		func(ctx context.Context, a PatchArgs) (tools.Result, error) { return patch(ws, a) },
+		patch, ws,
 		tools.WithArgAliases("diff", "patch", "unified_diff", "changes", "content"),
 	)
 }
@@ -159,27 +159,27 @@ func isHeaderNext(line string) bool {
 	return strings.HasPrefix(line, "--- a/") || strings.HasPrefix(line, "--- /dev/null")
 }
 
-func patch(ws Workspace, a PatchArgs) (tools.Result, error) {
+func patch(ws Workspace, a PatchArgs) (plan, error) {
 	target, hunks, err := parseDiff(a.Diff)
 	if err != nil {
-		return tools.Result{}, err
+		return plan{}, err
 	}
 	path := a.Path
 	if path == "" {
 		if target == "" {
-			return tools.Result{}, errors.New(`no "path" given and the diff names no file (+++ line); give "path"`)
+			return plan{}, errors.New(`no "path" given and the diff names no file (+++ line); give "path"`)
 		}
 		path = target
 	}
 	r, err := rel(ws, path)
 	if err != nil {
-		return tools.Result{}, err
+		return plan{}, err
 	}
 	content, st, err := loadText(ws, path, r)
 	if err != nil {
-		return tools.Result{}, err
+		return plan{}, err
 	}
-	eol := lineEnding(content)
+	eol := edit.LineEnding(content)
 	endsNL := strings.HasSuffix(content, "\n")
 	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(content, "\r\n", "\n"), "\n"), "\n")
 	if content == "" {
@@ -195,8 +195,8 @@ func patch(ws Workspace, a PatchArgs) (tools.Result, error) {
 		if at < 0 {
 			msg := fmt.Sprintf("hunk %d of %d (%s): %s", i+1, len(hunks), h.header, how)
 			if len(h.old) > 0 {
-				if c := closest(strings.Join(lines, "\n"), strings.Join(h.old, "\n"), 1); len(c) > 0 {
-					msg += "; the closest passage is:" + strings.TrimRight(showCandidates(c), "\n")
+				if c := edit.Closest(strings.Join(lines, "\n"), strings.Join(h.old, "\n"), 1); len(c) > 0 {
+					msg += "; the closest passage is:" + strings.TrimRight(edit.ShowCandidates(c), "\n")
 				}
 			}
 			failed = append(failed, msg)
@@ -220,19 +220,18 @@ func patch(ws Workspace, a PatchArgs) (tools.Result, error) {
 		}
 	}
 	if len(failed) > 0 {
-		return tools.Result{}, fmt.Errorf("%w: %s is unchanged. %s did not apply:\n%s\nRead the file again and send a diff against its current content, or use edit_file.",
+		return plan{}, fmt.Errorf("%w: %s is unchanged. %s did not apply:\n%s\nRead the file again and send a diff against its current content, or use edit_file.",
 			ErrPatchRejected, r, plural(len(failed), "hunk"), strings.Join(failed, "\n"))
 	}
 	after := strings.Join(lines, eol)
 	if endsNL && len(lines) > 0 {
 		after += eol
 	}
-	if err := ws.WriteFile(r, []byte(after), permOf(st)); err != nil {
-		return tools.Result{}, err
-	}
-	added, removed := diffStats(content, after)
+	stats := edit.Count([]byte(content), []byte(after))
+	added, removed := stats.Added, stats.Removed
 	meta := tools.Meta{Path: r, Added: added, Removed: removed, TotalLines: len(lines)}
-	return tools.Result{Text: fmt.Sprintf("Patched %s: applied %s (+%d -%d): %s.", r, plural(len(hunks), "hunk"), added, removed, strings.Join(report, "; ")), Meta: meta}, nil
+	res := tools.Result{Text: fmt.Sprintf("Patched %s: applied %s (+%d -%d): %s.", r, plural(len(hunks), "hunk"), added, removed, strings.Join(report, "; ")), Meta: meta}
+	return plan{rel: r, before: []byte(content), existed: true, after: []byte(after), perm: permOf(st), result: res}, nil
 }
 
 // locate finds where old occurs in lines, nearest to hint: exactly first,

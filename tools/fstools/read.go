@@ -39,6 +39,7 @@ func NewRead(ws Workspace) tools.Tool {
 		"Read a text file of the workspace, with line numbers. Reads up to 500 lines per call in 100-line chunks; use start_line and end_line for other parts of long files. Binary and non-UTF-8 files are described instead of shown.",
 		func(ctx context.Context, a ReadArgs) (tools.Result, error) { return read(ctx, ws, a) },
 		tools.ReadOnly(),
+		tools.WithEffects(func(_ context.Context, a ReadArgs) (tools.Effects, error) { return tools.Reading(a.Path), nil }),
 		tools.WithArgAliases("start_line", "line", "from", "offset", "start", "startLine", "from_line"),
 		tools.WithArgAliases("end_line", "to", "end", "endLine", "to_line"),
 	)

@@ -46,6 +46,7 @@ func NewSize(ws Workspace) tools.Tool {
 			}, nil
 		},
 		tools.ReadOnly(),
+		tools.WithEffects(func(_ context.Context, a SizeArgs) (tools.Effects, error) { return tools.Reading(a.Path), nil }),
 	)
 }
 

@@ -7,8 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
-
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -82,58 +80,6 @@ func notFound(path string, err error) error {
 		return fmt.Errorf("%q does not exist; check the path with list_files or search_workspace", path)
 	}
 	return err
-}
-
-// diffStats counts the lines added and removed between two versions.
-func diffStats(before, after string) (added, removed int) {
-	if before == after {
-		return 0, 0
-	}
-	d, err := udiff.ToUnifiedDiff("a", "b", before, udiff.Lines(before, after), 0)
-	if err != nil {
-		return 0, 0
-	}
-	for _, h := range d.Hunks {
-		for _, l := range h.Lines {
-			switch l.Kind {
-			case udiff.Insert:
-				added++
-			case udiff.Delete:
-				removed++
-			}
-		}
-	}
-	return added, removed
-}
-
-// splitLines splits s into lines keeping their terminators, so that
-// joining them gives s back exactly.
-func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	lines := strings.SplitAfter(s, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
-
-// lineEnding is "\r\n" when most of s's lines end so, else "\n".
-func lineEnding(s string) string {
-	crlf := strings.Count(s, "\r\n")
-	if crlf > 0 && crlf*2 >= strings.Count(s, "\n") {
-		return "\r\n"
-	}
-	return "\n"
-}
-
-// withEnding converts text written with \n to the file's line ending.
-func withEnding(text, eol string) string {
-	if eol == "\n" {
-		return text
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", eol)
 }
 
 func permOf(st fs.FileInfo) fs.FileMode {

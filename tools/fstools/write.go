@@ -1,11 +1,11 @@
 package fstools
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 
+	"github.com/tetherdev/tether/internal/edit"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -35,66 +35,71 @@ func contentAliases() tools.Option {
 // NewWrite returns write_file: replace a file's content atomically, or
 // append to it.
 func NewWrite(ws Workspace) tools.Tool {
-	return tools.New(WriteName,
+	return planned(WriteName,
 		"Write a file: replace its whole content (or create it), or add to its end with append=true. The write is atomic: the file is never left half-written.",
-		func(ctx context.Context, a WriteArgs) (tools.Result, error) {
-			return write(ws, a.Path, a.Content, a.Append, false)
+		func(ws Workspace, a WriteArgs) (plan, error) {
+			return planWrite(ws, a.Path, a.Content, a.Append, false)
 		},
-		contentAliases(),
+		ws, contentAliases(),
 	)
 }
 
 // NewCreate returns create_file: like write_file, but refuses to replace
 // an existing file.
 func NewCreate(ws Workspace) tools.Tool {
-	return tools.New(CreateName,
+	return planned(CreateName,
 		"Create a new file with the given content. Fails if the file exists: use write_file to replace it or edit_file to change part of it.",
-		func(ctx context.Context, a CreateArgs) (tools.Result, error) {
-			return write(ws, a.Path, a.Content, false, true)
-		},
-		contentAliases(),
+		func(ws Workspace, a CreateArgs) (plan, error) { return planWrite(ws, a.Path, a.Content, false, true) },
+		ws, contentAliases(),
 	)
 }
 
-func write(ws Workspace, path, content string, appendMode, mustCreate bool) (tools.Result, error) {
+func planWrite(ws Workspace, path, content string, appendMode, mustCreate bool) (plan, error) {
 	r, err := rel(ws, path)
 	if err != nil {
-		return tools.Result{}, err
+		return plan{}, err
 	}
-	var before string
-	var st fs.FileInfo
-	st, err = ws.Stat(r)
+	st, err := ws.Stat(r)
 	exists := err == nil
+	p := plan{rel: r, existed: exists, perm: permOf(st)}
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return tools.Result{}, err
+		return plan{}, err
 	case exists && st.IsDir():
-		return tools.Result{}, fmt.Errorf("%q is a directory; give a file path", path)
+		return plan{}, fmt.Errorf("%q is a directory; give a file path", path)
 	case exists && mustCreate:
-		return tools.Result{}, fmt.Errorf("%q already exists (%s); use write_file to replace it or edit_file to change part of it", path, humanBytes(st.Size()))
-	case exists:
-		// Read the old content for diff stats (and to append to); a file
-		// too large or not text is replaced without stats, but never
-		// appended to blindly.
-		b, _, lerr := loadText(ws, path, r)
-		if lerr != nil && appendMode {
-			return tools.Result{}, lerr
+		return plan{}, fmt.Errorf("%q already exists (%s); use write_file to replace it or edit_file to change part of it", path, humanBytes(st.Size()))
+	case exists && appendMode:
+		// Appending needs the old text; a file too large or not text is
+		// never appended to blindly.
+		b, _, err := loadText(ws, path, r)
+		if err != nil {
+			return plan{}, err
 		}
-		before = b
+		p.before = []byte(b)
+	case exists:
+		// The pre-image binds the change: it is what an approval was
+		// shown and what the write checks the file still holds.
+		if st.Size() > MaxEditSize {
+			return plan{}, fmt.Errorf("%w: %q is %d bytes; write_file replaces files up to %d bytes; use run_terminal_command for larger files", ErrTooLarge, path, st.Size(), MaxEditSize)
+		}
+		if p.before, err = ws.ReadFile(r); err != nil {
+			return plan{}, notFound(path, err)
+		}
 	}
+	before := string(p.before)
 	after := content
 	if appendMode && exists {
+		eol := edit.LineEnding(before)
 		if before != "" && !endsWithNewline(before) && content != "" {
-			after = before + lineEnding(before) + withEnding(content, lineEnding(before))
+			after = before + eol + edit.WithEnding(content, eol)
 		} else {
-			after = before + withEnding(content, lineEnding(before))
+			after = before + edit.WithEnding(content, eol)
 		}
 	}
-	if err := ws.WriteFile(r, []byte(after), permOf(st)); err != nil {
-		return tools.Result{}, err
-	}
-	added, removed := diffStats(before, after)
-	meta := tools.Meta{Path: r, Bytes: int64(len(after)), Added: added, Removed: removed, Created: !exists, TotalLines: len(splitLines(after))}
+	p.after = []byte(after)
+	st2 := edit.Count(p.before, p.after)
+	meta := tools.Meta{Path: r, Bytes: int64(len(after)), Added: st2.Added, Removed: st2.Removed, Created: !exists, TotalLines: len(edit.SplitLines(after))}
 	var verb string
 	switch {
 	case !exists:
@@ -104,7 +109,8 @@ func write(ws Workspace, path, content string, appendMode, mustCreate bool) (too
 	default:
 		verb = "Wrote"
 	}
-	return tools.Result{Text: fmt.Sprintf("%s %s (%s, %s; +%d -%d).", verb, r, plural(meta.TotalLines, "line"), humanBytes(meta.Bytes), added, removed), Meta: meta}, nil
+	p.result = tools.Result{Text: fmt.Sprintf("%s %s (%s, %s; +%d -%d).", verb, r, plural(meta.TotalLines, "line"), humanBytes(meta.Bytes), st2.Added, st2.Removed), Meta: meta}
+	return p, nil
 }
 
 func endsWithNewline(s string) bool { return len(s) > 0 && s[len(s)-1] == '\n' }

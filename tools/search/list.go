@@ -30,6 +30,7 @@ func NewList(ws Workspace) tools.Tool {
 		"List a directory of the workspace: directories end with '/', files show their size. With recursive=true lists the whole tree below it, skipping what .gitignore excludes.",
 		func(ctx context.Context, a ListArgs) (tools.Result, error) { return runList(ctx, ws, a) },
 		tools.ReadOnly(),
+		tools.WithEffects(func(_ context.Context, a ListArgs) (tools.Effects, error) { return tools.Reading(a.Path), nil }),
 		tools.WithArgAliases("path", "dir", "directory", "folder"),
 		tools.WithArgAliases("maxEntries", "limit", "max"),
 	)

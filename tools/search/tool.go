@@ -41,6 +41,7 @@ func NewSearch(ws Workspace) tools.Tool {
 			"Respects .gitignore and skips hidden and binary files. Output: a '── path ──' header per file, '→ N: line' for matches and indented context lines.",
 		func(ctx context.Context, a SearchArgs) (tools.Result, error) { return runSearch(ctx, ws, a) },
 		tools.ReadOnly(),
+		tools.WithEffects(func(_ context.Context, a SearchArgs) (tools.Effects, error) { return tools.Reading(a.Path), nil }),
 		tools.WithArgAliases("query", "pattern", "search", "text", "regex", "q", "term", "search_term"),
 		tools.WithArgAliases("isRegex", "use_regex", "regexp"),
 		tools.WithArgAliases("path", "dir", "directory", "folder", "in"),

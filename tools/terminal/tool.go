@@ -35,6 +35,15 @@ func (s *Shell) Tool() tools.Tool {
 		// Longer than any command timeout: the command's own timeout fires
 		// first and reports the output so far.
 		tools.WithTimeout(s.cfg.MaxTimeout+time.Minute),
+		tools.WithEffects(func(_ context.Context, a Args) (tools.Effects, error) {
+			// The directory the command really starts in: its cwd, or
+			// where the previous command left the shell (cd persists).
+			dir := a.Cwd
+			if dir == "" {
+				dir = s.Cwd()
+			}
+			return tools.Effects{Command: a.Command, Dir: dir}, nil
+		}),
 		tools.WithArgAliases("command", "cmd", "script", "command_line", "commandLine"),
 		tools.WithArgAliases("cwd", "dir", "directory", "working_directory", "workdir", "path"),
 		tools.WithArgAliases("timeout", "timeout_seconds", "timeoutSeconds"),

@@ -1,4 +1,4 @@
-package fstools
+package edit
 
 import (
 	"fmt"
@@ -21,7 +21,8 @@ func occurrences(s, sub string) []int {
 	}
 }
 
-func lineOf(s string, off int) int { return strings.Count(s[:off], "\n") + 1 }
+// LineOf is the 1-based line of byte offset off in s.
+func LineOf(s string, off int) int { return strings.Count(s[:off], "\n") + 1 }
 
 // readFilePrefix matches the line-number prefix read_file puts on each
 // line ("   12\t"), which models copy into the text they want replaced.
@@ -47,7 +48,7 @@ func looseFind(content, old string) [][2]int {
 	for i := range oldLines {
 		oldLines[i] = strings.TrimRight(oldLines[i], " \t\r")
 	}
-	lines := splitLines(content)
+	lines := SplitLines(content)
 	offs := make([]int, len(lines)+1)
 	for i, l := range lines {
 		offs[i+1] = offs[i] + len(l)
@@ -74,20 +75,20 @@ func looseFind(content, old string) [][2]int {
 	return out
 }
 
-// candidate is a window of the file that resembles the text looked for.
-type candidate struct {
+// Candidate is a window of the file that resembles the text looked for.
+type Candidate struct {
 	line  int     // 1-based first line
 	score float64 // 0..1
 	text  string
 	note  string
 }
 
-// closest returns up to n windows of content most like old, best first,
+// Closest returns up to n windows of content most like old, best first,
 // for an error message that shows the model what the file really says.
 // Every window gets a cheap score (shared prefix and suffix of each line);
 // only the best few are scored again by edit distance, so the work stays
 // linear in the file's size.
-func closest(content, old string, n int) []candidate {
+func Closest(content, old string, n int) []Candidate {
 	oldLines := strings.Split(strings.TrimRight(old, "\r\n"), "\n")
 	lines := strings.Split(content, "\n")
 	if len(oldLines) == 0 || len(lines) == 0 {
@@ -99,15 +100,15 @@ func closest(content, old string, n int) []candidate {
 		oldLines[i] = strings.TrimSpace(oldLines[i])
 	}
 	const rescored = 32
-	var cands []candidate
+	var cands []Candidate
 	for i := 0; i+w <= len(lines); i++ {
 		total := 0.0
 		for k := range w {
 			total += affix(strings.TrimSpace(lines[i+k]), oldLines[k])
 		}
-		cands = append(cands, candidate{line: i + 1, score: total / float64(w)})
+		cands = append(cands, Candidate{line: i + 1, score: total / float64(w)})
 	}
-	byScore := func(a, b candidate) int {
+	byScore := func(a, b Candidate) int {
 		switch {
 		case a.score > b.score:
 			return -1
@@ -141,9 +142,9 @@ func closest(content, old string, n int) []candidate {
 	}
 	slices.SortFunc(cands, byScore)
 	// Keep good windows that do not overlap a better one.
-	var out []candidate
+	var out []Candidate
 	for _, c := range cands {
-		if c.score < 0.5 || slices.ContainsFunc(out, func(o candidate) bool { return c.line < o.line+w && o.line < c.line+w }) {
+		if c.score < 0.5 || slices.ContainsFunc(out, func(o Candidate) bool { return c.line < o.line+w && o.line < c.line+w }) {
 			continue
 		}
 		out = append(out, c)
@@ -201,8 +202,8 @@ func similarity(a, b string) float64 {
 	return 1 - float64(prev[len(rb)])/float64(m)
 }
 
-// showCandidates renders closest matches with line numbers.
-func showCandidates(cands []candidate) string {
+// ShowCandidates renders closest matches with line numbers.
+func ShowCandidates(cands []Candidate) string {
 	var b strings.Builder
 	for _, c := range cands {
 		nl := strings.Count(c.text, "\n")

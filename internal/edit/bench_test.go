@@ -1,4 +1,4 @@
-package fstools
+package edit
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ func BenchmarkEditMiss(b *testing.B) {
 	content := src.String()
 	old := "\tvalue12345 := compute(12345, \"some text on a line\")"
 	for b.Loop() {
-		if len(closest(content, old, 3)) == 0 {
+		if len(Closest(content, old, 3)) == 0 {
 			b.Fatal("no candidate")
 		}
 	}
