@@ -126,6 +126,7 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		c.concern(SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
 	}
 	classify(c)
+	vetOptions(c)
 	return idx
 }
 

@@ -119,8 +119,8 @@ func (r rule) match(ws []word, base bool) bool {
 		if w.dynamic {
 			return false
 		}
-		if w.s == t {
-			continue
+		if w.s == t || strings.HasPrefix(t, "--") && strings.HasPrefix(w.s, t+"=") {
+			continue // a rule naming --opt covers --opt=value
 		}
 		if i == 0 && base && commandBase(w.s) == strings.ToLower(t) {
 			continue
@@ -128,6 +128,42 @@ func (r rule) match(ws []word, base bool) bool {
 		return false
 	}
 	return true
+}
+
+// covers reports whether the rule names every unvetted option of c: a
+// rule "python3 -c" covers `python3 -c 'print(1)'`, a rule "python3" does
+// not.
+func (r rule) covers(c Command) bool {
+	for _, u := range c.Unvetted {
+		if !r.names(u.Option) {
+			return false
+		}
+	}
+	return true
+}
+
+// names reports whether one of the rule's words is option (as written,
+// or its name before "=" or a space).
+func (r rule) names(option string) bool {
+	name, _, _ := strings.Cut(option, " ")
+	short, _, _ := strings.Cut(name, "=")
+	for _, t := range r.tokens {
+		if t == option || t == name || t == short {
+			return true
+		}
+	}
+	return false
+}
+
+// uncovered describes the unvetted options of c that r does not name.
+func uncovered(r rule, c Command) string {
+	var parts []string
+	for _, u := range c.Unvetted {
+		if !r.names(u.Option) {
+			parts = append(parts, fmt.Sprintf("%s (%s)", u.Option, u.Reason))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func firstMatch(rules []rule, ws []word, base bool) (rule, bool) {
@@ -238,12 +274,16 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 		} else if rl, ok := firstMatch(ask, ws, true); ok {
 			m.List, m.Rule = "ask", rl.text
 			asked = append(asked, fmt.Sprintf("%s: needs approval by rule %q", m.Text, rl.text))
-		} else if rl, ok := firstMatch(allow, ws, false); ok {
+		} else if rl, ok := firstMatch(allow, ws, false); ok && rl.covers(c) {
 			m.List, m.Rule = "allow", rl.text
+		} else if ok {
+			unmatched = append(unmatched, fmt.Sprintf("%s: rule %q does not cover %s", m.Text, rl.text, uncovered(rl, c)))
 		} else if c.Wrapper == Transparent {
 			m.List = "transparent"
-		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !strings.Contains(c.Name, "/") {
+		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !strings.Contains(c.Name, "/") && len(c.Unvetted) == 0 {
 			m.List = "read-only"
+		} else if r.AllowReadOnly && c.Severity == SeverityNone && len(c.Unvetted) > 0 {
+			unmatched = append(unmatched, fmt.Sprintf("%s: not read-only: %s", m.Text, uncovered(rule{}, c)))
 		} else {
 			unmatched = append(unmatched, fmt.Sprintf("%s: no allow rule matches", m.Text))
 		}

@@ -300,6 +300,7 @@ func interpreter(c *call) bool {
 	for _, f := range flags {
 		if hasWord(inline, f) || strings.HasPrefix(f, "-c") && strings.HasPrefix(b, "py") {
 			c.concern(SeverityMedium, false, b+" "+f+" runs inline code")
+			c.unvetted(f, "runs inline code, which no rule for "+b+" alone covers")
 			return true
 		}
 	}
@@ -322,11 +323,28 @@ func interpreter(c *call) bool {
 		}
 		return true
 	}
-	if len(flags) > 0 && (hasWord(strings.Join(flags, " "), "--version") || hasWord(strings.Join(flags, " "), "-V")) {
+	if len(flags) == 1 && versionFlag(b, flags[0]) {
 		return true
 	}
 	stdinScript(c)
 	return true
+}
+
+// versionFlag reports an option with which interpreter b prints its
+// version or help and exits. Short spellings differ: node -v is the
+// version, python3 -v is verbose mode (and then reads a program).
+func versionFlag(b, f string) bool {
+	switch f {
+	case "--version", "--help", "-h":
+		return true
+	case "-V":
+		return !strings.HasPrefix(b, "node") && b != "deno" && b != "bun"
+	case "-v":
+		return strings.HasPrefix(b, "node") || b == "deno" || b == "bun" || b == "perl" || b == "php"
+	case "-version", "-help":
+		return b == "java" || b == "scala" || b == "kotlin"
+	}
+	return false
 }
 
 // system handles remaining commands that change the machine.

@@ -119,16 +119,8 @@ func readOnlyCmd(c *call, spec string) {
 			}
 			c.concern(SeverityMedium, false, "sort "+f+" writes a file")
 		}
-		if f, ok := hasPrefixFlag(flags, "--compress-program"); ok {
-			c.concern(SeverityHigh, true, "sort "+f+" runs another program")
-		}
-	case "rg":
-		if f, ok := hasPrefixFlag(flags, "--pre", "--hostname-bin"); ok {
-			c.concern(SeverityHigh, true, "rg "+f+" runs another program")
-		}
 	case "less", "more", "man":
 		c.concern(SeverityNone, false, c.base+" is interactive")
-		outputOptions(c)
 		for _, w := range c.args {
 			if strings.HasPrefix(w.s, "+") || c.base == "man" && (w.s == "-P" || w.s == "-H" || strings.HasPrefix(w.s, "--pager") || strings.HasPrefix(w.s, "--html") || strings.HasPrefix(w.s, "-P")) {
 				c.concern(SeverityHigh, true, c.base+" "+w.s+" can run shell commands")
@@ -143,7 +135,7 @@ func readOnlyCmd(c *call, spec string) {
 			c.concern(SeverityMedium, false, c.base+" writes its output to "+ops[1].s)
 			return
 		}
-	case "tree", "shuf", "info":
+	case "info":
 		outputOptions(c)
 	case "history":
 		// history -w/-a FILE writes the history, -r/-n FILE reads it.
@@ -217,7 +209,8 @@ func readOnlyCmd(c *call, spec string) {
 	case "mktemp", "tempfile":
 		c.concern(SeverityNone, false, c.base+" creates a temporary file")
 		return
-	case "env":
+	case "printenv":
+		printsEnvironment(c)
 		return
 	case "ip", "ifconfig":
 		if len(ops) > 1 && (ops[1].s == "add" || ops[1].s == "del" || ops[1].s == "set" || ops[1].s == "flush") || c.base == "ifconfig" && len(ops) > 1 {
@@ -288,14 +281,9 @@ func isFetcherOrDecoder(cmd Command) bool {
 	return false
 }
 
-// outputOptions records the files that less -o/-O/--log-file, tree -o,
-// shuf -o and info -o write.
+// outputOptions records the file info -o writes.
 func outputOptions(c *call) {
-	names := []string{"-o", "--output"}
-	if c.base == "less" {
-		names = []string{"-o", "-O", "--log-file", "--LOG-FILE"}
-	}
-	for _, v := range valuesOf(c.args, names...) {
+	for _, v := range valuesOf(c.args, "-o", "--output") {
 		c.path(v, OpWrite)
 		c.concern(SeverityMedium, false, c.base+" writes a file ("+v.s+")")
 	}

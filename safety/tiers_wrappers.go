@@ -279,17 +279,32 @@ func envCmd(c *call) {
 			c.script(Opaque, joinWords(rest))
 			return
 		case w.s == "--":
-			ws = ws[1:]
-			c.wrap(kind, envPrefix(c, ws))
+			envRuns(c, kind, envPrefix(c, ws[1:]))
 			return
 		case strings.HasPrefix(w.s, "-") && len(w.s) > 1:
 			ws = ws[1:]
 		default:
-			c.wrap(kind, envPrefix(c, ws))
+			envRuns(c, kind, envPrefix(c, ws))
 			return
 		}
 	}
-	c.wrap(kind, ws)
+	envRuns(c, kind, ws)
+}
+
+// envRuns wraps the command env runs; with none, env prints the
+// environment, where the host keeps its tokens and keys.
+func envRuns(c *call, kind WrapperKind, inner []word) {
+	if len(inner) == 0 {
+		printsEnvironment(c)
+		return
+	}
+	c.wrap(kind, inner)
+}
+
+// printsEnvironment judges env and printenv printing variables: the
+// host's secrets go to the model, so no read-only approval covers it.
+func printsEnvironment(c *call) {
+	c.concern(SeverityMedium, false, c.base+" prints environment variables, which hold the host's secrets")
 }
 
 // plainWords reports words that re-parse to themselves: no quoting,
@@ -408,7 +423,7 @@ func stdinScript(c *call) {
 			c.a.analyzeScript(w.s, c.idx, c.a.depth+1)
 			return
 		}
-		c.concern(SeverityMedium, false, c.base+" runs a program from a here-document")
+		c.concern(SeverityMedium, true, c.base+" runs a program from a here-document, which no rule for "+c.base+" covers")
 		return
 	}
 	switch c.a.pipe {

@@ -1,0 +1,293 @@
+package safety
+
+import "strings"
+
+// An allow rule such as "go test" or "less", or the read-only
+// auto-approval, is a promise about a command its author knows; an option
+// the author never saw can turn it into something else (`make test
+// --eval='$(shell …)'` runs code, `date -f .env` prints a secret, `go test
+// -args -test.cpuprofile=~/.bashrc` overwrites a start-up file). For the
+// commands below the analyser therefore knows every option: which take a
+// value and what the value is. A rule covers such a command only when each
+// option is known to be harmless or the rule names it; anything else is
+// listed in Command.Unvetted and needs a human.
+
+// optKind says what an option is, and what its value is when it takes one.
+type optKind uint8
+
+const (
+	optFlag    optKind = iota // no value, harmless
+	optText                   // a harmless value: a number, a pattern, a name, a format
+	optRead                   // the value is a file the command reads
+	optWrite                  // the value is a file the command writes
+	optDir                    // the value is a directory the command reads or works in
+	optProgram                // the value names a program the command runs
+	optCode                   // the value is code the command runs
+	optConfig                 // the value is a configuration file, which can change what runs
+	optUnsafe                 // no value, but the option runs code, writes or changes the system
+)
+
+// takesValue reports whether options of kind k consume a value.
+func (k optKind) takesValue() bool { return k != optFlag && k != optUnsafe }
+
+// optionModel is the option grammar of one command (or sub-command).
+type optionModel struct {
+	opts map[string]optKind // by spelling: "-n", "--lines"
+	// goStyle: options are Go flag-package style, one or two dashes before
+	// a whole name (-run, --count=3), never clustered.
+	goStyle bool
+	// numeric: -NUM is accepted (head -20, tail -5).
+	numeric bool
+	// stop is an option after which every word belongs to another program
+	// (go test -args): those words are judged by passOn, or unvetted.
+	stop   string
+	passOn *optionModel
+	// operandEnds: the first operand ends the options; the words after it
+	// are arguments of the program it names (go run main.go -v).
+	operandEnds bool
+	// why explains the unsafe options for concerns, by spelling.
+	why map[string]string
+}
+
+// model builds an optionModel from groups of options of one kind each.
+func model(groups ...optGroup) *optionModel {
+	m := &optionModel{opts: map[string]optKind{}}
+	for _, g := range groups {
+		for _, n := range g.names {
+			m.opts[n] = g.kind
+		}
+	}
+	return m
+}
+
+// optGroup is a set of option spellings sharing one kind.
+type optGroup struct {
+	kind  optKind
+	names []string
+}
+
+func flags(names ...string) optGroup    { return optGroup{optFlag, names} }
+func texts(names ...string) optGroup    { return optGroup{optText, names} }
+func reads(names ...string) optGroup    { return optGroup{optRead, names} }
+func writes(names ...string) optGroup   { return optGroup{optWrite, names} }
+func dirs(names ...string) optGroup     { return optGroup{optDir, names} }
+func programs(names ...string) optGroup { return optGroup{optProgram, names} }
+func code(names ...string) optGroup     { return optGroup{optCode, names} }
+func configs(names ...string) optGroup  { return optGroup{optConfig, names} }
+func unsafe(names ...string) optGroup   { return optGroup{optUnsafe, names} }
+
+// optionUse is one option found in a command's words.
+type optionUse struct {
+	text  string // the option as written, value included when attached
+	name  string // its spelling in the model, "" when unknown
+	kind  optKind
+	value word
+	has   bool // value present
+}
+
+// scan lists the options in args, stopping at "--". Words that are not
+// options are skipped: the command's classifier judges its operands.
+func (m *optionModel) scan(args []word) (uses []optionUse, rest []word) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.dynamic || len(w.s) < 2 || w.s[0] != '-' {
+			if m.operandEnds {
+				return uses, nil
+			}
+			continue
+		}
+		if w.s == "--" {
+			return uses, nil
+		}
+		if m.stop != "" && w.s == m.stop {
+			return uses, args[i+1:]
+		}
+		if m.numeric && isDigits(w.s[1:]) {
+			uses = append(uses, optionUse{text: w.s, name: "-NUM", kind: optText})
+			continue
+		}
+		if m.goStyle || strings.HasPrefix(w.s, "--") {
+			name, val, eq := strings.Cut(w.s, "=")
+			if m.goStyle {
+				name = "-" + strings.TrimLeft(name, "-")
+			}
+			u := optionUse{text: w.s}
+			if k, ok := m.opts[name]; ok {
+				u.name, u.kind = name, k
+				switch {
+				case eq:
+					u.value, u.has = word{s: val, dynamic: w.dynamic}, true
+				case k.takesValue() && i+1 < len(args):
+					i++
+					u.value, u.has = args[i], true
+					u.text += " " + args[i].s
+				}
+			}
+			uses = append(uses, u)
+			continue
+		}
+		// A cluster of short options: -la, -n5, -C2.
+		for j := 1; j < len(w.s); j++ {
+			name := "-" + w.s[j:j+1]
+			k, ok := m.opts[name]
+			if !ok {
+				uses = append(uses, optionUse{text: w.s})
+				break
+			}
+			u := optionUse{text: name, name: name, kind: k}
+			if k.takesValue() {
+				if j+1 < len(w.s) {
+					u.value, u.has = word{s: w.s[j+1:]}, true
+				} else if i+1 < len(args) {
+					i++
+					u.value, u.has = args[i], true
+				}
+				u.text = w.s
+				if u.has && j+1 == len(w.s) {
+					u.text += " " + u.value.s
+				}
+				uses = append(uses, u)
+				break
+			}
+			uses = append(uses, u)
+		}
+	}
+	return uses, nil
+}
+
+// vet judges the options of c against m: values are recorded as the paths
+// they are, programs and code raise the severity, and every option that
+// is unknown or not harmless is listed in Unvetted.
+func (m *optionModel) vet(c *call, args []word) {
+	uses, rest := m.scan(args)
+	for _, u := range uses {
+		if u.name == "" {
+			c.unvetted(u.text, "is not an option "+c.base+" is known to take harmlessly")
+			continue
+		}
+		switch u.kind {
+		case optFlag, optText:
+		case optRead, optDir:
+			if u.has {
+				c.path(u.value, OpRead)
+			}
+		case optWrite:
+			if !u.has {
+				continue
+			}
+			c.path(u.value, OpWrite)
+			if !u.value.dynamic && outsideWorkspace(c.a.resolve(u.value.s)) {
+				c.concern(SeverityHigh, true, c.base+" "+u.name+" writes outside the workspace ("+u.value.s+")")
+			} else {
+				c.concern(SeverityMedium, false, c.base+" "+u.name+" writes "+u.value.s)
+			}
+		case optConfig:
+			if u.has {
+				c.path(u.value, OpRead)
+			}
+			c.unvetted(u.text, "reads a configuration file, which can change what "+c.base+" runs")
+		case optProgram:
+			c.concern(SeverityHigh, true, c.base+" "+u.name+" runs another program ("+u.value.s+")")
+			if u.has {
+				c.script(Opaque, u.value)
+			}
+		case optCode:
+			c.concern(SeverityMedium, false, c.base+" "+u.name+" runs inline code")
+			c.unvetted(u.text, "runs inline code, which no rule for "+c.base+" alone covers")
+		case optUnsafe:
+			why := m.why[u.name]
+			if why == "" {
+				why = "runs code, writes files or changes the system"
+			}
+			c.concern(SeverityHigh, false, c.base+" "+u.name+" "+why)
+			c.unvetted(u.text, why)
+		}
+	}
+	if rest != nil {
+		if m.passOn == nil {
+			for _, w := range rest {
+				c.unvetted(w.s, "is passed on to another program")
+			}
+			return
+		}
+		m.passOn.vet(c, rest)
+	}
+}
+
+// outsideWorkspace reports a path that, as written, can only lie outside
+// the workspace: absolute, in a home directory, or above the start.
+func outsideWorkspace(p string) bool {
+	c := cleanPath(p)
+	return strings.HasPrefix(c, "/") && !harmlessDevice(c) || strings.HasPrefix(c, "~") || c == ".." || strings.HasPrefix(c, "../")
+}
+
+// unvetted records that option text keeps rules and read-only approval
+// from covering c, unless a rule names it.
+func (c *call) unvetted(text, why string) {
+	cmd := &c.a.res.Commands[c.idx]
+	cmd.Unvetted = append(cmd.Unvetted, UnvettedOption{Option: text, Reason: why})
+}
+
+// vetOptions applies the option model of c's command, if it has one.
+// Commands without a model are covered by their rules as written: nothing
+// is known about their options.
+func vetOptions(c *call) {
+	m, args := optionModelFor(c.base, c.args)
+	if m == nil {
+		if _, inspect := readOnly[c.base]; inspect && !ownOptions[c.base] {
+			// An inspection command whose options are not modelled is
+			// read-only only when it has none.
+			for _, w := range c.args {
+				if !w.dynamic && len(w.s) > 1 && w.s[0] == '-' {
+					c.unvetted(w.s, "is an option of "+c.base+", whose options are not modelled")
+				}
+			}
+		}
+		return
+	}
+	m.vet(c, args)
+	if m == makeModel {
+		// make NAME=value overrides a variable of the Makefile, and
+		// recipes run variables: `make test CC='sh -c …'`, SHELL=….
+		for _, w := range args {
+			if name, v, ok := strings.Cut(w.s, "="); ok && !w.dynamic && !strings.HasPrefix(w.s, "-") && isName(name) && !inertValue(v) {
+				c.unvetted(w.s, "overrides a make variable, which the Makefile's recipes may run")
+			}
+		}
+	}
+}
+
+// inertValue reports a value that cannot name a program or options:
+// a number or a boolean word (V=1, DEBUG=true).
+func inertValue(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "true", "false", "yes", "no", "on", "off":
+		return true
+	}
+	return isDigits(v)
+}
+
+// isName reports a shell or make variable name.
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// ownOptions lists the inspection commands whose options are judged
+// elsewhere: shell builtins, whose options bash fixes and which cannot
+// run a program or read a file through one, and the commands whose
+// classifier reads their options itself (awk, dc, ip, kill).
+var ownOptions = map[string]bool{
+	"test": true, "[": true, ":": true, "echo": true, "type": true, "history": true, "jobs": true, "wait": true,
+	"shift": true, "getopts": true, "read": true, "unset": true, "set": true, "shopt": true, "return": true,
+	"exit": true, "break": true, "continue": true, "let": true, "local": true, "declare": true, "typeset": true,
+	"readonly": true, "export": true, "ulimit": true, "umask": true, "times": true, "dirs": true, "popd": true,
+	"disown": true, "bg": true, "fg": true, "hash": true, "cd": true, "pushd": true, "mapfile": true,
+	"readarray": true, "unalias": true, "help": true, "awk": true, "gawk": true, "mawk": true, "nawk": true,
+	"dc": true, "expr": true, "ip": true, "ifconfig": true, "yes": true,
+}
