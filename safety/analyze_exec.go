@@ -223,7 +223,13 @@ func (c *call) script(kind WrapperKind, s word) {
 
 // assign judges NAME=value, either for one command (env, idx ≥ 0) or for
 // the shell itself (bare, or via export/declare).
+//
+// Assignments that reach programs' environments (a command's own, or an
+// export) are judged by the allow-list (judgeAssignment); a bare shell
+// assignment only matters for the dangerous names, which programs see if
+// the variable is already exported.
 func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
+	exported := shell && idx >= 0 && idx < len(a.res.Commands) && a.exports(idx)
 	if as.Value != nil {
 		a.scanWord(as.Value)
 	}
@@ -259,13 +265,35 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 			delete(a.vars, name)
 		}
 	}
-	if why, ok := dangerousEnv(name); ok {
-		a.concern(idx, SeverityHigh, true, "sets "+name+", which "+why)
+	var value word
+	if as.Value != nil {
+		value = a.join(as.Value.Parts, a.src(as.Value))
+	}
+	if !shell || exported {
+		a.judgeAssignment(idx, name, value)
 		return
 	}
-	if shell && name == "PATH" {
-		a.concern(idx, SeverityHigh, true, "changes PATH")
+	if why, ok := dangerousEnv(name); ok && !harmlessAssignment(name, value) {
+		a.concern(idx, SeverityHigh, true, "sets "+name+", which "+why)
 	}
+}
+
+// exports reports whether declaration command idx exports what it
+// assigns (export, declare -x, typeset -x).
+func (a *analyzer) exports(idx int) bool {
+	c := a.res.Commands[idx]
+	if c.Name == "export" {
+		return true
+	}
+	if c.Name != "declare" && c.Name != "typeset" {
+		return false
+	}
+	for _, arg := range c.Args {
+		if strings.HasPrefix(arg, "-") && strings.Contains(arg, "x") {
+			return true
+		}
+	}
+	return false
 }
 
 // dangerousEnv lists variables that make an ordinary command run other

@@ -260,7 +260,7 @@ func (a *analyzer) paramExp(p *syntax.ParamExp) {
 	case p.NestedParam != nil:
 		a.unanalyzable(-1, "nested parameter expansion")
 	}
-	if p.Index != nil {
+	if p.Index != nil && !allElements(p.Index) {
 		a.arith(p.Index, -1)
 	}
 	if p.Slice != nil {
@@ -302,6 +302,17 @@ func (a *analyzer) arith(x syntax.ArithmExpr, idx int) {
 		}
 		return true
 	})
+}
+
+// allElements reports the subscripts @ and * of ${arr[@]} and ${arr[*]},
+// which name every element and are never evaluated as arithmetic.
+func allElements(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	lit := w.Lit()
+	return lit == "@" || lit == "*"
 }
 
 func isArithLiteral(s string) bool {

@@ -82,6 +82,9 @@ type RuleMatch struct {
 type rule struct {
 	text   string
 	tokens []string
+	// assigns are NAME=value words in front of the command
+	// ("NODE_ENV=test npm test"): they cover those assignments.
+	assigns []string
 }
 
 func parseRules(entries []string) []rule {
@@ -102,7 +105,15 @@ func parseRules(entries []string) []rule {
 			if body == "*" {
 				toks = nil
 			}
-			out = append(out, rule{text: r, tokens: toks})
+			var assigns []string
+			for len(toks) > 1 {
+				name, _, ok := strings.Cut(toks[0], "=")
+				if !ok || !isName(name) {
+					break
+				}
+				assigns, toks = append(assigns, toks[0]), toks[1:]
+			}
+			out = append(out, rule{text: r, tokens: toks, assigns: assigns})
 		}
 	}
 	return out
@@ -149,6 +160,11 @@ func (r rule) names(option string) bool {
 	short, _, _ := strings.Cut(name, "=")
 	for _, t := range r.tokens {
 		if t == option || t == name || t == short {
+			return true
+		}
+	}
+	for _, as := range r.assigns {
+		if as == option {
 			return true
 		}
 	}

@@ -190,6 +190,8 @@ func (a *analyzer) wasDownloaded(w word) bool {
 func (a *analyzer) judgeWrite(idx int, p, by string) {
 	c := cleanPath(a.resolve(p))
 	switch {
+	case harmlessDevice(c):
+		// tee /dev/null, cp x /dev/stderr: sinks, not system files.
 	case strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/"):
 		a.concern(idx, SeverityCritical, true, "opens a network connection through "+p+" (reverse shell pattern)")
 	case strings.HasPrefix(c, "/dev/") && !harmlessDevice(c):

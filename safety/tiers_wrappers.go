@@ -210,13 +210,11 @@ func wrapper(c *call) {
 // env, judging each assignment.
 func envPrefix(c *call, ws []word) []word {
 	for len(ws) > 0 && !ws[0].dynamic {
-		name, _, ok := strings.Cut(ws[0].s, "=")
+		name, value, ok := strings.Cut(ws[0].s, "=")
 		if !ok || !syntax.ValidName(name) {
 			break
 		}
-		if why, bad := dangerousEnv(name); bad {
-			c.concern(SeverityHigh, true, "sets "+name+", which "+why)
-		}
+		c.a.judgeAssignment(c.idx, name, word{s: value})
 		ws = ws[1:]
 	}
 	return ws
