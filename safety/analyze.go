@@ -188,6 +188,13 @@ type analyzer struct {
 	// downloads holds files fetch commands wrote earlier in the line.
 	downloads map[string]bool
 
+	// loopFiles maps the variable of each enclosing for loop over literal
+	// words to those words (see runtimeFiles).
+	loopFiles map[string][]string
+	// pipeFiles holds the patterns of the file names the previous stage
+	// of the pipeline being walked prints, for xargs; nil when unknown.
+	pipeFiles []string
+
 	// intAttr is set once the line gives a variable the integer
 	// attribute (declare -i): later assignments evaluate arithmetic.
 	intAttr bool

@@ -186,6 +186,12 @@ func (c *call) concern(sev Severity, noAuto bool, reason string) {
 func (c *call) unanalyzable(reason string) { c.a.unanalyzable(c.idx, reason) }
 
 func (c *call) path(p word, op Op) {
+	if p.dynamic && p.files != nil {
+		for _, f := range p.files {
+			c.path(word{s: f, glob: strings.ContainsAny(f, "*?[")}, op)
+		}
+		return
+	}
 	if p.dynamic {
 		switch op {
 		case OpWrite:

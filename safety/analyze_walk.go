@@ -76,6 +76,22 @@ func (a *analyzer) command(c syntax.Command, parent int, heredoc *syntax.Redirec
 			for _, w := range l.Items {
 				a.scanWord(w)
 			}
+			// Inside the body the variable is one of the items: known
+			// files when every item is literal.
+			if items := loopItems(l.Items); items != nil {
+				if a.loopFiles == nil {
+					a.loopFiles = map[string][]string{}
+				}
+				saved, had := a.loopFiles[l.Name.Value]
+				a.loopFiles[l.Name.Value] = items
+				a.stmts(c.Do, parent)
+				if had {
+					a.loopFiles[l.Name.Value] = saved
+				} else {
+					delete(a.loopFiles, l.Name.Value)
+				}
+				return
+			}
 		case *syntax.CStyleLoop:
 			for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 				a.arith(x, parent)
@@ -132,18 +148,23 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, parent int) {
 	flatten(c.Y)
 	saved := a.pipe
 	in := saved
+	savedFiles := a.pipeFiles
 	for i, s := range stages {
 		if i > 0 && in < stdinPipe {
 			in = stdinPipe
 		}
 		a.pipe = in
+		a.pipeFiles = nil
+		if i > 0 {
+			a.pipeFiles = fileListOf(stages[i-1])
+		}
 		before := a.fetchers
 		a.stmt(s, parent)
 		if a.fetchers > before {
 			in = stdinFetched
 		}
 	}
-	a.pipe = saved
+	a.pipe, a.pipeFiles = saved, savedFiles
 }
 
 func (a *analyzer) funcDecl(f *syntax.FuncDecl, parent int) {

@@ -82,7 +82,7 @@ var (
 			"--save-dev", "-D", "--save", "-S", "--save-exact", "-E", "--no-save", "--production", "--omit=dev",
 			"--frozen-lockfile", "--immutable", "--force", "-f", "--json", "--parseable", "--long", "--all",
 			"--include-workspace-root", "--no-optional", "--foreground-scripts", "--dry-run", "--yes", "-y",
-			"--recursive", "-r", "--stream", "--parallel", "--color"),
+			"--recursive", "-r", "--stream", "--parallel", "--color", "--version", "-v", "--help", "-h"),
 		texts("-w", "--workspace", "--loglevel", "--omit", "--include", "--filter", "--depth", "--tag", "--registry",
 			"--reporter", "--timeout", "--mode"),
 		dirs("--prefix", "-C", "--dir", "--cwd"),

@@ -182,6 +182,25 @@ func uncovered(r rule, c Command) string {
 	return strings.Join(parts, ", ")
 }
 
+// carried reports whether the allow rule that approved c's wrapper also
+// names c: a rule "npx prettier" matched `npx prettier --check .` and
+// carries to the prettier it runs, "uv run pytest" to pytest, "bundle exec
+// rspec" to rspec. The rule's words after the runner's own must be a
+// prefix of c's words, and c's unvetted options must be named too.
+func carried(allowedBy []*rule, c Command, ws []word) (rule, bool) {
+	if c.Parent < 0 || c.Parent >= len(allowedBy) || allowedBy[c.Parent] == nil {
+		return rule{}, false
+	}
+	r := *allowedBy[c.Parent]
+	for k := 1; k < len(r.tokens); k++ {
+		inner := rule{text: r.text, tokens: r.tokens[k:], assigns: r.assigns}
+		if inner.tokens[0] == ws[0].s && inner.match(ws, false) && inner.covers(c) {
+			return r, true
+		}
+	}
+	return rule{}, false
+}
+
 func firstMatch(rules []rule, ws []word, base bool) (rule, bool) {
 	for _, r := range rules {
 		if r.match(ws, base) || base && r.matchLoose(ws) {
@@ -278,6 +297,7 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 	deny, ask, allow := parseRules(r.Deny), parseRules(r.Ask), parseRules(r.Allow)
 	v := CommandVerdict{Severity: a.Severity, Analysis: a, Decision: Confirm}
 	var denied, asked, unmatched []string
+	allowedBy := make([]*rule, len(a.Commands)) // the allow rule each command matched
 	for i, c := range a.Commands {
 		m := RuleMatch{Command: i, Text: c.String()}
 		ws := c.words
@@ -291,6 +311,10 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 			m.List, m.Rule = "ask", rl.text
 			asked = append(asked, fmt.Sprintf("%s: needs approval by rule %q", m.Text, rl.text))
 		} else if rl, ok := firstMatch(allow, ws, false); ok && rl.covers(c) {
+			m.List, m.Rule = "allow", rl.text
+			allowedBy[i] = &rl
+		} else if rl, ok := carried(allowedBy, c, ws); ok {
+			// npx prettier, uv run pytest: the runner's rule names the tool.
 			m.List, m.Rule = "allow", rl.text
 		} else if ok {
 			unmatched = append(unmatched, fmt.Sprintf("%s: rule %q does not cover %s", m.Text, rl.text, uncovered(rl, c)))

@@ -124,3 +124,40 @@ func TestEvaluateLogsDecision(t *testing.T) {
 		}
 	}
 }
+
+// TestEverydayCorpus checks the acceptance figures of the everyday corpus:
+// at least 300 common safe invocations, at least 98% auto-approved under
+// the rules at its top, and every refusal explained by the comment above
+// it. TestCommandRulesGolden checks each decision.
+func TestEverydayCorpus(t *testing.T) {
+	b, err := os.ReadFile("testdata/commands/rules_everyday.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed, refused := 0, 0
+	explained := false
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "#"):
+			explained = true
+			continue
+		case strings.HasPrefix(line, "allow "):
+			allowed++
+		case strings.HasPrefix(line, "confirm "), strings.HasPrefix(line, "deny "):
+			refused++
+			if !explained {
+				t.Errorf("refusal without an explanation: %s", line)
+			}
+		}
+		explained = false
+	}
+	total := allowed + refused
+	t.Logf("%d everyday commands, %d auto-approved (%.1f%%), %d refused", total, allowed, 100*float64(allowed)/float64(total), refused)
+	if total < 300 {
+		t.Errorf("only %d everyday commands, want at least 300", total)
+	}
+	if float64(allowed) < 0.98*float64(total) {
+		t.Errorf("%d of %d auto-approved, want at least 98%%", allowed, total)
+	}
+}

@@ -118,7 +118,7 @@ func wrapper(c *call) {
 				}
 			}
 		}
-		input := []word{{s: "{input}", dynamic: true}}
+		input := []word{{s: "{input}", dynamic: true, files: c.a.pipeFiles}}
 		for i, w := range inner {
 			if w.s == ":::" {
 				input = inner[i+1:]

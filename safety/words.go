@@ -29,6 +29,9 @@ type word struct {
 	// pipe: the word is exactly <(…) or >(…), a pipe to commands that are
 	// analysed, not a file.
 	pipe bool
+	// files: the dynamic word is one of these workspace paths or patterns
+	// (a loop over them, a git or find listing; see runtimeFiles).
+	files []string
 }
 
 // maxBraceFields bounds brace expansion: `{1..99999999}` must not allocate
@@ -248,6 +251,7 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 	}
 	if w.dynamic {
 		w.s = short(text)
+		w.files = a.runtimeFiles(parts)
 	} else {
 		w.s = b.String()
 	}
