@@ -58,6 +58,14 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 			break
 		}
 	}
+	for _, w := range ws {
+		if w.extGlob {
+			// zsh reads *(…) as a glob qualifier, and *(e:'cmd':) runs cmd;
+			// PowerShell reads @(…) as an array: fail closed.
+			a.concern(idx, SeverityMedium, true, "uses an extended glob "+short(w.s)+", which zsh reads as a glob qualifier that can run commands")
+			break
+		}
+	}
 	return idx
 }
 
@@ -100,6 +108,9 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		if _, ok := a.vars[name.param]; ok && name.param != "" {
 			// x=rm; $x -rf ~ : judge the value the script gave it.
 			a.run(a.substitute(ws), idx, heredoc)
+		} else if name.param == "SHELL" || name.param == "BASH" || name.param == "0" {
+			// $SHELL -c '…' runs a shell: judge what it runs.
+			a.run(append([]word{{s: "bash"}}, ws[1:]...), idx, heredoc)
 		} else if name.mayVanish && len(ws) > 1 && !strings.HasPrefix(ws[1].s, "-") {
 			// An empty expansion vanishes, making the next word the
 			// command: judge that reading too.
@@ -119,6 +130,11 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	}
 	idx := a.emit(ws, parent, NotWrapper)
 	c := &call{a: a, idx: idx, name: name.s, base: commandBase(name.s), args: ws[1:], heredoc: heredoc}
+	if !strings.Contains(name.s, "/") && strings.ToLower(name.s) != name.s {
+		// LS is ls on a case-insensitive file system and an unknown
+		// program elsewhere: judged as both, approved as neither.
+		c.concern(SeverityMedium, true, name.s+" is spelt in capitals: it runs "+c.base+" on a case-insensitive file system and an unknown program elsewhere")
+	}
 	if strings.Contains(name.s, "/") && !systemBinary(name.s) {
 		if a.wasDownloaded(name) {
 			c.concern(SeverityCritical, true, "runs "+name.s+", downloaded earlier in this command")

@@ -28,6 +28,9 @@ func git(c *call) {
 				v = c.args[i+1].s
 			}
 			c.concern(SeverityHigh, true, "git "+name+" "+v+" overrides configuration, which can run programs")
+			if k, val, ok := strings.Cut(v, "="); ok && name == "-c" {
+				gitAliasPayload(c, strings.ToLower(k), word{s: val, dynamic: c.args[i+1].dynamic})
+			}
 		case "--git-dir", "--work-tree", "--exec-path", "--namespace", "--super-prefix", "--attr-source":
 			c.concern(SeverityHigh, true, "git "+name+" points git at other configuration or programs")
 		case "-p", "--paginate":
@@ -222,20 +225,38 @@ func gitConfig(c *call, flags []string, ops []word) {
 	if !writing || has(flags, "l", "--list", "--get", "--get-all", "--get-regexp", "--get-urlmatch") {
 		return
 	}
-	key := ""
-	for _, w := range ops {
+	key, value := "", word{}
+	for i, w := range ops {
 		if w.s != "set" && w.s != "unset" {
 			key = strings.ToLower(w.s)
+			if i+1 < len(ops) {
+				value = ops[i+1]
+			}
 			break
 		}
 	}
 	if dangerousGitKey(key) {
 		c.concern(SeverityHigh, true, "git config "+key+" makes git run a program (persistence)")
+		gitAliasPayload(c, key, value)
 		return
 	}
 	c.concern(SeverityMedium, false, "git config changes configuration")
 	if has(flags, "", "--global", "--system") {
 		c.concern(SeverityHigh, false, "git config changes configuration outside the repository")
+	}
+}
+
+// gitAliasPayload analyses the shell command of a "!" alias (alias.x =
+// "!rm -rf ~") as the script git will run for `git x`: a wrapper is as
+// severe as what it runs.
+func gitAliasPayload(c *call, key string, value word) {
+	if !strings.HasPrefix(key, "alias.") {
+		return
+	}
+	if body, ok := strings.CutPrefix(value.s, "!"); ok && !value.dynamic {
+		c.script(Opaque, word{s: body})
+	} else if value.dynamic {
+		c.unanalyzable("git alias " + key + " is set to a value known only at run time")
 	}
 }
 

@@ -19,6 +19,7 @@ type word struct {
 	// nothing, so the next word may be the real command name.
 	mayVanish bool
 	ansiC     bool // contains $'…'
+	extGlob   bool // contains @(…), *(…), +(…), ?(…) or !(…)
 	glob      bool // contains an unquoted glob metacharacter
 	quoted    bool // some part was quoted
 	// fetched: a command or process substitution in the word runs a
@@ -243,7 +244,7 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 				w.mayVanish = true
 			}
 		case *syntax.ExtGlob:
-			w.glob = true
+			w.glob, w.extGlob = true, true
 			b.WriteString(p.Op.String() + p.Pattern.Value + ")")
 		default:
 			w.dynamic = true
