@@ -25,6 +25,7 @@ const (
 	optCode                   // the value is code the command runs
 	optConfig                 // the value is a configuration file, which can change what runs
 	optUnsafe                 // no value, but the option runs code, writes or changes the system
+	optGlob                   // the value is a glob of the files read, at any depth (rg -g)
 )
 
 // takesValue reports whether options of kind k consume a value.
@@ -75,6 +76,7 @@ func programs(names ...string) optGroup { return optGroup{optProgram, names} }
 func code(names ...string) optGroup     { return optGroup{optCode, names} }
 func configs(names ...string) optGroup  { return optGroup{optConfig, names} }
 func unsafe(names ...string) optGroup   { return optGroup{optUnsafe, names} }
+func globs(names ...string) optGroup    { return optGroup{optGlob, names} }
 
 // optionUse is one option found in a command's words.
 type optionUse struct {
@@ -170,6 +172,11 @@ func (m *optionModel) vet(c *call, args []word) {
 		case optRead, optDir:
 			if u.has {
 				c.path(u.value, OpRead)
+			}
+		case optGlob:
+			// -g '.env' reads .env wherever it is; '!x' excludes.
+			if u.has && !u.value.dynamic && !strings.HasPrefix(u.value.s, "!") {
+				c.path(word{s: "**/" + strings.TrimPrefix(u.value.s, "/"), glob: true}, OpRead)
 			}
 		case optWrite:
 			if !u.has {

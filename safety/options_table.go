@@ -41,7 +41,8 @@ var (
 				"--binary-files"),
 			// The files an include glob selects are read: --include=.env
 			// reads a secret as surely as naming it.
-			reads("--include", "-f", "--file", "--exclude-from"),
+			reads("-f", "--file", "--exclude-from"),
+			globs("--include"),
 		)
 		m.numeric = true
 		return m
@@ -63,7 +64,8 @@ var (
 			"--sort", "--max-filesize", "-E", "--encoding", "--engine", "-r", "--replace", "--context-separator",
 			"--field-match-separator", "--field-context-separator", "--path-separator", "--type-add", "--colors",
 			"--regex-size-limit", "--dfa-size-limit", "--pre-glob"),
-		reads("-f", "--file", "-g", "--glob", "--iglob", "--ignore-file"),
+		reads("-f", "--file", "--ignore-file"),
+		globs("-g", "--glob", "--iglob"),
 		programs("--pre", "--hostname-bin"),
 	)
 	diffModel = model(

@@ -85,6 +85,9 @@ func recursiveReads(c Command) []string {
 		})
 	}
 	implicitDot := false
+	if base == "git" {
+		return gitGrepReads(c.Args)
+	}
 	switch base {
 	case "grep", "egrep", "fgrep", "zgrep":
 		if !short("rR") && !long("--recursive", "--dereference-recursive", "--directories=recurse") {
@@ -200,4 +203,85 @@ func (p *Policy) secretUnder(rel string) (string, error) {
 		return "", err
 	}
 	return filepath.ToSlash(found), nil
+}
+
+// hardLinkedSecret adds a confirmation when pc, a file read under a name
+// that is not secret, is a hard link to a secret in the workspace: `ln
+// .env notes.txt` made earlier lets `cat notes.txt` print .env.
+func (p *Policy) hardLinkedSecret(s *signals, pc PathCheck, op Op, who string) {
+	if op != OpRead || !pc.HardLinked || pc.Secret || pc.Decision == Deny {
+		return
+	}
+	twin, err := p.secretTwin(pc.Resolved)
+	switch {
+	case err != nil:
+		s.add(Confirm, fmt.Sprintf("%sreads %s, which has other names (hard links); %v", who, pc.Rel, err))
+	case twin != "":
+		s.add(Confirm, fmt.Sprintf("%sreads %s, a hard link to the secret %s", who, pc.Rel, twin))
+	}
+}
+
+// secretTwin returns a secret file of the workspace that is the same file
+// as resolved (a hard link to it), or "".
+func (p *Policy) secretTwin(resolved string) (string, error) {
+	fi, err := os.Stat(resolved)
+	if err != nil {
+		return "", nil
+	}
+	w := p.Workspace
+	limit := p.SecretScanLimit
+	if limit <= 0 {
+		limit = defaultSecretScanLimit
+	}
+	errScanLimit := fmt.Errorf("more than %d entries, too many to rule out that one is a secret", limit)
+	seen := 0
+	var found string
+	err = fs.WalkDir(w.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if seen++; seen > limit {
+			return errScanLimit
+		}
+		if d.IsDir() && name != "." && slices.Contains(skipScan, d.Name()) {
+			return fs.SkipDir
+		}
+		if d.Type().IsRegular() && w.sens.Match(name).Secret {
+			if other, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(name))); err == nil && os.SameFile(fi, other) {
+				found = name
+				return fs.SkipAll
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errScanLimit) {
+		return "", err
+	}
+	return filepath.ToSlash(found), nil
+}
+
+// gitGrepReads returns "." for a git grep that searches more than the
+// tracked files: --no-index, or --untracked with --no-exclude-standard,
+// reach .env and the other ignored secrets.
+func gitGrepReads(args []string) []string {
+	if len(args) == 0 || args[0] != "grep" {
+		return nil
+	}
+	untracked, unexcluded := false, false
+	for _, a := range args[1:] {
+		switch a {
+		case "--no-index":
+			return []string{"."}
+		case "--untracked":
+			untracked = true
+		case "--no-exclude-standard":
+			unexcluded = true
+		case "--":
+			return nil
+		}
+	}
+	if untracked && unexcluded {
+		return []string{"."}
+	}
+	return nil
 }
