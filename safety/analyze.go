@@ -2,8 +2,8 @@ package safety
 
 import (
 	"errors"
-	"regexp"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
