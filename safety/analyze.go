@@ -207,6 +207,10 @@ type analyzer struct {
 	// of the pipeline being walked prints, for xargs; nil when unknown.
 	pipeFiles []string
 
+	// symlinks maps the links `ln -s` made earlier in the line to their
+	// targets, so that a later write through one is judged at its target.
+	symlinks map[string]string
+
 	// intAttr is set once the line gives a variable the integer
 	// attribute (declare -i): later assignments evaluate arithmetic.
 	intAttr bool

@@ -48,6 +48,7 @@ func tools(c *call) {
 		return
 	}
 	switch {
+	case infra(c):
 	case critical(c):
 	case network(c):
 	case packages(c):
@@ -179,8 +180,11 @@ func readOnlyCmd(c *call, spec string) {
 		return
 	case "alias":
 		for _, w := range ops {
-			if _, v, ok := strings.Cut(w.s, "="); ok {
+			if name, v, ok := strings.Cut(w.s, "="); ok {
 				c.concern(SeverityMedium, true, "defines an alias, which can shadow any command")
+				if knownCommand(name) {
+					c.concern(SeverityHigh, true, "alias "+name+" redefines the command "+name)
+				}
 				c.a.res.Commands[c.idx].Wrapper = Opaque
 				c.a.analyzeScript(v, c.idx, c.a.depth+1)
 			}
@@ -287,4 +291,18 @@ func outputOptions(c *call) {
 		c.path(v, OpWrite)
 		c.concern(SeverityMedium, false, c.base+" writes a file ("+v.s+")")
 	}
+}
+
+// knownCommand reports a name the analyser knows as a command, which an
+// alias of that name would redefine.
+func knownCommand(name string) bool {
+	if _, ok := readOnly[name]; ok || shellState[name] {
+		return true
+	}
+	switch name {
+	case "rm", "cp", "mv", "git", "sudo", "ssh", "scp", "curl", "wget", "npm", "npx", "go", "make", "python", "python3",
+		"node", "pip", "cargo", "docker", "kubectl", "bash", "sh", "chmod", "chown", "ln", "tar", "find", "sed", "vim":
+		return true
+	}
+	return false
 }
