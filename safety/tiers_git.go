@@ -21,6 +21,12 @@ func git(c *call) {
 		case "-C":
 			if i+1 < len(c.args) {
 				c.path(c.args[i+1], OpChdir)
+				if d := c.args[i+1]; d.dynamic || cleanPath(d.s) != "." {
+					// A directory holding HEAD, config, objects/ and refs/
+					// is a repository to git, and its config runs programs
+					// (core.fsmonitor) on `git status`.
+					c.unvetted("-C "+d.s, "runs git in another directory, which may be a repository whose configuration runs programs")
+				}
 			}
 		case "-c", "--config-env":
 			v := ""

@@ -114,6 +114,12 @@ func persistence(p string) (string, bool) {
 	case ".gitconfig", ".gitmodules", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".netrc", ".mcp.json", ".envrc":
 		return "a configuration file that runs or authorises code", true
 	}
+	if path.Base(c) == "HEAD" || base == "config" || base == "packed-refs" {
+		// HEAD, config, objects/ and refs/ make any directory a repository
+		// to git, whose config then runs programs (core.fsmonitor) on a
+		// plain `git status` there.
+		return "a file that makes its directory a git repository with its own configuration", true
+	}
 	seg := "/" + strings.TrimPrefix(strings.TrimPrefix(lc, "~"), "/") + "/"
 	for _, s := range []struct{ part, what string }{
 		{"/.ssh/", "ssh configuration or keys"},

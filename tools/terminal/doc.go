@@ -13,7 +13,10 @@
 // its environment and the process tree is recorded while the command runs,
 // so background jobs, setsid daemons, double forks, nohup and disown are
 // all killed as soon as the shell exits or times out, and Result.Leftover
-// says when there were any. The working directory never leaves the workspace: a command
+// says when there were any. Git runs with safe.bareRepository=explicit, so
+// a directory a command shaped like a repository (HEAD, config, objects/,
+// refs/) cannot make a later git command there run its configured
+// programs. The working directory never leaves the workspace: a command
 // that cds out of it leaves the next one at the root.
 //
 // Output goes through an Output: ANSI and OSC escape sequences (VS Code's

@@ -106,3 +106,19 @@ func living(name, arg string) []int {
 	}
 	return out
 }
+
+// TestBareRepositoryRefused: a directory the agent shaped like a bare
+// repository, whose config names an fsmonitor program, does not make a
+// later git command there run it.
+func TestBareRepositoryRefused(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git: apt-get install -y git")
+	}
+	s := newShell(t, Config{})
+	r := run(t, s, `mkdir -p x/objects x/refs && echo 'ref: refs/heads/main' > x/HEAD &&
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "touch pwned; false"\n' > x/config && cd x && git status; ls ..`)
+	_, err := os.Stat(s.Root() + "/x/pwned")
+	assert.True(t, os.IsNotExist(err), "git ran the fsmonitor of a bare repository the command made:\n%s", r.Output)
+	_, err = os.Stat(s.Root() + "/pwned")
+	assert.True(t, os.IsNotExist(err), r.Output)
+}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -128,6 +129,7 @@ func New(cfg Config) (*Shell, error) {
 		// Keep output plain and never wait for a human: stdin is closed.
 		"TERM=dumb", "NO_COLOR=1", "CLICOLOR=0", "PAGER=cat", "GIT_PAGER=cat",
 		"GIT_TERMINAL_PROMPT=0", "DEBIAN_FRONTEND=noninteractive")
+	env = append(env, bareRepositoryGuard(env)...)
 	env = append(env, cfg.Env...)
 	return &Shell{cfg: cfg, shell: path, root: root, cwd: root, env: env}, nil
 }
@@ -356,4 +358,27 @@ func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) (reset string) 
 		s.env = vars
 	}
 	return reset
+}
+
+// bareRepositoryGuard sets git's safe.bareRepository=explicit for every
+// command, as command-line configuration (the only place git reads it
+// from besides the user's own files): a directory a command wrote HEAD,
+// config, objects/ and refs/ into is otherwise a repository to git, and
+// a later `git status` there runs its core.fsmonitor. The entries are
+// appended after any GIT_CONFIG_COUNT the host already set.
+func bareRepositoryGuard(env []string) []string {
+	n := 0
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_CONFIG_COUNT="); ok {
+			if c, err := strconv.Atoi(v); err == nil && c > 0 {
+				n = c
+			}
+		}
+	}
+	i := strconv.Itoa(n)
+	return []string{
+		"GIT_CONFIG_KEY_" + i + "=safe.bareRepository",
+		"GIT_CONFIG_VALUE_" + i + "=explicit",
+		"GIT_CONFIG_COUNT=" + strconv.Itoa(n+1),
+	}
 }
