@@ -49,7 +49,9 @@ func confineSelf(req sandboxRequest) error {
 	}
 	fsRules := []landlock.Rule{
 		landlock.RODirs("/"),
-		landlock.RWDirs(req.Writable...).WithRefer(),
+		// Unix sockets in the writable directories may be connected to
+		// (a test's own server); a docker or tmux socket elsewhere may not.
+		landlock.RWDirs(req.Writable...).WithRefer().WithResolveUnix(),
 		landlock.RWFiles(sandboxDevices...).WithIoctlDev().IgnoreIfMissing(),
 	}
 	cfg := landlock.V11.BestEffort()
@@ -70,4 +72,14 @@ func confineSelf(req sandboxRequest) error {
 // execProgram replaces this process with path.
 func execProgram(path string, argv, env []string) error {
 	return syscall.Exec(path, argv, env)
+}
+
+// sandboxMissing lists what the kernel's Landlock ABI cannot enforce of
+// the protections Sandbox asks for.
+func sandboxMissing(network bool) []string {
+	abi, err := landlockABI()
+	if err != nil || abi < abiFilesystem {
+		return []string{"all confinement: Landlock is unavailable"}
+	}
+	return missingAt(abi, network)
 }
