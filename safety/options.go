@@ -87,25 +87,27 @@ type optionUse struct {
 	has   bool // value present
 }
 
-// scan lists the options in args, stopping at "--". Words that are not
-// options are skipped: the command's classifier judges its operands.
-func (m *optionModel) scan(args []word) (uses []optionUse, rest []word) {
+// scan hands each option in args to use, stopping at "--", and returns
+// the words after the model's stop option. Words that are not options
+// are skipped: the command's classifier judges its operands. (A callback
+// rather than a slice: scan runs for every modelled command.)
+func (m *optionModel) scan(args []word, use func(optionUse)) (rest []word) {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		if w.dynamic || len(w.s) < 2 || w.s[0] != '-' {
 			if m.operandEnds {
-				return uses, nil
+				return nil
 			}
 			continue
 		}
 		if w.s == "--" {
-			return uses, nil
+			return nil
 		}
 		if m.stop != "" && w.s == m.stop {
-			return uses, args[i+1:]
+			return args[i+1:]
 		}
 		if m.numeric && isDigits(w.s[1:]) {
-			uses = append(uses, optionUse{text: w.s, name: "-NUM", kind: optText})
+			use(optionUse{text: w.s, name: "-NUM", kind: optText})
 			continue
 		}
 		if m.goStyle || strings.HasPrefix(w.s, "--") {
@@ -125,7 +127,7 @@ func (m *optionModel) scan(args []word) (uses []optionUse, rest []word) {
 					u.text += " " + args[i].s
 				}
 			}
-			uses = append(uses, u)
+			use(u)
 			continue
 		}
 		// A cluster of short options: -la, -n5, -C2.
@@ -133,7 +135,7 @@ func (m *optionModel) scan(args []word) (uses []optionUse, rest []word) {
 			name := "-" + w.s[j:j+1]
 			k, ok := m.opts[name]
 			if !ok {
-				uses = append(uses, optionUse{text: w.s})
+				use(optionUse{text: w.s})
 				break
 			}
 			u := optionUse{text: name, name: name, kind: k}
@@ -148,68 +150,20 @@ func (m *optionModel) scan(args []word) (uses []optionUse, rest []word) {
 				if u.has && j+1 == len(w.s) {
 					u.text += " " + u.value.s
 				}
-				uses = append(uses, u)
+				use(u)
 				break
 			}
-			uses = append(uses, u)
+			use(u)
 		}
 	}
-	return uses, nil
+	return nil
 }
 
 // vet judges the options of c against m: values are recorded as the paths
 // they are, programs and code raise the severity, and every option that
 // is unknown or not harmless is listed in Unvetted.
 func (m *optionModel) vet(c *call, args []word) {
-	uses, rest := m.scan(args)
-	for _, u := range uses {
-		if u.name == "" {
-			c.unvetted(u.text, "is not an option "+c.base+" is known to take harmlessly")
-			continue
-		}
-		switch u.kind {
-		case optFlag, optText:
-		case optRead, optDir:
-			if u.has {
-				c.path(u.value, OpRead)
-			}
-		case optGlob:
-			// -g '.env' reads .env wherever it is; '!x' excludes.
-			if u.has && !u.value.dynamic && !strings.HasPrefix(u.value.s, "!") {
-				c.path(word{s: "**/" + strings.TrimPrefix(u.value.s, "/"), glob: true}, OpRead)
-			}
-		case optWrite:
-			if !u.has {
-				continue
-			}
-			c.path(u.value, OpWrite)
-			if !u.value.dynamic && outsideWorkspace(c.a.resolve(u.value.s)) {
-				c.concern(SeverityHigh, true, c.base+" "+u.name+" writes outside the workspace ("+u.value.s+")")
-			} else {
-				c.concern(SeverityMedium, false, c.base+" "+u.name+" writes "+u.value.s)
-			}
-		case optConfig:
-			if u.has {
-				c.path(u.value, OpRead)
-			}
-			c.unvetted(u.text, "reads a configuration file, which can change what "+c.base+" runs")
-		case optProgram:
-			c.concern(SeverityHigh, true, c.base+" "+u.name+" runs another program ("+u.value.s+")")
-			if u.has {
-				c.script(Opaque, u.value)
-			}
-		case optCode:
-			c.concern(SeverityMedium, false, c.base+" "+u.name+" runs inline code")
-			c.unvetted(u.text, "runs inline code, which no rule for "+c.base+" alone covers")
-		case optUnsafe:
-			why := m.why[u.name]
-			if why == "" {
-				why = "runs code, writes files or changes the system"
-			}
-			c.concern(SeverityHigh, false, c.base+" "+u.name+" "+why)
-			c.unvetted(u.text, why)
-		}
-	}
+	rest := m.scan(args, func(u optionUse) { m.judge(c, u) })
 	if rest != nil {
 		if m.passOn == nil {
 			for _, w := range rest {
@@ -218,6 +172,56 @@ func (m *optionModel) vet(c *call, args []word) {
 			return
 		}
 		m.passOn.vet(c, rest)
+	}
+}
+
+// judge applies one option use to c.
+func (m *optionModel) judge(c *call, u optionUse) {
+	if u.name == "" {
+		c.unvetted(u.text, "is not an option "+c.base+" is known to take harmlessly")
+		return
+	}
+	switch u.kind {
+	case optFlag, optText:
+	case optRead, optDir:
+		if u.has {
+			c.path(u.value, OpRead)
+		}
+	case optGlob:
+		// -g '.env' reads .env wherever it is; '!x' excludes.
+		if u.has && !u.value.dynamic && !strings.HasPrefix(u.value.s, "!") {
+			c.path(word{s: "**/" + strings.TrimPrefix(u.value.s, "/"), glob: true}, OpRead)
+		}
+	case optWrite:
+		if !u.has {
+			return
+		}
+		c.path(u.value, OpWrite)
+		if !u.value.dynamic && outsideWorkspace(c.a.resolve(u.value.s)) {
+			c.concern(SeverityHigh, true, c.base+" "+u.name+" writes outside the workspace ("+u.value.s+")")
+		} else {
+			c.concern(SeverityMedium, false, c.base+" "+u.name+" writes "+u.value.s)
+		}
+	case optConfig:
+		if u.has {
+			c.path(u.value, OpRead)
+		}
+		c.unvetted(u.text, "reads a configuration file, which can change what "+c.base+" runs")
+	case optProgram:
+		c.concern(SeverityHigh, true, c.base+" "+u.name+" runs another program ("+u.value.s+")")
+		if u.has {
+			c.script(Opaque, u.value)
+		}
+	case optCode:
+		c.concern(SeverityMedium, false, c.base+" "+u.name+" runs inline code")
+		c.unvetted(u.text, "runs inline code, which no rule for "+c.base+" alone covers")
+	case optUnsafe:
+		why := m.why[u.name]
+		if why == "" {
+			why = "runs code, writes files or changes the system"
+		}
+		c.concern(SeverityHigh, false, c.base+" "+u.name+" "+why)
+		c.unvetted(u.text, why)
 	}
 }
 
