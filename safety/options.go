@@ -292,7 +292,7 @@ func isName(s string) bool {
 // ownOptions lists the inspection commands whose options are judged
 // elsewhere: shell builtins, whose options bash fixes and which cannot
 // run a program or read a file through one, and the commands whose
-// classifier reads their options itself (awk, dc, ip, kill).
+// classifier reads their options itself (awk, dc, ip, env).
 var ownOptions = map[string]bool{
 	"test": true, "[": true, ":": true, "echo": true, "type": true, "history": true, "jobs": true, "wait": true,
 	"shift": true, "getopts": true, "read": true, "unset": true, "set": true, "shopt": true, "return": true,
@@ -300,5 +300,5 @@ var ownOptions = map[string]bool{
 	"readonly": true, "export": true, "ulimit": true, "umask": true, "times": true, "dirs": true, "popd": true,
 	"disown": true, "bg": true, "fg": true, "hash": true, "cd": true, "pushd": true, "mapfile": true,
 	"readarray": true, "unalias": true, "help": true, "awk": true, "gawk": true, "mawk": true, "nawk": true,
-	"dc": true, "expr": true, "ip": true, "ifconfig": true, "yes": true,
+	"dc": true, "expr": true, "ip": true, "ifconfig": true, "yes": true, "env": true,
 }

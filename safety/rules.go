@@ -313,12 +313,12 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 		} else if rl, ok := firstMatch(allow, ws, false); ok && rl.covers(c) {
 			m.List, m.Rule = "allow", rl.text
 			allowedBy[i] = &rl
-		} else if rl, ok := carried(allowedBy, c, ws); ok {
+		} else if outer, carries := carried(allowedBy, c, ws); carries {
 			// npx prettier, uv run pytest: the runner's rule names the tool.
-			m.List, m.Rule = "allow", rl.text
+			m.List, m.Rule = "allow", outer.text
 		} else if ok {
 			unmatched = append(unmatched, fmt.Sprintf("%s: rule %q does not cover %s", m.Text, rl.text, uncovered(rl, c)))
-		} else if c.Wrapper == Transparent {
+		} else if c.Wrapper == Transparent && len(c.Unvetted) == 0 {
 			m.List = "transparent"
 		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !strings.Contains(c.Name, "/") && len(c.Unvetted) == 0 {
 			m.List = "read-only"

@@ -52,8 +52,8 @@ func awkProgramRisk(prog string) string {
 			}
 			i = j - 1
 		}
-		if c != ' ' && c != '\t' {
-			prevSignificant = prog[i]
+		if c != ' ' && c != '\t' && i < len(prog) {
+			prevSignificant = prog[i] // an unterminated literal ends the loop
 		}
 	}
 	return ""
