@@ -26,6 +26,17 @@ import (
 // push`), and a short-option cluster matches its letters in any order or
 // spelt apart ("rm -rf" denies `rm -r -f`, `rm -fr`, `rm -Rf`).
 //
+// A rule approves only the options it understands. For the commands the
+// analyser has an option model of (make, go, pytest, npm, cargo, ls,
+// grep, rg, diff, less, sort, date and the other inspection commands),
+// every option must be known to be harmless, or be named by the rule:
+// "make test" does not approve `make test --eval=…`, "python3" does not
+// approve `python3 -c …`, "python3 -c" does (see Command.Unvetted). The
+// same goes for environment assignments: a variable not known to be
+// harmless must appear in the rule ("NODE_ENV=staging npm test"). A rule
+// naming a runner and its tool ("npx prettier", "uv run pytest", "bundle
+// exec rspec") also covers the tool the runner starts.
+//
 // Precedence is deny → ask → allow. Auto-approval is all-or-nothing:
 // every sub-command must be allowed (transparent wrappers such as timeout
 // or nice are exempt, opaque ones such as sudo or xargs need their own
@@ -40,7 +51,8 @@ type CommandRules struct {
 
 	// AllowReadOnly approves sub-commands the analysis rates none
 	// (ls, cat, git status …) without a rule, when they are invoked by
-	// bare name: `./cat` is a program in the workspace, not cat.
+	// bare name (`./cat` is a program in the workspace, not cat) and
+	// every option is known to be harmless.
 	AllowReadOnly bool
 
 	// Logger, when set, receives one record per verdict.
