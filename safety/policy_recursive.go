@@ -171,6 +171,13 @@ func (p *Policy) recursiveSecrets(s *signals, an CommandAnalysis, bases []string
 // secretUnder returns the first secret file below the workspace directory
 // rel ("" when there is none), looking through symlinks by resolving them.
 func (p *Policy) secretUnder(rel string) (string, error) {
+	return p.findSecret(rel, func(string, fs.DirEntry) bool { return true })
+}
+
+// findSecret walks the workspace directory rel for the first secret that
+// accept takes, within SecretScanLimit entries (an error beyond it: the
+// scan cannot rule a secret out).
+func (p *Policy) findSecret(rel string, accept func(name string, d fs.DirEntry) bool) (string, error) {
 	w := p.Workspace
 	limit := p.SecretScanLimit
 	if limit <= 0 {
@@ -193,7 +200,7 @@ func (p *Policy) secretUnder(rel string) (string, error) {
 		if !secret && d.Type()&fs.ModeSymlink != 0 {
 			secret = w.Check(name, OpRead).Secret
 		}
-		if secret {
+		if secret && accept(name, d) {
 			found = name
 			return fs.SkipAll
 		}
@@ -228,36 +235,11 @@ func (p *Policy) secretTwin(resolved string) (string, error) {
 	if err != nil {
 		return "", nil
 	}
-	w := p.Workspace
-	limit := p.SecretScanLimit
-	if limit <= 0 {
-		limit = defaultSecretScanLimit
-	}
-	errScanLimit := fmt.Errorf("more than %d entries, too many to rule out that one is a secret", limit)
-	seen := 0
-	var found string
-	err = fs.WalkDir(w.FS(), ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if seen++; seen > limit {
-			return errScanLimit
-		}
-		if d.IsDir() && name != "." && slices.Contains(skipScan, d.Name()) {
-			return fs.SkipDir
-		}
-		if d.Type().IsRegular() && w.sens.Match(name).Secret {
-			if other, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(name))); err == nil && os.SameFile(fi, other) {
-				found = name
-				return fs.SkipAll
-			}
-		}
-		return nil
+	root := p.Workspace.root
+	return p.findSecret(".", func(name string, d fs.DirEntry) bool {
+		other, err := os.Stat(filepath.Join(root, filepath.FromSlash(name)))
+		return d.Type().IsRegular() && err == nil && os.SameFile(fi, other)
 	})
-	if errors.Is(err, errScanLimit) {
-		return "", err
-	}
-	return filepath.ToSlash(found), nil
 }
 
 // gitGrepReads returns "." for a git grep that searches more than the
