@@ -147,7 +147,11 @@ func findFileList(args []string) []string {
 	var out []string
 	for _, d := range dirs {
 		for _, n := range names {
-			out = append(out, path.Join(d, "**", n))
+			p := path.Join(d, "**", n)
+			if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, ".") {
+				p = "./" + p // find prints ./name under ".": never an option
+			}
+			out = append(out, p)
 		}
 	}
 	return out

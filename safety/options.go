@@ -85,6 +85,38 @@ type optionUse struct {
 	kind  optKind
 	value word
 	has   bool // value present
+	// runtime: a word known only at run time that may turn out to be an
+	// option (a file named "--pre=./x.sh" listed by git ls-files).
+	runtime bool
+}
+
+// risky reports whether some option of m does more than change output:
+// reads or writes a named file, runs a program or code, or changes the
+// system. Only then can a run-time word that turns out to be an option do
+// harm.
+func (m *optionModel) risky() bool {
+	for _, k := range m.opts {
+		if k != optFlag && k != optText {
+			return true
+		}
+	}
+	return false
+}
+
+// mayBeOption reports whether a run-time word can start with "-": its
+// value is unknown, or one of the patterns it is drawn from can match a
+// name that does (`*.go` matches "--pre=x.go"; `src/*.go` and find's
+// "./…" cannot).
+func mayBeOption(w word) bool {
+	if w.files == nil {
+		return true
+	}
+	for _, f := range w.files {
+		if f == "" || f == "." || strings.IndexByte("*?[-", f[0]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // scan hands each option in args to use, stopping at "--", and returns
@@ -94,6 +126,10 @@ type optionUse struct {
 func (m *optionModel) scan(args []word, use func(optionUse)) (rest []word) {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
+		if w.dynamic && !w.pipe && mayBeOption(w) && m.risky() {
+			use(optionUse{text: w.s, runtime: true})
+			continue
+		}
 		if w.dynamic || len(w.s) < 2 || w.s[0] != '-' {
 			if m.operandEnds {
 				return nil
@@ -177,7 +213,11 @@ func (m *optionModel) vet(c *call, args []word) {
 
 // judge applies one option use to c.
 func (m *optionModel) judge(c *call, u optionUse) {
-	if u.name == "" {
+	switch {
+	case u.runtime:
+		c.unvetted(u.text, "is known only at run time and may turn out to be an option of "+c.base+"; put -- before it")
+		return
+	case u.name == "":
 		c.unvetted(u.text, "is not an option "+c.base+" is known to take harmlessly")
 		return
 	}
