@@ -195,6 +195,49 @@ func (m *optionModel) scan(args []word, use func(optionUse)) (rest []word) {
 	return nil
 }
 
+// split separates args into options and operands as the command reads
+// them, skipping option values, like opts does from a list of names.
+func (m *optionModel) split(args []word) (flags []string, operands []word) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.s == "--" && !w.dynamic {
+			return flags, append(operands, args[i+1:]...)
+		}
+		if w.dynamic || len(w.s) < 2 || w.s[0] != '-' || m.numeric && isDigits(w.s[1:]) {
+			if !w.dynamic && len(w.s) > 1 && w.s[0] == '-' {
+				flags = append(flags, w.s)
+			} else {
+				operands = append(operands, w)
+			}
+			continue
+		}
+		flags = append(flags, w.s)
+		if m.goStyle || strings.HasPrefix(w.s, "--") {
+			name, _, eq := strings.Cut(w.s, "=")
+			if m.goStyle {
+				name = "-" + strings.TrimLeft(name, "-")
+			}
+			if k, ok := m.opts[name]; ok && k.takesValue() && !eq {
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(w.s); j++ {
+			k, ok := m.opts["-"+w.s[j:j+1]]
+			if !ok {
+				break
+			}
+			if k.takesValue() {
+				if j+1 == len(w.s) {
+					i++ // -n 5: the value is the next word
+				}
+				break
+			}
+		}
+	}
+	return flags, operands
+}
+
 // vet judges the options of c against m: values are recorded as the paths
 // they are, programs and code raise the severity, and every option that
 // is unknown or not harmless is listed in Unvetted.
