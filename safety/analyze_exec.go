@@ -300,69 +300,6 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	}
 }
 
-// exports reports whether declaration command idx exports what it
-// assigns (export, declare -x, typeset -x).
-func (a *analyzer) exports(idx int) bool {
-	c := a.res.Commands[idx]
-	if c.Name == "export" {
-		return true
-	}
-	if c.Name != "declare" && c.Name != "typeset" {
-		return false
-	}
-	for _, arg := range c.Args {
-		if strings.HasPrefix(arg, "-") && strings.Contains(arg, "x") {
-			return true
-		}
-	}
-	return false
-}
-
-// dangerousEnv lists variables that make an ordinary command run other
-// code: loader hooks, pagers and editors, git and ssh helpers, shell
-// start-up files.
-func dangerousEnv(name string) (string, bool) {
-	switch name {
-	case "PATH", "CDPATH":
-		return "changes which programs run", true
-	case "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT":
-		return "loads arbitrary code into every program", true
-	case "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SEQUENCE_EDITOR", "GIT_SEQUENCE_EDITOR", "LESSOPEN", "LESSCLOSE", "BROWSER":
-		return "names a program other commands run", true
-	case "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXEC_PATH", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_DIR", "GIT_WORK_TREE", "GIT_TEMPLATE_DIR", "GIT_PROXY_COMMAND":
-		return "makes git run other programs or read other configuration", true
-	case "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS4", "SHELLOPTS", "BASHOPTS", "IFS", "BASH_FUNC", "HISTFILE", "INPUTRC":
-		return "changes how the shell parses or what it runs", true
-	case "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS":
-		return "makes an interpreter load extra code", true
-	case "HOME", "XDG_CONFIG_HOME", "ZDOTDIR":
-		return "moves where programs read their configuration", true
-	case "GOFLAGS", "RIPGREP_CONFIG_PATH", "TAR_OPTIONS", "LESS", "MORE", "MANOPT", "GREP_OPTIONS", "MAKEFLAGS", "MFLAGS",
-		"WGETRC", "CURL_HOME", "VIMINIT", "EXINIT", "MYVIMRC", "PYTHONWARNINGS", "PERL5DB", "PERLDB_OPTS", "NODE_PATH", "GCONV_PATH",
-		"RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_HOME", "GOTOOLCHAIN",
-		"SUDO_ASKPASS", "GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_PACKET", "GIT_TRACE_SETUP":
-		// Options in the environment: GOFLAGS=-toolexec=x, RIPGREP_CONFIG_PATH
-		// (rg --pre), TAR_OPTIONS=--to-command, LESS=+!cmd, VIMINIT=:!cmd …
-		return "passes options or programs to the tools that read it", true
-	}
-	if u := strings.ToLower(name); strings.HasPrefix(u, "npm_config_") {
-		switch strings.TrimPrefix(u, "npm_config_") {
-		case "script_shell", "userconfig", "globalconfig", "node_options", "onload_script", "shell", "editor", "prefix", "git":
-			return "makes npm run other programs or read other configuration", true
-		}
-	}
-	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")) {
-		return "makes cargo run another program", true
-	}
-	if strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "BASH_FUNC_") {
-		return "changes how programs are loaded", true
-	}
-	if strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
-		return "injects git configuration", true
-	}
-	return "", false
-}
-
 // redirect classifies a redirection that belongs to command idx.
 func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 	switch r.Op {

@@ -206,103 +206,12 @@ func wrapper(c *call) {
 	}
 }
 
-// envPrefix strips NAME=value words in front of a command run by sudo or
-// env, judging each assignment.
-func envPrefix(c *call, ws []word) []word {
-	for len(ws) > 0 && !ws[0].dynamic {
-		name, value, ok := strings.Cut(ws[0].s, "=")
-		if !ok || !syntax.ValidName(name) {
-			break
-		}
-		c.a.judgeAssignment(c.idx, name, word{s: value})
-		ws = ws[1:]
-	}
-	return ws
-}
-
 // wrapIn makes the command a wrapper run in dir: relative paths of the
 // command it runs resolve there, as after a literal cd. The caller
 // restores the script's directory once the wrapped command is judged.
 func (c *call) wrapIn(dir word) {
 	c.path(dir, OpChdir)
 	c.a.chdir([]word{dir})
-}
-
-func envCmd(c *call) {
-	kind := Transparent
-	saved := c.a.cwd
-	defer func() { c.a.cwd = saved }()
-	ws := c.args
-	for len(ws) > 0 {
-		w := ws[0]
-		if w.dynamic {
-			break
-		}
-		switch {
-		case w.s == "-i" || w.s == "--ignore-environment" || w.s == "-":
-			kind = Opaque
-			ws = ws[1:]
-		case w.s == "-u" || w.s == "--unset":
-			ws = ws[min(2, len(ws)):]
-		case w.s == "-C" || w.s == "--chdir" || strings.HasPrefix(w.s, "--chdir=") || strings.HasPrefix(w.s, "-C") && len(w.s) > 2:
-			// The command runs in DIR: `env -C / rm -rf .` deletes /.
-			dir := word{}
-			switch {
-			case strings.HasPrefix(w.s, "--chdir="):
-				dir.s, ws = strings.TrimPrefix(w.s, "--chdir="), ws[1:]
-			case len(w.s) > 2 && w.s[1] == 'C':
-				dir.s, ws = w.s[2:], ws[1:]
-			case len(ws) > 1:
-				dir, ws = ws[1], ws[2:]
-			default:
-				ws = ws[1:]
-			}
-			c.wrapIn(dir)
-		case w.s == "-S" || w.s == "--split-string" || strings.HasPrefix(w.s, "--split-string=") || strings.HasPrefix(w.s, "-S") && len(w.s) > 2:
-			payload := word{}
-			switch {
-			case strings.HasPrefix(w.s, "--split-string="):
-				payload.s = strings.TrimPrefix(w.s, "--split-string=")
-				ws = ws[1:]
-			case len(w.s) > 2 && w.s[1] == 'S':
-				payload.s = w.s[2:]
-				ws = ws[1:]
-			case len(ws) > 1:
-				payload = ws[1]
-				ws = ws[2:]
-			default:
-				ws = ws[1:]
-			}
-			rest := append([]word{payload}, ws...)
-			c.script(Opaque, joinWords(rest))
-			return
-		case w.s == "--":
-			envRuns(c, kind, envPrefix(c, ws[1:]))
-			return
-		case strings.HasPrefix(w.s, "-") && len(w.s) > 1:
-			ws = ws[1:]
-		default:
-			envRuns(c, kind, envPrefix(c, ws))
-			return
-		}
-	}
-	envRuns(c, kind, ws)
-}
-
-// envRuns wraps the command env runs; with none, env prints the
-// environment, where the host keeps its tokens and keys.
-func envRuns(c *call, kind WrapperKind, inner []word) {
-	if len(inner) == 0 {
-		printsEnvironment(c)
-		return
-	}
-	c.wrap(kind, inner)
-}
-
-// printsEnvironment judges env and printenv printing variables: the
-// host's secrets go to the model, so no read-only approval covers it.
-func printsEnvironment(c *call) {
-	c.concern(SeverityMedium, false, c.base+" prints environment variables, which hold the host's secrets")
 }
 
 // plainWords reports words that re-parse to themselves: no quoting,
