@@ -206,6 +206,9 @@ type analyzer struct {
 	// pipeFiles holds the patterns of the file names the previous stage
 	// of the pipeline being walked prints, for xargs; nil when unknown.
 	pipeFiles []string
+	// pipeText is what the previous stage prints when it is a literal
+	// echo or printf (see printedText), for a shell reading its stdin.
+	pipeText *string
 
 	// symlinks maps the links `ln -s` made earlier in the line to their
 	// targets, so that a later write through one is judged at its target.

@@ -236,11 +236,16 @@ func (c *call) wrap(kind WrapperKind, inner []word) {
 // script analyses a literal script the command runs (bash -c, eval …).
 func (c *call) script(kind WrapperKind, s word) {
 	c.a.res.Commands[c.idx].Wrapper = kind
-	if s.dynamic {
+	switch {
+	case s.dynamic && s.printed:
+		c.a.analyzeScript(s.payload, c.idx, c.a.depth+1) // eval "$(printf 'x')"
+	case s.dynamic && s.fetched:
+		c.concern(SeverityCritical, true, "runs downloaded or decoded content that cannot be read before it runs: "+s.s)
+	case s.dynamic:
 		c.unanalyzable("runs a script known only at run time: " + s.s)
-		return
+	default:
+		c.a.analyzeScript(s.s, c.idx, c.a.depth+1)
 	}
-	c.a.analyzeScript(s.s, c.idx, c.a.depth+1)
 }
 
 // assign judges NAME=value, either for one command (env, idx ≥ 0) or for

@@ -148,15 +148,18 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, parent int) {
 	flatten(c.Y)
 	saved := a.pipe
 	in := saved
-	savedFiles := a.pipeFiles
+	savedFiles, savedText := a.pipeFiles, a.pipeText
 	for i, s := range stages {
 		if i > 0 && in < stdinPipe {
 			in = stdinPipe
 		}
 		a.pipe = in
-		a.pipeFiles = nil
+		a.pipeFiles, a.pipeText = nil, nil
 		if i > 0 {
 			a.pipeFiles = fileListOf(stages[i-1])
+			if text, ok := printedText(stages[i-1]); ok {
+				a.pipeText = &text
+			}
 		}
 		before := a.fetchers
 		a.stmt(s, parent)
@@ -164,7 +167,7 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, parent int) {
 			in = stdinFetched
 		}
 	}
-	a.pipe, a.pipeFiles = saved, savedFiles
+	a.pipe, a.pipeFiles, a.pipeText = saved, savedFiles, savedText
 }
 
 func (a *analyzer) funcDecl(f *syntax.FuncDecl, parent int) {

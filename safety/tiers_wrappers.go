@@ -234,6 +234,9 @@ func plainWords(ws []word) bool {
 // joinWords rebuilds a script from words the way eval and watch do: the
 // values joined by spaces. A dynamic word makes the script dynamic.
 func joinWords(ws []word) word {
+	if len(ws) == 1 {
+		return ws[0] // keeps what is known of it (a printed payload)
+	}
 	out := word{}
 	parts := make([]string, 0, len(ws))
 	for _, w := range ws {
@@ -337,6 +340,12 @@ func stdinScript(c *call) {
 	case stdinFetched:
 		c.concern(SeverityCritical, true, "pipes downloaded or decoded content into "+c.base)
 	case stdinPipe:
+		if c.a.pipeText != nil && (isShellName(c.base) || c.base == "source" || c.base == ".") {
+			// echo 'ls -la' | bash: the script is what echo printed.
+			c.a.res.Commands[c.idx].Wrapper = Transparent
+			c.a.analyzeScript(*c.a.pipeText, c.idx, c.a.depth+1)
+			return
+		}
 		c.unanalyzable(c.base + " runs a program read from a pipe")
 	default:
 		c.concern(SeverityMedium, false, "starts an interactive "+c.base)

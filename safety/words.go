@@ -33,6 +33,10 @@ type word struct {
 	// files: the dynamic word is one of these workspace paths or patterns
 	// (a loop over them, a git or find listing; see runtimeFiles).
 	files []string
+	// payload is the value of a dynamic word that is a literal echo or
+	// printf substituted ($(printf 'x')), when printed reconstructs it.
+	payload string
+	printed bool
 }
 
 // maxBraceFields bounds brace expansion: `{1..99999999}` must not allocate
@@ -253,6 +257,7 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 	if w.dynamic {
 		w.s = short(text)
 		w.files = a.runtimeFiles(parts)
+		w.payload, w.printed = substitutedText(parts)
 	} else {
 		w.s = b.String()
 	}
