@@ -67,16 +67,16 @@ type optGroup struct {
 	names []string
 }
 
-func flags(names ...string) optGroup    { return optGroup{optFlag, names} }
-func texts(names ...string) optGroup    { return optGroup{optText, names} }
-func reads(names ...string) optGroup    { return optGroup{optRead, names} }
-func writes(names ...string) optGroup   { return optGroup{optWrite, names} }
-func dirs(names ...string) optGroup     { return optGroup{optDir, names} }
-func programs(names ...string) optGroup { return optGroup{optProgram, names} }
-func code(names ...string) optGroup     { return optGroup{optCode, names} }
-func configs(names ...string) optGroup  { return optGroup{optConfig, names} }
-func unsafe(names ...string) optGroup   { return optGroup{optUnsafe, names} }
-func globs(names ...string) optGroup    { return optGroup{optGlob, names} }
+func flags(names ...string) optGroup     { return optGroup{optFlag, names} }
+func texts(names ...string) optGroup     { return optGroup{optText, names} }
+func reads(names ...string) optGroup     { return optGroup{optRead, names} }
+func writes(names ...string) optGroup    { return optGroup{optWrite, names} }
+func dirs(names ...string) optGroup      { return optGroup{optDir, names} }
+func programs(names ...string) optGroup  { return optGroup{optProgram, names} }
+func code(names ...string) optGroup      { return optGroup{optCode, names} }
+func configs(names ...string) optGroup   { return optGroup{optConfig, names} }
+func dangerous(names ...string) optGroup { return optGroup{optUnsafe, names} }
+func globs(names ...string) optGroup     { return optGroup{optGlob, names} }
 
 // optionUse is one option found in a command's words.
 type optionUse struct {

@@ -35,7 +35,7 @@ var (
 		"mod":      goStyle(flags("-v", "-x", "-e", "-json", "-diff"), texts("-go", "-compat", "-modfile")),
 		"fmt":      goStyle(flags("-n", "-x", "-mod")),
 		"version":  goStyle(flags("-m", "-v", "-json")),
-		"env":      goStyle(flags("-json", "-changed"), unsafe("-w", "-u")),
+		"env":      goStyle(flags("-json", "-changed"), dangerous("-w", "-u")),
 		"doc":      goStyle(flags("-all", "-c", "-cmd", "-short", "-src", "-u")),
 		"generate": goStyle(append(goBuildFlags, texts("-run", "-skip"))...),
 		"clean":    goStyle(flags("-i", "-r", "-n", "-x", "-cache", "-testcache", "-modcache", "-fuzzcache")),
@@ -89,7 +89,7 @@ var (
 		programs("--script-shell", "--shell", "--editor"),
 		configs("--userconfig", "--globalconfig"),
 		code("--node-options"),
-		unsafe("-g", "--global", "--location=global"),
+		dangerous("-g", "--global", "--location=global"),
 	)
 	cargoModel = model(
 		flags("--release", "-r", "--all-features", "--no-default-features", "--workspace", "--all", "--all-targets",

@@ -99,7 +99,7 @@ var (
 				"--debug"),
 			texts("-d", "--date"),
 			reads("-f", "--file", "-r", "--reference"),
-			unsafe("-s", "--set"),
+			dangerous("-s", "--set"),
 		)
 		m.why = map[string]string{"-s": "sets the system clock", "--set": "sets the system clock"}
 		return m

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 )
 
 // The sandbox tests re-execute this test binary twice over: once as the
@@ -44,6 +45,13 @@ func TestSandboxChildProcess(t *testing.T) {
 		var c net.Conn
 		if c, err = net.Dial("unix", arg); err == nil {
 			c.Close()
+		}
+	case "subreaper":
+		var v int32
+		if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, 37, uintptr(unsafe.Pointer(&v)), 0); errno != 0 { // PR_GET_CHILD_SUBREAPER
+			err = errno
+		} else if v != 1 {
+			err = fmt.Errorf("not a child subreaper")
 		}
 	case "signal":
 		pid, _ := strconv.Atoi(arg)
@@ -419,5 +427,18 @@ func TestSandboxMissingByABI(t *testing.T) {
 	sb := &Sandbox{probe: func(bool) error { return nil }, abi: 6, BestEffort: true}
 	if m := sb.Missing(); len(m) < 2 {
 		t.Errorf("Missing at ABI 6 = %q", m)
+	}
+}
+
+// TestSandboxSubreaper: the confined command is a child subreaper, so the
+// orphans of its descendants stay in its process tree.
+func TestSandboxSubreaper(t *testing.T) {
+	requireLandlock(t, false)
+	if code, errOut := run(t, nil, childCmd(t, "subreaper")); code == 0 {
+		t.Fatalf("an unconfined child is already a subreaper: the test proves nothing (%s)", errOut)
+	}
+	sb := testSandbox(t, t.TempDir())
+	if code, errOut := run(t, sb, childCmd(t, "subreaper")); code != 0 {
+		t.Fatalf("confined command is not a child subreaper (%d): %s", code, errOut)
 	}
 }

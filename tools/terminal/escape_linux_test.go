@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/safety"
 )
 
 // TestNothingOutlivesItsCommand runs each known way for a process to
@@ -121,4 +123,28 @@ printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n
 	assert.True(t, os.IsNotExist(err), "git ran the fsmonitor of a bare repository the command made:\n%s", r.Output)
 	_, err = os.Stat(s.Root() + "/pwned")
 	assert.True(t, os.IsNotExist(err), r.Output)
+}
+
+// TestSandboxedShellKeepsOrphans: under the sandbox the shell is a child
+// subreaper, so even a process that clears its environment and detaches
+// at once (faster than the process tree is polled) stays the shell's
+// child and is killed with the command.
+func TestSandboxedShellKeepsOrphans(t *testing.T) {
+	root := t.TempDir()
+	sb := &safety.Sandbox{Writable: []string{root, os.TempDir()}}
+	if err := sb.Available(); err != nil {
+		t.Skipf("no sandbox here: %v", err)
+	}
+	s := newShell(t, Config{Root: root, Sandbox: sb.Wrap})
+	secs := fmt.Sprintf("4100.%d", time.Now().UnixNano()%1e6)
+	for _, timeout := range []bool{false, true} {
+		cmd := "env -i /bin/sh -c '(setsid sleep " + secs + " >/dev/null 2>&1 </dev/null &)'\nsleep 0.5"
+		if timeout {
+			cmd += "; sleep 300"
+		}
+		r, err := s.Run(context.Background(), Command{Command: cmd, Timeout: 1500 * time.Millisecond})
+		require.NoError(t, err)
+		assert.Equal(t, timeout, r.TimedOut, r.Output)
+		assert.Empty(t, living("sleep", secs), "a detached process outlived its sandboxed command")
+	}
 }

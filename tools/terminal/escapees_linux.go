@@ -34,11 +34,15 @@ const pollEvery = 50 * time.Millisecond
 //   - the parent links seen while it ran: a descendant recorded once is
 //     killed even after it was reparented and cleared its environment.
 //
-// The host is never made a child subreaper: that setting is process-wide,
-// and the orphans of every other child the host runs would then become its
-// zombies, which os/exec cannot reap. Where cgroups can be delegated they
-// would be the stronger boundary; the sandbox's Landlock scoping keeps a
-// confined command from signalling processes outside it.
+// Under the sandbox (Config.Sandbox with safety.Sandbox.Wrap) the shell
+// itself is a child subreaper, so an orphan stays the shell's child and
+// the recorded tree is complete even for a process that clears its
+// environment and detaches faster than pollEvery. The host is never made
+// a subreaper: that setting is process-wide, and the orphans of every
+// other child the host runs would become zombies os/exec cannot reap.
+// Without the sandbox, a process that both runs `env -i` and detaches
+// within one poll interval can escape; a delegated cgroup would close that
+// too, and is not used yet.
 type escapees struct {
 	token     string // runMarker=value, as it appears in environ
 	root      int    // the shell's pid, also its process group
