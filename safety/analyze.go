@@ -3,6 +3,7 @@ package safety
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -80,7 +81,18 @@ func (a *analyzer) top(cmd string) {
 		a.concern(-1, SeverityHigh, true, fmt.Sprintf("contains %U at byte %d, an invisible, bidirectional or terminal control character that can make the command shown for approval differ from the one that runs", r, off))
 	}
 	a.analyzeScript(cmd, -1, 0)
+	if strings.Contains(cmd, "IFS") {
+		// rm${IFS}-rf${IFS}~ is unanalysable as written; with the default
+		// $IFS it is rm -rf ~, which is judged too.
+		if r := ifsSpaces.ReplaceAllString(cmd, " "); r != cmd {
+			a.analyzeScript(r, -1, 1)
+		}
+	}
 }
+
+// ifsSpaces matches the expansions of $IFS that obfuscation uses for a
+// word break: $IFS, ${IFS} and slices of it such as ${IFS:0:1}.
+var ifsSpaces = regexp.MustCompile(`\$\{IFS(:[^}]*)?\}|\$IFS\b`)
 
 // errInternal prefixes the concern recorded when the analyser panics.
 const errInternal = "internal error in the command analyser"
@@ -187,6 +199,20 @@ type analyzer struct {
 
 	// downloads holds files fetch commands wrote earlier in the line.
 	downloads map[string]bool
+
+	// loopFiles maps the variable of each enclosing for loop over literal
+	// words to those words (see runtimeFiles).
+	loopFiles map[string][]string
+	// pipeFiles holds the patterns of the file names the previous stage
+	// of the pipeline being walked prints, for xargs; nil when unknown.
+	pipeFiles []string
+	// pipeText is what the previous stage prints when it is a literal
+	// echo or printf (see printedText), for a shell reading its stdin.
+	pipeText *string
+
+	// symlinks maps the links `ln -s` made earlier in the line to their
+	// targets, so that a later write through one is judged at its target.
+	symlinks map[string]string
 
 	// intAttr is set once the line gives a variable the integer
 	// attribute (declare -i): later assignments evaluate arithmetic.
@@ -311,9 +337,14 @@ func (a *analyzer) src(n syntax.Node) string {
 func deceptiveRune(s string) (rune, int, bool) {
 	for i, r := range s {
 		switch {
-		case r == '\t' || r == '\n' || r == '\r' || r == 0:
-			// CR and NUL are judged by the parser checks.
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0 && r != 0x85,
+		case r == '\t' || r == '\n' || r == 0:
+			// NUL is judged by the parser checks.
+		case r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029:
+			// Terminals show these as line breaks that bash does not make,
+			// even inside quotes: echo "safe<CR>rm -rf ~" looks like
+			// "rm -rf ~" when shown.
+			return r, i, true
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0,
 			r == 0xad, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
 			r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
 			return r, i, true

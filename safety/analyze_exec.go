@@ -58,6 +58,14 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 			break
 		}
 	}
+	for _, w := range ws {
+		if w.extGlob {
+			// zsh reads *(…) as a glob qualifier, and *(e:'cmd':) runs cmd;
+			// PowerShell reads @(…) as an array: fail closed.
+			a.concern(idx, SeverityMedium, true, "uses an extended glob "+short(w.s)+", which zsh reads as a glob qualifier that can run commands")
+			break
+		}
+	}
 	return idx
 }
 
@@ -100,6 +108,9 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		if _, ok := a.vars[name.param]; ok && name.param != "" {
 			// x=rm; $x -rf ~ : judge the value the script gave it.
 			a.run(a.substitute(ws), idx, heredoc)
+		} else if name.param == "SHELL" || name.param == "BASH" || name.param == "0" {
+			// $SHELL -c '…' runs a shell: judge what it runs.
+			a.run(append([]word{{s: "bash"}}, ws[1:]...), idx, heredoc)
 		} else if name.mayVanish && len(ws) > 1 && !strings.HasPrefix(ws[1].s, "-") {
 			// An empty expansion vanishes, making the next word the
 			// command: judge that reading too.
@@ -119,6 +130,11 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	}
 	idx := a.emit(ws, parent, NotWrapper)
 	c := &call{a: a, idx: idx, name: name.s, base: commandBase(name.s), args: ws[1:], heredoc: heredoc}
+	if !strings.Contains(name.s, "/") && strings.ToLower(name.s) != name.s {
+		// LS is ls on a case-insensitive file system and an unknown
+		// program elsewhere: judged as both, approved as neither.
+		c.concern(SeverityMedium, true, name.s+" is spelt in capitals: it runs "+c.base+" on a case-insensitive file system and an unknown program elsewhere")
+	}
 	if strings.Contains(name.s, "/") && !systemBinary(name.s) {
 		if a.wasDownloaded(name) {
 			c.concern(SeverityCritical, true, "runs "+name.s+", downloaded earlier in this command")
@@ -126,6 +142,7 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		c.concern(SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
 	}
 	classify(c)
+	vetOptions(c)
 	return idx
 }
 
@@ -185,6 +202,12 @@ func (c *call) concern(sev Severity, noAuto bool, reason string) {
 func (c *call) unanalyzable(reason string) { c.a.unanalyzable(c.idx, reason) }
 
 func (c *call) path(p word, op Op) {
+	if p.dynamic && p.files != nil {
+		for _, f := range p.files {
+			c.path(word{s: f, glob: strings.ContainsAny(f, "*?[")}, op)
+		}
+		return
+	}
 	if p.dynamic {
 		switch op {
 		case OpWrite:
@@ -213,16 +236,27 @@ func (c *call) wrap(kind WrapperKind, inner []word) {
 // script analyses a literal script the command runs (bash -c, eval …).
 func (c *call) script(kind WrapperKind, s word) {
 	c.a.res.Commands[c.idx].Wrapper = kind
-	if s.dynamic {
+	switch {
+	case s.dynamic && s.printed:
+		c.a.analyzeScript(s.payload, c.idx, c.a.depth+1) // eval "$(printf 'x')"
+	case s.dynamic && s.fetched:
+		c.concern(SeverityCritical, true, "runs downloaded or decoded content that cannot be read before it runs: "+s.s)
+	case s.dynamic:
 		c.unanalyzable("runs a script known only at run time: " + s.s)
-		return
+	default:
+		c.a.analyzeScript(s.s, c.idx, c.a.depth+1)
 	}
-	c.a.analyzeScript(s.s, c.idx, c.a.depth+1)
 }
 
 // assign judges NAME=value, either for one command (env, idx ≥ 0) or for
 // the shell itself (bare, or via export/declare).
+//
+// Assignments that reach programs' environments (a command's own, or an
+// export) are judged by the allow-list (judgeAssignment); a bare shell
+// assignment only matters for the dangerous names, which programs see if
+// the variable is already exported.
 func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
+	exported := shell && idx >= 0 && idx < len(a.res.Commands) && a.exports(idx)
 	if as.Value != nil {
 		a.scanWord(as.Value)
 	}
@@ -258,58 +292,17 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 			delete(a.vars, name)
 		}
 	}
-	if why, ok := dangerousEnv(name); ok {
-		a.concern(idx, SeverityHigh, true, "sets "+name+", which "+why)
+	var value word
+	if as.Value != nil {
+		value = a.join(as.Value.Parts, a.src(as.Value))
+	}
+	if !shell || exported {
+		a.judgeAssignment(idx, name, value)
 		return
 	}
-	if shell && name == "PATH" {
-		a.concern(idx, SeverityHigh, true, "changes PATH")
+	if why, ok := dangerousEnv(name); ok && !harmlessAssignment(name, value) {
+		a.concern(idx, SeverityHigh, true, "sets "+name+", which "+why)
 	}
-}
-
-// dangerousEnv lists variables that make an ordinary command run other
-// code: loader hooks, pagers and editors, git and ssh helpers, shell
-// start-up files.
-func dangerousEnv(name string) (string, bool) {
-	switch name {
-	case "PATH", "CDPATH":
-		return "changes which programs run", true
-	case "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT":
-		return "loads arbitrary code into every program", true
-	case "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SEQUENCE_EDITOR", "GIT_SEQUENCE_EDITOR", "LESSOPEN", "LESSCLOSE", "BROWSER":
-		return "names a program other commands run", true
-	case "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXEC_PATH", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_DIR", "GIT_WORK_TREE", "GIT_TEMPLATE_DIR", "GIT_PROXY_COMMAND":
-		return "makes git run other programs or read other configuration", true
-	case "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS4", "SHELLOPTS", "BASHOPTS", "IFS", "BASH_FUNC", "HISTFILE", "INPUTRC":
-		return "changes how the shell parses or what it runs", true
-	case "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS":
-		return "makes an interpreter load extra code", true
-	case "HOME", "XDG_CONFIG_HOME", "ZDOTDIR":
-		return "moves where programs read their configuration", true
-	case "GOFLAGS", "RIPGREP_CONFIG_PATH", "TAR_OPTIONS", "LESS", "MORE", "MANOPT", "GREP_OPTIONS", "MAKEFLAGS", "MFLAGS",
-		"WGETRC", "CURL_HOME", "VIMINIT", "EXINIT", "MYVIMRC", "PYTHONWARNINGS", "PERL5DB", "PERLDB_OPTS", "NODE_PATH", "GCONV_PATH",
-		"RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_HOME", "GOTOOLCHAIN",
-		"SUDO_ASKPASS", "GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_PACKET", "GIT_TRACE_SETUP":
-		// Options in the environment: GOFLAGS=-toolexec=x, RIPGREP_CONFIG_PATH
-		// (rg --pre), TAR_OPTIONS=--to-command, LESS=+!cmd, VIMINIT=:!cmd …
-		return "passes options or programs to the tools that read it", true
-	}
-	if u := strings.ToLower(name); strings.HasPrefix(u, "npm_config_") {
-		switch strings.TrimPrefix(u, "npm_config_") {
-		case "script_shell", "userconfig", "globalconfig", "node_options", "onload_script", "shell", "editor", "prefix", "git":
-			return "makes npm run other programs or read other configuration", true
-		}
-	}
-	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")) {
-		return "makes cargo run another program", true
-	}
-	if strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "BASH_FUNC_") {
-		return "changes how programs are loaded", true
-	}
-	if strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
-		return "injects git configuration", true
-	}
-	return "", false
 }
 
 // redirect classifies a redirection that belongs to command idx.

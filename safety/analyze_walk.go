@@ -76,6 +76,22 @@ func (a *analyzer) command(c syntax.Command, parent int, heredoc *syntax.Redirec
 			for _, w := range l.Items {
 				a.scanWord(w)
 			}
+			// Inside the body the variable is one of the items: known
+			// files when every item is literal.
+			if items := loopItems(l.Items); items != nil {
+				if a.loopFiles == nil {
+					a.loopFiles = map[string][]string{}
+				}
+				saved, had := a.loopFiles[l.Name.Value]
+				a.loopFiles[l.Name.Value] = items
+				a.stmts(c.Do, parent)
+				if had {
+					a.loopFiles[l.Name.Value] = saved
+				} else {
+					delete(a.loopFiles, l.Name.Value)
+				}
+				return
+			}
 		case *syntax.CStyleLoop:
 			for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 				a.arith(x, parent)
@@ -132,18 +148,26 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, parent int) {
 	flatten(c.Y)
 	saved := a.pipe
 	in := saved
+	savedFiles, savedText := a.pipeFiles, a.pipeText
 	for i, s := range stages {
 		if i > 0 && in < stdinPipe {
 			in = stdinPipe
 		}
 		a.pipe = in
+		a.pipeFiles, a.pipeText = nil, nil
+		if i > 0 {
+			a.pipeFiles = fileListOf(stages[i-1])
+			if text, ok := printedText(stages[i-1]); ok {
+				a.pipeText = &text
+			}
+		}
 		before := a.fetchers
 		a.stmt(s, parent)
 		if a.fetchers > before {
 			in = stdinFetched
 		}
 	}
-	a.pipe = saved
+	a.pipe, a.pipeFiles, a.pipeText = saved, savedFiles, savedText
 }
 
 func (a *analyzer) funcDecl(f *syntax.FuncDecl, parent int) {
@@ -260,7 +284,7 @@ func (a *analyzer) paramExp(p *syntax.ParamExp) {
 	case p.NestedParam != nil:
 		a.unanalyzable(-1, "nested parameter expansion")
 	}
-	if p.Index != nil {
+	if p.Index != nil && !allElements(p.Index) {
 		a.arith(p.Index, -1)
 	}
 	if p.Slice != nil {
@@ -302,6 +326,17 @@ func (a *analyzer) arith(x syntax.ArithmExpr, idx int) {
 		}
 		return true
 	})
+}
+
+// allElements reports the subscripts @ and * of ${arr[@]} and ${arr[*]},
+// which name every element and are never evaluated as arithmetic.
+func allElements(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	lit := w.Lit()
+	return lit == "@" || lit == "*"
 }
 
 func isArithLiteral(s string) bool {

@@ -63,7 +63,19 @@ type Command struct {
 	// Dynamic is true when some word is only known at run time.
 	Dynamic bool `json:"dynamic,omitempty"`
 
+	// Unvetted lists the options of a command whose options the analyser
+	// models that are unknown or not harmless (code, configuration, system
+	// changes). Neither an allow rule nor the read-only approval covers the
+	// command unless the rule names each of them.
+	Unvetted []UnvettedOption `json:"unvetted,omitempty"`
+
 	words []word // Name and Args with their quoting facts, for rules
+}
+
+// UnvettedOption is one option that keeps rules from covering a command.
+type UnvettedOption struct {
+	Option string `json:"option"` // as written, with its value
+	Reason string `json:"reason"`
 }
 
 // WrapperKind classifies commands that run other commands.

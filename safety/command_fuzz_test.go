@@ -42,6 +42,11 @@ func FuzzAnalyzeCommand(f *testing.F) {
 		if v.AutoApproved && a.Severity >= SeverityCritical {
 			t.Fatalf("%q: critical auto-approved", cmd)
 		}
+		for _, c := range a.Commands {
+			if v.AutoApproved && len(c.Unvetted) > 0 {
+				t.Fatalf("%q: approved by \"*\" despite unvetted %q", cmd, c.Unvetted)
+			}
+		}
 	})
 }
 

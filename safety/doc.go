@@ -10,7 +10,12 @@
 // every simple command that can run, with a Severity (none < medium < high
 // < critical) and the files it reads and writes. CommandRules decide which
 // commands run without asking: deny, then ask, then allow, all-or-nothing
-// over the sub-commands, and never for anything critical.
+// over the sub-commands, and never for anything critical. A rule covers a
+// command only with options known to be harmless for it (typed option
+// tables say which options take values and whether a value is a file
+// read or written, a program, code or configuration), and environment
+// variables are judged by an allow-list, because an export persists into
+// every later command of a terminal session.
 //
 // # The workspace
 //
@@ -59,9 +64,10 @@
 //
 // Static analysis cannot see what a script will do. Sandbox confines
 // executed commands with Linux Landlock: reads anywhere, writes only under
-// the workspace and chosen directories, optionally no network. Hosts call
-// SandboxMain first thing in main; Sandbox.Wrap then rewrites an *exec.Cmd
-// to run through it.
+// the workspace and chosen directories, optionally no network, no
+// connections to Unix sockets elsewhere. Hosts call SandboxMain first
+// thing in main; Sandbox.Wrap then rewrites an *exec.Cmd to run through
+// it, and Sandbox.Missing says what the running kernel cannot enforce.
 //
 // # Logging
 //

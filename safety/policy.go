@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -176,6 +177,7 @@ func (p *Policy) assessFiles(s *signals, as *Assessment, a Action) {
 			continue
 		}
 		s.add(d, pc.Reason)
+		p.hardLinkedSecret(s, pc, po.Op, "")
 	}
 }
 
@@ -259,6 +261,7 @@ func (p *Policy) commandPath(s *signals, as *Assessment, an CommandAnalysis, pa 
 	if pc.Decision != Allow {
 		s.add(Confirm, fmt.Sprintf("%s %s %s: %s", who, accessVerb(pa.Op), pa.Path, pc.Reason))
 	}
+	p.hardLinkedSecret(s, pc, pa.Op, who+" ")
 }
 
 // runtimeArg stands in for an argument whose value is known only at run
@@ -278,8 +281,14 @@ func (p *Policy) runtimePaths(s *signals, an CommandAnalysis) {
 		var b strings.Builder
 		b.WriteString(shellQuote(c.Name))
 		var dyn []string
-		for _, a := range c.Args {
+		for i, a := range c.Args {
 			b.WriteByte(' ')
+			if i+1 < len(c.words) && c.words[i+1].files != nil {
+				// A loop variable or a file listing: the analysis recorded
+				// the patterns it can be, and those are checked as paths.
+				b.WriteString("listed-file")
+				continue
+			}
 			if strings.ContainsAny(a, "$`") {
 				b.WriteString(runtimeArg)
 				dyn = append(dyn, a)
@@ -346,7 +355,14 @@ func expandCommandPath(base, p string) []string {
 	if !strings.ContainsAny(p, "*?[") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "file:") {
 		return out
 	}
-	matches, err := filepath.Glob(full)
+	var matches []string
+	var err error
+	if strings.Contains(p, "**") {
+		// rg -g, grep --include and find -name select files at any depth.
+		matches, err = doublestar.FilepathGlob(full)
+	} else {
+		matches, err = filepath.Glob(full)
+	}
 	if err != nil {
 		return out
 	}

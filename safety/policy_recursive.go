@@ -85,6 +85,9 @@ func recursiveReads(c Command) []string {
 		})
 	}
 	implicitDot := false
+	if base == "git" {
+		return gitGrepReads(c.Args)
+	}
 	switch base {
 	case "grep", "egrep", "fgrep", "zgrep":
 		if !short("rR") && !long("--recursive", "--dereference-recursive", "--directories=recurse") {
@@ -168,6 +171,13 @@ func (p *Policy) recursiveSecrets(s *signals, an CommandAnalysis, bases []string
 // secretUnder returns the first secret file below the workspace directory
 // rel ("" when there is none), looking through symlinks by resolving them.
 func (p *Policy) secretUnder(rel string) (string, error) {
+	return p.findSecret(rel, func(string, fs.DirEntry) bool { return true })
+}
+
+// findSecret walks the workspace directory rel for the first secret that
+// accept takes, within SecretScanLimit entries (an error beyond it: the
+// scan cannot rule a secret out).
+func (p *Policy) findSecret(rel string, accept func(name string, d fs.DirEntry) bool) (string, error) {
 	w := p.Workspace
 	limit := p.SecretScanLimit
 	if limit <= 0 {
@@ -190,7 +200,7 @@ func (p *Policy) secretUnder(rel string) (string, error) {
 		if !secret && d.Type()&fs.ModeSymlink != 0 {
 			secret = w.Check(name, OpRead).Secret
 		}
-		if secret {
+		if secret && accept(name, d) {
 			found = name
 			return fs.SkipAll
 		}
@@ -200,4 +210,60 @@ func (p *Policy) secretUnder(rel string) (string, error) {
 		return "", err
 	}
 	return filepath.ToSlash(found), nil
+}
+
+// hardLinkedSecret adds a confirmation when pc, a file read under a name
+// that is not secret, is a hard link to a secret in the workspace: `ln
+// .env notes.txt` made earlier lets `cat notes.txt` print .env.
+func (p *Policy) hardLinkedSecret(s *signals, pc PathCheck, op Op, who string) {
+	if op != OpRead || !pc.HardLinked || pc.Secret || pc.Decision == Deny {
+		return
+	}
+	twin, err := p.secretTwin(pc.Resolved)
+	switch {
+	case err != nil:
+		s.add(Confirm, fmt.Sprintf("%sreads %s, which has other names (hard links); %v", who, pc.Rel, err))
+	case twin != "":
+		s.add(Confirm, fmt.Sprintf("%sreads %s, a hard link to the secret %s", who, pc.Rel, twin))
+	}
+}
+
+// secretTwin returns a secret file of the workspace that is the same file
+// as resolved (a hard link to it), or "".
+func (p *Policy) secretTwin(resolved string) (string, error) {
+	fi, err := os.Stat(resolved)
+	if err != nil {
+		return "", nil
+	}
+	root := p.Workspace.root
+	return p.findSecret(".", func(name string, d fs.DirEntry) bool {
+		other, err := os.Stat(filepath.Join(root, filepath.FromSlash(name)))
+		return d.Type().IsRegular() && err == nil && os.SameFile(fi, other)
+	})
+}
+
+// gitGrepReads returns "." for a git grep that searches more than the
+// tracked files: --no-index, or --untracked with --no-exclude-standard,
+// reach .env and the other ignored secrets.
+func gitGrepReads(args []string) []string {
+	if len(args) == 0 || args[0] != "grep" {
+		return nil
+	}
+	untracked, unexcluded := false, false
+	for _, a := range args[1:] {
+		switch a {
+		case "--no-index":
+			return []string{"."}
+		case "--untracked":
+			untracked = true
+		case "--no-exclude-standard":
+			unexcluded = true
+		case "--":
+			return nil
+		}
+	}
+	if untracked && unexcluded {
+		return []string{"."}
+	}
+	return nil
 }

@@ -26,6 +26,17 @@ import (
 // push`), and a short-option cluster matches its letters in any order or
 // spelt apart ("rm -rf" denies `rm -r -f`, `rm -fr`, `rm -Rf`).
 //
+// A rule approves only the options it understands. For the commands the
+// analyser has an option model of (make, go, pytest, npm, cargo, ls,
+// grep, rg, diff, less, sort, date and the other inspection commands),
+// every option must be known to be harmless, or be named by the rule:
+// "make test" does not approve `make test --eval=…`, "python3" does not
+// approve `python3 -c …`, "python3 -c" does (see Command.Unvetted). The
+// same goes for environment assignments: a variable not known to be
+// harmless must appear in the rule ("NODE_ENV=staging npm test"). A rule
+// naming a runner and its tool ("npx prettier", "uv run pytest", "bundle
+// exec rspec") also covers the tool the runner starts.
+//
 // Precedence is deny → ask → allow. Auto-approval is all-or-nothing:
 // every sub-command must be allowed (transparent wrappers such as timeout
 // or nice are exempt, opaque ones such as sudo or xargs need their own
@@ -40,7 +51,8 @@ type CommandRules struct {
 
 	// AllowReadOnly approves sub-commands the analysis rates none
 	// (ls, cat, git status …) without a rule, when they are invoked by
-	// bare name: `./cat` is a program in the workspace, not cat.
+	// bare name (`./cat` is a program in the workspace, not cat) and
+	// every option is known to be harmless.
 	AllowReadOnly bool
 
 	// Logger, when set, receives one record per verdict.
@@ -82,6 +94,9 @@ type RuleMatch struct {
 type rule struct {
 	text   string
 	tokens []string
+	// assigns are NAME=value words in front of the command
+	// ("NODE_ENV=test npm test"): they cover those assignments.
+	assigns []string
 }
 
 func parseRules(entries []string) []rule {
@@ -102,7 +117,15 @@ func parseRules(entries []string) []rule {
 			if body == "*" {
 				toks = nil
 			}
-			out = append(out, rule{text: r, tokens: toks})
+			var assigns []string
+			for len(toks) > 1 {
+				name, _, ok := strings.Cut(toks[0], "=")
+				if !ok || !isName(name) {
+					break
+				}
+				assigns, toks = append(assigns, toks[0]), toks[1:]
+			}
+			out = append(out, rule{text: r, tokens: toks, assigns: assigns})
 		}
 	}
 	return out
@@ -119,8 +142,8 @@ func (r rule) match(ws []word, base bool) bool {
 		if w.dynamic {
 			return false
 		}
-		if w.s == t {
-			continue
+		if w.s == t || strings.HasPrefix(t, "--") && strings.HasPrefix(w.s, t+"=") {
+			continue // a rule naming --opt covers --opt=value
 		}
 		if i == 0 && base && commandBase(w.s) == strings.ToLower(t) {
 			continue
@@ -128,6 +151,66 @@ func (r rule) match(ws []word, base bool) bool {
 		return false
 	}
 	return true
+}
+
+// covers reports whether the rule names every unvetted option of c: a
+// rule "python3 -c" covers `python3 -c 'print(1)'`, a rule "python3" does
+// not.
+func (r rule) covers(c Command) bool {
+	for _, u := range c.Unvetted {
+		if !r.names(u.Option) {
+			return false
+		}
+	}
+	return true
+}
+
+// names reports whether one of the rule's words is option (as written,
+// or its name before "=" or a space).
+func (r rule) names(option string) bool {
+	name, _, _ := strings.Cut(option, " ")
+	short, _, _ := strings.Cut(name, "=")
+	for _, t := range r.tokens {
+		if t == option || t == name || t == short {
+			return true
+		}
+	}
+	for _, as := range r.assigns {
+		if as == option {
+			return true
+		}
+	}
+	return false
+}
+
+// uncovered describes the unvetted options of c that r does not name.
+func uncovered(r rule, c Command) string {
+	var parts []string
+	for _, u := range c.Unvetted {
+		if !r.names(u.Option) {
+			parts = append(parts, fmt.Sprintf("%s (%s)", u.Option, u.Reason))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// carried reports whether the allow rule that approved c's wrapper also
+// names c: a rule "npx prettier" matched `npx prettier --check .` and
+// carries to the prettier it runs, "uv run pytest" to pytest, "bundle exec
+// rspec" to rspec. The rule's words after the runner's own must be a
+// prefix of c's words, and c's unvetted options must be named too.
+func carried(allowedBy []*rule, c Command, ws []word) (rule, bool) {
+	if c.Parent < 0 || c.Parent >= len(allowedBy) || allowedBy[c.Parent] == nil {
+		return rule{}, false
+	}
+	r := *allowedBy[c.Parent]
+	for k := 1; k < len(r.tokens); k++ {
+		inner := rule{text: r.text, tokens: r.tokens[k:], assigns: r.assigns}
+		if inner.tokens[0] == ws[0].s && inner.match(ws, false) && inner.covers(c) {
+			return r, true
+		}
+	}
+	return rule{}, false
 }
 
 func firstMatch(rules []rule, ws []word, base bool) (rule, bool) {
@@ -226,6 +309,7 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 	deny, ask, allow := parseRules(r.Deny), parseRules(r.Ask), parseRules(r.Allow)
 	v := CommandVerdict{Severity: a.Severity, Analysis: a, Decision: Confirm}
 	var denied, asked, unmatched []string
+	allowedBy := make([]*rule, len(a.Commands)) // the allow rule each command matched
 	for i, c := range a.Commands {
 		m := RuleMatch{Command: i, Text: c.String()}
 		ws := c.words
@@ -238,12 +322,20 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 		} else if rl, ok := firstMatch(ask, ws, true); ok {
 			m.List, m.Rule = "ask", rl.text
 			asked = append(asked, fmt.Sprintf("%s: needs approval by rule %q", m.Text, rl.text))
-		} else if rl, ok := firstMatch(allow, ws, false); ok {
+		} else if rl, ok := firstMatch(allow, ws, false); ok && rl.covers(c) {
 			m.List, m.Rule = "allow", rl.text
-		} else if c.Wrapper == Transparent {
+			allowedBy[i] = &rl
+		} else if outer, carries := carried(allowedBy, c, ws); carries {
+			// npx prettier, uv run pytest: the runner's rule names the tool.
+			m.List, m.Rule = "allow", outer.text
+		} else if ok {
+			unmatched = append(unmatched, fmt.Sprintf("%s: rule %q does not cover %s", m.Text, rl.text, uncovered(rl, c)))
+		} else if c.Wrapper == Transparent && len(c.Unvetted) == 0 {
 			m.List = "transparent"
-		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !strings.Contains(c.Name, "/") {
+		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !strings.Contains(c.Name, "/") && len(c.Unvetted) == 0 {
 			m.List = "read-only"
+		} else if r.AllowReadOnly && c.Severity == SeverityNone && len(c.Unvetted) > 0 {
+			unmatched = append(unmatched, fmt.Sprintf("%s: not read-only: %s", m.Text, uncovered(rule{}, c)))
 		} else {
 			unmatched = append(unmatched, fmt.Sprintf("%s: no allow rule matches", m.Text))
 		}

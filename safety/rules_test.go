@@ -5,17 +5,36 @@ import (
 	"bytes"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
 
 func TestCommandRulesGolden(t *testing.T) {
-	f, err := os.Open("testdata/commands/rules.txt")
+	files, err := filepath.Glob("testdata/commands/rules*.txt")
+	if err != nil || len(files) < 2 {
+		t.Fatalf("rule golden files: %v %v", files, err)
+	}
+	cases := 0
+	for _, name := range files {
+		cases += checkRulesFile(t, name)
+	}
+	if cases < 250 {
+		t.Errorf("only %d rule cases", cases)
+	}
+}
+
+// checkRulesFile runs the cases of one rules golden file and returns
+// how many there were.
+func checkRulesFile(t *testing.T, name string) int {
+	t.Helper()
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	file := filepath.Base(name)
 	var rules CommandRules
 	sc := bufio.NewScanner(f)
 	n, cases := 0, 0
@@ -47,30 +66,28 @@ func TestCommandRulesGolden(t *testing.T) {
 		}
 		var want Decision
 		if err := want.UnmarshalText([]byte(key)); err != nil {
-			t.Fatalf("rules.txt:%d: %v", n, err)
+			t.Fatalf("%s:%d: %v", file, n, err)
 		}
 		cmd := val
 		if strings.HasPrefix(cmd, `"`) {
 			if cmd, err = strconv.Unquote(val); err != nil {
-				t.Fatalf("rules.txt:%d: %v", n, err)
+				t.Fatalf("%s:%d: %v", file, n, err)
 			}
 		}
 		cases++
 		v := rules.Evaluate(cmd)
 		if v.Decision != want {
-			t.Errorf("rules.txt:%d: %q with allow=%q ask=%q deny=%q readonly=%v\n got %s, want %s\n reasons: %q",
-				n, cmd, rules.Allow, rules.Ask, rules.Deny, rules.AllowReadOnly, v.Decision, want, v.Reasons)
+			t.Errorf("%s:%d: %q with allow=%q ask=%q deny=%q readonly=%v\n got %s, want %s\n reasons: %q",
+				file, n, cmd, rules.Allow, rules.Ask, rules.Deny, rules.AllowReadOnly, v.Decision, want, v.Reasons)
 		}
 		if v.AutoApproved != (v.Decision == Allow) || v.Denied != (v.Decision == Deny) {
-			t.Errorf("rules.txt:%d: inconsistent verdict %+v", n, v)
+			t.Errorf("%s:%d: inconsistent verdict %+v", file, n, v)
 		}
 		if len(v.Matches) != len(v.Analysis.Commands) {
-			t.Errorf("rules.txt:%d: %d matches for %d commands", n, len(v.Matches), len(v.Analysis.Commands))
+			t.Errorf("%s:%d: %d matches for %d commands", file, n, len(v.Matches), len(v.Analysis.Commands))
 		}
 	}
-	if cases < 150 {
-		t.Errorf("only %d rule cases", cases)
-	}
+	return cases
 }
 
 func TestVerdictReasonsNameRuleAndCommand(t *testing.T) {
@@ -105,5 +122,42 @@ func TestEvaluateLogsDecision(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("log %q lacks %q", out, want)
 		}
+	}
+}
+
+// TestEverydayCorpus checks the acceptance figures of the everyday corpus:
+// at least 300 common safe invocations, at least 98% auto-approved under
+// the rules at its top, and every refusal explained by the comment above
+// it. TestCommandRulesGolden checks each decision.
+func TestEverydayCorpus(t *testing.T) {
+	b, err := os.ReadFile("testdata/commands/rules_everyday.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed, refused := 0, 0
+	explained := false
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "#"):
+			explained = true
+			continue
+		case strings.HasPrefix(line, "allow "):
+			allowed++
+		case strings.HasPrefix(line, "confirm "), strings.HasPrefix(line, "deny "):
+			refused++
+			if !explained {
+				t.Errorf("refusal without an explanation: %s", line)
+			}
+		}
+		explained = false
+	}
+	total := allowed + refused
+	t.Logf("%d everyday commands, %d auto-approved (%.1f%%), %d refused", total, allowed, 100*float64(allowed)/float64(total), refused)
+	if total < 300 {
+		t.Errorf("only %d everyday commands, want at least 300", total)
+	}
+	if float64(allowed) < 0.98*float64(total) {
+		t.Errorf("%d of %d auto-approved, want at least 98%%", allowed, total)
 	}
 }

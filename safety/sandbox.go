@@ -81,8 +81,9 @@ type Sandbox struct {
 	// slog.Default().
 	Logger *slog.Logger
 
-	// probe replaces the kernel probe in tests.
+	// probe replaces the kernel probe in tests, abi the ABI it reports.
 	probe func(network bool) error
+	abi   int
 }
 
 // NewSandbox returns a Sandbox that lets commands write only inside the
@@ -112,6 +113,46 @@ func (s *Sandbox) supported(network bool) error {
 		return s.probe(network)
 	}
 	return sandboxSupported(network)
+}
+
+// Missing lists, in words, the protections this Sandbox asks for that the
+// running kernel cannot enforce: truncation (Landlock ABI 3), device
+// ioctls (5), signals and abstract sockets to processes outside (6),
+// connections to Unix sockets outside the writable directories, such as
+// a docker or tmux socket (9), TCP (4) and UDP (10) with DenyNetwork, and
+// always changes of metadata (chmod, chown, utimes, extended attributes)
+// outside the writable directories, for which Landlock has no right at
+// all. An empty list means the sandbox is complete on this kernel.
+func (s *Sandbox) Missing() []string {
+	if s.probe != nil {
+		if err := s.probe(false); err != nil {
+			return []string{"all confinement: " + err.Error()}
+		}
+		return missingAt(s.abi, s.DenyNetwork)
+	}
+	return sandboxMissing(s.DenyNetwork)
+}
+
+// missingAt is Missing for Landlock ABI abi.
+func missingAt(abi int, network bool) []string {
+	var out []string
+	for _, m := range []struct {
+		abi     int
+		network bool
+		what    string
+	}{
+		{3, false, "truncating files outside the writable directories (Landlock ABI 3, Linux 6.2)"},
+		{4, true, "refusing TCP connections (Landlock ABI 4, Linux 6.7)"},
+		{5, false, "refusing ioctl on devices (Landlock ABI 5, Linux 6.10)"},
+		{6, false, "refusing signals and abstract Unix sockets to processes outside the sandbox (Landlock ABI 6, Linux 6.12)"},
+		{9, false, "refusing connections to Unix sockets outside the writable directories, such as docker's or tmux's (Landlock ABI 9)"},
+		{10, true, "refusing UDP (Landlock ABI 10)"},
+	} {
+		if abi < m.abi && (!m.network || network) {
+			out = append(out, m.what)
+		}
+	}
+	return append(out, "refusing metadata changes (chmod, chown, utimes, extended attributes) outside the writable directories: Landlock has no right for them")
 }
 
 // Wrap rewrites cmd, which must not have been started, so that it runs
@@ -164,6 +205,12 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 			}
 			s.logger().Warn("safety: running command with file confinement but WITHOUT network restriction",
 				"command", cmd.Path, "reason", err.Error())
+		}
+	}
+	if s.BestEffort {
+		if missing := s.Missing(); len(missing) > 0 {
+			s.logger().Warn("safety: sandbox running with protections missing on this kernel",
+				"command", cmd.Path, "missing", missing)
 		}
 	}
 	helper := s.Helper

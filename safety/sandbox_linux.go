@@ -49,7 +49,9 @@ func confineSelf(req sandboxRequest) error {
 	}
 	fsRules := []landlock.Rule{
 		landlock.RODirs("/"),
-		landlock.RWDirs(req.Writable...).WithRefer(),
+		// Unix sockets in the writable directories may be connected to
+		// (a test's own server); a docker or tmux socket elsewhere may not.
+		landlock.RWDirs(req.Writable...).WithRefer().WithResolveUnix(),
 		landlock.RWFiles(sandboxDevices...).WithIoctlDev().IgnoreIfMissing(),
 	}
 	cfg := landlock.V11.BestEffort()
@@ -67,7 +69,27 @@ func confineSelf(req sandboxRequest) error {
 	return nil
 }
 
-// execProgram replaces this process with path.
+// prSetChildSubreaper is prctl's PR_SET_CHILD_SUBREAPER.
+const prSetChildSubreaper = 36
+
+// execProgram replaces this process with path. The program first becomes
+// a child subreaper (the setting survives exec): a descendant orphaned by
+// a double fork or setsid is re-parented to it rather than to init, so it
+// stays in the command's process tree, where the terminal finds and kills
+// it. A shell reaps such adopted children like its own.
 func execProgram(path string, argv, env []string) error {
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		return fmt.Errorf("becoming a child subreaper: %w", errno)
+	}
 	return syscall.Exec(path, argv, env)
+}
+
+// sandboxMissing lists what the kernel's Landlock ABI cannot enforce of
+// the protections Sandbox asks for.
+func sandboxMissing(network bool) []string {
+	abi, err := landlockABI()
+	if err != nil || abi < abiFilesystem {
+		return []string{"all confinement: Landlock is unavailable"}
+	}
+	return missingAt(abi, network)
 }

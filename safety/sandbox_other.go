@@ -16,3 +16,7 @@ func confineSelf(sandboxRequest) error { return sandboxSupported(false) }
 func execProgram(path string, _, _ []string) error {
 	return fmt.Errorf("%w: cannot exec %s", ErrSandboxUnavailable, path)
 }
+
+func sandboxMissing(bool) []string {
+	return []string{"all confinement: Landlock is Linux-only"}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 )
 
 // The sandbox tests re-execute this test binary twice over: once as the
@@ -39,6 +40,18 @@ func TestSandboxChildProcess(t *testing.T) {
 		var c net.Conn
 		if c, err = net.Dial("tcp", arg); err == nil {
 			c.Close()
+		}
+	case "dialunix":
+		var c net.Conn
+		if c, err = net.Dial("unix", arg); err == nil {
+			c.Close()
+		}
+	case "subreaper":
+		var v int32
+		if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, 37, uintptr(unsafe.Pointer(&v)), 0); errno != 0 { // PR_GET_CHILD_SUBREAPER
+			err = errno
+		} else if v != 1 {
+			err = fmt.Errorf("not a child subreaper")
 		}
 	case "signal":
 		pid, _ := strconv.Atoi(arg)
@@ -347,5 +360,85 @@ echo ok`
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		t.Fatalf("confined script: %v\n%s", err, out)
+	}
+}
+
+// TestSandboxUnixSockets: a confined command may connect to a Unix socket
+// in its writable directories but not to one elsewhere (a docker or tmux
+// socket is a way out of any sandbox).
+func TestSandboxUnixSockets(t *testing.T) {
+	requireLandlock(t, false)
+	if abi, _ := landlockABI(); abi < 9 {
+		t.Skipf("Landlock ABI %d cannot restrict Unix sockets (needs 9); Missing reports it", abi)
+	}
+	base := t.TempDir()
+	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	os.Mkdir(ws, 0o755)
+	os.Mkdir(outside, 0o755)
+	for _, dir := range []string{ws, outside} {
+		ln, err := net.Listen("unix", filepath.Join(dir, "s.sock"))
+		if err != nil {
+			t.Skipf("no unix sockets: %v", err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+	}
+	sb := testSandbox(t, ws)
+	if code, errOut := run(t, sb, childCmd(t, "dialunix:"+filepath.Join(ws, "s.sock"))); code != 0 {
+		t.Fatalf("confined connect inside failed (%d): %s", code, errOut)
+	}
+	if code, errOut := run(t, sb, childCmd(t, "dialunix:"+filepath.Join(outside, "s.sock"))); code != 3 {
+		t.Fatalf("confined connect outside: exit %d (%s), want refused", code, errOut)
+	}
+}
+
+func TestSandboxMissingByABI(t *testing.T) {
+	for _, tc := range []struct {
+		abi     int
+		network bool
+		want    []string
+		absent  []string
+	}{
+		{7, false, []string{"Unix sockets", "metadata"}, []string{"UDP", "TCP", "truncating"}},
+		{7, true, []string{"Unix sockets", "UDP", "metadata"}, []string{"TCP"}},
+		{2, true, []string{"truncating", "TCP", "ioctl", "signals", "UDP", "metadata"}, nil},
+		{11, true, []string{"metadata"}, []string{"Unix", "UDP", "TCP", "signals"}},
+	} {
+		got := strings.Join(missingAt(tc.abi, tc.network), "; ")
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("missingAt(%d, %v) = %q, want it to mention %q", tc.abi, tc.network, got, w)
+			}
+		}
+		for _, w := range tc.absent {
+			if strings.Contains(got, w) {
+				t.Errorf("missingAt(%d, %v) = %q, should not mention %q", tc.abi, tc.network, got, w)
+			}
+		}
+	}
+	sb := &Sandbox{probe: func(bool) error { return nil }, abi: 6, BestEffort: true}
+	if m := sb.Missing(); len(m) < 2 {
+		t.Errorf("Missing at ABI 6 = %q", m)
+	}
+}
+
+// TestSandboxSubreaper: the confined command is a child subreaper, so the
+// orphans of its descendants stay in its process tree.
+func TestSandboxSubreaper(t *testing.T) {
+	requireLandlock(t, false)
+	if code, errOut := run(t, nil, childCmd(t, "subreaper")); code == 0 {
+		t.Fatalf("an unconfined child is already a subreaper: the test proves nothing (%s)", errOut)
+	}
+	sb := testSandbox(t, t.TempDir())
+	if code, errOut := run(t, sb, childCmd(t, "subreaper")); code != 0 {
+		t.Fatalf("confined command is not a child subreaper (%d): %s", code, errOut)
 	}
 }

@@ -16,6 +16,25 @@ var builtinSecrets = []string{
 	".netrc", ".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".htpasswd",
 	".aws", ".azure", ".kube", ".docker/config.json", ".config/gcloud",
 	"credentials", "credentials.json", "*.tfvars",
+	// Command-line logins of developer tools and clouds, package-registry
+	// tokens, vault tokens and service-account keys, after the credential
+	// files gitleaks, trufflehog and GitHub secret scanning look for.
+	".config/gh/hosts.yml", ".config/hub", ".config/glab-cli", ".git-credentials*", ".config/git/credentials",
+	".yarnrc.yml", ".gem/credentials", ".m2/settings.xml", ".m2/settings-security.xml",
+	".gradle/gradle.properties", ".ivy2/.credentials", ".cargo/credentials", ".cargo/credentials.toml",
+	".composer/auth.json", ".config/composer/auth.json", ".nuget/NuGet/NuGet.Config", ".pip/pip.conf",
+	".config/pip/pip.conf", ".dockercfg", "kubeconfig", ".minikube", ".pulumi/credentials.json",
+	".terraform.d/credentials.tfrc.json", ".terraformrc", "*.tfstate", "*.tfstate.backup",
+	".vault-token", ".config/doctl", ".oci", ".config/hcloud", ".aliyun", ".bluemix", ".config/linode-cli",
+	".s3cfg", ".boto", ".databrickscfg", ".snowsql", ".my.cnf", ".config/rclone/rclone.conf",
+	"application_default_credentials.json", "service-account*.json", "*serviceaccount*.json",
+	"firebase-adminsdk*.json", ".config/configstore/firebase-tools.json", ".config/netlify", ".netlify/state.json",
+	".huggingface/token", ".cache/huggingface/token", ".config/stripe", ".ngrok2", ".config/ngrok",
+	".sentryclirc", ".password-store", ".local/share/keyrings", ".claude/.credentials.json", ".codex/auth.json",
+	"master.key", "secrets.yml", "secrets.yaml", "*.ppk", "*.p8", "*.keytab", "*.ovpn", "*.kdb",
+	// Shell and REPL histories hold the tokens people typed.
+	".bash_history", ".zsh_history", ".sh_history", ".history", "fish_history", ".python_history",
+	".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".rediscli_history", ".lesshst",
 }
 
 // builtinSensitive are files whose content runs code or steers tools later:
@@ -38,6 +57,14 @@ var builtinSensitive = []string{
 	".profile", ".login", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
 	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout",
 	".cshrc", ".tcshrc", ".kshrc", ".inputrc", "fish/config.fish",
+	// Build and package tools' own configuration, which names the programs
+	// they run (cargo's target runners and rustc wrappers, yarn's and bun's
+	// plugins, gradle init scripts, JVM agents), and the toolchain files
+	// that pick the compiler binary.
+	".cargo/config.toml", ".cargo/config", ".yarnrc", "bunfig.toml", ".bazelrc", "init.gradle", ".gradle/init.d",
+	".mvn", "pip.conf", "uv.toml", "rust-toolchain", "rust-toolchain.toml",
+	// Pager key files: lesskey bindings run shell commands.
+	".lesskey", "lesskey", ".less",
 	// CI pipelines run with the repository's secrets.
 	".github/workflows", ".github/actions", ".gitlab-ci.yml", ".circleci",
 	".travis.yml", ".buildkite", "jenkinsfile", "azure-pipelines.yml",

@@ -20,6 +20,10 @@ func classify(c *call) {
 	// Files (tiers_files.go).
 	case "rm", "rmdir", "unlink", "shred", "wipe", "srm":
 		remove(c)
+	case "rimraf", "del-cli", "trash":
+		// Node's rm -rf, usually run through npx: npx rimraf ~.
+		c.args = append([]word{{s: "-rf"}}, c.args...)
+		remove(c)
 	case "chmod", "chown", "chgrp", "chattr", "setfacl":
 		permissions(c)
 	case "cp", "mv", "install", "ln", "link", "rsync", "scp", "sftp":

@@ -117,8 +117,10 @@ func awk(c *call) {
 		switch {
 		case p.dynamic:
 			c.unanalyzable("awk program known only at run time")
-		case strings.Contains(p.s, "system") || strings.Contains(p.s, "|") || strings.Contains(p.s, ">") || strings.Contains(p.s, "getline") || strings.Contains(p.s, "@"):
-			c.concern(SeverityHigh, true, "awk program can run commands, load code or write files")
+		default:
+			if why := awkProgramRisk(p.s); why != "" {
+				c.concern(SeverityHigh, true, "awk program "+why+", which can run commands, load code or write files")
+			}
 		}
 	}
 	op := OpRead

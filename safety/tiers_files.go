@@ -117,6 +117,22 @@ func copyMove(c *call) {
 			}
 		}
 	}
+	if c.base == "ln" {
+		// ln's -f is --force, not rsync's --filter: parse its own options.
+		if lflags, lops := opts(c.args, "-t --target-directory -S --suffix", false); has(lflags, "s", "--symbolic") && len(lops) > 0 {
+			c.a.symlinked(lops)
+		}
+	}
+	if c.base == "rsync" && len(ops) > 1 {
+		if f, ok := hasPrefixFlag(flags, "--delete", "--del", "--delete-before", "--delete-during", "--delete-after", "--delete-delay", "--delete-excluded"); ok {
+			dest := ops[len(ops)-1]
+			if what, crit := wholeTree(c.a.resolve(dest.s)); crit && !dest.dynamic {
+				c.concern(SeverityCritical, true, "rsync "+f+" deletes whatever "+what+" ("+dest.s+") holds that the source lacks")
+			} else {
+				c.concern(SeverityHigh, false, "rsync "+f+" deletes files in "+dest.s)
+			}
+		}
+	}
 	if c.base == "mv" {
 		for _, w := range ops[:max(len(ops)-1, 0)] {
 			if what, ok := criticalDelete(w.s); ok && !w.dynamic {
@@ -155,6 +171,9 @@ func writeFiles(c *call) {
 		c.concern(SeverityMedium, false, c.base+" creates or extracts files")
 		for _, w := range ops {
 			c.path(w, OpWrite)
+		}
+		if c.base == "tar" && has(flags, "P", "--absolute-names") || c.base == "unzip" && has(flags, ":") {
+			c.concern(SeverityHigh, true, c.base+" extracts members with absolute or parent paths, which can write anywhere")
 		}
 		if c.base == "unzip" || c.base == "tar" && (has(flags, "x", "--extract", "--get") || tarOldStyleExtract(c.args)) {
 			// The directory extracted into is written: tar -xf x.tar -C /
@@ -211,6 +230,12 @@ func find(c *call) {
 		switch w.s {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			c.concern(SeverityHigh, true, "find "+w.s+" runs a command for each match")
+			if i+1 < len(c.args) {
+				switch commandBase(c.args[i+1].s) {
+				case "rm", "shred", "unlink", "rimraf", "truncate":
+					findWholeTree(c, w.s+" "+c.args[i+1].s)
+				}
+			}
 			j := i + 1
 			for j < len(c.args) && c.args[j].s != ";" && c.args[j].s != "+" {
 				j++
@@ -219,11 +244,59 @@ func find(c *call) {
 			i = j
 		case "-delete":
 			c.concern(SeverityHigh, true, "find -delete removes every match")
+			findWholeTree(c, "-delete")
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			c.concern(SeverityHigh, true, "find "+w.s+" writes a file")
 			if i+1 < len(c.args) {
 				c.path(c.args[i+1], OpWrite)
 			}
+		}
+	}
+}
+
+// wholeTree reports a directory whose wholesale deletion is critical: the
+// root, a system or home directory, a parent of the workspace, or the
+// workspace itself (".").
+func wholeTree(p string) (string, bool) {
+	if what, ok := criticalDelete(p); ok {
+		return what, true
+	}
+	if c := cleanPath(p); c == "." {
+		return "the whole workspace", true
+	}
+	return "", false
+}
+
+// findWholeTree raises a deleting find to critical when it starts at a
+// whole tree and selects files by no name: `find . -delete`, `find ~
+// -type f -exec rm {} +`. A name test (`find . -name '*.pyc' -delete`)
+// keeps it high.
+func findWholeTree(c *call, how string) {
+	var starts []word
+	for _, w := range c.args {
+		if strings.HasPrefix(w.s, "-") || w.s == "!" || w.s == "(" {
+			break
+		}
+		starts = append(starts, w)
+	}
+	if len(starts) == 0 {
+		starts = []word{{s: "."}}
+	}
+	named := false
+	for _, w := range c.args {
+		switch w.s {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-size", "-empty", "-user":
+			named = true
+		}
+	}
+	for _, s := range starts {
+		if s.dynamic {
+			continue
+		}
+		what, crit := wholeTree(c.a.resolve(s.s))
+		if crit && (!named || cleanPath(s.s) != ".") {
+			c.concern(SeverityCritical, true, "find "+how+" deletes "+what+" ("+s.s+")")
+			return
 		}
 	}
 }

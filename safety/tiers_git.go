@@ -21,6 +21,12 @@ func git(c *call) {
 		case "-C":
 			if i+1 < len(c.args) {
 				c.path(c.args[i+1], OpChdir)
+				if d := c.args[i+1]; d.dynamic || cleanPath(d.s) != "." {
+					// A directory holding HEAD, config, objects/ and refs/
+					// is a repository to git, and its config runs programs
+					// (core.fsmonitor) on `git status`.
+					c.unvetted("-C "+d.s, "runs git in another directory, which may be a repository whose configuration runs programs")
+				}
 			}
 		case "-c", "--config-env":
 			v := ""
@@ -28,6 +34,9 @@ func git(c *call) {
 				v = c.args[i+1].s
 			}
 			c.concern(SeverityHigh, true, "git "+name+" "+v+" overrides configuration, which can run programs")
+			if k, val, ok := strings.Cut(v, "="); ok && name == "-c" {
+				gitAliasPayload(c, strings.ToLower(k), word{s: val, dynamic: c.args[i+1].dynamic})
+			}
 		case "--git-dir", "--work-tree", "--exec-path", "--namespace", "--super-prefix", "--attr-source":
 			c.concern(SeverityHigh, true, "git "+name+" points git at other configuration or programs")
 		case "-p", "--paginate":
@@ -222,20 +231,38 @@ func gitConfig(c *call, flags []string, ops []word) {
 	if !writing || has(flags, "l", "--list", "--get", "--get-all", "--get-regexp", "--get-urlmatch") {
 		return
 	}
-	key := ""
-	for _, w := range ops {
+	key, value := "", word{}
+	for i, w := range ops {
 		if w.s != "set" && w.s != "unset" {
 			key = strings.ToLower(w.s)
+			if i+1 < len(ops) {
+				value = ops[i+1]
+			}
 			break
 		}
 	}
 	if dangerousGitKey(key) {
 		c.concern(SeverityHigh, true, "git config "+key+" makes git run a program (persistence)")
+		gitAliasPayload(c, key, value)
 		return
 	}
 	c.concern(SeverityMedium, false, "git config changes configuration")
 	if has(flags, "", "--global", "--system") {
 		c.concern(SeverityHigh, false, "git config changes configuration outside the repository")
+	}
+}
+
+// gitAliasPayload analyses the shell command of a "!" alias (alias.x =
+// "!rm -rf ~") as the script git will run for `git x`: a wrapper is as
+// severe as what it runs.
+func gitAliasPayload(c *call, key string, value word) {
+	if !strings.HasPrefix(key, "alias.") {
+		return
+	}
+	if body, ok := strings.CutPrefix(value.s, "!"); ok && !value.dynamic {
+		c.script(Opaque, word{s: body})
+	} else if value.dynamic {
+		c.unanalyzable("git alias " + key + " is set to a value known only at run time")
 	}
 }
 

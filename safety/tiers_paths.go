@@ -114,6 +114,12 @@ func persistence(p string) (string, bool) {
 	case ".gitconfig", ".gitmodules", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".netrc", ".mcp.json", ".envrc":
 		return "a configuration file that runs or authorises code", true
 	}
+	if path.Base(c) == "HEAD" || base == "config" || base == "packed-refs" {
+		// HEAD, config, objects/ and refs/ make any directory a repository
+		// to git, whose config then runs programs (core.fsmonitor) on a
+		// plain `git status` there.
+		return "a file that makes its directory a git repository with its own configuration", true
+	}
 	seg := "/" + strings.TrimPrefix(strings.TrimPrefix(lc, "~"), "/") + "/"
 	for _, s := range []struct{ part, what string }{
 		{"/.ssh/", "ssh configuration or keys"},
@@ -186,16 +192,27 @@ func (a *analyzer) wasDownloaded(w word) bool {
 	return !w.dynamic && a.downloads[cleanPath(a.resolve(w.s))]
 }
 
-// judgeWrite raises the severity of a write to p by command idx.
+// judgeWrite raises the severity of a write to p by command idx. A write
+// through a symlink the line made earlier (`ln -s /etc/passwd x && echo
+// > x`) is also judged as a write to the link's target.
 func (a *analyzer) judgeWrite(idx int, p, by string) {
 	c := cleanPath(a.resolve(p))
+	if t, ok := a.symlinks[c]; ok && t != p {
+		delete(a.symlinks, c) // a link to itself must not loop
+		a.judgeWrite(idx, t, by)
+		a.symlinks[c] = t
+	}
 	switch {
+	case harmlessDevice(c):
+		// tee /dev/null, cp x /dev/stderr: sinks, not system files.
 	case strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/"):
 		a.concern(idx, SeverityCritical, true, "opens a network connection through "+p+" (reverse shell pattern)")
 	case strings.HasPrefix(c, "/dev/") && !harmlessDevice(c):
 		a.concern(idx, SeverityCritical, true, "writes to the device "+p)
 	case systemPath(c):
 		a.concern(idx, SeverityCritical, true, "writes into the system path "+p)
+	case inPathDir(c):
+		a.concern(idx, SeverityHigh, true, "installs "+p+" into a directory on PATH, where it shadows commands everywhere")
 	default:
 		if what, ok := persistence(c); ok {
 			a.concern(idx, SeverityHigh, true, "writes "+what+" ("+p+")")
@@ -208,5 +225,31 @@ func (a *analyzer) judgeRead(idx int, p string) {
 	c := cleanPath(p)
 	if strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/") {
 		a.concern(idx, SeverityCritical, true, "reads from a network connection through "+p+" (reverse shell pattern)")
+	}
+}
+
+// symlinked records the links `ln -s TARGET… [LINK]` makes.
+func (a *analyzer) symlinked(ops []word) {
+	if a.symlinks == nil {
+		a.symlinks = map[string]string{}
+	}
+	if len(ops) == 1 {
+		if !ops[0].dynamic {
+			a.symlinks[cleanPath(a.resolve(path.Base(ops[0].s)))] = ops[0].s
+		}
+		return
+	}
+	link := ops[len(ops)-1]
+	if link.dynamic {
+		return
+	}
+	if len(ops) == 2 && !ops[0].dynamic {
+		a.symlinks[cleanPath(a.resolve(link.s))] = ops[0].s
+		return
+	}
+	for _, t := range ops[:len(ops)-1] { // ln -s A B DIR: DIR/A, DIR/B
+		if !t.dynamic {
+			a.symlinks[cleanPath(a.resolve(path.Join(link.s, path.Base(t.s))))] = t.s
+		}
 	}
 }

@@ -7,7 +7,7 @@ import "strings"
 func critical(c *call) bool {
 	b := c.base
 	switch {
-	case strings.HasPrefix(b, "mkfs") || b == "wipefs" || b == "fdisk" || b == "sfdisk" || b == "gdisk" ||
+	case makesFilesystem(b) || b == "wipefs" || b == "fdisk" || b == "sfdisk" || b == "gdisk" ||
 		b == "parted" || b == "mkswap" || b == "blkdiscard" || b == "badblocks" || b == "cryptsetup" || b == "diskutil" && len(c.args) > 0 && strings.HasPrefix(c.args[0].s, "erase"):
 		c.concern(SeverityCritical, true, b+" formats or erases a disk")
 	case b == "shutdown" || b == "reboot" || b == "halt" || b == "poweroff":
@@ -34,9 +34,9 @@ func critical(c *call) bool {
 			}
 		}
 		c.concern(SeverityHigh, false, b+" manages system services (persistence)")
-	case b == "insmod" || b == "rmmod" || b == "modprobe" || b == "sysctl" && has(words(c.args), "w", "--write") || b == "swapoff" || b == "umount" || b == "mount":
+	case b == "sysctl" && has(words(c.args), "w", "--write") || b == "swapoff" || b == "umount" || b == "mount":
 		c.concern(SeverityHigh, false, b+" changes the running system")
-	case b == "visudo" || b == "passwd" || b == "useradd" || b == "userdel" || b == "usermod" || b == "groupadd" || b == "chpasswd" || b == "adduser" || b == "deluser":
+	case b == "visudo" || b == "passwd" || b == "userdel" || b == "groupadd" || b == "chpasswd" || b == "deluser":
 		c.concern(SeverityHigh, false, b+" changes users or privileges")
 	default:
 		return false
@@ -230,10 +230,14 @@ func packages(c *call) bool {
 	case b == "docker" || b == "podman" || b == "kubectl" || b == "helm" || b == "terraform":
 		sev := SeverityMedium
 		switch sub {
-		case "ps", "images", "logs", "inspect", "version", "info", "get", "describe", "plan", "validate", "fmt", "list", "ls":
+		case "ps", "images", "logs", "inspect", "version", "info", "get", "describe", "validate", "fmt", "list", "ls":
 			sev = SeverityNone
 		case "system", "rm", "rmi", "delete", "destroy", "apply", "prune", "kill", "uninstall":
 			sev = SeverityHigh
+		}
+		if b == "terraform" {
+			iac(c)
+			return true
 		}
 		if flags, _ := opts(c.args, "", false); has(flags, "", "--privileged") || hasValue(c.args, "-v", "/:") || hasValue(c.args, "--pid", "host") {
 			sev = SeverityHigh
@@ -300,6 +304,7 @@ func interpreter(c *call) bool {
 	for _, f := range flags {
 		if hasWord(inline, f) || strings.HasPrefix(f, "-c") && strings.HasPrefix(b, "py") {
 			c.concern(SeverityMedium, false, b+" "+f+" runs inline code")
+			c.unvetted(f, "runs inline code, which no rule for "+b+" alone covers")
 			return true
 		}
 	}
@@ -322,11 +327,28 @@ func interpreter(c *call) bool {
 		}
 		return true
 	}
-	if len(flags) > 0 && (hasWord(strings.Join(flags, " "), "--version") || hasWord(strings.Join(flags, " "), "-V")) {
+	if len(flags) == 1 && versionFlag(b, flags[0]) {
 		return true
 	}
 	stdinScript(c)
 	return true
+}
+
+// versionFlag reports an option with which interpreter b prints its
+// version or help and exits. Short spellings differ: node -v is the
+// version, python3 -v is verbose mode (and then reads a program).
+func versionFlag(b, f string) bool {
+	switch f {
+	case "--version", "--help", "-h":
+		return true
+	case "-V":
+		return !strings.HasPrefix(b, "node") && b != "deno" && b != "bun"
+	case "-v":
+		return strings.HasPrefix(b, "node") || b == "deno" || b == "bun" || b == "perl" || b == "php"
+	case "-version", "-help":
+		return b == "java" || b == "scala" || b == "kotlin"
+	}
+	return false
 }
 
 // system handles remaining commands that change the machine.

@@ -5,33 +5,34 @@ import "strings"
 // readOnly lists inspection commands: severity none unless a flag says
 // otherwise (sort -o, rg --pre, awk system(), …). The value says how
 // their operands map to files: "files" (every operand is read), "pattern"
-// (first operand is a pattern, the rest are read), "" (no file operands)
-// and the flags that take a value, after a space.
+// (first operand is a pattern, the rest are read), "" (no file operands),
+// then, for the few commands without an option model (options*.go), the
+// flags that take a value, after a space.
 var readOnly = map[string]string{
-	"ls": "files -I --ignore -w --width --hide --format --sort --time-style --color", "dir": "files", "vdir": "files",
-	"cat": "files", "tac": "files", "nl": "files -b -n -s -v -w -i", "head": "files -n -c --lines --bytes", "tail": "files -n -c --lines --bytes -s --pid",
-	"less": "files -p -x -b -h -j -y -z -o -O --log-file --LOG-FILE -k --lesskey-file", "more": "files -n", "wc": "files --files0-from", "file": "files -m -F", "stat": "files -c --format --printf",
-	"grep":  "pattern -e -f -m -A -B -C -d -D --include --exclude --exclude-dir --color --label --max-count --context --regexp --file --exclude-from",
-	"egrep": "pattern -e -f -m -A -B -C --regexp --file", "fgrep": "pattern -e -f -m -A -B -C --regexp --file", "zgrep": "pattern -e -f -m -A -B -C --regexp --file",
-	"rg": "pattern -e -f --regexp --file --ignore-file -g --glob -t --type -T --type-not -m -A -B -C -M -j --max-count --context --iglob --sort --color --colors --max-depth --max-filesize --encoding -E",
+	"ls": "files", "dir": "files", "vdir": "files",
+	"cat": "files", "tac": "files", "nl": "files", "head": "files", "tail": "files",
+	"less": "files", "more": "files", "wc": "files", "file": "files", "stat": "files",
+	"grep":  "pattern",
+	"egrep": "pattern", "fgrep": "pattern", "zgrep": "pattern",
+	"rg": "pattern",
 	"ag": "pattern -G --ignore -A -B -C -m", "ack": "pattern -A -B -C -m --type",
-	"diff": "files -I -x -X --exclude --exclude-from -U -C --label", "cmp": "files -i -n", "comm": "files", "md5sum": "files", "sha1sum": "files",
-	"sha256sum": "files", "sha512sum": "files", "cksum": "files", "b2sum": "files", "strings": "files -n -t", "od": "files -A -t -N -j",
-	"hexdump": "files -n -s -e -f", "cut": "files -d -f -c -b", "uniq": "files -f -s -w", "fold": "files -w", "fmt": "files -w",
-	"paste": "files -d", "join": "files -t -1 -2 -o", "expand": "files -t", "unexpand": "files -t", "rev": "files", "column": "files -t -s -c",
+	"diff": "files", "cmp": "files", "comm": "files", "md5sum": "files", "sha1sum": "files",
+	"sha256sum": "files", "sha512sum": "files", "cksum": "files", "b2sum": "files", "strings": "files", "od": "files",
+	"hexdump": "files", "cut": "files", "uniq": "files", "fold": "files", "fmt": "files",
+	"paste": "files", "join": "files", "expand": "files", "unexpand": "files", "rev": "files", "column": "files",
 	"tr": "", "echo": "", "printf": "", "pwd": "", "which": "", "whereis": "", "type": "", "whoami": "", "id": "", "groups": "",
-	"uname": "", "hostname": "", "date": "", "cal": "", "uptime": "", "free": "", "df": "files", "du": "files -d --max-depth --exclude -B -X --exclude-from --files0-from",
-	"tree": "files -L -I -P -o", "ps": "", "pgrep": "", "pidof": "", "lsof": "", "env": "", "printenv": "", "true": "", "false": "",
+	"uname": "", "hostname": "", "date": "", "cal": "", "uptime": "", "free": "", "df": "files", "du": "files",
+	"tree": "files", "ps": "", "pgrep": "", "pidof": "", "lsof": "", "env": "", "printenv": "", "true": "", "false": "",
 	"test": "", "[": "", ":": "", "basename": "", "dirname": "", "realpath": "files", "readlink": "files", "seq": "", "sleep": "",
-	"yes": "", "jq": "pattern --arg --argjson --slurpfile --rawfile --indent -f --from-file", "yq": "pattern", "locate": "", "man": "", "help": "",
+	"yes": "", "jq": "pattern", "yq": "pattern", "locate": "", "man": "", "help": "",
 	"history": "files", "jobs": "", "wait": "", "shift": "", "getopts": "", "read": "", "unset": "", "set": "", "shopt": "",
 	"return": "", "exit": "", "break": "", "continue": "", "let": "", "local": "", "declare": "", "typeset": "", "readonly": "",
 	"export": "", "ulimit": "", "umask": "", "times": "", "dirs": "", "popd": "", "disown": "", "bg": "", "fg": "", "hash": "",
 	"tput": "", "clear": "", "nproc": "", "arch": "", "lscpu": "", "lsblk": "", "sw_vers": "", "tty": "", "logname": "", "users": "",
 	"who": "", "w": "", "last": "", "netstat": "", "ss": "", "ip": "", "ifconfig": "", "top": "", "htop": "", "vmstat": "", "iostat": "",
-	"sort": "files --files0-from -o --output -k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel", "xxd": "files -c -g -l -s",
-	"base64": "files -w", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "pattern -d -f -t", "apropos": "", "whatis": "", "info": " -o --output",
-	"numfmt": "", "expr": "", "bc": "", "dc": "files -e --expression -f --file", "factor": "", "shuf": "files -n -o --output", "tsort": "files", "ptx": "files",
+	"sort": "files", "xxd": "files",
+	"base64": "files", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "pattern", "apropos": "", "whatis": "", "info": " -o --output",
+	"numfmt": "", "expr": "", "bc": "", "dc": "files -e --expression -f --file", "factor": "", "shuf": "files", "tsort": "files", "ptx": "files",
 	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
 }
 
@@ -48,6 +49,7 @@ func tools(c *call) {
 		return
 	}
 	switch {
+	case infra(c):
 	case critical(c):
 	case network(c):
 	case packages(c):
@@ -105,7 +107,13 @@ func readOnlyCmd(c *call, spec string) {
 			c.path(v, OpRead)
 		}
 	}
-	flags, ops := opts(args, valued, false)
+	var flags []string
+	var ops []word
+	if m, margs := optionModelFor(c.base, args); m != nil && len(margs) == len(args) {
+		flags, ops = m.split(args)
+	} else {
+		flags, ops = opts(args, valued, false)
+	}
 	nameArgs(c)
 	switch c.base {
 	case "sort":
@@ -119,16 +127,8 @@ func readOnlyCmd(c *call, spec string) {
 			}
 			c.concern(SeverityMedium, false, "sort "+f+" writes a file")
 		}
-		if f, ok := hasPrefixFlag(flags, "--compress-program"); ok {
-			c.concern(SeverityHigh, true, "sort "+f+" runs another program")
-		}
-	case "rg":
-		if f, ok := hasPrefixFlag(flags, "--pre", "--hostname-bin"); ok {
-			c.concern(SeverityHigh, true, "rg "+f+" runs another program")
-		}
 	case "less", "more", "man":
 		c.concern(SeverityNone, false, c.base+" is interactive")
-		outputOptions(c)
 		for _, w := range c.args {
 			if strings.HasPrefix(w.s, "+") || c.base == "man" && (w.s == "-P" || w.s == "-H" || strings.HasPrefix(w.s, "--pager") || strings.HasPrefix(w.s, "--html") || strings.HasPrefix(w.s, "-P")) {
 				c.concern(SeverityHigh, true, c.base+" "+w.s+" can run shell commands")
@@ -143,7 +143,7 @@ func readOnlyCmd(c *call, spec string) {
 			c.concern(SeverityMedium, false, c.base+" writes its output to "+ops[1].s)
 			return
 		}
-	case "tree", "shuf", "info":
+	case "info":
 		outputOptions(c)
 	case "history":
 		// history -w/-a FILE writes the history, -r/-n FILE reads it.
@@ -187,8 +187,11 @@ func readOnlyCmd(c *call, spec string) {
 		return
 	case "alias":
 		for _, w := range ops {
-			if _, v, ok := strings.Cut(w.s, "="); ok {
+			if name, v, ok := strings.Cut(w.s, "="); ok {
 				c.concern(SeverityMedium, true, "defines an alias, which can shadow any command")
+				if knownCommand(name) {
+					c.concern(SeverityHigh, true, "alias "+name+" redefines the command "+name)
+				}
 				c.a.res.Commands[c.idx].Wrapper = Opaque
 				c.a.analyzeScript(v, c.idx, c.a.depth+1)
 			}
@@ -217,7 +220,8 @@ func readOnlyCmd(c *call, spec string) {
 	case "mktemp", "tempfile":
 		c.concern(SeverityNone, false, c.base+" creates a temporary file")
 		return
-	case "env":
+	case "printenv":
+		printsEnvironment(c)
 		return
 	case "ip", "ifconfig":
 		if len(ops) > 1 && (ops[1].s == "add" || ops[1].s == "del" || ops[1].s == "set" || ops[1].s == "flush") || c.base == "ifconfig" && len(ops) > 1 {
@@ -288,15 +292,24 @@ func isFetcherOrDecoder(cmd Command) bool {
 	return false
 }
 
-// outputOptions records the files that less -o/-O/--log-file, tree -o,
-// shuf -o and info -o write.
+// outputOptions records the file info -o writes.
 func outputOptions(c *call) {
-	names := []string{"-o", "--output"}
-	if c.base == "less" {
-		names = []string{"-o", "-O", "--log-file", "--LOG-FILE"}
-	}
-	for _, v := range valuesOf(c.args, names...) {
+	for _, v := range valuesOf(c.args, "-o", "--output") {
 		c.path(v, OpWrite)
 		c.concern(SeverityMedium, false, c.base+" writes a file ("+v.s+")")
 	}
+}
+
+// knownCommand reports a name the analyser knows as a command, which an
+// alias of that name would redefine.
+func knownCommand(name string) bool {
+	if _, ok := readOnly[name]; ok || shellState[name] {
+		return true
+	}
+	switch name {
+	case "rm", "cp", "mv", "git", "sudo", "ssh", "scp", "curl", "wget", "npm", "npx", "go", "make", "python", "python3",
+		"node", "pip", "cargo", "docker", "kubectl", "bash", "sh", "chmod", "chown", "ln", "tar", "find", "sed", "vim":
+		return true
+	}
+	return false
 }

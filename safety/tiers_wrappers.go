@@ -118,7 +118,7 @@ func wrapper(c *call) {
 				}
 			}
 		}
-		input := []word{{s: "{input}", dynamic: true}}
+		input := []word{{s: "{input}", dynamic: true, files: c.a.pipeFiles}}
 		for i, w := range inner {
 			if w.s == ":::" {
 				input = inner[i+1:]
@@ -206,90 +206,12 @@ func wrapper(c *call) {
 	}
 }
 
-// envPrefix strips NAME=value words in front of a command run by sudo or
-// env, judging each assignment.
-func envPrefix(c *call, ws []word) []word {
-	for len(ws) > 0 && !ws[0].dynamic {
-		name, _, ok := strings.Cut(ws[0].s, "=")
-		if !ok || !syntax.ValidName(name) {
-			break
-		}
-		if why, bad := dangerousEnv(name); bad {
-			c.concern(SeverityHigh, true, "sets "+name+", which "+why)
-		}
-		ws = ws[1:]
-	}
-	return ws
-}
-
 // wrapIn makes the command a wrapper run in dir: relative paths of the
 // command it runs resolve there, as after a literal cd. The caller
 // restores the script's directory once the wrapped command is judged.
 func (c *call) wrapIn(dir word) {
 	c.path(dir, OpChdir)
 	c.a.chdir([]word{dir})
-}
-
-func envCmd(c *call) {
-	kind := Transparent
-	saved := c.a.cwd
-	defer func() { c.a.cwd = saved }()
-	ws := c.args
-	for len(ws) > 0 {
-		w := ws[0]
-		if w.dynamic {
-			break
-		}
-		switch {
-		case w.s == "-i" || w.s == "--ignore-environment" || w.s == "-":
-			kind = Opaque
-			ws = ws[1:]
-		case w.s == "-u" || w.s == "--unset":
-			ws = ws[min(2, len(ws)):]
-		case w.s == "-C" || w.s == "--chdir" || strings.HasPrefix(w.s, "--chdir=") || strings.HasPrefix(w.s, "-C") && len(w.s) > 2:
-			// The command runs in DIR: `env -C / rm -rf .` deletes /.
-			dir := word{}
-			switch {
-			case strings.HasPrefix(w.s, "--chdir="):
-				dir.s, ws = strings.TrimPrefix(w.s, "--chdir="), ws[1:]
-			case len(w.s) > 2 && w.s[1] == 'C':
-				dir.s, ws = w.s[2:], ws[1:]
-			case len(ws) > 1:
-				dir, ws = ws[1], ws[2:]
-			default:
-				ws = ws[1:]
-			}
-			c.wrapIn(dir)
-		case w.s == "-S" || w.s == "--split-string" || strings.HasPrefix(w.s, "--split-string=") || strings.HasPrefix(w.s, "-S") && len(w.s) > 2:
-			payload := word{}
-			switch {
-			case strings.HasPrefix(w.s, "--split-string="):
-				payload.s = strings.TrimPrefix(w.s, "--split-string=")
-				ws = ws[1:]
-			case len(w.s) > 2 && w.s[1] == 'S':
-				payload.s = w.s[2:]
-				ws = ws[1:]
-			case len(ws) > 1:
-				payload = ws[1]
-				ws = ws[2:]
-			default:
-				ws = ws[1:]
-			}
-			rest := append([]word{payload}, ws...)
-			c.script(Opaque, joinWords(rest))
-			return
-		case w.s == "--":
-			ws = ws[1:]
-			c.wrap(kind, envPrefix(c, ws))
-			return
-		case strings.HasPrefix(w.s, "-") && len(w.s) > 1:
-			ws = ws[1:]
-		default:
-			c.wrap(kind, envPrefix(c, ws))
-			return
-		}
-	}
-	c.wrap(kind, ws)
 }
 
 // plainWords reports words that re-parse to themselves: no quoting,
@@ -312,6 +234,9 @@ func plainWords(ws []word) bool {
 // joinWords rebuilds a script from words the way eval and watch do: the
 // values joined by spaces. A dynamic word makes the script dynamic.
 func joinWords(ws []word) word {
+	if len(ws) == 1 {
+		return ws[0] // keeps what is known of it (a printed payload)
+	}
 	out := word{}
 	parts := make([]string, 0, len(ws))
 	for _, w := range ws {
@@ -408,13 +333,19 @@ func stdinScript(c *call) {
 			c.a.analyzeScript(w.s, c.idx, c.a.depth+1)
 			return
 		}
-		c.concern(SeverityMedium, false, c.base+" runs a program from a here-document")
+		c.concern(SeverityMedium, true, c.base+" runs a program from a here-document, which no rule for "+c.base+" covers")
 		return
 	}
 	switch c.a.pipe {
 	case stdinFetched:
 		c.concern(SeverityCritical, true, "pipes downloaded or decoded content into "+c.base)
 	case stdinPipe:
+		if c.a.pipeText != nil && (isShellName(c.base) || c.base == "source" || c.base == ".") {
+			// echo 'ls -la' | bash: the script is what echo printed.
+			c.a.res.Commands[c.idx].Wrapper = Transparent
+			c.a.analyzeScript(*c.a.pipeText, c.idx, c.a.depth+1)
+			return
+		}
 		c.unanalyzable(c.base + " runs a program read from a pipe")
 	default:
 		c.concern(SeverityMedium, false, "starts an interactive "+c.base)

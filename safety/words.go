@@ -19,6 +19,7 @@ type word struct {
 	// nothing, so the next word may be the real command name.
 	mayVanish bool
 	ansiC     bool // contains $'…'
+	extGlob   bool // contains @(…), *(…), +(…), ?(…) or !(…)
 	glob      bool // contains an unquoted glob metacharacter
 	quoted    bool // some part was quoted
 	// fetched: a command or process substitution in the word runs a
@@ -29,6 +30,13 @@ type word struct {
 	// pipe: the word is exactly <(…) or >(…), a pipe to commands that are
 	// analysed, not a file.
 	pipe bool
+	// files: the dynamic word is one of these workspace paths or patterns
+	// (a loop over them, a git or find listing; see runtimeFiles).
+	files []string
+	// payload is the value of a dynamic word that is a literal echo or
+	// printf substituted ($(printf 'x')), when printed reconstructs it.
+	payload string
+	printed bool
 }
 
 // maxBraceFields bounds brace expansion: `{1..99999999}` must not allocate
@@ -240,7 +248,7 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 				w.mayVanish = true
 			}
 		case *syntax.ExtGlob:
-			w.glob = true
+			w.glob, w.extGlob = true, true
 			b.WriteString(p.Op.String() + p.Pattern.Value + ")")
 		default:
 			w.dynamic = true
@@ -248,6 +256,8 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 	}
 	if w.dynamic {
 		w.s = short(text)
+		w.files = a.runtimeFiles(parts)
+		w.payload, w.printed = substitutedText(parts)
 	} else {
 		w.s = b.String()
 	}

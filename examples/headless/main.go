@@ -95,7 +95,7 @@ type options struct {
 	checkpointDB    string
 	allowRules      string
 	readOnlyCmds    bool
-	sandbox         bool
+	sandbox         string // auto, on or off
 	staging         bool
 	logLevel        slog.Level
 	wireLog         string
@@ -114,7 +114,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.BoolVar(&o.staging, "staging", false, "file tools only stage changes; the host applies them with apply requests")
-	fs.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux); fails when the kernel cannot")
+	fs.StringVar(&o.sandbox, "sandbox", "auto", `confine commands with Landlock: "auto" (where the kernel supports it, logging what it cannot enforce), "on" (fail when it cannot) or "off"`)
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	o.features.flags(fs)
@@ -197,8 +197,26 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 
 	reg := &tools.Registry{}
 	bopts := builtin.Options{}
-	if o.sandbox {
-		bopts.Sandbox = ws.NewSandbox()
+	switch o.sandbox {
+	case "on", "auto":
+		// Compilers and test runners write their caches and temporary
+		// files outside the workspace.
+		var extra []string
+		for _, d := range []string{os.TempDir(), cacheDir()} {
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+				extra = append(extra, d)
+			}
+		}
+		sb := ws.NewSandbox(extra...)
+		if err := sb.Available(); err != nil && o.sandbox == "auto" {
+			logger.Warn("headless: commands run WITHOUT a sandbox", "reason", err)
+			break
+		}
+		sb.BestEffort, sb.Logger = o.sandbox == "auto", logger
+		bopts.Sandbox = sb
+	case "off":
+	default:
+		return nil, fmt.Errorf("-sandbox %q: want auto, on or off", o.sandbox)
 	}
 	if _, err := builtin.Register(reg, ws, bopts); err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
@@ -258,4 +276,11 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 	}
 	ok = true
 	return g, nil
+}
+
+// cacheDir is the user's cache directory (Go's build cache, pip's, npm's),
+// or "" when there is none.
+func cacheDir() string {
+	d, _ := os.UserCacheDir()
+	return d
 }

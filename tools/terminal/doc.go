@@ -8,9 +8,15 @@
 // variables it exports are reported back through an EXIT trap on a private
 // file descriptor, so `cd` and `export` carry over to the next command as
 // they would in a terminal, while a timeout or a cancellation still kills
-// exactly one command's process group (SIGTERM, then SIGKILL). Background
-// jobs a command leaves behind are killed when it exits, and the result
-// says so. The working directory never leaves the workspace: a command
+// exactly one command's process group (SIGTERM, then SIGKILL). Nothing a
+// command starts outlives it: every process carries a per-command marker in
+// its environment and the process tree is recorded while the command runs,
+// so background jobs, setsid daemons, double forks, nohup and disown are
+// all killed as soon as the shell exits or times out, and Result.Leftover
+// says when there were any. Git runs with safe.bareRepository=explicit, so
+// a directory a command shaped like a repository (HEAD, config, objects/,
+// refs/) cannot make a later git command there run its configured
+// programs. The working directory never leaves the workspace: a command
 // that cds out of it leaves the next one at the root.
 //
 // Output goes through an Output: ANSI and OSC escape sequences (VS Code's

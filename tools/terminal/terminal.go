@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -128,6 +129,7 @@ func New(cfg Config) (*Shell, error) {
 		// Keep output plain and never wait for a human: stdin is closed.
 		"TERM=dumb", "NO_COLOR=1", "CLICOLOR=0", "PAGER=cat", "GIT_PAGER=cat",
 		"GIT_TERMINAL_PROMPT=0", "DEBIAN_FRONTEND=noninteractive")
+	env = append(env, bareRepositoryGuard(env)...)
 	env = append(env, cfg.Env...)
 	return &Shell{cfg: cfg, shell: path, root: root, cwd: root, env: env}, nil
 }
@@ -153,7 +155,7 @@ type Result struct {
 	Signal   string        // the signal that ended it, if any
 	TimedOut bool          // the timeout fired and the group was killed
 	Canceled bool          // ctx was cancelled and the group was killed
-	Leftover bool          // background processes outlived it and were killed
+	Leftover bool          // processes outlived it (or escaped its killed group) and were killed
 	Dir      string        // absolute directory it ran in
 	DirReset string        // why the next command starts at the root although this one cd'd elsewhere
 	Elapsed  time.Duration // wall time
@@ -225,7 +227,8 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	script := `trap '__tether_rc=$?; { pwd -P; printf "` + `\0--tether-env--\0` + `"; env -0; } >&3 2>/dev/null; exit $__tether_rc' EXIT` + "\n" + c.Command
 	cmd := exec.Command(s.shell, "-c", script)
 	cmd.Dir = dir
-	cmd.Env = slices.Clone(s.env)
+	tracked, marker := newEscapees()
+	cmd.Env = append(slices.Clone(s.env), marker)
 	cmd.Stdin = nil // /dev/null: a command waiting for input gets EOF
 	w, stopLive := startLive(ctx, out)
 	defer stopLive()
@@ -248,6 +251,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	}
 	stateW.Close() // the child holds its copy
 	pgid := cmd.Process.Pid
+	tracked.watch(pgid)
 
 	state := make(chan []byte, 1)
 	go func() {
@@ -272,14 +276,11 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 		res.Canceled = true
 		werr = s.stop(pgid, waitErr)
 	}
-	// Whatever is still in the group outlived the command: a background
-	// job, a daemon that kept our pipes. Nothing may outlive a command.
-	if groupAlive(pgid) {
-		killGroup(pgid)
-		if !res.TimedOut && !res.Canceled {
-			res.Leftover = true
-		}
-	}
+	// Whatever is still running outlived the command: a background job,
+	// a daemon that called setsid, an orphan of a double fork. Nothing may
+	// outlive a command; after a timeout or cancellation the group is
+	// already dead, so what is found here escaped it.
+	res.Leftover = tracked.kill() > 0
 	res.Elapsed = time.Since(start)
 	stopLive() // Wait has returned: no more writes to out
 
@@ -348,7 +349,7 @@ func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) (reset string) 
 			continue
 		}
 		switch string(k) {
-		case "PWD", "OLDPWD", "SHLVL", "_", "__tether_rc":
+		case "PWD", "OLDPWD", "SHLVL", "_", "__tether_rc", runMarker:
 			continue
 		}
 		vars = append(vars, string(kv))
@@ -357,4 +358,27 @@ func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) (reset string) 
 		s.env = vars
 	}
 	return reset
+}
+
+// bareRepositoryGuard sets git's safe.bareRepository=explicit for every
+// command, as command-line configuration (the only place git reads it
+// from besides the user's own files): a directory a command wrote HEAD,
+// config, objects/ and refs/ into is otherwise a repository to git, and
+// a later `git status` there runs its core.fsmonitor. The entries are
+// appended after any GIT_CONFIG_COUNT the host already set.
+func bareRepositoryGuard(env []string) []string {
+	n := 0
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_CONFIG_COUNT="); ok {
+			if c, err := strconv.Atoi(v); err == nil && c > 0 {
+				n = c
+			}
+		}
+	}
+	i := strconv.Itoa(n)
+	return []string{
+		"GIT_CONFIG_KEY_" + i + "=safe.bareRepository",
+		"GIT_CONFIG_VALUE_" + i + "=explicit",
+		"GIT_CONFIG_COUNT=" + strconv.Itoa(n+1),
+	}
 }
