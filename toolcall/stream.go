@@ -23,8 +23,9 @@ import (
 // Each byte is examined a bounded number of times, so the cost of a
 // stream is linear in its length.
 //
-// Create one with NewStream, one per message; a Stream is not safe for
-// concurrent use.
+// Create one with NewStream, one per message; the zero Stream is ready to
+// use and behaves like NewStream(). A Stream is not safe for concurrent
+// use.
 type Stream struct {
 	cfg    config
 	buf    []byte
@@ -76,12 +77,26 @@ const (
 
 // NewStream returns a Stream configured by opts.
 func NewStream(opts ...Option) *Stream {
-	s := &Stream{cfg: newConfig(opts)}
+	s := &Stream{}
+	s.configure(newConfig(opts))
+	return s
+}
+
+// configure sets the configuration before the first byte is scanned.
+func (s *Stream) configure(c config) {
+	s.cfg = c
 	if s.cfg.thinking {
 		s.mode = mThink
 		s.th = think{start: 0, content: 0, shown: 0, hold: -1, close: thinkClose}
 	}
-	return s
+}
+
+// ready gives a zero Stream the default configuration, so that
+// var s Stream works exactly like NewStream().
+func (s *Stream) ready() {
+	if !s.cfg.set {
+		s.configure(newConfig(nil))
+	}
 }
 
 // Parse finds the tool calls in a complete model message.
@@ -91,7 +106,8 @@ func Parse(text string) Result {
 
 // ParseWith is Parse with options (an allow-list of tools, formats).
 func ParseWith(text string, opts ...Option) Result {
-	s := NewStream(opts...)
+	var s Stream
+	s.configure(newConfig(opts))
 	// The scanner reads text in place, without copying it: the buffer is
 	// never written in this mode, and nothing handed to the caller
 	// aliases it as []byte (see ownArgs); strings are sliced from src.
@@ -106,6 +122,7 @@ func ParseWith(text string, opts ...Option) Result {
 // Feed adds the next chunk of the message and returns what it settled.
 // The returned slice is reused by the next call to Feed or Flush.
 func (s *Stream) Feed(chunk string) []Event {
+	s.ready()
 	s.events = s.events[:0]
 	if s.eof {
 		return nil
@@ -124,6 +141,7 @@ func (s *Stream) Feed(chunk string) []Event {
 // held-back text and the calls that could only be confirmed at the end
 // (bare JSON, blocks whose close tag never came). Close calls it if needed.
 func (s *Stream) Flush() []Event {
+	s.ready()
 	s.events = s.events[:0]
 	if s.eof {
 		return nil
@@ -136,6 +154,7 @@ func (s *Stream) Flush() []Event {
 // Close ends the message and returns the Result. It equals Parse of the
 // concatenation of every chunk fed. Further Feed calls are ignored.
 func (s *Stream) Close() Result {
+	s.ready()
 	if !s.eof {
 		s.Flush()
 	}

@@ -3,6 +3,8 @@ package toolcall
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -249,4 +251,34 @@ func TestEventJSON(t *testing.T) {
 	if got := strings.Join(lines, "\n"); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestZeroStream checks that a zero Stream works exactly like NewStream():
+// same events and same Result for every golden input.
+func TestZeroStream(t *testing.T) {
+	for _, in := range goldenInputs(t) {
+		chunks := split(in, []byte{7})
+		var zero Stream
+		want := NewStream()
+		gotEv, wantEv := feedAll(&zero, chunks...), feedAll(want, chunks...)
+		if !reflect.DeepEqual(eventTexts(gotEv), eventTexts(wantEv)) {
+			t.Fatalf("input %q: zero Stream events %v, NewStream %v", in, eventTexts(gotEv), eventTexts(wantEv))
+		}
+		if g, w := zero.Close(), want.Close(); !reflect.DeepEqual(g, w) {
+			t.Fatalf("input %q: zero Stream result %+v, NewStream %+v", in, g, w)
+		}
+	}
+	var s Stream // Close alone must not panic and must give an empty result
+	if r := s.Close(); len(r.Calls) != 0 || r.Text != "" {
+		t.Errorf("Close of an unused zero Stream = %+v", r)
+	}
+}
+
+// eventTexts summarises events as comparable strings.
+func eventTexts(evs []Event) []string {
+	out := make([]string, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, fmt.Sprintf("%d|%s|%s|%s", e.Kind, e.Name, e.Text, e.Path))
+	}
+	return out
 }
