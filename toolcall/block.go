@@ -32,13 +32,15 @@ type block struct {
 	items    int
 	calls    []Call
 	repaired bool
-	envText  string
-	warnings []Warning
-	pathSent int // members already checked for progress events
-	nameSent bool
-	id       string // [CALL_ID] of a Mistral call
-	itemEnd  int    // offset just past the last item (and its </function>)
-	par      params
+	// truncated: the current item was cut off and closed by repair.
+	truncated bool
+	envText   string
+	warnings  []Warning
+	pathSent  int // members already checked for progress events
+	nameSent  bool
+	id        string // [CALL_ID] of a Mistral call
+	itemEnd   int    // offset just past the last item (and its </function>)
+	par       params
 }
 
 type bstate uint8
@@ -131,7 +133,13 @@ func (s *Stream) blockStep() bool {
 			}
 			if k.jm.done() {
 				k.itemEnd = k.jm.end
-				if !s.finishItem(b[k.jm.start:k.jm.end], k.jm.members, k.jm.start, k.jm.rawCtl, false) {
+				var ok bool
+				if k.jm.slipped {
+					ok = s.finishSlipped()
+				} else {
+					ok = s.finishItem(b[k.jm.start:k.jm.end], k.jm.members, k.jm.start, k.jm.rawCtl, false)
+				}
+				if !ok {
 					return true
 				}
 				k.state = bItems

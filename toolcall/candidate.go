@@ -103,6 +103,14 @@ func (s *Stream) candidateCalls() ([]Call, bool) {
 	c := &s.cand
 	v := s.buf[c.jm.start:c.jm.end]
 	ms := rebase(c.jm.members, c.jm.start)
+	rawCtl := c.jm.rawCtl
+	if c.jm.slipped {
+		v = fixSlips(v)
+		var ok bool
+		if ms, rawCtl, ok = revalidate(v); !ok {
+			return nil, false
+		}
+	}
 	var one [1]shape
 	shapes := one[:0]
 	if v[0] == '{' {
@@ -130,10 +138,10 @@ func (s *Stream) candidateCalls() ([]Call, bool) {
 			return nil, false
 		}
 		call := sh.call
-		if c.jm.rawCtl {
+		if rawCtl {
 			call.Arguments = escapeControl(call.Arguments)
-			call.Repaired = true
 		}
+		call.Repaired = rawCtl || c.jm.slipped
 		call.Kind = "tool"
 		call.Format = FormatJSON
 		call.Arguments = s.ownArgs(call.Arguments)

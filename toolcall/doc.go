@@ -129,7 +129,12 @@
 // JSON strings, so a "}" or "</tool_call>" inside an argument never ends a
 // call. Output cut off at a value boundary is repaired by closing the open
 // containers, and the call is marked Repaired; a cut inside a string, key,
-// number or literal gives no call but a Failure saying where. Invalid JSON
+// number or literal gives no call but a Failure saying where, and so does
+// a cut right after the tool name ({"name": "x"), because running a call
+// without the arguments the model meant to write would invent it (while
+// streaming, such a call shows only as EventCallName). Slips with one
+// possible meaning are repaired too, and the call marked Repaired: a comma
+// before a closing bracket, and Python's True, False and None. Invalid JSON
 // gives no call: its text stays in Result.Text and a Failure reports the
 // reason and the raw span. Failures are isolated per block, so one bad
 // block never costs the valid calls around it.

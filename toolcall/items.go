@@ -51,6 +51,15 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 			return s.failItem(ErrNotACall, "the array of calls is empty")
 		}
 	}
+	if n := len(shapes); k.truncated && name == "" && shapes[n-1].nameOnly() {
+		// Cut off after the tool name: running it without the arguments
+		// the model meant to write would invent a call.
+		if n == 1 {
+			return s.failItem(ErrTruncated, nameOnlyReason)
+		}
+		shapes = shapes[:n-1]
+		s.addFailure(Failure{Format: k.format, Reason: nameOnlyReason, Err: ErrTruncated, Start: k.start, End: len(s.buf)})
+	}
 	for _, sh := range shapes {
 		if sh.err != nil {
 			return s.failItem(sh.err, sh.reason)
@@ -69,6 +78,13 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		k.calls = append(k.calls, c)
 	}
 	return true
+}
+
+const nameOnlyReason = "output ended after the tool name, before its arguments; the call was not used"
+
+// nameOnly reports a call object that has a name and nothing else.
+func (sh *shape) nameOnly() bool {
+	return sh.err == nil && !sh.explicit && string(sh.call.Arguments) == "{}"
 }
 
 // rebase returns members with offsets relative to base, in place.
@@ -111,17 +127,42 @@ func (s *Stream) truncatedItem() {
 		return
 	}
 	fixed := k.jm.repair(s.buf)
-	var jm jsonMachine
-	jm.reset(0)
-	jm.run(fixed, 0)
-	if !jm.atEOF(fixed) {
+	if k.jm.slipped {
+		fixed = fixSlips(fixed)
+	}
+	members, rawCtl, ok := revalidate(fixed)
+	if !ok {
 		s.failBlock(len(s.buf), ErrTruncated, "output ended inside the call and it could not be closed")
 		return
 	}
-	if !s.finishItem(fixed, jm.members, 0, jm.rawCtl || k.jm.rawCtl, true) {
+	k.truncated = true
+	if !s.finishItem(fixed, members, 0, rawCtl || k.jm.rawCtl, true) {
 		return
 	}
 	s.endBlock(len(s.buf))
+}
+
+// finishSlipped finishes a complete item that holds JSON slips, from a
+// fixed copy.
+func (s *Stream) finishSlipped() bool {
+	k := &s.blk
+	fixed := fixSlips(s.buf[k.jm.start:k.jm.end])
+	members, rawCtl, ok := revalidate(fixed)
+	if !ok {
+		// The machine accepted only slips fixSlips repairs.
+		return s.failItem(ErrInvalidJSON, "invalid JSON that could not be repaired")
+	}
+	return s.finishItem(fixed, members, 0, rawCtl, true)
+}
+
+// revalidate runs a fresh machine over a repaired copy of a value and
+// returns its members; ok is false unless the copy is plain, complete
+// JSON.
+func revalidate(fixed []byte) (members []member, rawCtl, ok bool) {
+	var jm jsonMachine
+	jm.reset(0)
+	jm.run(fixed, 0)
+	return jm.members, jm.rawCtl, jm.atEOF(fixed) && !jm.slipped
 }
 
 // mistralPrefix reads what follows [TOOL_CALLS]: JSON, or name[ARGS]

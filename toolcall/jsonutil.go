@@ -60,6 +60,57 @@ func (m *jsonMachine) repair(b []byte) []byte {
 	return out
 }
 
+// pyLiterals are Python's spellings of true, false and null.
+var pyLiterals = map[byte]string{'T': "True", 'F': "False", 'N': "None"}
+
+// fixSlips returns a copy of v, a value the machine accepted with
+// slipped set, as valid JSON: commas before a closing bracket dropped and
+// Python literals spelled as JSON. Only bytes outside strings change, and
+// the machine has already checked that every letter there starts a
+// literal.
+func fixSlips(v []byte) []byte {
+	out := make([]byte, 0, len(v))
+	in, esc := false, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case in:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				in = false
+			}
+		case c == '"':
+			in = true
+		case c == ',':
+			if j := skipSpace(v, i+1); j < len(v) && (v[j] == '}' || v[j] == ']') {
+				continue
+			}
+		case c == 'T' || c == 'F' || c == 'N':
+			lit := pyLiterals[c]
+			out = append(out, jsonLiteral(lit)...)
+			i += len(lit) - 1
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// jsonLiteral is the JSON spelling of a Python literal.
+func jsonLiteral(py string) string {
+	switch py {
+	case "True":
+		return "true"
+	case "False":
+		return "false"
+	}
+	return "null"
+}
+
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
