@@ -99,6 +99,8 @@ func (k *block) closeTag() string {
 		return k.open.close
 	case k.format == FormatFunctionTag:
 		return functionClose
+	case k.format == FormatMistral:
+		return mistralClose
 	}
 	return ""
 }

@@ -53,8 +53,10 @@
 //     <function name="NAME">. GLM-4.5's <tool_call>NAME
 //     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
 //     that are JSON other than strings stay JSON).
-//   - Mistral: [TOOL_CALLS][{…}] and [TOOL_CALLS]name[ARGS]{…}
-//     (with an optional [CALL_ID]id).
+//   - Mistral: [TOOL_CALLS][{…}] (a few bytes of junk before the array
+//     are skipped), [TOOL_CALLS]name[ARGS]{…} (with an optional
+//     [CALL_ID]id) and tokenizer v11's [TOOL_CALLS]name{…}, one marker per
+//     call; a closing [/TOOL_CALLS] is markup.
 //   - Llama 3.x: <|python_tag|>{"name", "parameters"} (several separated by
 //     ";"), and bare {"name", "parameters"} JSON. After <|python_tag|>,
 //     the built-in tools' name.call(key="value") is a call too, and plain

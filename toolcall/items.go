@@ -190,8 +190,25 @@ func (s *Stream) mistralPrefix() bool {
 	if j == len(b) && !s.eof && j-i < maxNameLen {
 		return false
 	}
-	if j == i {
-		s.failBlock(i, ErrInvalidJSON, "expected a JSON array of calls or name[ARGS]{…} after "+mistralTag)
+	if j > i && j < len(b) && b[j] == '{' {
+		// Tokenizer v11 and later: [TOOL_CALLS]name{arguments}.
+		s.mistralName(string(b[i:j]), "", j)
+		return true
+	}
+	if j == i || j < len(b) && b[j] != '[' {
+		// The older form with junk before the array of calls
+		// ("[TOOL_CALLS] json\n[{…}]"): skip it if an array of objects
+		// opens soon after.
+		at, need := mistralArray(b, i, s.eof)
+		if need {
+			return false
+		}
+		if at >= 0 {
+			k.state = bItems
+			s.pos = at
+			return true
+		}
+		s.failBlock(i, ErrInvalidJSON, "expected a JSON array of calls, name{…} or name[ARGS]{…} after "+mistralTag)
 		return true
 	}
 	name := string(b[i:j])
@@ -214,17 +231,52 @@ func (s *Stream) mistralPrefix() bool {
 		return false
 	}
 	if !full {
-		s.failBlock(j, ErrInvalidJSON, "expected [ARGS] after the tool name "+name)
+		s.failBlock(j, ErrInvalidJSON, "expected [ARGS] or a JSON object after the tool name "+name)
 		return true
 	}
+	s.mistralName(name, id, j+len(mistralArgs))
+	return true
+}
+
+// mistralName starts the arguments of the Mistral call name at offset at.
+func (s *Stream) mistralName(name, id string, at int) {
+	k := &s.blk
 	k.name = name
 	k.itemName = ""
 	k.state = bItems
-	s.pos = j + len(mistralArgs)
+	s.pos = at
 	k.id = id
 	s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
 	k.nameSent = true
-	return true
+}
+
+// mistralJunkLimit bounds the junk skipped between [TOOL_CALLS] and its
+// array, so that a stray token in prose cannot swallow a later array.
+const mistralJunkLimit = 32
+
+// mistralArray finds "[" followed by "{" (blank space between allowed)
+// within mistralJunkLimit bytes of i, on the same or the next line. It
+// returns the offset of the "[", -1 if there is none, or need when more
+// input could decide.
+func mistralArray(b []byte, i int, eof bool) (at int, need bool) {
+	lines := 0
+	for p := i; p < len(b) && p-i < mistralJunkLimit; p++ {
+		switch b[p] {
+		case '\n':
+			if lines++; lines > 1 {
+				return -1, false
+			}
+		case '[':
+			j := skipSpace(b, p+1)
+			if j == len(b) {
+				return -1, !eof
+			}
+			if b[j] == '{' {
+				return p, false
+			}
+		}
+	}
+	return -1, !eof && len(b)-i < mistralJunkLimit
 }
 
 // progress emits the call's name and path as soon as they are complete.

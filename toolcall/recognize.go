@@ -65,6 +65,7 @@ const (
 	pythonTag      = "<|python_tag|>"
 	pythonStart    = "<|python_start|>" // Llama 4: [f(k=v), …]<|python_end|>
 	mistralTag     = "[TOOL_CALLS]"
+	mistralClose   = "[/TOOL_CALLS]" // some templates close the calls
 	mistralArgs    = "[ARGS]"
 	mistralCallID  = "[CALL_ID]"
 	fenceMark      = "```"
