@@ -44,7 +44,9 @@
 //
 //   - <tool_call>{json}</tool_call> (Hermes, Qwen), and the wrappers small
 //     models use instead: <function_call>, and — only when JSON follows —
-//     <tool>, <tools>, <response>, <json>, <xml>, <JSON>, <XML>. A block
+//     <tool>, <tools>, <response>, <json>, <xml>, <JSON>, <XML> and
+//     <function> without =NAME (Qwen2.5-Coder). FireFunction v2's
+//     " functools[…]" opens an array of calls. A block
 //     may hold one object, several, or an array of calls. A missing close
 //     tag is accepted.
 //   - <function=NAME>{args}</function>, alone or inside <tool_call>, and

@@ -343,12 +343,16 @@ func (s *Stream) prose() bool {
 		p := s.find.next(b, s.pos)
 		if p < 0 {
 			s.pos = len(b)
+			if !s.eof && s.cfg.formats&FormatTag != 0 {
+				s.pos -= heldFunctools(b[max(s.textStart, s.pos-len(functoolsWord)):])
+			}
 			return false
 		}
 		s.pos = p
 		r := s.recognize(b, p, s.eof)
 		switch r.v {
 		case vNeed:
+			s.pos = p - r.back // hold the whole possible markup
 			return false
 		case vNone:
 			s.pos = p + 1
@@ -364,7 +368,7 @@ func (s *Stream) prose() bool {
 		case vMarkup:
 			s.addMarkup(p, r.end)
 		case vBlock:
-			s.startBlock(p, r)
+			s.startBlock(p-r.back, r)
 			return true
 		case vCandidate:
 			s.startCandidate(p, p, -1)
