@@ -150,6 +150,71 @@ func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape
 	return s
 }
 
+// callShapes interprets a complete JSON value v (members relative to v)
+// as calls: one call object, an array of them, or llama.cpp's generic
+// envelopes {"tool_call": {…}} and {"tool_calls": [{…}, …]}, whose
+// wrapper key is never a tool name. It appends to out. A value that is
+// not made of call objects gives one shape with the error.
+func callShapes(v []byte, ms []member, out []shape) []shape {
+	if v[0] == '{' {
+		sh := buildCall(v, 0, 1, ms, true)
+		if sh.err == nil {
+			return append(out, sh)
+		}
+		if env, ok := genericEnvelope(v, ms); ok {
+			if env.kind == '{' {
+				return append(out, buildCall(v, env.valStart, 2, ms, true))
+			}
+			return callArray(v, ms, env.valStart, 2, out)
+		}
+		return append(out, sh)
+	}
+	return callArray(v, ms, 0, 1, out)
+}
+
+// callArray appends the shapes of the elements of the array at offset arr
+// whose elements sit at the given depth.
+func callArray(v []byte, ms []member, arr, depth int, out []shape) []shape {
+	n := len(out)
+	for _, m := range ms {
+		if m.depth != depth || m.parent != arr {
+			continue
+		}
+		if m.kind != '{' {
+			return append(out[:n], shape{err: ErrNotACall, reason: "every element of the array must be a call object, found " + kindName(m.kind)})
+		}
+		out = append(out, buildCall(v, m.valStart, depth+1, ms, true))
+	}
+	if len(out) == n {
+		return append(out, shape{err: ErrNotACall, reason: "the array of calls is empty"})
+	}
+	return out
+}
+
+// genericEnvelope finds the only member of the root object when it is
+// "tool_call" holding an object or "tool_calls" holding an array.
+func genericEnvelope(v []byte, ms []member) (member, bool) {
+	var env member
+	n := 0
+	for _, m := range ms {
+		if m.depth != 1 {
+			continue
+		}
+		if n++; n > 1 {
+			return env, false
+		}
+		env = m
+	}
+	if n != 1 {
+		return env, false
+	}
+	switch k := string(v[env.keyStart:env.keyEnd]); {
+	case k == "tool_call" && env.kind == '{', k == "tool_calls" && env.kind == '[':
+		return env, true
+	}
+	return env, false
+}
+
 // argumentsValue turns the value of an arguments key into a JSON object.
 func argumentsValue(b []byte, m *member) (json.RawMessage, string) {
 	v := b[m.valStart:m.valEnd]

@@ -55,11 +55,11 @@ func (s *Stream) candidateStep() bool {
 				return false
 			}
 			if !c.jm.atEOF(b) {
-				s.dropCandidate(len(b))
+				s.truncatedCandidate()
 				return true
 			}
 		}
-		calls, ok := s.candidateCalls()
+		calls, ok := s.candidateCalls(b[c.jm.start:c.jm.end], rebase(c.jm.members, c.jm.start), c.jm.rawCtl, false)
 		if !ok {
 			s.releaseCandidate(c.jm.end)
 			return true
@@ -98,37 +98,20 @@ func (s *Stream) candidateStep() bool {
 	return true
 }
 
-// candidateCalls interprets a complete candidate value.
-func (s *Stream) candidateCalls() ([]Call, bool) {
+// candidateCalls interprets a complete candidate value v, whose members
+// are relative to v; repaired says v is a repaired copy.
+func (s *Stream) candidateCalls(v []byte, ms []member, rawCtl, repaired bool) ([]Call, bool) {
 	c := &s.cand
-	v := s.buf[c.jm.start:c.jm.end]
-	ms := rebase(c.jm.members, c.jm.start)
-	rawCtl := c.jm.rawCtl
 	if c.jm.slipped {
 		v = fixSlips(v)
 		var ok bool
 		if ms, rawCtl, ok = revalidate(v); !ok {
 			return nil, false
 		}
+		repaired = true
 	}
 	var one [1]shape
-	shapes := one[:0]
-	if v[0] == '{' {
-		shapes = append(shapes, buildCall(v, 0, 1, ms, true))
-	} else {
-		for _, m := range ms {
-			if m.depth != 1 {
-				continue
-			}
-			if m.kind != '{' {
-				return nil, false
-			}
-			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, true))
-		}
-	}
-	if len(shapes) == 0 {
-		return nil, false
-	}
+	shapes := callShapes(v, ms, one[:0])
 	calls := make([]Call, 0, len(shapes))
 	for _, sh := range shapes {
 		if sh.err != nil || !s.cfg.allowed(sh.call.Name) {
@@ -141,13 +124,36 @@ func (s *Stream) candidateCalls() ([]Call, bool) {
 		if rawCtl {
 			call.Arguments = escapeControl(call.Arguments)
 		}
-		call.Repaired = rawCtl || c.jm.slipped
+		call.Repaired = rawCtl || repaired
 		call.Kind = "tool"
 		call.Format = FormatJSON
 		call.Arguments = s.ownArgs(call.Arguments)
 		calls = append(calls, call)
 	}
 	return calls, true
+}
+
+// truncatedCandidate settles JSON the output cut short. A list of calls
+// cut inside its last call keeps the complete calls before it (see
+// rollback), like a cut block; anything else is dropped, because bare
+// JSON is a call only when it is whole.
+func (s *Stream) truncatedCandidate() {
+	c := &s.cand
+	b := s.buf
+	if fixed := c.jm.rollback(b); fixed != nil {
+		ms, rawCtl, ok := revalidate(fixed)
+		if ok {
+			if calls, ok := s.candidateCalls(fixed, ms, rawCtl, true); ok {
+				why := c.jm.truncation()
+				s.addFailure(Failure{Format: FormatJSON, Reason: why + cutTailReason, Err: ErrTruncated, Start: c.cur, End: len(b)})
+				c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: calls})
+				s.pos = len(b)
+				s.mode = mTentative
+				return
+			}
+		}
+	}
+	s.dropCandidate(len(b))
 }
 
 // dropCandidate gives up on malformed or truncated JSON. Prose resumes at

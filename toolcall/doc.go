@@ -102,7 +102,8 @@
 // name, tool_name, tool or function (a string); the arguments from
 // arguments, args, params, parameters, the OpenAI shape
 // {"type":"function","function":{"name","arguments"}}, or the remaining
-// top-level keys. Arguments written as a JSON string are decoded once;
+// top-level keys. llama.cpp's generic envelopes {"tool_call": {…}} and
+// {"tool_calls": [{…}, …]} hold calls in that shape. Arguments written as a JSON string are decoded once;
 // string values inside them stay strings.
 //
 // # Reasoning
@@ -138,7 +139,9 @@
 // without the arguments the model meant to write would invent it (while
 // streaming, such a call shows only as EventCallName). Slips with one
 // possible meaning are repaired too, and the call marked Repaired: a comma
-// before a closing bracket, and Python's True, False and None. Invalid JSON
+// before a closing bracket, and Python's True, False and None. A list of
+// calls cut inside one keeps the complete calls before it (marked
+// Repaired) and reports the cut one as a Failure. Invalid JSON
 // gives no call: its text stays in Result.Text and a Failure reports the
 // reason and the raw span. Failures are isolated per block, so one bad
 // block never costs the valid calls around it.

@@ -34,22 +34,8 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 			return s.failItem(ErrBadArguments, "the arguments must be a JSON object")
 		}
 		shapes = append(shapes, shape{call: Call{Name: name, Arguments: v, ID: id}})
-	case v[0] == '{':
-		shapes = append(shapes, buildCall(v, 0, 1, rebase(members, base), true))
 	default:
-		ms := rebase(members, base)
-		for _, m := range ms {
-			if m.depth != 1 {
-				continue
-			}
-			if m.kind != '{' {
-				return s.failItem(ErrNotACall, "every element of the array must be a call object, found "+kindName(m.kind))
-			}
-			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, true))
-		}
-		if len(shapes) == 0 {
-			return s.failItem(ErrNotACall, "the array of calls is empty")
-		}
+		shapes = callShapes(v, rebase(members, base), shapes)
 	}
 	if n := len(shapes); k.truncated && name == "" && shapes[n-1].nameOnly() {
 		// Cut off after the tool name: running it without the arguments
@@ -123,6 +109,14 @@ func (s *Stream) failItem(err error, reason string) bool {
 func (s *Stream) truncatedItem() {
 	k := &s.blk
 	if why := k.jm.truncation(); why != "" {
+		if fixed := k.jm.rollback(s.buf); fixed != nil && s.finishRolledBack(fixed) {
+			s.addFailure(Failure{Format: k.format, Reason: why + cutTailReason, Err: ErrTruncated, Start: k.start, End: len(s.buf)})
+			s.endBlock(len(s.buf))
+			return
+		}
+		if s.mode == mSkip {
+			return
+		}
 		s.failBlock(len(s.buf), ErrTruncated, why+"; the call was not used")
 		return
 	}
@@ -140,6 +134,19 @@ func (s *Stream) truncatedItem() {
 		return
 	}
 	s.endBlock(len(s.buf))
+}
+
+// cutTailReason ends the failure reported for a call list cut off
+// inside its last call.
+const cutTailReason = "; the calls before the cut were kept, the cut call was not used"
+
+// finishRolledBack finishes an item cut back to its complete calls.
+func (s *Stream) finishRolledBack(fixed []byte) bool {
+	if s.blk.jm.slipped {
+		fixed = fixSlips(fixed)
+	}
+	members, rawCtl, ok := revalidate(fixed)
+	return ok && s.finishItem(fixed, members, 0, rawCtl || s.blk.jm.rawCtl, true)
 }
 
 // finishSlipped finishes a complete item that holds JSON slips, from a

@@ -51,13 +51,39 @@ func (m *jsonMachine) repair(b []byte) []byte {
 	out := make([]byte, 0, j-m.start+len(m.stack))
 	out = append(out, b[m.start:j]...)
 	for k := len(m.stack) - 1; k >= 0; k-- {
-		if m.stack[k] == '{' {
-			out = append(out, '}')
-		} else {
-			out = append(out, ']')
-		}
+		out = append(out, closer(m.stack[k]))
 	}
 	return out
+}
+
+// rollback returns the unfinished value cut back to its last complete
+// call object, the last finished element of an array at depth 1 or 2 (a
+// list of calls, an envelope's list of actions) whose containers are all
+// still open, followed by the closers of those containers. It returns nil
+// when there is none. Only whole array elements are dropped, never part
+// of an object, so the result never holds half of a call's arguments.
+func (m *jsonMachine) rollback(b []byte) []byte {
+	for i := len(m.members) - 1; i >= 0; i-- {
+		mb := &m.members[i]
+		d := mb.depth
+		if d > 2 || mb.keyStart >= 0 || mb.kind != '{' || len(m.stack) < d || m.contStart[d-1] != mb.parent {
+			continue
+		}
+		out := make([]byte, 0, mb.valEnd-m.start+d)
+		out = append(out, b[m.start:mb.valEnd]...)
+		for k := d - 1; k >= 0; k-- {
+			out = append(out, closer(m.stack[k]))
+		}
+		return out
+	}
+	return nil
+}
+
+func closer(open byte) byte {
+	if open == '{' {
+		return '}'
+	}
+	return ']'
 }
 
 // pyLiterals are Python's spellings of true, false and null.
