@@ -24,6 +24,9 @@ type candidates struct {
 type candItem struct {
 	start, end int
 	calls      []Call
+	// llama: bare JSON with its arguments under "parameters", the shape
+	// of Llama 3.x's JSON tool calls (see keepLlamaChain).
+	llama bool
 }
 
 func (s *Stream) startCandidate(p, valueAt, lineEnd int) {
@@ -66,7 +69,8 @@ func (s *Stream) candidateStep() bool {
 		}
 		c.calls = calls
 		if c.lineEnd < 0 {
-			c.items = append(c.items, candItem{start: c.cur, end: c.jm.end, calls: calls})
+			llama := hasKey(b[c.jm.start:c.jm.end], c.jm.members, "parameters")
+			c.items = append(c.items, candItem{start: c.cur, end: c.jm.end, calls: calls, llama: llama})
 			s.pos = c.jm.end
 			s.mode = mTentative
 			return true
@@ -167,6 +171,9 @@ func (s *Stream) dropCandidate(at int) {
 		return
 	}
 	s.noCandUntil = max(s.noCandUntil, c.cur+1, at)
+	if s.keepLlamaChain() {
+		return
+	}
 	if s.startPyList() {
 		return
 	}
@@ -182,6 +189,9 @@ func (s *Stream) releaseCandidate(end int) {
 		s.pos = c.lineEnd
 		s.mode = mFence
 		return
+	}
+	if s.keepLlamaChain() {
+		return // prose resumes after the calls and meets this JSON again
 	}
 	s.pos = end
 	s.mode = mProse
@@ -257,6 +267,9 @@ func (s *Stream) tentativeStep() bool {
 			}
 		}
 	}
+	if s.keepLlamaChain() {
+		return true
+	}
 	// Not the end: the chain is prose. Rescan from the first token after
 	// the last candidate so that it is dropped like any other.
 	if n := len(c.marks); n > 0 && len(c.items) > 0 {
@@ -273,12 +286,91 @@ func (s *Stream) tentativeStep() bool {
 	return true
 }
 
+// dropSemicolon makes the gap [from, to) between two calls markup when
+// it is a ";" with blank space around it, the separator of Llama 3.x.
+func (s *Stream) dropSemicolon(from, to int) {
+	semi := false
+	for _, ch := range s.buf[from:to] {
+		switch {
+		case ch == ';' && !semi:
+			semi = true
+		case !isSpace(ch):
+			return
+		}
+	}
+	if semi {
+		s.addMarkup(from, to)
+	}
+}
+
+// keepLlamaChain confirms a chain of Llama 3.x calls that prose follows,
+// and reports whether it did. Llama 3.x's template asks for
+// {"name": …, "parameters": {…}} and joins several calls with ";", and
+// the models write prose before and after them. Such a chain is kept when
+// every item has that shape and the first starts a line or follows a
+// colon ("Here is the result: {…}"): an example in the middle of a
+// sentence ("looks like {…} and returns") stays prose, as does JSON in a
+// fence followed by prose, which is documentation. Prose resumes right
+// after the last call, so braces in it start candidates of their own and
+// can neither break nor join the chain. A turn token between the calls
+// and the prose keeps the chain prose, as at the end of a message.
+func (s *Stream) keepLlamaChain() bool {
+	c := &s.cand
+	if len(c.items) == 0 {
+		return false
+	}
+	for _, it := range c.items {
+		if !it.llama {
+			return false
+		}
+	}
+	if p := c.items[0].start; !atLineStart(s.buf, p) && !afterColon(s.buf, p) {
+		return false
+	}
+	last := c.items[len(c.items)-1].end
+	for _, m := range c.marks {
+		if m.start >= last {
+			// {…}<|eot_id|> then prose: the model went on after
+			// ending its turn, so the JSON was not its final answer.
+			return false
+		}
+	}
+	s.confirmChain(last)
+	return true
+}
+
+// afterColon reports whether a colon and blank space precede offset p.
+func afterColon(b []byte, p int) bool {
+	for p > 0 && (b[p-1] == ' ' || b[p-1] == '\t') {
+		p--
+	}
+	return p > 0 && b[p-1] == ':'
+}
+
+// hasKey reports whether the object v (members relative to it) has the
+// top-level key.
+func hasKey(v []byte, ms []member, key string) bool {
+	if v[0] != '{' {
+		return false
+	}
+	for _, m := range ms {
+		if m.depth == 1 && m.keyStart >= 0 && string(v[m.keyStart:m.keyEnd]) == key {
+			return true
+		}
+	}
+	return false
+}
+
 // confirmChain makes the candidates of the chain calls, drops the tokens
-// among and after them, and resumes prose at end.
+// among and after them and the ";" that joins calls, and resumes prose at
+// end.
 func (s *Stream) confirmChain(end int) {
 	c := &s.cand
 	m := 0
-	for _, it := range c.items {
+	for i, it := range c.items {
+		if i > 0 {
+			s.dropSemicolon(c.items[i-1].end, it.start)
+		}
 		for ; m < len(c.marks) && c.marks[m].start < it.start; m++ {
 			s.addMarkup(c.marks[m].start, c.marks[m].end)
 		}

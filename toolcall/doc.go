@@ -94,7 +94,13 @@
 // Bare JSON (and JSON alone in a ```json fence) is a call only when it is
 // the whole message or ends it — possibly several calls in a row — and has
 // a name key plus an arguments key. JSON followed by more prose is an
-// example, not a call. JSON inside a fence of another language, and markup
+// example, not a call, with one exception: Llama 3.x's own shape
+// {"name": …, "parameters": {…}}, one call or several joined by ";", is a
+// call with prose before and after it when it starts a line or follows a
+// colon ("Here is the result: {…} Would you like more?"), as those models
+// write it; mid-sentence ("a call such as {…} returns…") it stays an
+// example. A fenced call followed by prose is documentation, never a
+// call: models that call a tool from a fence end their message with it. JSON inside a fence of another language, and markup
 // of any kind inside a ```python or ```markdown fence, is code, never a
 // call. With WithTools, names outside the list are never calls.
 //
