@@ -18,6 +18,12 @@ import (
 // string values inside the arguments stay strings even if they look like
 // JSON.
 
+// nameKeys and argsKeys list the aliases in order of preference.
+var (
+	nameKeys = [...]string{"name", "tool_name", "tool", "function"}
+	argsKeys = [...]string{"arguments", "args", "params", "parameters"}
+)
+
 func isNameKey(k []byte) bool {
 	switch string(k) {
 	case "name", "tool_name", "tool", "function":

@@ -18,6 +18,7 @@ type candidates struct {
 	jm         jsonMachine
 	afterValue bool // fenced: value done, the closing fence must follow
 	calls      []Call
+	env        *envelope  // the current candidate is an envelope (see candidateEnvelope)
 	marks      []candItem // turn tokens between and after the candidates (no calls)
 }
 
@@ -27,6 +28,7 @@ type candItem struct {
 	// llama: bare JSON with its arguments under "parameters", the shape
 	// of Llama 3.x's JSON tool calls (see keepLlamaChain).
 	llama bool
+	env   *envelope // a Yips envelope without its fence label
 }
 
 func (s *Stream) startCandidate(p, valueAt, lineEnd int) {
@@ -70,7 +72,7 @@ func (s *Stream) candidateStep() bool {
 		c.calls = calls
 		if c.lineEnd < 0 {
 			llama := hasKey(b[c.jm.start:c.jm.end], c.jm.members, "parameters")
-			c.items = append(c.items, candItem{start: c.cur, end: c.jm.end, calls: calls, llama: llama})
+			c.items = append(c.items, candItem{start: c.cur, end: c.jm.end, calls: calls, llama: llama, env: c.env})
 			s.pos = c.jm.end
 			s.mode = mTentative
 			return true
@@ -83,7 +85,7 @@ func (s *Stream) candidateStep() bool {
 		if !s.eof {
 			return false
 		}
-		c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: c.calls})
+		c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: c.calls, env: c.env})
 		s.pos = len(b)
 		s.mode = mTentative
 		return true
@@ -96,7 +98,7 @@ func (s *Stream) candidateStep() bool {
 		s.releaseCandidate(c.jm.end)
 		return true
 	}
-	c.items = append(c.items, candItem{start: c.cur, end: end, calls: c.calls})
+	c.items = append(c.items, candItem{start: c.cur, end: end, calls: c.calls, env: c.env})
 	s.pos = end
 	s.mode = mTentative
 	return true
@@ -114,8 +116,12 @@ func (s *Stream) candidateCalls(v []byte, ms []member, rawCtl, repaired bool) ([
 		}
 		repaired = true
 	}
+	c.env = nil
 	var one [1]shape
 	shapes := callShapes(v, ms, one[:0])
+	if shapes[0].err != nil {
+		return s.candidateEnvelope(v, ms, rawCtl, repaired)
+	}
 	calls := make([]Call, 0, len(shapes))
 	for _, sh := range shapes {
 		if sh.err != nil || !s.cfg.allowed(sh.call.Name) {
@@ -137,6 +143,29 @@ func (s *Stream) candidateCalls(v []byte, ms []member, rawCtl, repaired bool) ([
 	return calls, true
 }
 
+// candidateEnvelope reads a Yips envelope whose fence lost its label or
+// is missing: JSON that is not a call but whose keys say it is an
+// envelope (see envelopeLabel). Its rules are those of a fenced one; the
+// first envelope of the message is the only one.
+func (s *Stream) candidateEnvelope(v []byte, ms []member, rawCtl, repaired bool) ([]Call, bool) {
+	c := &s.cand
+	yips := envelopeLabel(v, ms)
+	if yips == "" || s.cfg.formats&FormatYips == 0 || s.envelopes > 0 {
+		return nil, false
+	}
+	for _, it := range c.items {
+		if it.env != nil {
+			return nil, false
+		}
+	}
+	env, ok := s.readEnvelope(v, rawCtl, yips, repaired, c.cur, c.cur+len(v))
+	if !ok {
+		return nil, false
+	}
+	c.env = &env
+	return env.calls, true
+}
+
 // truncatedCandidate settles JSON the output cut short. A list of calls
 // cut inside its last call keeps the complete calls before it (see
 // rollback), like a cut block; anything else is dropped, because bare
@@ -144,17 +173,27 @@ func (s *Stream) candidateCalls(v []byte, ms []member, rawCtl, repaired bool) ([
 func (s *Stream) truncatedCandidate() {
 	c := &s.cand
 	b := s.buf
-	if fixed := c.jm.rollback(b); fixed != nil {
+	for _, envelope := range [...]bool{false, true} {
+		fixed := c.jm.rollback(b, envelope)
+		if fixed == nil {
+			continue
+		}
+		if c.jm.slipped {
+			fixed = fixSlips(fixed)
+		}
 		ms, rawCtl, ok := revalidate(fixed)
-		if ok {
-			if calls, ok := s.candidateCalls(fixed, ms, rawCtl, true); ok {
-				why := c.jm.truncation()
-				s.addFailure(Failure{Format: FormatJSON, Reason: why + cutTailReason, Err: ErrTruncated, Start: c.cur, End: len(b)})
-				c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: calls})
-				s.pos = len(b)
-				s.mode = mTentative
-				return
-			}
+		if !ok {
+			continue
+		}
+		// A cut envelope may lose members of its root object; nothing
+		// else may (see rollback).
+		if calls, ok := s.candidateCalls(fixed, ms, rawCtl, true); ok && (!envelope || c.env != nil) {
+			why := c.jm.truncation()
+			s.addFailure(Failure{Format: FormatJSON, Reason: why + cutTailReason, Err: ErrTruncated, Start: c.cur, End: len(b)})
+			c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: calls, env: c.env})
+			s.pos = len(b)
+			s.mode = mTentative
+			return
 		}
 	}
 	s.dropCandidate(len(b))
@@ -379,7 +418,15 @@ func (s *Stream) confirmChain(end int) {
 		for j := range it.calls {
 			it.calls[j].Start, it.calls[j].End = it.start, it.end
 		}
-		s.addCallSegment(it.start, it.end, "", it.calls, seq)
+		text := ""
+		if it.env != nil {
+			text = it.env.text
+			for _, w := range it.env.warnings {
+				s.addWarning(w)
+			}
+			s.envelopes++
+		}
+		s.addCallSegment(it.start, it.end, text, it.calls, seq)
 	}
 	for ; m < len(c.marks); m++ {
 		s.addMarkup(c.marks[m].start, c.marks[m].end)

@@ -89,7 +89,8 @@
 //     functions.NAME:IDX items (the header is kept as Call.ID); also
 //     when the model leaves out the section token.
 //   - Yips envelopes (```yips-agent and legacy ```yips-tools), with their
-//     rules; see envelope.go.
+//     rules, also in the bent shapes small models write (renamed fields,
+//     flattened arguments, a lost fence label or fence); see envelope.go.
 //
 // Bare JSON (and JSON alone in a ```json fence) is a call only when it is
 // the whole message or ends it — possibly several calls in a row — and has

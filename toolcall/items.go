@@ -109,7 +109,7 @@ func (s *Stream) failItem(err error, reason string) bool {
 func (s *Stream) truncatedItem() {
 	k := &s.blk
 	if why := k.jm.truncation(); why != "" {
-		if fixed := k.jm.rollback(s.buf); fixed != nil && s.finishRolledBack(fixed) {
+		if fixed := k.jm.rollback(s.buf, k.format == FormatYips); fixed != nil && s.finishRolledBack(fixed) {
 			s.addFailure(Failure{Format: k.format, Reason: why + cutTailReason, Err: ErrTruncated, Start: k.start, End: len(s.buf)})
 			s.endBlock(len(s.buf))
 			return

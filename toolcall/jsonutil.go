@@ -59,14 +59,19 @@ func (m *jsonMachine) repair(b []byte) []byte {
 // rollback returns the unfinished value cut back to its last complete
 // call object, the last finished element of an array at depth 1 or 2 (a
 // list of calls, an envelope's list of actions) whose containers are all
-// still open, followed by the closers of those containers. It returns nil
-// when there is none. Only whole array elements are dropped, never part
-// of an object, so the result never holds half of a call's arguments.
-func (m *jsonMachine) rollback(b []byte) []byte {
+// still open, followed by the closers of those containers. With
+// envelope, a finished member of the root object counts too (an
+// envelope's assistant_text or its closed list of actions): that is only
+// safe for envelopes, whose members are not a call's arguments. It
+// returns nil when there is none. Otherwise only whole array elements are
+// dropped, never part of an object, so the result never holds half of a
+// call's arguments.
+func (m *jsonMachine) rollback(b []byte, envelope bool) []byte {
 	for i := len(m.members) - 1; i >= 0; i-- {
 		mb := &m.members[i]
 		d := mb.depth
-		if d > 2 || mb.keyStart >= 0 || mb.kind != '{' || len(m.stack) < d || m.contStart[d-1] != mb.parent {
+		whole := mb.keyStart < 0 && mb.kind == '{' && d <= 2 || envelope && d == 1 && mb.keyStart >= 0
+		if !whole || len(m.stack) < d || m.contStart[d-1] != mb.parent {
 			continue
 		}
 		out := make([]byte, 0, mb.valEnd-m.start+d)
