@@ -127,6 +127,38 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// BenchmarkPlainProse streams prose that holds no markup at all, the
+// commonest reply, in 16-byte chunks: the fixed cost of each Feed
+// decides it.
+func BenchmarkPlainProse(b *testing.B) {
+	in := strings.Repeat(prosePara, 300)
+	parts := chunks(in, 16)
+	tools := ollamaTools()
+	b.Run("stream16/tether", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			s := NewStream()
+			for _, c := range parts {
+				s.Feed(c)
+			}
+			if r := s.Close(); len(r.Text) != len(in) {
+				b.Fatal("text lost")
+			}
+		}
+	})
+	b.Run("stream16/ollama", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			p := ollamatools.NewParserWithTag(tools, "<tool_call>")
+			for _, c := range parts {
+				p.Add(c)
+			}
+		}
+	})
+}
+
 // BenchmarkStreamLinear streams 1x and 4x the input in 16-byte chunks:
 // linear cost means ns/op grows about 4x and MB/s stays flat.
 func BenchmarkStreamLinear(b *testing.B) {

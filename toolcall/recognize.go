@@ -76,9 +76,15 @@ func functoolsAt(b []byte, p int) bool {
 // heldFunctools returns how many bytes at the end of b could still become
 // "functools[": prose must not show them yet.
 func heldFunctools(b []byte) int {
-	for n := min(len(b), len(functoolsWord)); n > 0; n-- {
-		if string(b[len(b)-n:]) == functoolsWord[:n] {
-			return n
+	// The word has one 'f', so only the suffix starting at the last 'f'
+	// can match. This runs once per chunk of plain prose: a short loop
+	// beats a call to bytes.LastIndexByte.
+	for n := 1; n <= len(functoolsWord) && n <= len(b); n++ {
+		if b[len(b)-n] == 'f' {
+			if string(b[len(b)-n:]) == functoolsWord[:n] {
+				return n
+			}
+			return 0
 		}
 	}
 	return 0

@@ -39,6 +39,9 @@ type Stream struct {
 
 	res      Result
 	events   []Event
+	// proseEvent is the only event of a Feed that found plain prose;
+	// only its Text ever changes (see Feed).
+	proseEvent [1]Event
 	segCalls []int // shared backing array of Segment.Calls
 
 	// src is set when buf is the memory of the string given to Parse:
@@ -120,17 +123,38 @@ func ParseWith(text string, opts ...Option) Result {
 }
 
 // Feed adds the next chunk of the message and returns what it settled.
-// The returned slice is reused by the next call to Feed or Flush.
+// The returned slice is reused by the next call to Feed or Flush, and
+// its events must not be modified.
 func (s *Stream) Feed(chunk string) []Event {
 	s.ready()
 	s.events = s.events[:0]
 	if s.eof {
 		return nil
 	}
-	if s.buf == nil {
+	if len(s.buf)+len(chunk) > cap(s.buf) {
 		// Streams arrive in small chunks: start with room for a few
-		// kilobytes instead of growing a byte at a time.
-		s.buf = make([]byte, 0, max(4096, len(chunk)))
+		// kilobytes, then double. append's gentler growth for large
+		// slices would copy a long message many more times.
+		nb := make([]byte, len(s.buf), max(4096, 2*cap(s.buf), len(s.buf)+len(chunk)))
+		copy(nb, s.buf)
+		s.buf = nb
+	}
+	if s.mode == mProse && s.started && s.pos == len(s.buf) && !hasProseSpecial([]byte(chunk)) {
+		// The common case, prose without markup: what advance would
+		// do, without its dispatch and searches.
+		s.buf = append(s.buf, chunk...)
+		s.pos = len(s.buf)
+		if s.cfg.formats&FormatTag != 0 {
+			s.pos -= heldFunctools(s.buf[max(s.textStart, s.pos-len(functoolsWord)):])
+		}
+		if s.pos <= s.shown || s.silent {
+			return nil
+		}
+		// One pointer write instead of a whole Event: this path runs
+		// once per chunk of every plain reply.
+		s.proseEvent[0].Text = s.str(s.shown, s.pos)
+		s.shown = s.pos
+		return s.proseEvent[:]
 	}
 	s.buf = append(s.buf, chunk...)
 	s.advance()
