@@ -37,12 +37,12 @@ type Stream struct {
 	textStart int // start of the prose run not yet turned into a segment
 	shown     int // prose before this offset has been emitted
 
-	res      Result
-	events   []Event
+	res    Result
+	events []Event
 	// proseEvent is the only event of a Feed that found plain prose;
 	// only its Text ever changes (see Feed).
 	proseEvent [1]Event
-	segCalls []int // shared backing array of Segment.Calls
+	segCalls   []int // shared backing array of Segment.Calls
 
 	// src is set when buf is the memory of the string given to Parse:
 	// then nothing may hand buf out as []byte (see ownArgs).
