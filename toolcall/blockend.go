@@ -21,7 +21,8 @@ func (s *Stream) orphanClose() bool {
 	return true
 }
 
-// fenceClose absorbs the ``` that closes a fence wrapping a tag block.
+// fenceClose absorbs the ``` that closes a fence wrapping a tag block,
+// unless prose after it shows the fence was an example (example.go).
 func (s *Stream) fenceClose() bool {
 	b := s.buf
 	tagEnd := s.pos
@@ -38,6 +39,22 @@ func (s *Stream) fenceClose() bool {
 		return false
 	}
 	if ok {
+		j := skipSpace(b, end)
+		if j == len(b) && !s.eof {
+			return false
+		}
+		if j < len(b) && b[j] != '<' && b[j] != '`' && b[j] != '[' {
+			example, need := fencedExampleAt(b, s.blk.start, j, s.eof)
+			if need {
+				return false
+			}
+			if example {
+				// Not a Failure anyone needs to see: the text stays.
+				s.failBlock(end, ErrNotACall, "a fenced example, not a call")
+				s.skip.end, s.skip.quiet = end, true
+				return true
+			}
+		}
 		s.endBlock(end)
 		return true
 	}

@@ -27,8 +27,9 @@ type candItem struct {
 	calls      []Call
 	// llama: bare JSON with its arguments under "parameters", the shape
 	// of Llama 3.x's JSON tool calls (see keepLlamaChain).
-	llama bool
-	env   *envelope // a Yips envelope without its fence label
+	llama  bool
+	fenced bool      // inside a fence, which starts at start
+	env    *envelope // a Yips envelope without its fence label
 }
 
 func (s *Stream) startCandidate(p, valueAt, lineEnd int) {
@@ -85,7 +86,7 @@ func (s *Stream) candidateStep() bool {
 		if !s.eof {
 			return false
 		}
-		c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: c.calls, env: c.env})
+		c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: c.calls, env: c.env, fenced: true})
 		s.pos = len(b)
 		s.mode = mTentative
 		return true
@@ -98,7 +99,7 @@ func (s *Stream) candidateStep() bool {
 		s.releaseCandidate(c.jm.end)
 		return true
 	}
-	c.items = append(c.items, candItem{start: c.cur, end: end, calls: c.calls, env: c.env})
+	c.items = append(c.items, candItem{start: c.cur, end: end, calls: c.calls, env: c.env, fenced: true})
 	s.pos = end
 	s.mode = mTentative
 	return true
@@ -309,6 +310,11 @@ func (s *Stream) tentativeStep() bool {
 	if s.keepLlamaChain() {
 		return true
 	}
+	if keep, need := s.keepFencedChain(i); need {
+		return false
+	} else if keep {
+		return true
+	}
 	// Not the end: the chain is prose. Rescan from the first token after
 	// the last candidate so that it is dropped like any other.
 	if n := len(c.marks); n > 0 && len(c.items) > 0 {
@@ -376,6 +382,28 @@ func (s *Stream) keepLlamaChain() bool {
 	}
 	s.confirmChain(last)
 	return true
+}
+
+// keepFencedChain confirms a chain of fenced calls that the prose at p
+// follows, unless the prose or the text before the first fence marks
+// them as examples (see example.go). need reports that the prose at p is
+// too short yet to decide.
+func (s *Stream) keepFencedChain(p int) (keep, need bool) {
+	c := &s.cand
+	if len(c.items) == 0 || len(c.marks) > 0 {
+		return false, false
+	}
+	for _, it := range c.items {
+		if !it.fenced {
+			return false, false
+		}
+	}
+	example, need := fencedExampleAt(s.buf, c.items[0].start, p, s.eof)
+	if need || example {
+		return false, need
+	}
+	s.confirmChain(c.items[len(c.items)-1].end)
+	return true, false
 }
 
 // afterColon reports whether a colon and blank space precede offset p.

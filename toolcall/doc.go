@@ -100,8 +100,12 @@
 // call with prose before and after it when it starts a line or follows a
 // colon ("Here is the result: {…} Would you like more?"), as those models
 // write it; mid-sentence ("a call such as {…} returns…") it stays an
-// example. A fenced call followed by prose is documentation, never a
-// call: models that call a tool from a fence end their message with it. JSON inside a fence of another language, and markup
+// example. A call in a fence (```json, ```xml, ```tool_code, a bare ```)
+// is a call when the fence ends the message or when prose that does not
+// explain it follows ("I'll wait for the result."); a fence introduced as
+// an example ("For example:", "The format is:") or followed by an
+// explanation ("This reads the file…", "Replace the path…") is
+// documentation and stays text (see example.go). JSON inside a fence of another language, and markup
 // of any kind inside a ```python or ```markdown fence, is code, never a
 // call. With WithTools, names outside the list are never calls.
 //

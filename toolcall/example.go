@@ -1,0 +1,74 @@
+package toolcall
+
+import "bytes"
+
+// Telling a fenced call from a fenced example.
+//
+// Models that call a tool from a fence (```json, ```xml, a bare ```)
+// usually end their message there, to wait for the result, but many add a
+// line first: "Then I will compare them.", "I'll wait for the output."
+// Answers that document a call look different: the fence is introduced as
+// an example ("For example:", "the format looks like this:") or followed
+// by an explanation of it ("This reads the file…", "Replace PATH with…").
+// Transcripts of small models (Qwen2.5-Coder, Llama 3.2, Mistral under
+// Ollama) and peers' tests show both, and the peers that parse fences
+// (llama.cpp's Hermes parser) take every fenced call, inventing the
+// examples. So a fenced call that prose follows is a call unless one of
+// these cues marks it as documentation; a fence that ends the message is
+// always a call.
+
+// exampleCuesBefore, found in the prose just before the fence (lower
+// case), introduce an example.
+var exampleCuesBefore = []string{
+	"for example", "an example", "example:", "example of", "example call",
+	"example usage", "e.g.", "for instance", "like this", "like so", "looks like",
+	"look like", "would look", "format", "syntax", "such as", "would write",
+	"should write", "you can", "you could", "usage", "template", "schema",
+}
+
+// exampleCuesAfter, starting the prose after the fence, explain it.
+var exampleCuesAfter = []string{
+	"This ", "This:", "The above", "In this", "Here ", "Here,", "Where ",
+	"Replace ", "Note", "Each ", "It ", "That ", "You can", "You could",
+	"You'd", "The tool", "The function", "The call", "The model",
+}
+
+// cueWindow bounds how far before the fence the cues are looked for: the
+// sentence or two that introduce it.
+const cueWindow = 200
+
+// maxCueAfter is the length of the longest cue after the fence.
+const maxCueAfter = 12
+
+// fencedExampleAt decides whether the fence that opened at fence and
+// closed before the prose at p is documentation. need reports that p is
+// too close to the end of the input to decide.
+func fencedExampleAt(b []byte, fence, p int, eof bool) (example, need bool) {
+	for _, cue := range exampleCuesAfter {
+		full, partial := hasPrefixOrPartial(b[p:], cue)
+		if full {
+			return true, false
+		}
+		if partial && !eof {
+			need = true
+		}
+	}
+	if need {
+		return false, true
+	}
+	// Only the paragraph that introduces the fence counts.
+	before := bytes.TrimRight(b[max(0, fence-cueWindow):fence], " \t\r\n")
+	if i := bytes.LastIndex(before, []byte(fenceMark)); i >= 0 {
+		before = before[i+len(fenceMark):]
+	}
+	if i := bytes.LastIndex(before, []byte("\n\n")); i >= 0 {
+		before = before[i+2:]
+	}
+	lower := bytes.ToLower(before)
+	for _, cue := range exampleCuesBefore {
+		if bytes.Contains(lower, []byte(cue)) {
+			return true, false
+		}
+	}
+	return false, false
+}
