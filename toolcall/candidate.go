@@ -284,36 +284,38 @@ func (s *Stream) tentativeStep() bool {
 		i = end
 	}
 	s.pos = i
-	if i == len(b) {
-		if !s.eof {
-			return false
-		}
+	if i == len(b) && !s.eof {
+		return false
+	}
+	if i == len(b) && !introducedAsExample(b, c.items[0].start) {
 		s.confirmChain(len(b))
 		return false
 	}
-	switch b[i] {
-	case '{', '[':
-		s.startCandidate(i, i, -1)
-		return true
-	case '`':
-		if atLineStart(b, i) {
-			r := s.recognizeFence(b, i, s.eof)
-			if r.v == vNeed {
-				return false
-			}
-			if r.v == vJSONFence {
-				s.startCandidate(i, r.end, r.lineEnd)
-				return true
+	if i < len(b) {
+		switch b[i] {
+		case '{', '[':
+			s.startCandidate(i, i, -1)
+			return true
+		case '`':
+			if atLineStart(b, i) {
+				r := s.recognizeFence(b, i, s.eof)
+				if r.v == vNeed {
+					return false
+				}
+				if r.v == vJSONFence {
+					s.startCandidate(i, r.end, r.lineEnd)
+					return true
+				}
 			}
 		}
-	}
-	if s.keepLlamaChain() {
-		return true
-	}
-	if keep, need := s.keepFencedChain(i); need {
-		return false
-	} else if keep {
-		return true
+		if s.keepLlamaChain() {
+			return true
+		}
+		if keep, need := s.keepFencedChain(i); need {
+			return false
+		} else if keep {
+			return true
+		}
 	}
 	// Not the end: the chain is prose. Rescan from the first token after
 	// the last candidate so that it is dropped like any other.
@@ -369,7 +371,7 @@ func (s *Stream) keepLlamaChain() bool {
 			return false
 		}
 	}
-	if p := c.items[0].start; !atLineStart(s.buf, p) && !afterColon(s.buf, p) {
+	if p := c.items[0].start; !atLineStart(s.buf, p) && !afterColon(s.buf, p) || introducedAsExample(s.buf, p) {
 		return false
 	}
 	last := c.items[len(c.items)-1].end

@@ -105,7 +105,9 @@
 // explain it follows ("I'll wait for the result."); a fence introduced as
 // an example ("For example:", "The format is:") or followed by an
 // explanation ("This reads the file…", "Replace the path…") is
-// documentation and stays text (see example.go). JSON inside a fence of another language, and markup
+// documentation and stays text (see example.go). Bare JSON at the end
+// of the message that its paragraph introduces as an example ("Here is
+// an example: {…}") stays text too. JSON inside a fence of another language, and markup
 // of any kind inside a ```python or ```markdown fence, is code, never a
 // call. With WithTools, names outside the list are never calls.
 //

@@ -14,16 +14,17 @@ import "bytes"
 // Ollama) and peers' tests show both, and the peers that parse fences
 // (llama.cpp's Hermes parser) take every fenced call, inventing the
 // examples. So a fenced call that prose follows is a call unless one of
-// these cues marks it as documentation; a fence that ends the message is
-// always a call.
+// these cues marks it as documentation. A fence that ends the message, or
+// bare JSON that does, is a call unless the paragraph before it
+// introduces it as an example.
 
 // exampleCuesBefore, found in the prose just before the fence (lower
 // case), introduce an example.
 var exampleCuesBefore = []string{
 	"for example", "an example", "example:", "example of", "example call",
 	"example usage", "e.g.", "for instance", "like this", "like so", "looks like",
-	"look like", "would look", "format", "syntax", "such as", "would write",
-	"should write", "you can", "you could", "usage", "template", "schema",
+	"look like", "would look", "the format", "format is", "syntax", "such as",
+	"would write", "should write", "usage:",
 }
 
 // exampleCuesAfter, starting the prose after the fence, explain it.
@@ -56,8 +57,15 @@ func fencedExampleAt(b []byte, fence, p int, eof bool) (example, need bool) {
 	if need {
 		return false, true
 	}
-	// Only the paragraph that introduces the fence counts.
-	before := bytes.TrimRight(b[max(0, fence-cueWindow):fence], " \t\r\n")
+	return introducedAsExample(b, fence), false
+}
+
+// introducedAsExample reports whether the paragraph before offset at
+// introduces what starts there as an example. Bare JSON that ends the
+// message follows this rule too: "Example: {…}" is not a call.
+func introducedAsExample(b []byte, at int) bool {
+	// Only the paragraph that introduces it counts.
+	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
 	if i := bytes.LastIndex(before, []byte(fenceMark)); i >= 0 {
 		before = before[i+len(fenceMark):]
 	}
@@ -67,8 +75,8 @@ func fencedExampleAt(b []byte, fence, p int, eof bool) (example, need bool) {
 	lower := bytes.ToLower(before)
 	for _, cue := range exampleCuesBefore {
 		if bytes.Contains(lower, []byte(cue)) {
-			return true, false
+			return true
 		}
 	}
-	return false, false
+	return false
 }
