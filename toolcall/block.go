@@ -1,9 +1,6 @@
 package toolcall
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // A block is call markup recognised by an explicit opener: a tag,
 // [TOOL_CALLS], <|python_tag|>, >>>name, or a yips fence. Its content is a
@@ -365,63 +362,4 @@ func (s *Stream) blockItems() (more, done bool) {
 	}
 	s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected a JSON object after %s, found %s", k.describe(), quoteByte(c)))
 	return false, true
-}
-
-func (k *block) describe() string {
-	switch {
-	case k.open != nil:
-		return k.open.tag
-	case k.format == FormatFunctionTag:
-		return "<function=" + k.name + ">"
-	case k.format == FormatMistral:
-		return mistralTag
-	case k.format == FormatPythonTag:
-		return pythonTag
-	case k.format == FormatPythonic:
-		return pythonStart
-	case k.format == FormatFunctionary:
-		return ">>>" + k.name
-	case k.format == FormatYips:
-		return "```" + k.yips
-	}
-	return k.format.String()
-}
-
-// endBlock completes the block at end (exclusive).
-func (s *Stream) endBlock(end int) {
-	k := &s.blk
-	if k.items == 0 {
-		s.failBlock(end, ErrTruncated, "output ended before the call's JSON")
-		return
-	}
-	if k.format == FormatYips {
-		s.envelopes++
-	}
-	for i := range k.calls {
-		k.calls[i].Start, k.calls[i].End = k.start, end
-	}
-	for _, w := range k.warnings {
-		s.addWarning(w)
-	}
-	s.addCallSegment(k.start, end, k.envText, k.calls, k.seq)
-	k.calls = k.calls[:0]
-	s.pos = end
-	s.mode = mProse
-}
-
-// failBlock gives up on the current block. at is where the problem was
-// found; the block's end is found by skipStep, and its text stays prose.
-func (s *Stream) failBlock(at int, err error, reason string) {
-	k := &s.blk
-	k.calls = k.calls[:0]
-	s.skip = skipState{err: err, reason: reason, end: -1}
-	if k.open != nil && k.open.soft && errors.Is(err, ErrNotACall) {
-		// <response>{"answer": 42}</response> is just text, not a broken call.
-		s.skip.quiet = true
-	}
-	s.pos = max(at, s.pos)
-	if s.pos > len(s.buf) {
-		s.pos = len(s.buf)
-	}
-	s.mode = mSkip
 }
