@@ -175,6 +175,9 @@ func (s *Stream) candidateEnvelope(v []byte, ms []member, rawCtl, repaired bool)
 func (s *Stream) truncatedCandidate() {
 	c := &s.cand
 	b := s.buf
+	if c.jm.truncation() == "" && s.truncatedToolCall() {
+		return
+	}
 	for _, envelope := range [...]bool{false, true} {
 		fixed := c.jm.rollback(b, envelope)
 		if fixed == nil {
@@ -199,6 +202,32 @@ func (s *Stream) truncatedCandidate() {
 		}
 	}
 	s.dropCandidate(len(b))
+}
+
+// truncatedToolCall accepts llama.cpp's {"tool_call": {…}} cut at a value
+// boundary, closed like a cut block: the wrapper says it is a call, as a
+// tag would. It reports whether it did.
+func (s *Stream) truncatedToolCall() bool {
+	c := &s.cand
+	fixed := c.jm.repair(s.buf)
+	if c.jm.slipped {
+		fixed = fixSlips(fixed)
+	}
+	ms, rawCtl, ok := revalidate(fixed)
+	if !ok {
+		return false
+	}
+	if env, ok := genericEnvelope(fixed, ms); !ok || env.kind != '{' {
+		return false
+	}
+	calls, ok := s.candidateCalls(fixed, ms, rawCtl, true)
+	if !ok {
+		return false
+	}
+	c.items = append(c.items, candItem{start: c.cur, end: len(s.buf), calls: calls})
+	s.pos = len(s.buf)
+	s.mode = mTentative
+	return true
 }
 
 // dropCandidate gives up on malformed or truncated JSON. Prose resumes at
