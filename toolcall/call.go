@@ -211,7 +211,7 @@ func genericEnvelope(v []byte, ms []member) (member, bool) {
 		}
 		env = m
 	}
-	if n != 1 {
+	if n != 1 || v[0] != '{' {
 		return env, false
 	}
 	switch k := string(v[env.keyStart:env.keyEnd]); {

@@ -139,7 +139,7 @@ func (s *Stream) Feed(chunk string) []Event {
 		copy(nb, s.buf)
 		s.buf = nb
 	}
-	if s.mode == mProse && s.started && s.pos == len(s.buf) && !hasProseSpecial([]byte(chunk)) {
+	if s.mode == mProse && (s.started || s.pos > 0) && s.pos == len(s.buf) && !hasProseSpecial([]byte(chunk)) {
 		// The common case, prose without markup: what advance would
 		// do, without its dispatch and searches.
 		s.buf = append(s.buf, chunk...)
