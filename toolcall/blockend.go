@@ -46,14 +46,15 @@ func (s *Stream) fenceClose() bool {
 		if j == len(b) && !s.eof {
 			return false
 		}
-		example, need := j == len(b) && introducedAsExample(b, s.blk.start), false
+		example, need := j == len(b) && s.fenceIsExample(s.blk.start), false
 		if j < len(b) && b[j] != '<' && b[j] != '`' && b[j] != '[' {
-			example, need = fencedExampleAt(b, s.blk.start, j, s.eof)
+			example, need = s.fencedExampleAt(s.blk.start, j)
 		}
 		if need {
 			return false
 		}
 		if example {
+			s.examples++
 			// Not a Failure anyone needs to see: the text stays.
 			s.failBlock(end, ErrNotACall, "a fenced example, not a call")
 			s.skip.end, s.skip.quiet = end, true

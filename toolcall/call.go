@@ -64,6 +64,10 @@ type shape struct {
 	// explicit: the arguments were under an alias key or in the OpenAI
 	// function shape (a bare object needs this to count as a call).
 	explicit bool
+	// definition: the object describes a tool rather than calling it
+	// (a "description" beside "parameters", or JSON Schema arguments
+	// with "properties"), as in a tools list a model repeats.
+	definition bool
 	// failure, when the object is not a usable call.
 	reason string
 	err    error
@@ -75,6 +79,7 @@ type shape struct {
 // it without copying.
 func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape {
 	var nameM, argsM, idM, fnM *member
+	definition := false
 	for i := range members {
 		m := &members[i]
 		if m.depth != depth || m.parent != obj || m.keyStart < 0 {
@@ -94,15 +99,24 @@ func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape
 			}
 		case (string(k) == "id" || string(k) == "call_id") && m.kind == '"':
 			idM = m
+		case string(k) == "description":
+			definition = true
 		}
 	}
 	var s shape
+	if argsM != nil && argsM.kind == '{' {
+		// {"name", "description", "parameters": {…}} is how tools are
+		// declared to a model; arguments that are a JSON Schema are too.
+		s.definition = definition && string(b[argsM.keyStart:argsM.keyEnd]) == "parameters" ||
+			hasMember(b, members, argsM.valStart, depth+1, "properties")
+	}
 	if idM != nil {
 		s.call.ID, _ = unquoteIn(b[idM.valStart:idM.valEnd], immutable)
 	}
 	if nameM == nil && fnM != nil {
 		// OpenAI shape: the name and arguments live one level down.
 		inner := buildCall(b, fnM.valStart, depth+1, members, immutable)
+		inner.definition = inner.definition || definition
 		if inner.err == nil {
 			inner.explicit = true
 			if inner.call.ID == "" {
@@ -219,6 +233,18 @@ func genericEnvelope(v []byte, ms []member) (member, bool) {
 		return env, true
 	}
 	return env, false
+}
+
+// hasMember reports whether the object at offset obj, whose members sit
+// at depth, has the key.
+func hasMember(b []byte, members []member, obj, depth int, key string) bool {
+	for i := range members {
+		m := &members[i]
+		if m.depth == depth && m.parent == obj && m.keyStart >= 0 && string(b[m.keyStart:m.keyEnd]) == key {
+			return true
+		}
+	}
+	return false
 }
 
 // argumentsValue turns the value of an arguments key into a JSON object.

@@ -129,7 +129,7 @@ func (s *Stream) candidateCalls(v []byte, ms []member, rawCtl, repaired bool) ([
 		if sh.err != nil || !s.cfg.allowed(sh.call.Name) {
 			return nil, false
 		}
-		if !sh.explicit && s.cfg.allow == nil {
+		if !sh.explicit && s.cfg.allow == nil || sh.definition {
 			return nil, false
 		}
 		call := sh.call
@@ -317,7 +317,7 @@ func (s *Stream) tentativeStep() bool {
 	if i == len(b) && !s.eof {
 		return false
 	}
-	if i == len(b) && !introducedAsExample(b, c.items[0].start) {
+	if i == len(b) && !s.chainIsExample() {
 		s.confirmChain(len(b))
 		return false
 	}

@@ -70,12 +70,27 @@ func (s *Stream) keepFencedChain(p int) (keep, need bool) {
 			return false, false
 		}
 	}
-	example, need := fencedExampleAt(s.buf, c.items[0].start, p, s.eof)
+	example, need := s.fencedExampleAt(c.items[0].start, p)
+	if example {
+		s.examples++
+	}
 	if need || example {
 		return false, need
 	}
 	s.confirmChain(c.items[len(c.items)-1].end)
 	return true, false
+}
+
+// chainIsExample reports whether the chain, which ends the message, is
+// introduced as an example (example.go); a fenced chain also when an
+// earlier fence of the message was one.
+func (s *Stream) chainIsExample() bool {
+	c := &s.cand
+	first := c.items[0]
+	if first.fenced {
+		return s.fenceIsExample(first.start)
+	}
+	return introducedAsExample(s.buf, first.start)
 }
 
 // afterColon reports whether a colon and blank space precede offset p.

@@ -24,7 +24,8 @@ var exampleCuesBefore = []string{
 	"for example", "an example", "example:", "example of", "example call",
 	"example usage", "e.g.", "for instance", "like this", "like so", "looks like",
 	"look like", "would look", "the format", "format is", "syntax", "such as",
-	"would write", "should write", "usage:",
+	"would write", "should write", "usage:", "how to", "here's how",
+	"here is how",
 }
 
 // exampleCuesAfter, starting the prose after the fence, explain it.
@@ -32,6 +33,7 @@ var exampleCuesAfter = []string{
 	"This ", "This:", "The above", "In this", "Here ", "Here,", "Where ",
 	"Replace ", "Note", "Each ", "It ", "That ", "You can", "You could",
 	"You'd", "The tool", "The function", "The call", "The model",
+	"To ", "Or ", "Or,", "Alternatively", "If ", "For ",
 }
 
 // cueWindow bounds how far before the fence the cues are looked for: the
@@ -44,7 +46,8 @@ const maxCueAfter = 12
 // fencedExampleAt decides whether the fence that opened at fence and
 // closed before the prose at p is documentation. need reports that p is
 // too close to the end of the input to decide.
-func fencedExampleAt(b []byte, fence, p int, eof bool) (example, need bool) {
+func (s *Stream) fencedExampleAt(fence, p int) (example, need bool) {
+	b, eof := s.buf, s.eof
 	for _, cue := range exampleCuesAfter {
 		full, partial := hasPrefixOrPartial(b[p:], cue)
 		if full {
@@ -57,7 +60,15 @@ func fencedExampleAt(b []byte, fence, p int, eof bool) (example, need bool) {
 	if need {
 		return false, true
 	}
-	return introducedAsExample(b, fence), false
+	return s.fenceIsExample(fence), false
+}
+
+// fenceIsExample reports whether the fence at offset fence is introduced
+// as an example, or follows a fence that was one: an answer that shows
+// one example call usually shows several ("To read a file: … To write
+// one: …").
+func (s *Stream) fenceIsExample(fence int) bool {
+	return s.examples > 0 || introducedAsExample(s.buf, fence)
 }
 
 // introducedAsExample reports whether the paragraph before offset at

@@ -57,6 +57,7 @@ type Stream struct {
 	started     bool // the start of the message has been checked (recognizeFunctionaryStart)
 	blocks      int  // call blocks opened so far
 	envelopes   int  // yips envelopes accepted so far
+	examples    int  // fenced calls judged examples so far (example.go)
 
 	blk  block
 	cand candidates
