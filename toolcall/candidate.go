@@ -73,7 +73,8 @@ func (s *Stream) candidateStep() bool {
 		}
 		c.calls = calls
 		if c.lineEnd < 0 {
-			llama := hasKey(b[c.jm.start:c.jm.end], c.jm.members, "parameters")
+			// Members are relative to the value since candidateCalls.
+			llama := b[c.jm.start] == '{' && hasMember(b[c.jm.start:c.jm.end], c.jm.members, 0, 1, "parameters")
 			c.items = append(c.items, candItem{start: c.cur, end: c.jm.end, calls: calls, llama: llama, env: c.env})
 			s.pos = c.jm.end
 			s.mode = mTentative

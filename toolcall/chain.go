@@ -101,20 +101,6 @@ func afterColon(b []byte, p int) bool {
 	return p > 0 && b[p-1] == ':'
 }
 
-// hasKey reports whether the object v (members relative to it) has the
-// top-level key.
-func hasKey(v []byte, ms []member, key string) bool {
-	if v[0] != '{' {
-		return false
-	}
-	for _, m := range ms {
-		if m.depth == 1 && m.keyStart >= 0 && string(v[m.keyStart:m.keyEnd]) == key {
-			return true
-		}
-	}
-	return false
-}
-
 // confirmChain makes the candidates of the chain calls, drops the tokens
 // among and after them and the ";" that joins calls, and resumes prose at
 // end.
