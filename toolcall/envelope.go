@@ -198,8 +198,9 @@ func (s *Stream) envelopeAction(kind string, raw json.RawMessage) (Call, string)
 }
 
 // envelopeLabel names the envelope kind the top-level keys of the object
-// v identify, or "": "actions" is yips-agent's; the legacy lists, or
-// "tool_calls" beside "assistant_text", are yips-tools'. A lone
+// v identify, or "": "actions" or "assistant_text" is yips-agent's; the
+// legacy lists, or "tool_calls" beside "assistant_text", are
+// yips-tools'. A lone
 // "tool_calls" is llama.cpp's generic envelope, read as calls before this
 // is asked.
 func envelopeLabel(v []byte, ms []member) string {
@@ -223,10 +224,10 @@ func envelopeLabel(v []byte, ms []member) string {
 		}
 	}
 	switch {
-	case actions:
-		return "yips-agent"
 	case legacy || toolCalls && text:
 		return "yips-tools"
+	case actions || text:
+		return "yips-agent"
 	}
 	return ""
 }

@@ -128,8 +128,8 @@ func ParseWith(text string, opts ...Option) Result {
 // its events must not be modified.
 func (s *Stream) Feed(chunk string) []Event {
 	s.ready()
-	s.events = s.events[:0]
 	if s.eof {
+		s.events = s.events[:0]
 		return nil
 	}
 	if len(s.buf)+len(chunk) > cap(s.buf) {
@@ -140,15 +140,20 @@ func (s *Stream) Feed(chunk string) []Event {
 		copy(nb, s.buf)
 		s.buf = nb
 	}
-	if s.mode == mProse && (s.started || s.pos > 0) && s.pos == len(s.buf) && !hasProseSpecial([]byte(chunk)) {
+	// (A view of the chunk, not []byte(chunk), which would copy a long one.)
+	if s.mode == mProse && (s.started || s.pos > 0) && s.pos == len(s.buf) &&
+		!hasProseSpecial(unsafe.Slice(unsafe.StringData(chunk), len(chunk))) {
 		// The common case, prose without markup: what advance would
-		// do, without its dispatch and searches.
-		s.buf = append(s.buf, chunk...)
+		// do, without its dispatch and searches. (Reslicing in place
+		// instead of append keeps the GC's write barrier out.)
+		n := len(s.buf)
+		s.buf = s.buf[:n+len(chunk)]
+		copy(s.buf[n:], chunk)
 		s.pos = len(s.buf)
 		if s.cfg.formats&FormatTag != 0 {
 			s.pos -= heldFunctools(s.buf[max(s.textStart, s.pos-len(functoolsWord)):])
 		}
-		if s.pos <= s.shown || s.silent {
+		if s.pos <= s.shown {
 			return nil
 		}
 		// One pointer write instead of a whole Event: this path runs
@@ -157,6 +162,7 @@ func (s *Stream) Feed(chunk string) []Event {
 		s.shown = s.pos
 		return s.proseEvent[:]
 	}
+	s.events = s.events[:0]
 	s.buf = append(s.buf, chunk...)
 	s.advance()
 	return s.events
