@@ -25,8 +25,9 @@ type corpusCase struct {
 
 // TestCorpusAccuracy measures the share of outputs parsed exactly right:
 // the same calls (names and arguments) and the same text up to blank
-// space. Every case also streams in 3-byte chunks to the same Result. The
-// bar is the project's: at least 97% right and no invented call.
+// space. Every case also streams in 3-byte chunks to the same Result.
+// Every case must pass; the share is logged because the project's bar for
+// outside corpora is at least 97% right and no invented call.
 func TestCorpusAccuracy(t *testing.T) {
 	f, err := os.Open("testdata/corpus/outputs.jsonl")
 	if err != nil {
@@ -64,7 +65,8 @@ func TestCorpusAccuracy(t *testing.T) {
 			right++
 			continue
 		}
-		t.Logf("wrong: %s\n  input: %q\n  calls: %v\n  text:  %q", c.Src, c.In, r.Calls, r.Text)
+		// Every case of this corpus is held: a miss is a regression.
+		t.Errorf("wrong: %s\n  input: %q\n  calls: %v\n  text:  %q", c.Src, c.In, r.Calls, r.Text)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)

@@ -214,6 +214,20 @@ func callArray(v []byte, ms []member, arr, depth int, out []shape) []shape {
 // genericEnvelope finds the only member of the root object when it is
 // "tool_call" holding an object or "tool_calls" holding an array.
 func genericEnvelope(v []byte, ms []member) (member, bool) {
+	env, ok := onlyMember(v, ms)
+	if !ok {
+		return env, false
+	}
+	switch k := string(v[env.keyStart:env.keyEnd]); {
+	case k == "tool_call" && env.kind == '{', k == "tool_calls" && env.kind == '[':
+		return env, true
+	}
+	return env, false
+}
+
+// onlyMember returns the member of the root object v when it has exactly
+// one.
+func onlyMember(v []byte, ms []member) (member, bool) {
 	var env member
 	n := 0
 	for _, m := range ms {
@@ -225,14 +239,7 @@ func genericEnvelope(v []byte, ms []member) (member, bool) {
 		}
 		env = m
 	}
-	if n != 1 || v[0] != '{' {
-		return env, false
-	}
-	switch k := string(v[env.keyStart:env.keyEnd]); {
-	case k == "tool_call" && env.kind == '{', k == "tool_calls" && env.kind == '[':
-		return env, true
-	}
-	return env, false
+	return env, n == 1 && v[0] == '{'
 }
 
 // hasMember reports whether the object at offset obj, whose members sit
@@ -245,6 +252,16 @@ func hasMember(b []byte, members []member, obj, depth int, key string) bool {
 		}
 	}
 	return false
+}
+
+// genericResponse returns the text of llama.cpp's {"response": "…"}, an
+// object with that one string member.
+func genericResponse(v []byte, ms []member) (string, bool) {
+	env, ok := onlyMember(v, ms)
+	if !ok || env.kind != '"' || string(v[env.keyStart:env.keyEnd]) != "response" {
+		return "", false
+	}
+	return unquote(v[env.valStart:env.valEnd])
 }
 
 // argumentsValue turns the value of an arguments key into a JSON object.
