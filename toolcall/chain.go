@@ -24,8 +24,9 @@ func (s *Stream) dropSemicolon(from, to int) {
 // and reports whether it did. Llama 3.x's template asks for
 // {"name": …, "parameters": {…}} and joins several calls with ";", and
 // the models write prose before and after them. Such a chain is kept when
-// every item has that shape and the first starts a line or follows a
-// colon ("Here is the result: {…}"): an example in the middle of a
+// every item has that shape and a function's name, and the first starts
+// a line or follows a colon ("Here is the result: {…}"): an example in
+// the middle of a
 // sentence ("looks like {…} and returns") stays prose, and so does a
 // chain introduced as an example (example.go). Prose resumes right
 // after the last call, so braces in it start candidates of their own and
@@ -37,7 +38,7 @@ func (s *Stream) keepLlamaChain() bool {
 		return false
 	}
 	for _, it := range c.items {
-		if !it.llama {
+		if !it.llama || !functionNames(it.calls) {
 			return false
 		}
 	}
@@ -91,6 +92,22 @@ func (s *Stream) chainIsExample() bool {
 		return s.fenceIsExample(first.start)
 	}
 	return introducedAsExample(s.buf, first.start)
+}
+
+// functionNames reports whether every call is named like a function
+// (letters, digits, '_' and '.'), as Llama's tool names are: JSON such as
+// {"name": "my-app", "parameters": {…}} in prose is a config file.
+func functionNames(calls []Call) bool {
+	for _, c := range calls {
+		for i, r := range c.Name {
+			ok := r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' ||
+				i > 0 && (r == '.' || r >= '0' && r <= '9')
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // afterColon reports whether a colon and blank space precede offset p.
