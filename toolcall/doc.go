@@ -46,9 +46,9 @@
 //     models use instead: <function_call>, and — only when JSON follows —
 //     <tool>, <tools>, <response>, <json>, <xml>, <JSON>, <XML> and
 //     <function> without =NAME (Qwen2.5-Coder). FireFunction v2's
-//     " functools[…]" opens an array of calls. A block
-//     may hold one object, several, or an array of calls. A missing close
-//     tag is accepted.
+//     " functools[…]" opens an array of calls. A block may hold one
+//     object, several, or an array of calls. A missing close tag is
+//     accepted.
 //   - <function=NAME>{args}</function>, alone or inside <tool_call>, and
 //     Qwen3-Coder's <function=NAME><parameter=KEY>value</parameter>…
 //     </function>, whose raw-text values become JSON strings; also
@@ -98,26 +98,32 @@
 // example, not a call, with one exception: Llama 3.x's own shape
 // {"name": …, "parameters": {…}}, one call or several joined by ";", is a
 // call with prose before and after it when it starts a line or follows a
-// colon ("Here is the result: {…} Would you like more?"), as those models
-// write it; mid-sentence ("a call such as {…} returns…") it stays an
-// example. A call in a fence (```json, ```xml, ```tool_code, a bare ```)
-// is a call when the fence ends the message or when prose that does not
-// explain it follows ("I'll wait for the result."); a fence introduced as
-// an example ("For example:", "The format is:") or followed by an
-// explanation ("This reads the file…", "Replace the path…") is
-// documentation and stays text (see example.go). Bare JSON at the end
-// of the message that its paragraph introduces as an example ("Here is
-// an example: {…}") stays text too. JSON inside a fence of another language, and markup
-// of any kind inside a ```python or ```markdown fence, is code, never a
-// call. With WithTools, names outside the list are never calls.
+// colon ("Here is the result: {…} Would you like more?") and names a
+// function (letters, digits, '_', '.'), as those models write it;
+// mid-sentence ("a call such as {…} returns…") it stays an example. A
+// tool definition ({"name", "description", "parameters"}, or arguments
+// that are a JSON Schema) is never a call.
+//
+// A call in a fence (```json, ```xml, ```tool_code, a bare ```) is a call
+// when the fence ends the message or when prose that does not explain it
+// follows ("I'll wait for the result."); a fence introduced as an example
+// ("For example:", "The format is:"), followed by an explanation ("This
+// reads the file…", "Replace the path…") or after such an example is
+// documentation and stays text (see example.go). Bare JSON that ends the
+// message but that its paragraph introduces as an example ("Here is an
+// example: {…}") stays text too. JSON inside a fence of another language,
+// and markup of any kind inside a ```python or ```markdown fence, is code,
+// never a call. With WithTools, names outside the list are never calls.
 //
 // One alias table covers the names models use: the tool name comes from
 // name, tool_name, tool or function (a string); the arguments from
 // arguments, args, params, parameters, the OpenAI shape
 // {"type":"function","function":{"name","arguments"}}, or the remaining
 // top-level keys. llama.cpp's generic envelopes {"tool_call": {…}} and
-// {"tool_calls": [{…}, …]} hold calls in that shape. Arguments written as a JSON string are decoded once;
-// string values inside them stay strings.
+// {"tool_calls": [{…}, …]} hold calls in that shape, and its
+// {"response": "…"}, as the whole message, is that text. Arguments
+// written as a JSON string are decoded once; string values inside them
+// stay strings.
 //
 // # Reasoning
 //
@@ -154,8 +160,8 @@
 // possible meaning are repaired too, and the call marked Repaired: a comma
 // before a closing bracket, and Python's True, False and None. A list of
 // calls cut inside one keeps the complete calls before it (marked
-// Repaired) and reports the cut one as a Failure. Invalid JSON
-// gives no call: its text stays in Result.Text and a Failure reports the
-// reason and the raw span. Failures are isolated per block, so one bad
+// Repaired) and reports the cut one as a Failure. Invalid JSON gives no
+// call: its text stays in Result.Text and a Failure reports the reason
+// and the raw span. Failures are isolated per block, so one bad
 // block never costs the valid calls around it.
 package toolcall
