@@ -26,12 +26,12 @@ func (s *Stream) dropSemicolon(from, to int) {
 // the models write prose before and after them. Such a chain is kept when
 // every item has that shape and a function's name, and the first starts
 // a line or follows a colon ("Here is the result: {…}"): an example in
-// the middle of a
-// sentence ("looks like {…} and returns") stays prose, and so does a
-// chain introduced as an example (example.go). Prose resumes right
-// after the last call, so braces in it start candidates of their own and
-// can neither break nor join the chain. A turn token between the calls
-// and the prose keeps the chain prose, as at the end of a message.
+// the middle of a sentence ("looks like {…} and returns") stays prose,
+// and so does a chain introduced as an example (example.go). Prose
+// resumes right after the last call, so braces in it start candidates of
+// their own and can neither break nor join the chain. A turn token
+// between the calls and the prose keeps the chain prose: the model went
+// on after ending its turn.
 func (s *Stream) keepLlamaChain() bool {
 	c := &s.cand
 	if len(c.items) == 0 {
@@ -47,9 +47,7 @@ func (s *Stream) keepLlamaChain() bool {
 	}
 	last := c.items[len(c.items)-1].end
 	for _, m := range c.marks {
-		if m.start >= last {
-			// {…}<|eot_id|> then prose: the model went on after
-			// ending its turn, so the JSON was not its final answer.
+		if m.start >= last { // {…}<|eot_id|> then prose
 			return false
 		}
 	}
