@@ -40,9 +40,6 @@ var exampleCuesAfter = []string{
 // sentence or two that introduce it.
 const cueWindow = 200
 
-// maxCueAfter is the length of the longest cue after the fence.
-const maxCueAfter = 12
-
 // fencedExampleAt decides whether the fence that opened at fence and
 // closed before the prose at p is documentation. need reports that p is
 // too close to the end of the input to decide.
