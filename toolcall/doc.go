@@ -111,9 +111,10 @@
 // reads the file…", "Replace the path…") or after such an example is
 // documentation and stays text (see example.go). Bare JSON that ends the
 // message but that its paragraph introduces as an example ("Here is an
-// example: {…}") stays text too. JSON inside a fence of another language,
-// and markup of any kind inside a ```python or ```markdown fence, is code,
-// never a call. With WithTools, names outside the list are never calls.
+// example: {…}") stays text too, as does a tag block that its own line
+// introduces as one ("for example <tool_call>…"). JSON inside a fence of
+// another language, and markup of any kind inside a ```python or
+// ```markdown fence, is code, never a call. With WithTools, names outside the list are never calls.
 //
 // One alias table covers the names models use: the tool name comes from
 // name, tool_name, tool or function (a string); the arguments from

@@ -16,7 +16,8 @@ import "bytes"
 // examples. So a fenced call that prose follows is a call unless one of
 // these cues marks it as documentation. A fence that ends the message, or
 // bare JSON that does, is a call unless the paragraph before it
-// introduces it as an example.
+// introduces it as an example. A tag shown inside a sentence ("for
+// example <tool_call>…</tool_call>, and …") is an example too.
 
 // exampleCuesBefore, found in the prose just before the fence (lower
 // case), introduce an example.
@@ -82,6 +83,29 @@ func introducedAsExample(b []byte, at int) bool {
 	}
 	lower := bytes.ToLower(before)
 	for _, cue := range exampleCuesBefore {
+		if bytes.Contains(lower, []byte(cue)) {
+			return true
+		}
+	}
+	return false
+}
+
+// inlineExampleCues, on the line before a tag, make it an example shown
+// in a sentence ("for example <tool_call>{…}</tool_call>, and …"). They
+// are fewer than exampleCuesBefore: a real call often follows "how to"
+// or "the format" in the same paragraph, but not "for example" in the
+// same line.
+var inlineExampleCues = []string{
+	"for example", "e.g.", "for instance", "an example", "example:",
+	"like this", "looks like", "would look", "such as",
+}
+
+// exampleOnLine reports whether the text on the line before offset at
+// introduces what starts there as an example.
+func exampleOnLine(b []byte, at int) bool {
+	line := b[bytes.LastIndexByte(b[:at], '\n')+1 : at]
+	lower := bytes.ToLower(line)
+	for _, cue := range inlineExampleCues {
 		if bytes.Contains(lower, []byte(cue)) {
 			return true
 		}
