@@ -12,9 +12,12 @@ import (
 // Benchmarks against Ollama's own parser (github.com/ollama/ollama/tools,
 // the pinned module version) on the same inputs in the same run:
 //
-//	go test -run XXX -bench . -benchmem ./toolcall/
+//	go test -run XXX -bench 'Parse|PlainProse' -benchmem -count 10 ./toolcall/ > bench.txt
+//	benchstat -col /impl bench.txt
 //
-// Each input is parsed one-shot and streamed in 16-byte chunks.
+// (benchstat: go install golang.org/x/perf/cmd/benchstat@latest). Each
+// input is parsed one-shot and streamed in 16-byte chunks; the impl key
+// lets benchstat put the two parsers side by side.
 
 const prosePara = "The parser scans ordinary prose quickly because only a handful of bytes can start markup. " +
 	"Most of a model's answer is explanation, lists and code, and none of it should cost more than a memory scan. "
@@ -83,7 +86,7 @@ func BenchmarkParse(b *testing.B) {
 	tools := ollamaTools()
 	for _, in := range benchInputs {
 		parts := chunks(in.in, 16)
-		b.Run(in.name+"/oneshot/tether", func(b *testing.B) {
+		b.Run(in.name+"/oneshot/impl=tether", func(b *testing.B) {
 			b.SetBytes(int64(len(in.in)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -93,7 +96,7 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
-		b.Run(in.name+"/oneshot/ollama", func(b *testing.B) {
+		b.Run(in.name+"/oneshot/impl=ollama", func(b *testing.B) {
 			b.SetBytes(int64(len(in.in)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -101,7 +104,7 @@ func BenchmarkParse(b *testing.B) {
 				p.Add(in.in)
 			}
 		})
-		b.Run(in.name+"/stream16/tether", func(b *testing.B) {
+		b.Run(in.name+"/stream16/impl=tether", func(b *testing.B) {
 			b.SetBytes(int64(len(in.in)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -114,7 +117,7 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
-		b.Run(in.name+"/stream16/ollama", func(b *testing.B) {
+		b.Run(in.name+"/stream16/impl=ollama", func(b *testing.B) {
 			b.SetBytes(int64(len(in.in)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -125,6 +128,38 @@ func BenchmarkParse(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkPlainProse streams prose that holds no markup at all, the
+// commonest reply, in 16-byte chunks: the fixed cost of each Feed
+// decides it.
+func BenchmarkPlainProse(b *testing.B) {
+	in := strings.Repeat(prosePara, 300)
+	parts := chunks(in, 16)
+	tools := ollamaTools()
+	b.Run("stream16/impl=tether", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			s := NewStream()
+			for _, c := range parts {
+				s.Feed(c)
+			}
+			if r := s.Close(); len(r.Text) != len(in) {
+				b.Fatal("text lost")
+			}
+		}
+	})
+	b.Run("stream16/impl=ollama", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			p := ollamatools.NewParserWithTag(tools, "<tool_call>")
+			for _, c := range parts {
+				p.Add(c)
+			}
+		}
+	})
 }
 
 // BenchmarkStreamLinear streams 1x and 4x the input in 16-byte chunks:

@@ -1,9 +1,6 @@
 package toolcall
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // A block is call markup recognised by an explicit opener: a tag,
 // [TOOL_CALLS], <|python_tag|>, >>>name, or a yips fence. Its content is a
@@ -32,13 +29,15 @@ type block struct {
 	items    int
 	calls    []Call
 	repaired bool
-	envText  string
-	warnings []Warning
-	pathSent int // members already checked for progress events
-	nameSent bool
-	id       string // [CALL_ID] of a Mistral call
-	itemEnd  int    // offset just past the last item (and its </function>)
-	par      params
+	// truncated: the current item was cut off and closed by repair.
+	truncated bool
+	envText   string
+	warnings  []Warning
+	pathSent  int // members already checked for progress events
+	nameSent  bool
+	id        string // [CALL_ID] of a Mistral call
+	itemEnd   int    // offset just past the last item (and its </function>)
+	par       params
 }
 
 type bstate uint8
@@ -97,6 +96,8 @@ func (k *block) closeTag() string {
 		return k.open.close
 	case k.format == FormatFunctionTag:
 		return functionClose
+	case k.format == FormatMistral:
+		return mistralClose
 	}
 	return ""
 }
@@ -131,7 +132,13 @@ func (s *Stream) blockStep() bool {
 			}
 			if k.jm.done() {
 				k.itemEnd = k.jm.end
-				if !s.finishItem(b[k.jm.start:k.jm.end], k.jm.members, k.jm.start, k.jm.rawCtl, false) {
+				var ok bool
+				if k.jm.slipped {
+					ok = s.finishSlipped()
+				} else {
+					ok = s.finishItem(b[k.jm.start:k.jm.end], k.jm.members, k.jm.start, k.jm.rawCtl, false)
+				}
+				if !ok {
 					return true
 				}
 				k.state = bItems
@@ -242,6 +249,12 @@ func (s *Stream) blockItems() (more, done bool) {
 			if k.fenced {
 				k.state = bFenceClose
 				return true, false
+			}
+			if k.open != nil && exampleOnLine(b, k.start) {
+				// "for example <tool_call>{…}</tool_call>, and…"
+				s.failBlock(s.pos, ErrNotACall, "an example in prose, not a call")
+				s.skip.end, s.skip.quiet = s.pos, true
+				return false, true
 			}
 			if k.open == nil && k.format == FormatFunctionTag {
 				k.state = bOrphan
@@ -355,63 +368,4 @@ func (s *Stream) blockItems() (more, done bool) {
 	}
 	s.failBlock(i, ErrInvalidJSON, fmt.Sprintf("expected a JSON object after %s, found %s", k.describe(), quoteByte(c)))
 	return false, true
-}
-
-func (k *block) describe() string {
-	switch {
-	case k.open != nil:
-		return k.open.tag
-	case k.format == FormatFunctionTag:
-		return "<function=" + k.name + ">"
-	case k.format == FormatMistral:
-		return mistralTag
-	case k.format == FormatPythonTag:
-		return pythonTag
-	case k.format == FormatPythonic:
-		return pythonStart
-	case k.format == FormatFunctionary:
-		return ">>>" + k.name
-	case k.format == FormatYips:
-		return "```" + k.yips
-	}
-	return k.format.String()
-}
-
-// endBlock completes the block at end (exclusive).
-func (s *Stream) endBlock(end int) {
-	k := &s.blk
-	if k.items == 0 {
-		s.failBlock(end, ErrTruncated, "output ended before the call's JSON")
-		return
-	}
-	if k.format == FormatYips {
-		s.envelopes++
-	}
-	for i := range k.calls {
-		k.calls[i].Start, k.calls[i].End = k.start, end
-	}
-	for _, w := range k.warnings {
-		s.addWarning(w)
-	}
-	s.addCallSegment(k.start, end, k.envText, k.calls, k.seq)
-	k.calls = k.calls[:0]
-	s.pos = end
-	s.mode = mProse
-}
-
-// failBlock gives up on the current block. at is where the problem was
-// found; the block's end is found by skipStep, and its text stays prose.
-func (s *Stream) failBlock(at int, err error, reason string) {
-	k := &s.blk
-	k.calls = k.calls[:0]
-	s.skip = skipState{err: err, reason: reason, end: -1}
-	if k.open != nil && k.open.soft && errors.Is(err, ErrNotACall) {
-		// <response>{"answer": 42}</response> is just text, not a broken call.
-		s.skip.quiet = true
-	}
-	s.pos = max(at, s.pos)
-	if s.pos > len(s.buf) {
-		s.pos = len(s.buf)
-	}
-	s.mode = mSkip
 }

@@ -1,6 +1,9 @@
 package toolcall
 
-// What may follow a block's close tag and still belong to it.
+import "errors"
+
+// How a block ends: what may follow its close tag and still belong to
+// it, and completing or failing it.
 
 // orphanClose ends a bare <function=…> block, absorbing the </tool_call>
 // that Qwen3-Coder writes after it when it forgot the opening tag
@@ -21,7 +24,8 @@ func (s *Stream) orphanClose() bool {
 	return true
 }
 
-// fenceClose absorbs the ``` that closes a fence wrapping a tag block.
+// fenceClose absorbs the ``` that closes a fence wrapping a tag block,
+// unless prose after it shows the fence was an example (example.go).
 func (s *Stream) fenceClose() bool {
 	b := s.buf
 	tagEnd := s.pos
@@ -38,6 +42,24 @@ func (s *Stream) fenceClose() bool {
 		return false
 	}
 	if ok {
+		j := skipSpace(b, end)
+		if j == len(b) && !s.eof {
+			return false
+		}
+		example, need := j == len(b) && s.fenceIsExample(s.blk.start), false
+		if j < len(b) && b[j] != '<' && b[j] != '`' && b[j] != '[' {
+			example, need = s.fencedExampleAt(s.blk.start, j)
+		}
+		if need {
+			return false
+		}
+		if example {
+			s.examples++
+			// Not a Failure anyone needs to see: the text stays.
+			s.failBlock(end, ErrNotACall, "a fenced example, not a call")
+			s.skip.end, s.skip.quiet = end, true
+			return true
+		}
 		s.endBlock(end)
 		return true
 	}
@@ -58,4 +80,63 @@ func (s *Stream) fenceClose() bool {
 	}
 	s.mode = mFence
 	return true
+}
+
+func (k *block) describe() string {
+	switch {
+	case k.open != nil:
+		return k.open.tag
+	case k.format == FormatFunctionTag:
+		return "<function=" + k.name + ">"
+	case k.format == FormatMistral:
+		return mistralTag
+	case k.format == FormatPythonTag:
+		return pythonTag
+	case k.format == FormatPythonic:
+		return pythonStart
+	case k.format == FormatFunctionary:
+		return ">>>" + k.name
+	case k.format == FormatYips:
+		return "```" + k.yips
+	}
+	return k.format.String()
+}
+
+// endBlock completes the block at end (exclusive).
+func (s *Stream) endBlock(end int) {
+	k := &s.blk
+	if k.items == 0 {
+		s.failBlock(end, ErrTruncated, "output ended before the call's JSON")
+		return
+	}
+	if k.format == FormatYips {
+		s.envelopes++
+	}
+	for i := range k.calls {
+		k.calls[i].Start, k.calls[i].End = k.start, end
+	}
+	for _, w := range k.warnings {
+		s.addWarning(w)
+	}
+	s.addCallSegment(k.start, end, k.envText, k.calls, k.seq)
+	k.calls = k.calls[:0]
+	s.pos = end
+	s.mode = mProse
+}
+
+// failBlock gives up on the current block. at is where the problem was
+// found; the block's end is found by skipStep, and its text stays prose.
+func (s *Stream) failBlock(at int, err error, reason string) {
+	k := &s.blk
+	k.calls = k.calls[:0]
+	s.skip = skipState{err: err, reason: reason, end: -1}
+	if k.open != nil && k.open.soft && errors.Is(err, ErrNotACall) {
+		// <response>{"answer": 42}</response> is just text, not a broken call.
+		s.skip.quiet = true
+	}
+	s.pos = max(at, s.pos)
+	if s.pos > len(s.buf) {
+		s.pos = len(s.buf)
+	}
+	s.mode = mSkip
 }

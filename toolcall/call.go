@@ -18,6 +18,12 @@ import (
 // string values inside the arguments stay strings even if they look like
 // JSON.
 
+// nameKeys and argsKeys list the aliases in order of preference.
+var (
+	nameKeys = [...]string{"name", "tool_name", "tool", "function"}
+	argsKeys = [...]string{"arguments", "args", "params", "parameters"}
+)
+
 func isNameKey(k []byte) bool {
 	switch string(k) {
 	case "name", "tool_name", "tool", "function":
@@ -58,6 +64,10 @@ type shape struct {
 	// explicit: the arguments were under an alias key or in the OpenAI
 	// function shape (a bare object needs this to count as a call).
 	explicit bool
+	// definition: the object describes a tool rather than calling it
+	// (a "description" beside "parameters", or JSON Schema arguments
+	// with "properties"), as in a tools list a model repeats.
+	definition bool
 	// failure, when the object is not a usable call.
 	reason string
 	err    error
@@ -69,6 +79,7 @@ type shape struct {
 // it without copying.
 func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape {
 	var nameM, argsM, idM, fnM *member
+	definition := false
 	for i := range members {
 		m := &members[i]
 		if m.depth != depth || m.parent != obj || m.keyStart < 0 {
@@ -88,15 +99,24 @@ func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape
 			}
 		case (string(k) == "id" || string(k) == "call_id") && m.kind == '"':
 			idM = m
+		case string(k) == "description":
+			definition = true
 		}
 	}
 	var s shape
+	if argsM != nil && argsM.kind == '{' {
+		// {"name", "description", "parameters": {…}} is how tools are
+		// declared to a model; arguments that are a JSON Schema are too.
+		s.definition = definition && string(b[argsM.keyStart:argsM.keyEnd]) == "parameters" ||
+			hasMember(b, members, argsM.valStart, depth+1, "properties")
+	}
 	if idM != nil {
 		s.call.ID, _ = unquoteIn(b[idM.valStart:idM.valEnd], immutable)
 	}
 	if nameM == nil && fnM != nil {
 		// OpenAI shape: the name and arguments live one level down.
 		inner := buildCall(b, fnM.valStart, depth+1, members, immutable)
+		inner.definition = inner.definition || definition
 		if inner.err == nil {
 			inner.explicit = true
 			if inner.call.ID == "" {
@@ -148,6 +168,100 @@ func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape
 		s.call.Arguments = append(out, '}')
 	}
 	return s
+}
+
+// callShapes interprets a complete JSON value v (members relative to v)
+// as calls: one call object, an array of them, or llama.cpp's generic
+// envelopes {"tool_call": {…}} and {"tool_calls": [{…}, …]}, whose
+// wrapper key is never a tool name. It appends to out. A value that is
+// not made of call objects gives one shape with the error.
+func callShapes(v []byte, ms []member, out []shape) []shape {
+	if v[0] == '{' {
+		sh := buildCall(v, 0, 1, ms, true)
+		if sh.err == nil {
+			return append(out, sh)
+		}
+		if env, ok := genericEnvelope(v, ms); ok {
+			if env.kind == '{' {
+				return append(out, buildCall(v, env.valStart, 2, ms, true))
+			}
+			return callArray(v, ms, env.valStart, 2, out)
+		}
+		return append(out, sh)
+	}
+	return callArray(v, ms, 0, 1, out)
+}
+
+// callArray appends the shapes of the elements of the array at offset arr
+// whose elements sit at the given depth.
+func callArray(v []byte, ms []member, arr, depth int, out []shape) []shape {
+	n := len(out)
+	for _, m := range ms {
+		if m.depth != depth || m.parent != arr {
+			continue
+		}
+		if m.kind != '{' {
+			return append(out[:n], shape{err: ErrNotACall, reason: "every element of the array must be a call object, found " + kindName(m.kind)})
+		}
+		out = append(out, buildCall(v, m.valStart, depth+1, ms, true))
+	}
+	if len(out) == n {
+		return append(out, shape{err: ErrNotACall, reason: "the array of calls is empty"})
+	}
+	return out
+}
+
+// genericEnvelope finds the only member of the root object when it is
+// "tool_call" holding an object or "tool_calls" holding an array.
+func genericEnvelope(v []byte, ms []member) (member, bool) {
+	env, ok := onlyMember(v, ms)
+	if !ok {
+		return env, false
+	}
+	switch k := string(v[env.keyStart:env.keyEnd]); {
+	case k == "tool_call" && env.kind == '{', k == "tool_calls" && env.kind == '[':
+		return env, true
+	}
+	return env, false
+}
+
+// onlyMember returns the member of the root object v when it has exactly
+// one.
+func onlyMember(v []byte, ms []member) (member, bool) {
+	var env member
+	n := 0
+	for _, m := range ms {
+		if m.depth != 1 {
+			continue
+		}
+		if n++; n > 1 {
+			return env, false
+		}
+		env = m
+	}
+	return env, n == 1 && v[0] == '{'
+}
+
+// hasMember reports whether the object at offset obj, whose members sit
+// at depth, has the key.
+func hasMember(b []byte, members []member, obj, depth int, key string) bool {
+	for i := range members {
+		m := &members[i]
+		if m.depth == depth && m.parent == obj && m.keyStart >= 0 && string(b[m.keyStart:m.keyEnd]) == key {
+			return true
+		}
+	}
+	return false
+}
+
+// genericResponse returns the text of llama.cpp's {"response": "…"}, an
+// object with that one string member.
+func genericResponse(v []byte, ms []member) (string, bool) {
+	env, ok := onlyMember(v, ms)
+	if !ok || env.kind != '"' || string(v[env.keyStart:env.keyEnd]) != "response" {
+		return "", false
+	}
+	return unquote(v[env.valStart:env.valEnd])
 }
 
 // argumentsValue turns the value of an arguments key into a JSON object.

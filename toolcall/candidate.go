@@ -7,8 +7,9 @@ package toolcall
 // fence. So such JSON is held back as a candidate; once complete and
 // call-shaped it becomes tentative, and it is confirmed only if nothing
 // but whitespace, separators and further candidates follow. Anything
-// else releases the whole chain as prose. JSON in a fence of another
-// language is never considered.
+// else releases the whole chain as prose, except where chain.go keeps it
+// (Llama 3.x calls, fenced calls that are not examples). JSON in a fence
+// of another language is never considered.
 
 type candidates struct {
 	chainStart int // first byte of the first candidate of the chain
@@ -18,12 +19,18 @@ type candidates struct {
 	jm         jsonMachine
 	afterValue bool // fenced: value done, the closing fence must follow
 	calls      []Call
+	env        *envelope  // the current candidate is an envelope (see candidateEnvelope)
 	marks      []candItem // turn tokens between and after the candidates (no calls)
 }
 
 type candItem struct {
 	start, end int
 	calls      []Call
+	// llama: bare JSON with its arguments under "parameters", the shape
+	// of Llama 3.x's JSON tool calls (see keepLlamaChain).
+	llama  bool
+	fenced bool      // inside a fence, which starts at start
+	env    *envelope // a Yips envelope without its fence label
 }
 
 func (s *Stream) startCandidate(p, valueAt, lineEnd int) {
@@ -55,18 +62,20 @@ func (s *Stream) candidateStep() bool {
 				return false
 			}
 			if !c.jm.atEOF(b) {
-				s.dropCandidate(len(b))
+				s.truncatedCandidate()
 				return true
 			}
 		}
-		calls, ok := s.candidateCalls()
+		calls, ok := s.candidateCalls(b[c.jm.start:c.jm.end], rebase(c.jm.members, c.jm.start), c.jm.rawCtl, false)
 		if !ok {
 			s.releaseCandidate(c.jm.end)
 			return true
 		}
 		c.calls = calls
 		if c.lineEnd < 0 {
-			c.items = append(c.items, candItem{start: c.cur, end: c.jm.end, calls: calls})
+			// Members are relative to the value since candidateCalls.
+			llama := b[c.jm.start] == '{' && hasMember(b[c.jm.start:c.jm.end], c.jm.members, 0, 1, "parameters")
+			c.items = append(c.items, candItem{start: c.cur, end: c.jm.end, calls: calls, llama: llama, env: c.env})
 			s.pos = c.jm.end
 			s.mode = mTentative
 			return true
@@ -79,7 +88,7 @@ func (s *Stream) candidateStep() bool {
 		if !s.eof {
 			return false
 		}
-		c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: c.calls})
+		c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: c.calls, env: c.env, fenced: true})
 		s.pos = len(b)
 		s.mode = mTentative
 		return true
@@ -92,54 +101,140 @@ func (s *Stream) candidateStep() bool {
 		s.releaseCandidate(c.jm.end)
 		return true
 	}
-	c.items = append(c.items, candItem{start: c.cur, end: end, calls: c.calls})
+	c.items = append(c.items, candItem{start: c.cur, end: end, calls: c.calls, env: c.env, fenced: true})
 	s.pos = end
 	s.mode = mTentative
 	return true
 }
 
-// candidateCalls interprets a complete candidate value.
-func (s *Stream) candidateCalls() ([]Call, bool) {
+// candidateCalls interprets a complete candidate value v, whose members
+// are relative to v; repaired says v is a repaired copy.
+func (s *Stream) candidateCalls(v []byte, ms []member, rawCtl, repaired bool) ([]Call, bool) {
 	c := &s.cand
-	v := s.buf[c.jm.start:c.jm.end]
-	ms := rebase(c.jm.members, c.jm.start)
-	var one [1]shape
-	shapes := one[:0]
-	if v[0] == '{' {
-		shapes = append(shapes, buildCall(v, 0, 1, ms, true))
-	} else {
-		for _, m := range ms {
-			if m.depth != 1 {
-				continue
-			}
-			if m.kind != '{' {
-				return nil, false
-			}
-			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, true))
+	if c.jm.slipped {
+		v = fixSlips(v)
+		var ok bool
+		if ms, rawCtl, ok = revalidate(v); !ok {
+			return nil, false
 		}
+		repaired = true
 	}
-	if len(shapes) == 0 {
-		return nil, false
+	c.env = nil
+	var one [1]shape
+	shapes := callShapes(v, ms, one[:0])
+	if shapes[0].err != nil {
+		return s.candidateEnvelope(v, ms, rawCtl, repaired)
 	}
 	calls := make([]Call, 0, len(shapes))
 	for _, sh := range shapes {
 		if sh.err != nil || !s.cfg.allowed(sh.call.Name) {
 			return nil, false
 		}
-		if !sh.explicit && s.cfg.allow == nil {
+		if !sh.explicit && s.cfg.allow == nil || sh.definition {
 			return nil, false
 		}
 		call := sh.call
-		if c.jm.rawCtl {
+		if rawCtl {
 			call.Arguments = escapeControl(call.Arguments)
-			call.Repaired = true
 		}
+		call.Repaired = rawCtl || repaired
 		call.Kind = "tool"
 		call.Format = FormatJSON
 		call.Arguments = s.ownArgs(call.Arguments)
 		calls = append(calls, call)
 	}
 	return calls, true
+}
+
+// candidateEnvelope reads a Yips envelope whose fence lost its label or
+// is missing: JSON that is not a call but whose keys say it is an
+// envelope (see envelopeLabel). Its rules are those of a fenced one; the
+// first envelope of the message is the only one.
+func (s *Stream) candidateEnvelope(v []byte, ms []member, rawCtl, repaired bool) ([]Call, bool) {
+	c := &s.cand
+	if text, ok := genericResponse(v, ms); ok && skipSpace(s.buf, 0) == c.cur {
+		// llama.cpp's generic format answers without a tool as
+		// {"response": "…"}: the whole message is that text.
+		c.env = &envelope{text: text}
+		return nil, true
+	}
+	yips := envelopeLabel(v, ms)
+	if yips == "" || s.cfg.formats&FormatYips == 0 || s.envelopes > 0 {
+		return nil, false
+	}
+	for _, it := range c.items {
+		if it.env != nil {
+			return nil, false
+		}
+	}
+	env, ok := s.readEnvelope(v, rawCtl, yips, repaired, c.cur, c.cur+len(v))
+	if !ok {
+		return nil, false
+	}
+	c.env = &env
+	return env.calls, true
+}
+
+// truncatedCandidate settles JSON the output cut short. A list of calls
+// cut inside its last call keeps the complete calls before it (see
+// rollback), like a cut block; anything else is dropped, because bare
+// JSON is a call only when it is whole.
+func (s *Stream) truncatedCandidate() {
+	c := &s.cand
+	b := s.buf
+	if c.jm.truncation() == "" && s.truncatedToolCall() {
+		return
+	}
+	for _, envelope := range [...]bool{false, true} {
+		fixed := c.jm.rollback(b, envelope)
+		if fixed == nil {
+			continue
+		}
+		if c.jm.slipped {
+			fixed = fixSlips(fixed)
+		}
+		ms, rawCtl, ok := revalidate(fixed)
+		if !ok {
+			continue
+		}
+		// A cut envelope may lose members of its root object; nothing
+		// else may (see rollback).
+		if calls, ok := s.candidateCalls(fixed, ms, rawCtl, true); ok && (!envelope || c.env != nil) {
+			why := c.jm.truncation()
+			s.addFailure(Failure{Format: FormatJSON, Reason: why + cutTailReason, Err: ErrTruncated, Start: c.cur, End: len(b)})
+			c.items = append(c.items, candItem{start: c.cur, end: len(b), calls: calls, env: c.env})
+			s.pos = len(b)
+			s.mode = mTentative
+			return
+		}
+	}
+	s.dropCandidate(len(b))
+}
+
+// truncatedToolCall accepts llama.cpp's {"tool_call": {…}} cut at a value
+// boundary, closed like a cut block: the wrapper says it is a call, as a
+// tag would. It reports whether it did.
+func (s *Stream) truncatedToolCall() bool {
+	c := &s.cand
+	fixed := c.jm.repair(s.buf)
+	if c.jm.slipped {
+		fixed = fixSlips(fixed)
+	}
+	ms, rawCtl, ok := revalidate(fixed)
+	if !ok {
+		return false
+	}
+	if env, ok := genericEnvelope(fixed, ms); !ok || env.kind != '{' {
+		return false
+	}
+	calls, ok := s.candidateCalls(fixed, ms, rawCtl, true)
+	if !ok {
+		return false
+	}
+	c.items = append(c.items, candItem{start: c.cur, end: len(s.buf), calls: calls})
+	s.pos = len(s.buf)
+	s.mode = mTentative
+	return true
 }
 
 // dropCandidate gives up on malformed or truncated JSON. Prose resumes at
@@ -153,6 +248,9 @@ func (s *Stream) dropCandidate(at int) {
 		return
 	}
 	s.noCandUntil = max(s.noCandUntil, c.cur+1, at)
+	if s.keepLlamaChain() {
+		return
+	}
 	if s.startPyList() {
 		return
 	}
@@ -168,6 +266,9 @@ func (s *Stream) releaseCandidate(end int) {
 		s.pos = c.lineEnd
 		s.mode = mFence
 		return
+	}
+	if s.keepLlamaChain() {
+		return // prose resumes after the calls and meets this JSON again
 	}
 	s.pos = end
 	s.mode = mProse
@@ -220,27 +321,37 @@ func (s *Stream) tentativeStep() bool {
 		i = end
 	}
 	s.pos = i
-	if i == len(b) {
-		if !s.eof {
-			return false
-		}
+	if i == len(b) && !s.eof {
+		return false
+	}
+	if i == len(b) && !s.chainIsExample() {
 		s.confirmChain(len(b))
 		return false
 	}
-	switch b[i] {
-	case '{', '[':
-		s.startCandidate(i, i, -1)
-		return true
-	case '`':
-		if atLineStart(b, i) {
-			r := s.recognizeFence(b, i, s.eof)
-			if r.v == vNeed {
-				return false
+	if i < len(b) {
+		switch b[i] {
+		case '{', '[':
+			s.startCandidate(i, i, -1)
+			return true
+		case '`':
+			if atLineStart(b, i) {
+				r := s.recognizeFence(b, i, s.eof)
+				if r.v == vNeed {
+					return false
+				}
+				if r.v == vJSONFence {
+					s.startCandidate(i, r.end, r.lineEnd)
+					return true
+				}
 			}
-			if r.v == vJSONFence {
-				s.startCandidate(i, r.end, r.lineEnd)
-				return true
-			}
+		}
+		if s.keepLlamaChain() {
+			return true
+		}
+		if keep, need := s.keepFencedChain(i); need {
+			return false
+		} else if keep {
+			return true
 		}
 	}
 	// Not the end: the chain is prose. Rescan from the first token after
@@ -257,28 +368,4 @@ func (s *Stream) tentativeStep() bool {
 	c.items, c.marks = c.items[:0], c.marks[:0]
 	s.mode = mProse
 	return true
-}
-
-// confirmChain makes the candidates of the chain calls, drops the tokens
-// among and after them, and resumes prose at end.
-func (s *Stream) confirmChain(end int) {
-	c := &s.cand
-	m := 0
-	for _, it := range c.items {
-		for ; m < len(c.marks) && c.marks[m].start < it.start; m++ {
-			s.addMarkup(c.marks[m].start, c.marks[m].end)
-		}
-		seq := s.blocks
-		s.blocks++
-		for j := range it.calls {
-			it.calls[j].Start, it.calls[j].End = it.start, it.end
-		}
-		s.addCallSegment(it.start, it.end, "", it.calls, seq)
-	}
-	for ; m < len(c.marks); m++ {
-		s.addMarkup(c.marks[m].start, c.marks[m].end)
-	}
-	s.pos = end
-	c.items, c.marks = c.items[:0], c.marks[:0]
-	s.mode = mProse
 }

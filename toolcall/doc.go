@@ -44,17 +44,21 @@
 //
 //   - <tool_call>{json}</tool_call> (Hermes, Qwen), and the wrappers small
 //     models use instead: <function_call>, and — only when JSON follows —
-//     <tool>, <tools>, <response>, <json>, <xml>, <JSON>, <XML>. A block
-//     may hold one object, several, or an array of calls. A missing close
-//     tag is accepted.
+//     <tool>, <tools>, <response>, <json>, <xml>, <JSON>, <XML> and
+//     <function> without =NAME (Qwen2.5-Coder). FireFunction v2's
+//     " functools[…]" opens an array of calls. A block may hold one
+//     object, several, or an array of calls. A missing close tag is
+//     accepted.
 //   - <function=NAME>{args}</function>, alone or inside <tool_call>, and
 //     Qwen3-Coder's <function=NAME><parameter=KEY>value</parameter>…
 //     </function>, whose raw-text values become JSON strings; also
 //     <function name="NAME">. GLM-4.5's <tool_call>NAME
 //     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
 //     that are JSON other than strings stay JSON).
-//   - Mistral: [TOOL_CALLS][{…}] and [TOOL_CALLS]name[ARGS]{…}
-//     (with an optional [CALL_ID]id).
+//   - Mistral: [TOOL_CALLS][{…}] (a few bytes of junk before the array
+//     are skipped), [TOOL_CALLS]name[ARGS]{…} (with an optional
+//     [CALL_ID]id) and tokenizer v11's [TOOL_CALLS]name{…}, one marker per
+//     call; a closing [/TOOL_CALLS] is markup.
 //   - Llama 3.x: <|python_tag|>{"name", "parameters"} (several separated by
 //     ";"), and bare {"name", "parameters"} JSON. After <|python_tag|>,
 //     the built-in tools' name.call(key="value") is a call too, and plain
@@ -85,21 +89,42 @@
 //     functions.NAME:IDX items (the header is kept as Call.ID); also
 //     when the model leaves out the section token.
 //   - Yips envelopes (```yips-agent and legacy ```yips-tools), with their
-//     rules; see envelope.go.
+//     rules, also in the bent shapes small models write (renamed fields,
+//     flattened arguments, a lost fence label or fence); see envelope.go.
 //
 // Bare JSON (and JSON alone in a ```json fence) is a call only when it is
 // the whole message or ends it — possibly several calls in a row — and has
 // a name key plus an arguments key. JSON followed by more prose is an
-// example, not a call. JSON inside a fence of another language, and markup
-// of any kind inside a ```python or ```markdown fence, is code, never a
-// call. With WithTools, names outside the list are never calls.
+// example, not a call, with one exception: Llama 3.x's own shape
+// {"name": …, "parameters": {…}}, one call or several joined by ";", is a
+// call with prose before and after it when it starts a line or follows a
+// colon ("Here is the result: {…} Would you like more?") and names a
+// function (letters, digits, '_', '.'), as those models write it;
+// mid-sentence ("a call such as {…} returns…") it stays an example. A
+// tool definition ({"name", "description", "parameters"}, or arguments
+// that are a JSON Schema) is never a call.
+//
+// A call in a fence (```json, ```xml, ```tool_code, a bare ```) is a call
+// when the fence ends the message or when prose that does not explain it
+// follows ("I'll wait for the result."); a fence introduced as an example
+// ("For example:", "The format is:"), followed by an explanation ("This
+// reads the file…", "Replace the path…") or after such an example is
+// documentation and stays text (see example.go). Bare JSON that ends the
+// message but that its paragraph introduces as an example ("Here is an
+// example: {…}") stays text too, as does a tag block that its own line
+// introduces as one ("for example <tool_call>…"). JSON inside a fence of
+// another language, and markup of any kind inside a ```python or
+// ```markdown fence, is code, never a call. With WithTools, names outside the list are never calls.
 //
 // One alias table covers the names models use: the tool name comes from
 // name, tool_name, tool or function (a string); the arguments from
 // arguments, args, params, parameters, the OpenAI shape
 // {"type":"function","function":{"name","arguments"}}, or the remaining
-// top-level keys. Arguments written as a JSON string are decoded once;
-// string values inside them stay strings.
+// top-level keys. llama.cpp's generic envelopes {"tool_call": {…}} and
+// {"tool_calls": [{…}, …]} hold calls in that shape, and its
+// {"response": "…"}, as the whole message, is that text. Arguments
+// written as a JSON string are decoded once; string values inside them
+// stay strings.
 //
 // # Reasoning
 //
@@ -129,8 +154,15 @@
 // JSON strings, so a "}" or "</tool_call>" inside an argument never ends a
 // call. Output cut off at a value boundary is repaired by closing the open
 // containers, and the call is marked Repaired; a cut inside a string, key,
-// number or literal gives no call but a Failure saying where. Invalid JSON
-// gives no call: its text stays in Result.Text and a Failure reports the
-// reason and the raw span. Failures are isolated per block, so one bad
+// number or literal gives no call but a Failure saying where, and so does
+// a cut right after the tool name ({"name": "x"), because running a call
+// without the arguments the model meant to write would invent it (while
+// streaming, such a call shows only as EventCallName). Slips with one
+// possible meaning are repaired too, and the call marked Repaired: a comma
+// before a closing bracket, and Python's True, False and None. A list of
+// calls cut inside one keeps the complete calls before it (marked
+// Repaired) and reports the cut one as a Failure. Invalid JSON gives no
+// call: its text stays in Result.Text and a Failure reports the reason
+// and the raw span. Failures are isolated per block, so one bad
 // block never costs the valid calls around it.
 package toolcall

@@ -19,6 +19,17 @@ import (
 // named "subagent" whose arguments are the action's other fields (task,
 // max_rounds, …); with an allow-list it needs "subagent" on the list.
 //
+// Small models bend the shape, and what has one meaning is accepted: the
+// action's name and arguments under the aliases of call.go (tool, args,
+// parameters…), arguments beside the name (every key but type, id and
+// the name is then an argument), a missing type on an action that has a
+// name (a tool call), a fence labelled json or not labelled, or no fence
+// at all, when the keys say it is an envelope ("actions", or the legacy
+// lists), JSON slips (see json.go), and an envelope cut off by the token
+// limit, whose complete actions and assistant_text are kept. An envelope
+// without its yips label follows the rule of bare JSON: it must end the
+// message, or it is an example.
+//
 // Exactly one envelope is allowed. Because a stream cannot take back calls
 // it has already reported, the first envelope is used and every later one
 // is a Failure (ErrMultipleEnvelopes) whose text stays prose.
@@ -28,39 +39,64 @@ func (s *Stream) finishEnvelope(v []byte, rawCtl bool) bool {
 	if s.envelopes > 0 {
 		return s.failItem(ErrMultipleEnvelopes, "expected exactly one ```"+k.yips+" envelope per message; this one was ignored, put every action in the first")
 	}
+	env, ok := s.readEnvelope(v, rawCtl, k.yips, k.repaired, k.start, s.pos)
+	if !ok {
+		return s.failItem(ErrInvalidJSON, "the envelope is not a valid JSON object")
+	}
+	k.envText = env.text
+	k.calls = append(k.calls, env.calls...)
+	k.warnings = append(k.warnings, env.warnings...)
+	return true
+}
+
+// envelope is what an envelope yields.
+type envelope struct {
+	text     string // assistant_text
+	calls    []Call
+	warnings []Warning
+}
+
+// readEnvelope reads the envelope object v (yips is its fence label) and
+// applies its rules; start and end delimit it for warnings. It reports
+// false when v is not a JSON object.
+func (s *Stream) readEnvelope(v []byte, rawCtl bool, yips string, repaired bool, start, end int) (envelope, bool) {
+	var out envelope
 	if rawCtl {
 		v = escapeControl(v)
 	}
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal(v, &env); err != nil {
-		return s.failItem(ErrInvalidJSON, "the envelope is not a valid JSON object: "+err.Error())
+		return out, false
 	}
 	if t, ok := env["assistant_text"]; ok {
 		var text string
 		if json.Unmarshal(t, &text) == nil {
-			k.envText = text
+			out.text = text
 		}
+	}
+	warn := func(reason string) {
+		out.warnings = append(out.warnings, Warning{Reason: reason, Start: start, End: end})
 	}
 	seen := map[string]bool{}
 	add := func(kind string, raw json.RawMessage, where string) {
 		c, why := s.envelopeAction(kind, raw)
 		if why != "" {
-			k.warnings = append(k.warnings, Warning{Reason: where + ": " + why, Start: k.start, End: s.pos})
+			warn(where + ": " + why)
 			return
 		}
 		if c.ID != "" {
 			if seen[c.ID] {
-				k.warnings = append(k.warnings, Warning{Reason: fmt.Sprintf("%s: duplicate id %q; the later action was dropped", where, c.ID), Start: k.start, End: s.pos})
+				warn(fmt.Sprintf("%s: duplicate id %q; the later action was dropped", where, c.ID))
 				return
 			}
 			seen[c.ID] = true
 		}
 		c.Format = FormatYips
-		c.Repaired = k.repaired
-		k.calls = append(k.calls, c)
+		c.Repaired = repaired
+		out.calls = append(out.calls, c)
 	}
 	lists := []struct{ key, kind string }{{"actions", ""}}
-	if k.yips == "yips-tools" {
+	if yips == "yips-tools" {
 		lists = []struct{ key, kind string }{{"tool_calls", "tool"}, {"skill_calls", "skill"}, {"subagent_calls", "subagent"}}
 	}
 	for _, l := range lists {
@@ -70,14 +106,14 @@ func (s *Stream) finishEnvelope(v []byte, rawCtl bool) bool {
 		}
 		var list []json.RawMessage
 		if err := json.Unmarshal(raw, &list); err != nil {
-			k.warnings = append(k.warnings, Warning{Reason: fmt.Sprintf("%q must be an array; it was ignored", l.key), Start: k.start, End: s.pos})
+			warn(fmt.Sprintf("%q must be an array; it was ignored", l.key))
 			continue
 		}
 		for i, a := range list {
 			add(l.kind, a, fmt.Sprintf("%s[%d]", l.key, i))
 		}
 	}
-	return true
+	return out, true
 }
 
 // envelopeAction validates one action. kind is "" for yips-agent actions,
@@ -94,28 +130,54 @@ func (s *Stream) envelopeAction(kind string, raw json.RawMessage) (Call, string)
 	}
 	if kind == "" {
 		t, ok := str("type")
-		if !ok {
+		switch {
+		case ok:
+			kind = t
+		case hasAny(a, nameKeys[:]):
+			kind = "tool" // small models leave out the type of a tool call
+		default:
 			return Call{}, `missing "type" (tool, skill or subagent); the action was dropped`
 		}
-		kind = t
 	}
 	c := Call{Kind: kind}
 	c.ID, _ = str("id")
 	switch kind {
 	case "tool", "skill":
-		name, ok := str("name")
-		if !ok || name == "" {
+		// Small models rename the fields (the one alias table of
+		// call.go) or put the arguments beside the name.
+		nameKey := ""
+		for _, key := range nameKeys {
+			if name, ok := str(key); ok && name != "" {
+				c.Name, nameKey = name, key
+				break
+			}
+		}
+		if c.Name == "" {
 			return Call{}, `missing "name"; the action was dropped`
 		}
-		c.Name = name
 		c.Arguments = json.RawMessage("{}")
-		if r, ok := a["arguments"]; ok {
+		argKey := ""
+		for _, key := range argsKeys {
+			if _, ok := a[key]; ok {
+				argKey = key
+				break
+			}
+		}
+		if r := a[argKey]; argKey != "" {
 			m := member{valStart: 0, valEnd: len(r), kind: jsonKind(r)}
 			args, why := argumentsValue(r, &m)
 			if why != "" {
 				return Call{}, why + "; the action was dropped"
 			}
 			c.Arguments = args
+		} else {
+			// Flattened: every key but the type, id and name.
+			delete(a, "type")
+			delete(a, "id")
+			delete(a, nameKey)
+			if len(a) > 0 {
+				c.Arguments, _ = json.Marshal(a)
+			}
 		}
 	case "subagent":
 		if _, ok := str("task"); !ok {
@@ -133,6 +195,50 @@ func (s *Stream) envelopeAction(kind string, raw json.RawMessage) (Call, string)
 		return Call{}, s.cfg.unknownToolReason(c.Name) + "; the action was dropped"
 	}
 	return c, ""
+}
+
+// envelopeLabel names the envelope kind the top-level keys of the object
+// v identify, or "": "actions" or "assistant_text" is yips-agent's; the
+// legacy lists, or "tool_calls" beside "assistant_text", are
+// yips-tools'. A lone
+// "tool_calls" is llama.cpp's generic envelope, read as calls before this
+// is asked.
+func envelopeLabel(v []byte, ms []member) string {
+	if v[0] != '{' {
+		return ""
+	}
+	var actions, legacy, toolCalls, text bool
+	for _, m := range ms {
+		if m.depth != 1 || m.keyStart < 0 {
+			continue
+		}
+		switch string(v[m.keyStart:m.keyEnd]) {
+		case "actions":
+			actions = m.kind == '['
+		case "skill_calls", "subagent_calls":
+			legacy = legacy || m.kind == '['
+		case "tool_calls":
+			toolCalls = m.kind == '['
+		case "assistant_text":
+			text = m.kind == '"'
+		}
+	}
+	switch {
+	case legacy || toolCalls && text:
+		return "yips-tools"
+	case actions || text:
+		return "yips-agent"
+	}
+	return ""
+}
+
+func hasAny(a map[string]json.RawMessage, keys []string) bool {
+	for _, k := range keys {
+		if _, ok := a[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonKind classifies a valid JSON value by its first byte.

@@ -34,22 +34,17 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 			return s.failItem(ErrBadArguments, "the arguments must be a JSON object")
 		}
 		shapes = append(shapes, shape{call: Call{Name: name, Arguments: v, ID: id}})
-	case v[0] == '{':
-		shapes = append(shapes, buildCall(v, 0, 1, rebase(members, base), true))
 	default:
-		ms := rebase(members, base)
-		for _, m := range ms {
-			if m.depth != 1 {
-				continue
-			}
-			if m.kind != '{' {
-				return s.failItem(ErrNotACall, "every element of the array must be a call object, found "+kindName(m.kind))
-			}
-			shapes = append(shapes, buildCall(v, m.valStart, 2, ms, true))
+		shapes = callShapes(v, rebase(members, base), shapes)
+	}
+	if n := len(shapes); k.truncated && name == "" && shapes[n-1].nameOnly() {
+		// Cut off after the tool name: running it without the arguments
+		// the model meant to write would invent a call.
+		if n == 1 {
+			return s.failItem(ErrTruncated, nameOnlyReason)
 		}
-		if len(shapes) == 0 {
-			return s.failItem(ErrNotACall, "the array of calls is empty")
-		}
+		shapes = shapes[:n-1]
+		s.addFailure(Failure{Format: k.format, Reason: nameOnlyReason, Err: ErrTruncated, Start: k.start, End: len(s.buf)})
 	}
 	for _, sh := range shapes {
 		if sh.err != nil {
@@ -69,6 +64,13 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		k.calls = append(k.calls, c)
 	}
 	return true
+}
+
+const nameOnlyReason = "output ended after the tool name, before its arguments; the call was not used"
+
+// nameOnly reports a call object that has a name and nothing else.
+func (sh *shape) nameOnly() bool {
+	return sh.err == nil && !sh.explicit && string(sh.call.Arguments) == "{}"
 }
 
 // rebase returns members with offsets relative to base, in place.
@@ -107,21 +109,67 @@ func (s *Stream) failItem(err error, reason string) bool {
 func (s *Stream) truncatedItem() {
 	k := &s.blk
 	if why := k.jm.truncation(); why != "" {
+		if fixed := k.jm.rollback(s.buf, k.format == FormatYips); fixed != nil && s.finishRolledBack(fixed) {
+			s.addFailure(Failure{Format: k.format, Reason: why + cutTailReason, Err: ErrTruncated, Start: k.start, End: len(s.buf)})
+			s.endBlock(len(s.buf))
+			return
+		}
+		if s.mode == mSkip {
+			return
+		}
 		s.failBlock(len(s.buf), ErrTruncated, why+"; the call was not used")
 		return
 	}
 	fixed := k.jm.repair(s.buf)
-	var jm jsonMachine
-	jm.reset(0)
-	jm.run(fixed, 0)
-	if !jm.atEOF(fixed) {
+	if k.jm.slipped {
+		fixed = fixSlips(fixed)
+	}
+	members, rawCtl, ok := revalidate(fixed)
+	if !ok {
 		s.failBlock(len(s.buf), ErrTruncated, "output ended inside the call and it could not be closed")
 		return
 	}
-	if !s.finishItem(fixed, jm.members, 0, jm.rawCtl || k.jm.rawCtl, true) {
+	k.truncated = true
+	if !s.finishItem(fixed, members, 0, rawCtl || k.jm.rawCtl, true) {
 		return
 	}
 	s.endBlock(len(s.buf))
+}
+
+// cutTailReason ends the failure reported for a call list cut off
+// inside its last call.
+const cutTailReason = "; the calls before the cut were kept, the cut call was not used"
+
+// finishRolledBack finishes an item cut back to its complete calls.
+func (s *Stream) finishRolledBack(fixed []byte) bool {
+	if s.blk.jm.slipped {
+		fixed = fixSlips(fixed)
+	}
+	members, rawCtl, ok := revalidate(fixed)
+	return ok && s.finishItem(fixed, members, 0, rawCtl || s.blk.jm.rawCtl, true)
+}
+
+// finishSlipped finishes a complete item that holds JSON slips, from a
+// fixed copy.
+func (s *Stream) finishSlipped() bool {
+	k := &s.blk
+	fixed := fixSlips(s.buf[k.jm.start:k.jm.end])
+	members, rawCtl, ok := revalidate(fixed)
+	if !ok {
+		// The machine accepted only slips fixSlips repairs.
+		return s.failItem(ErrInvalidJSON, "invalid JSON that could not be repaired")
+	}
+	return s.finishItem(fixed, members, 0, rawCtl, true)
+}
+
+// revalidate runs a fresh machine over a repaired copy of a value and
+// returns its members; ok is false unless the copy is plain, complete
+// JSON.
+func revalidate(fixed []byte) (members []member, rawCtl, ok bool) {
+	var jm jsonMachine
+	jm.reset(0)
+	jm.run(fixed, 0)
+	return jm.members, jm.rawCtl, jm.atEOF(fixed) && !jm.slipped
 }
 
 // mistralPrefix reads what follows [TOOL_CALLS]: JSON, or name[ARGS]
@@ -149,8 +197,25 @@ func (s *Stream) mistralPrefix() bool {
 	if j == len(b) && !s.eof && j-i < maxNameLen {
 		return false
 	}
-	if j == i {
-		s.failBlock(i, ErrInvalidJSON, "expected a JSON array of calls or name[ARGS]{…} after "+mistralTag)
+	if j > i && j < len(b) && b[j] == '{' {
+		// Tokenizer v11 and later: [TOOL_CALLS]name{arguments}.
+		s.mistralName(string(b[i:j]), "", j)
+		return true
+	}
+	if j == i || j < len(b) && b[j] != '[' {
+		// The older form with junk before the array of calls
+		// ("[TOOL_CALLS] json\n[{…}]"): skip it if an array of objects
+		// opens soon after.
+		at, need := mistralArray(b, i, s.eof)
+		if need {
+			return false
+		}
+		if at >= 0 {
+			k.state = bItems
+			s.pos = at
+			return true
+		}
+		s.failBlock(i, ErrInvalidJSON, "expected a JSON array of calls, name{…} or name[ARGS]{…} after "+mistralTag)
 		return true
 	}
 	name := string(b[i:j])
@@ -173,17 +238,52 @@ func (s *Stream) mistralPrefix() bool {
 		return false
 	}
 	if !full {
-		s.failBlock(j, ErrInvalidJSON, "expected [ARGS] after the tool name "+name)
+		s.failBlock(j, ErrInvalidJSON, "expected [ARGS] or a JSON object after the tool name "+name)
 		return true
 	}
+	s.mistralName(name, id, j+len(mistralArgs))
+	return true
+}
+
+// mistralName starts the arguments of the Mistral call name at offset at.
+func (s *Stream) mistralName(name, id string, at int) {
+	k := &s.blk
 	k.name = name
 	k.itemName = ""
 	k.state = bItems
-	s.pos = j + len(mistralArgs)
+	s.pos = at
 	k.id = id
 	s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
 	k.nameSent = true
-	return true
+}
+
+// mistralJunkLimit bounds the junk skipped between [TOOL_CALLS] and its
+// array, so that a stray token in prose cannot swallow a later array.
+const mistralJunkLimit = 32
+
+// mistralArray finds "[" followed by "{" (blank space between allowed)
+// within mistralJunkLimit bytes of i, on the same or the next line. It
+// returns the offset of the "[", -1 if there is none, or need when more
+// input could decide.
+func mistralArray(b []byte, i int, eof bool) (at int, need bool) {
+	lines := 0
+	for p := i; p < len(b) && p-i < mistralJunkLimit; p++ {
+		switch b[p] {
+		case '\n':
+			if lines++; lines > 1 {
+				return -1, false
+			}
+		case '[':
+			j := skipSpace(b, p+1)
+			if j == len(b) {
+				return -1, !eof
+			}
+			if b[j] == '{' {
+				return p, false
+			}
+		}
+	}
+	return -1, !eof && len(b)-i < mistralJunkLimit
 }
 
 // progress emits the call's name and path as soon as they are complete.

@@ -27,6 +27,10 @@ type jsonMachine struct {
 
 	rawCtl    bool // a raw control character appeared inside a string
 	lastComma bool // the last significant byte was ','
+	// slipped: the value holds unambiguous slips (a trailing comma before
+	// a closing bracket, Python's True, False or None) that fixSlips
+	// turns into valid JSON.
+	slipped bool
 
 	errPos int
 	errMsg string
@@ -83,6 +87,7 @@ func (m *jsonMachine) reset(start int) {
 	m.inKey = false
 	m.rawCtl = false
 	m.lastComma = false
+	m.slipped = false
 	m.errPos = 0
 	m.errMsg = ""
 	m.members = m.members[:0]
@@ -196,7 +201,7 @@ func (m *jsonMachine) run(b []byte, i int) int {
 			m.litPos++
 			i++
 			if m.litPos == len(m.lit) {
-				m.endValue(i, m.lit[0])
+				m.endValue(i, m.lit[0]|0x20) // the kind of True is 't'
 			}
 			continue
 		}
@@ -208,7 +213,8 @@ func (m *jsonMachine) run(b []byte, i int) int {
 		}
 		switch m.state {
 		case jValue, jValueOrEnd:
-			if c == ']' && m.state == jValueOrEnd {
+			if c == ']' && (m.state == jValueOrEnd || m.lastComma) {
+				m.slipped = m.slipped || m.state == jValue // [1, 2,]
 				m.stack = m.stack[:len(m.stack)-1]
 				m.endValue(i+1, '[')
 				i++
@@ -219,16 +225,14 @@ func (m *jsonMachine) run(b []byte, i int) int {
 			}
 			i++
 		case jKeyOrEnd, jKey:
-			if c == '}' && m.state == jKeyOrEnd {
+			if c == '}' && (m.state == jKeyOrEnd || m.lastComma) {
+				m.slipped = m.slipped || m.state == jKey // {"a": 1,}
 				m.stack = m.stack[:len(m.stack)-1]
 				m.endValue(i+1, '{')
 				i++
 				continue
 			}
 			if c != '"' {
-				if m.state == jKey && c == '}' {
-					return m.fail(i, "trailing comma before '}'")
-				}
 				return m.fail(i, "unexpected "+quoteByte(c)+", expected a quoted object key")
 			}
 			if d := len(m.stack); d < maxDepth {
@@ -293,6 +297,12 @@ func (m *jsonMachine) startValue(b []byte, i int, c byte) bool {
 		m.lit, m.litPos, m.state = "false", 1, jLiteral
 	case c == 'n':
 		m.lit, m.litPos, m.state = "null", 1, jLiteral
+	case c == 'T', c == 'F', c == 'N':
+		// Python's literals, as models write them when they think in
+		// Python: unambiguous, and fixSlips writes their JSON spelling
+		// (each has the same length).
+		m.lit, m.litPos, m.state = pyLiterals[c], 1, jLiteral
+		m.slipped = true
 	default:
 		return false
 	}

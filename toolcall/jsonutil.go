@@ -51,13 +51,95 @@ func (m *jsonMachine) repair(b []byte) []byte {
 	out := make([]byte, 0, j-m.start+len(m.stack))
 	out = append(out, b[m.start:j]...)
 	for k := len(m.stack) - 1; k >= 0; k-- {
-		if m.stack[k] == '{' {
-			out = append(out, '}')
-		} else {
-			out = append(out, ']')
-		}
+		out = append(out, closer(m.stack[k]))
 	}
 	return out
+}
+
+// rollback returns the unfinished value cut back to its last complete
+// call object, the last finished element of an array at depth 1 or 2 (a
+// list of calls, an envelope's list of actions) whose containers are all
+// still open, followed by the closers of those containers. With
+// envelope, a finished member of the root object counts too (an
+// envelope's assistant_text or its closed list of actions): that is only
+// safe for envelopes, whose members are not a call's arguments. It
+// returns nil when there is none. Otherwise only whole array elements are
+// dropped, never part of an object, so the result never holds half of a
+// call's arguments.
+func (m *jsonMachine) rollback(b []byte, envelope bool) []byte {
+	for i := len(m.members) - 1; i >= 0; i-- {
+		mb := &m.members[i]
+		d := mb.depth
+		whole := mb.keyStart < 0 && mb.kind == '{' && d <= 2 || envelope && d == 1 && mb.keyStart >= 0
+		if !whole || len(m.stack) < d || m.contStart[d-1] != mb.parent {
+			continue
+		}
+		out := make([]byte, 0, mb.valEnd-m.start+d)
+		out = append(out, b[m.start:mb.valEnd]...)
+		for k := d - 1; k >= 0; k-- {
+			out = append(out, closer(m.stack[k]))
+		}
+		return out
+	}
+	return nil
+}
+
+func closer(open byte) byte {
+	if open == '{' {
+		return '}'
+	}
+	return ']'
+}
+
+// pyLiterals are Python's spellings of true, false and null.
+var pyLiterals = map[byte]string{'T': "True", 'F': "False", 'N': "None"}
+
+// fixSlips returns a copy of v, a value the machine accepted with
+// slipped set, as valid JSON: commas before a closing bracket dropped and
+// Python literals spelled as JSON. Only bytes outside strings change, and
+// the machine has already checked that every letter there starts a
+// literal.
+func fixSlips(v []byte) []byte {
+	out := make([]byte, 0, len(v))
+	in, esc := false, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case in:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				in = false
+			}
+		case c == '"':
+			in = true
+		case c == ',':
+			if j := skipSpace(v, i+1); j < len(v) && (v[j] == '}' || v[j] == ']') {
+				continue
+			}
+		case c == 'T' || c == 'F' || c == 'N':
+			lit := pyLiterals[c]
+			out = append(out, jsonLiteral(lit)...)
+			i += len(lit) - 1
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// jsonLiteral is the JSON spelling of a Python literal.
+func jsonLiteral(py string) string {
+	switch py {
+	case "True":
+		return "true"
+	case "False":
+		return "false"
+	}
+	return "null"
 }
 
 func isHex(c byte) bool {

@@ -6,13 +6,14 @@ import "fmt"
 type Option func(*config)
 
 type config struct {
+	set      bool // built by newConfig: a zero Stream has not been yet
 	formats  Format
 	allow    map[string]bool // nil: any name
 	thinking bool            // the message starts inside a reasoning block
 }
 
 func newConfig(opts []Option) config {
-	c := config{formats: AllFormats}
+	c := config{set: true, formats: AllFormats}
 	for _, o := range opts {
 		o(&c)
 	}

@@ -56,6 +56,38 @@ var tagOpeners = []opener{
 	{tag: "<xml>", close: "</xml>", format: FormatTag, soft: true},
 	{tag: "<JSON>", close: "</JSON>", format: FormatTag, soft: true},
 	{tag: "<XML>", close: "</XML>", format: FormatTag, soft: true},
+	// Qwen2.5-Coder wraps a JSON call in <function> without =NAME.
+	{tag: "<function>", close: "</function>", format: FormatTag, soft: true},
+}
+
+// functoolsOpener is FireFunction v2's " functools[{…}, …]": the word
+// comes before the '[' that triggers recognition (see functoolsAt).
+var functoolsOpener = opener{tag: functoolsWord, format: FormatTag}
+
+const functoolsWord = "functools"
+
+// functoolsAt reports whether the '[' at p follows the word functools,
+// itself at the start of the text or after blank space.
+func functoolsAt(b []byte, p int) bool {
+	q := p - len(functoolsWord)
+	return q >= 0 && string(b[q:p]) == functoolsWord && (q == 0 || isSpace(b[q-1]))
+}
+
+// heldFunctools returns how many bytes at the end of b could still become
+// "functools[": prose must not show them yet.
+func heldFunctools(b []byte) int {
+	// The word has one 'f', so only the suffix starting at the last 'f'
+	// can match. This runs once per chunk of plain prose: a short loop
+	// beats a call to bytes.LastIndexByte.
+	for n := 1; n <= len(functoolsWord) && n <= len(b); n++ {
+		if b[len(b)-n] == 'f' {
+			if string(b[len(b)-n:]) == functoolsWord[:n] {
+				return n
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 const (
@@ -65,6 +97,7 @@ const (
 	pythonTag      = "<|python_tag|>"
 	pythonStart    = "<|python_start|>" // Llama 4: [f(k=v), …]<|python_end|>
 	mistralTag     = "[TOOL_CALLS]"
+	mistralClose   = "[/TOOL_CALLS]" // some templates close the calls
 	mistralArgs    = "[ARGS]"
 	mistralCallID  = "[CALL_ID]"
 	fenceMark      = "```"
@@ -162,6 +195,7 @@ type rec struct {
 	lineEnd int    // for fences: offset just past the opener line
 	yips    string // "yips-agent" or "yips-tools"
 	closeBy string // vThink at an opener: the tag that closes the block
+	back    int    // vBlock, vNeed: markup bytes before the trigger byte
 }
 
 // recognize decides what starts at b[p] in prose. eof reports whether b
@@ -172,6 +206,14 @@ func (s *Stream) recognize(b []byte, p int, eof bool) rec {
 	case '<':
 		return s.recognizeTag(b, p, eof, false)
 	case '[':
+		if f&FormatTag != 0 && functoolsAt(b, p) {
+			switch j := skipSpace(b, p+1); {
+			case j == len(b) && !eof:
+				return rec{v: vNeed, back: len(functoolsWord)}
+			case j < len(b) && b[j] == '{':
+				return rec{v: vBlock, end: p, open: &functoolsOpener, format: FormatTag, back: len(functoolsWord)}
+			}
+		}
 		if f&FormatMistral != 0 {
 			full, partial := hasPrefixOrPartial(b[p:], mistralTag)
 			if full {

@@ -76,6 +76,25 @@ func (f *proseFinder) next(b []byte, pos int) int {
 	return best
 }
 
+// hasProseSpecial reports whether b holds a byte of proseSpecials.
+func hasProseSpecial(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if zeroBytes(x^('<'*lo7))|zeroBytes(x^('>'*lo7))|zeroBytes(x^('['*lo7))|
+			zeroBytes(x^('{'*lo7))|zeroBytes(x^('`'*lo7)) != 0 {
+			return true
+		}
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '<', '>', '[', '{', '`':
+			return true
+		}
+	}
+	return false
+}
+
 // indexStringSpecial returns the index of the first byte in b that ends
 // or escapes a JSON string or is a raw control character, or -1.
 func indexStringSpecial(b []byte) int {

@@ -21,7 +21,7 @@ func (s *Stream) skipStep() bool {
 	end := s.skip.end
 	switch ct := k.closeTag(); {
 	case end >= 0:
-	case ct != "":
+	case ct != "" && k.format != FormatMistral: // [/TOOL_CALLS] is optional
 		opener := functionOpen
 		if k.open != nil {
 			opener = k.open.tag

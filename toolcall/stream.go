@@ -23,8 +23,9 @@ import (
 // Each byte is examined a bounded number of times, so the cost of a
 // stream is linear in its length.
 //
-// Create one with NewStream, one per message; a Stream is not safe for
-// concurrent use.
+// Create one with NewStream, one per message; the zero Stream is ready to
+// use and behaves like NewStream(). A Stream is not safe for concurrent
+// use.
 type Stream struct {
 	cfg    config
 	buf    []byte
@@ -36,9 +37,12 @@ type Stream struct {
 	textStart int // start of the prose run not yet turned into a segment
 	shown     int // prose before this offset has been emitted
 
-	res      Result
-	events   []Event
-	segCalls []int // shared backing array of Segment.Calls
+	res    Result
+	events []Event
+	// proseEvent is the only event of a Feed that found plain prose;
+	// only its Text ever changes (see Feed).
+	proseEvent [1]Event
+	segCalls   []int // shared backing array of Segment.Calls
 
 	// src is set when buf is the memory of the string given to Parse:
 	// then nothing may hand buf out as []byte (see ownArgs).
@@ -53,6 +57,7 @@ type Stream struct {
 	started     bool // the start of the message has been checked (recognizeFunctionaryStart)
 	blocks      int  // call blocks opened so far
 	envelopes   int  // yips envelopes accepted so far
+	examples    int  // fenced calls judged examples so far (example.go)
 
 	blk  block
 	cand candidates
@@ -76,12 +81,26 @@ const (
 
 // NewStream returns a Stream configured by opts.
 func NewStream(opts ...Option) *Stream {
-	s := &Stream{cfg: newConfig(opts)}
+	s := &Stream{}
+	s.configure(newConfig(opts))
+	return s
+}
+
+// configure sets the configuration before the first byte is scanned.
+func (s *Stream) configure(c config) {
+	s.cfg = c
 	if s.cfg.thinking {
 		s.mode = mThink
 		s.th = think{start: 0, content: 0, shown: 0, hold: -1, close: thinkClose}
 	}
-	return s
+}
+
+// ready gives a zero Stream the default configuration, so that
+// var s Stream works exactly like NewStream().
+func (s *Stream) ready() {
+	if !s.cfg.set {
+		s.configure(newConfig(nil))
+	}
 }
 
 // Parse finds the tool calls in a complete model message.
@@ -91,7 +110,8 @@ func Parse(text string) Result {
 
 // ParseWith is Parse with options (an allow-list of tools, formats).
 func ParseWith(text string, opts ...Option) Result {
-	s := NewStream(opts...)
+	var s Stream
+	s.configure(newConfig(opts))
 	// The scanner reads text in place, without copying it: the buffer is
 	// never written in this mode, and nothing handed to the caller
 	// aliases it as []byte (see ownArgs); strings are sliced from src.
@@ -104,17 +124,45 @@ func ParseWith(text string, opts ...Option) Result {
 }
 
 // Feed adds the next chunk of the message and returns what it settled.
-// The returned slice is reused by the next call to Feed or Flush.
+// The returned slice is reused by the next call to Feed or Flush, and
+// its events must not be modified.
 func (s *Stream) Feed(chunk string) []Event {
-	s.events = s.events[:0]
+	s.ready()
 	if s.eof {
+		s.events = s.events[:0]
 		return nil
 	}
-	if s.buf == nil {
+	if len(s.buf)+len(chunk) > cap(s.buf) {
 		// Streams arrive in small chunks: start with room for a few
-		// kilobytes instead of growing a byte at a time.
-		s.buf = make([]byte, 0, max(4096, len(chunk)))
+		// kilobytes, then double. append's gentler growth for large
+		// slices would copy a long message many more times.
+		nb := make([]byte, len(s.buf), max(4096, 2*cap(s.buf), len(s.buf)+len(chunk)))
+		copy(nb, s.buf)
+		s.buf = nb
 	}
+	// (A view of the chunk, not []byte(chunk), which would copy a long one.)
+	if s.mode == mProse && (s.started || s.pos > 0) && s.pos == len(s.buf) &&
+		!hasProseSpecial(unsafe.Slice(unsafe.StringData(chunk), len(chunk))) {
+		// The common case, prose without markup: what advance would
+		// do, without its dispatch and searches. (Reslicing in place
+		// instead of append keeps the GC's write barrier out.)
+		n := len(s.buf)
+		s.buf = s.buf[:n+len(chunk)]
+		copy(s.buf[n:], chunk)
+		s.pos = len(s.buf)
+		if s.cfg.formats&FormatTag != 0 {
+			s.pos -= heldFunctools(s.buf[max(s.textStart, s.pos-len(functoolsWord)):])
+		}
+		if s.pos <= s.shown {
+			return nil
+		}
+		// One pointer write instead of a whole Event: this path runs
+		// once per chunk of every plain reply.
+		s.proseEvent[0].Text = s.str(s.shown, s.pos)
+		s.shown = s.pos
+		return s.proseEvent[:]
+	}
+	s.events = s.events[:0]
 	s.buf = append(s.buf, chunk...)
 	s.advance()
 	return s.events
@@ -124,6 +172,7 @@ func (s *Stream) Feed(chunk string) []Event {
 // held-back text and the calls that could only be confirmed at the end
 // (bare JSON, blocks whose close tag never came). Close calls it if needed.
 func (s *Stream) Flush() []Event {
+	s.ready()
 	s.events = s.events[:0]
 	if s.eof {
 		return nil
@@ -136,6 +185,7 @@ func (s *Stream) Flush() []Event {
 // Close ends the message and returns the Result. It equals Parse of the
 // concatenation of every chunk fed. Further Feed calls are ignored.
 func (s *Stream) Close() Result {
+	s.ready()
 	if !s.eof {
 		s.Flush()
 	}
@@ -201,12 +251,6 @@ func (s *Stream) str(a, b int) string {
 	return unsafe.String(&s.buf[a], b-a)
 }
 
-func (s *Stream) emit(e Event) {
-	if !s.silent {
-		s.events = append(s.events, e)
-	}
-}
-
 // advance runs the scanner until it needs more input. At end of input
 // every mode settles, so advance then consumes everything.
 func (s *Stream) advance() {
@@ -236,50 +280,6 @@ func (s *Stream) advance() {
 	if s.eof && s.pos >= len(s.buf) {
 		s.flushText(len(s.buf))
 	}
-}
-
-// displayLimit is the offset up to which prose is settled.
-func (s *Stream) displayLimit() int {
-	switch s.mode {
-	case mProse, mFence:
-		return s.pos
-	case mCandidate, mTentative, mPyList:
-		return s.cand.chainStart
-	}
-	return 0 // block, skip and think hold their text
-}
-
-// emitText releases settled prose as an EventText.
-func (s *Stream) emitText() {
-	s.showUpTo(s.displayLimit())
-}
-
-// showUpTo emits settled prose up to end without ending the prose run.
-func (s *Stream) showUpTo(end int) {
-	if end > s.shown {
-		if !s.silent {
-			s.emit(Event{Kind: EventText, Text: s.str(s.shown, end)})
-		}
-		s.shown = end
-	}
-}
-
-// flushText ends the current prose run at end: emits what is still held
-// and records the run as a text segment.
-func (s *Stream) flushText(end int) {
-	if end > s.textStart {
-		t := s.str(s.textStart, end)
-		if end > s.shown {
-			if s.shown == s.textStart {
-				s.emit(Event{Kind: EventText, Text: t}) // share the string
-			} else {
-				s.showUpTo(end)
-			}
-		}
-		s.res.Segments = append(s.res.Segments, Segment{Kind: SegmentText, Start: s.textStart, End: end, Text: t})
-	}
-	s.textStart = end
-	s.shown = max(s.shown, end)
 }
 
 // prose scans prose (or a foreign fence) for markup. It returns true when
@@ -324,12 +324,16 @@ func (s *Stream) prose() bool {
 		p := s.find.next(b, s.pos)
 		if p < 0 {
 			s.pos = len(b)
+			if !s.eof && s.cfg.formats&FormatTag != 0 {
+				s.pos -= heldFunctools(b[max(s.textStart, s.pos-len(functoolsWord)):])
+			}
 			return false
 		}
 		s.pos = p
 		r := s.recognize(b, p, s.eof)
 		switch r.v {
 		case vNeed:
+			s.pos = p - r.back // hold the whole possible markup
 			return false
 		case vNone:
 			s.pos = p + 1
@@ -345,7 +349,7 @@ func (s *Stream) prose() bool {
 		case vMarkup:
 			s.addMarkup(p, r.end)
 		case vBlock:
-			s.startBlock(p, r)
+			s.startBlock(p-r.back, r)
 			return true
 		case vCandidate:
 			s.startCandidate(p, p, -1)
@@ -356,57 +360,4 @@ func (s *Stream) prose() bool {
 		}
 	}
 	return false
-}
-
-// addCallSegment records calls found in [start,end) with their display
-// text (an envelope's assistant_text) and emits their events.
-func (s *Stream) addCallSegment(start, end int, text string, calls []Call, block int) {
-	s.flushText(start)
-	seg := Segment{Kind: SegmentCall, Start: start, End: end, Text: text}
-	if text != "" {
-		s.emit(Event{Kind: EventText, Text: text})
-	}
-	if s.res.Calls == nil {
-		// Messages with calls usually have several: skip the smallest
-		// growth steps, each of which copies every call.
-		s.res.Calls = make([]Call, 0, 8)
-		s.res.Segments = slices.Grow(s.res.Segments, 16)
-	}
-	first := len(s.segCalls)
-	for _, c := range calls {
-		idx := len(s.res.Calls)
-		s.res.Calls = append(s.res.Calls, c)
-		s.segCalls = append(s.segCalls, idx)
-		// Calls are never modified once appended, so the event may point
-		// at the element even if the slice later grows.
-		s.emit(Event{Kind: EventCall, Block: block, Format: c.Format, Name: c.Name, Index: idx, Call: &s.res.Calls[idx]})
-	}
-	if len(s.segCalls) > first {
-		seg.Calls = s.segCalls[first:len(s.segCalls):len(s.segCalls)]
-	}
-	s.res.Segments = append(s.res.Segments, seg)
-	s.textStart, s.shown = end, end
-}
-
-// addMarkup drops the control token at [start,end) from Text.
-func (s *Stream) addMarkup(start, end int) {
-	s.flushText(start)
-	s.res.Segments = append(s.res.Segments, Segment{Kind: SegmentMarkup, Start: start, End: end})
-	s.textStart, s.shown = end, max(s.shown, end)
-	s.pos = end
-}
-
-// addFailure records a failed block; its text stays prose, so the prose
-// run simply continues over it.
-func (s *Stream) addFailure(f Failure) {
-	f.Raw = s.str(f.Start, f.End)
-	s.res.Failures = append(s.res.Failures, f)
-	ff := f
-	s.emit(Event{Kind: EventFailure, Block: s.blk.seq, Format: f.Format, Failure: &ff})
-}
-
-func (s *Stream) addWarning(w Warning) {
-	s.res.Warnings = append(s.res.Warnings, w)
-	ww := w
-	s.emit(Event{Kind: EventWarning, Block: s.blk.seq, Warning: &ww})
 }

@@ -3,6 +3,8 @@ package toolcall
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -45,6 +47,12 @@ func TestStreamHoldsOnlyPossibleMarkup(t *testing.T) {
 		{"placeholder released at once",
 			[]string{"Fill {name} in", "."},
 			[]string{"Fill {name} in", "Fill {name} in."}},
+		{"prose fast path holds a possible functools prefix",
+			[]string{"A long line of plain prose, longer than any small buffer. functo", "ols[{\"name\": \"x\", \"arguments\": {}}]"},
+			[]string{"A long line of plain prose, longer than any small buffer. ", "A long line of plain prose, longer than any small buffer. "}},
+		{"prose fast path releases a held prefix that was prose",
+			[]string{"Plain prose that mentions func", "tions."},
+			[]string{"Plain prose that mentions ", "Plain prose that mentions functions."}},
 		{"fence opener held until its language is known",
 			[]string{"Code:\n``", "`go\nx := 1\n```\n"},
 			[]string{"Code:\n", "Code:\n```go\nx := 1\n```\n"}},
@@ -249,4 +257,34 @@ func TestEventJSON(t *testing.T) {
 	if got := strings.Join(lines, "\n"); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestZeroStream checks that a zero Stream works exactly like NewStream():
+// same events and same Result for every golden input.
+func TestZeroStream(t *testing.T) {
+	for _, in := range goldenInputs(t) {
+		chunks := split(in, []byte{7})
+		var zero Stream
+		want := NewStream()
+		gotEv, wantEv := feedAll(&zero, chunks...), feedAll(want, chunks...)
+		if !reflect.DeepEqual(eventTexts(gotEv), eventTexts(wantEv)) {
+			t.Fatalf("input %q: zero Stream events %v, NewStream %v", in, eventTexts(gotEv), eventTexts(wantEv))
+		}
+		if g, w := zero.Close(), want.Close(); !reflect.DeepEqual(g, w) {
+			t.Fatalf("input %q: zero Stream result %+v, NewStream %+v", in, g, w)
+		}
+	}
+	var s Stream // Close alone must not panic and must give an empty result
+	if r := s.Close(); len(r.Calls) != 0 || r.Text != "" {
+		t.Errorf("Close of an unused zero Stream = %+v", r)
+	}
+}
+
+// eventTexts summarises events as comparable strings.
+func eventTexts(evs []Event) []string {
+	out := make([]string, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, fmt.Sprintf("%d|%s|%s|%s", e.Kind, e.Name, e.Text, e.Path))
+	}
+	return out
 }

@@ -1,0 +1,114 @@
+package toolcall
+
+import "bytes"
+
+// Telling a fenced call from a fenced example.
+//
+// Models that call a tool from a fence (```json, ```xml, a bare ```)
+// usually end their message there, to wait for the result, but many add a
+// line first: "Then I will compare them.", "I'll wait for the output."
+// Answers that document a call look different: the fence is introduced as
+// an example ("For example:", "the format looks like this:") or followed
+// by an explanation of it ("This reads the file…", "Replace PATH with…").
+// Transcripts of small models (Qwen2.5-Coder, Llama 3.2, Mistral under
+// Ollama) and peers' tests show both, and the peers that parse fences
+// (llama.cpp's Hermes parser) take every fenced call, inventing the
+// examples. So a fenced call that prose follows is a call unless one of
+// these cues marks it as documentation. A fence that ends the message, or
+// bare JSON that does, is a call unless the paragraph before it
+// introduces it as an example. A tag shown inside a sentence ("for
+// example <tool_call>…</tool_call>, and …") is an example too.
+
+// exampleCuesBefore, found in the prose just before the fence (lower
+// case), introduce an example.
+var exampleCuesBefore = []string{
+	"for example", "an example", "example:", "example of", "example call",
+	"example usage", "e.g.", "for instance", "like this", "like so", "looks like",
+	"look like", "would look", "the format", "format is", "syntax", "such as",
+	"would write", "should write", "usage:", "how to", "here's how",
+	"here is how",
+}
+
+// exampleCuesAfter, starting the prose after the fence, explain it.
+var exampleCuesAfter = []string{
+	"This ", "This:", "The above", "In this", "Here ", "Here,", "Where ",
+	"Replace ", "Note", "Each ", "It ", "That ", "You can", "You could",
+	"You'd", "The tool", "The function", "The call", "The model",
+	"To ", "Or ", "Or,", "Alternatively", "If ", "For ",
+}
+
+// cueWindow bounds how far before the fence the cues are looked for: the
+// sentence or two that introduce it.
+const cueWindow = 200
+
+// fencedExampleAt decides whether the fence that opened at fence and
+// closed before the prose at p is documentation. need reports that p is
+// too close to the end of the input to decide.
+func (s *Stream) fencedExampleAt(fence, p int) (example, need bool) {
+	b, eof := s.buf, s.eof
+	for _, cue := range exampleCuesAfter {
+		full, partial := hasPrefixOrPartial(b[p:], cue)
+		if full {
+			return true, false
+		}
+		if partial && !eof {
+			need = true
+		}
+	}
+	if need {
+		return false, true
+	}
+	return s.fenceIsExample(fence), false
+}
+
+// fenceIsExample reports whether the fence at offset fence is introduced
+// as an example, or follows a fence that was one: an answer that shows
+// one example call usually shows several ("To read a file: … To write
+// one: …").
+func (s *Stream) fenceIsExample(fence int) bool {
+	return s.examples > 0 || introducedAsExample(s.buf, fence)
+}
+
+// introducedAsExample reports whether the paragraph before offset at
+// introduces what starts there as an example. Bare JSON that ends the
+// message follows this rule too: "Example: {…}" is not a call.
+func introducedAsExample(b []byte, at int) bool {
+	// Only the paragraph that introduces it counts.
+	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
+	if i := bytes.LastIndex(before, []byte(fenceMark)); i >= 0 {
+		before = before[i+len(fenceMark):]
+	}
+	if i := bytes.LastIndex(before, []byte("\n\n")); i >= 0 {
+		before = before[i+2:]
+	}
+	lower := bytes.ToLower(before)
+	for _, cue := range exampleCuesBefore {
+		if bytes.Contains(lower, []byte(cue)) {
+			return true
+		}
+	}
+	return false
+}
+
+// inlineExampleCues, on the line before a tag, make it an example shown
+// in a sentence ("for example <tool_call>{…}</tool_call>, and …"). They
+// are fewer than exampleCuesBefore: a real call often follows "how to"
+// or "the format" in the same paragraph, but not "for example" in the
+// same line.
+var inlineExampleCues = []string{
+	"for example", "e.g.", "for instance", "an example", "example:",
+	"like this", "looks like", "would look", "such as",
+}
+
+// exampleOnLine reports whether the text on the line before offset at
+// introduces what starts there as an example.
+func exampleOnLine(b []byte, at int) bool {
+	line := b[bytes.LastIndexByte(b[:at], '\n')+1 : at]
+	lower := bytes.ToLower(line)
+	for _, cue := range inlineExampleCues {
+		if bytes.Contains(lower, []byte(cue)) {
+			return true
+		}
+	}
+	return false
+}
