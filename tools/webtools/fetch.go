@@ -107,6 +107,22 @@ func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	return f.checkURL(req.URL)
 }
 
+// parseURL parses a page's URL as a caller wrote it and applies the
+// host's rules to it; a refusal by the rules wraps ErrBlocked.
+func (f *Fetcher) parseURL(rawURL string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil {
+		return nil, fmt.Errorf("bad URL %q: %v", rawURL, err)
+	}
+	if u.Scheme == "" {
+		return nil, fmt.Errorf("URL %q has no scheme: write it in full, e.g. https://%s", rawURL, rawURL)
+	}
+	if err := f.checkURL(u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
 func (f *Fetcher) checkURL(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("%w: URL scheme %q: only http and https pages can be read", ErrBlocked, u.Scheme)
@@ -146,14 +162,8 @@ var ErrUnsupported = errors.New("unsupported content type")
 
 // Fetch fetches rawURL and converts its body by content type.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
-	u, err := url.Parse(strings.TrimSpace(rawURL))
+	u, err := f.parseURL(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("bad URL %q: %v", rawURL, err)
-	}
-	if u.Scheme == "" {
-		return nil, fmt.Errorf("URL %q has no scheme: write it in full, e.g. https://%s", rawURL, rawURL)
-	}
-	if err := f.checkURL(u); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.Timeout)
