@@ -89,11 +89,12 @@ func (f *features) apply(ctx context.Context, ws *safety.Workspace, reg *tools.R
 	}
 	var readWebpage tools.Tool
 	if f.web {
-		allow := splitList(f.webAllow)
-		if slices.Equal(allow, []string{"*"}) {
-			allow = nil // every public domain
+		web := webtools.Config{AllowDomains: splitList(f.webAllow), DenyDomains: splitList(f.webDeny)}
+		if slices.Equal(web.AllowDomains, []string{"*"}) {
+			// Every public domain, read without asking: nobody is there to.
+			web.AllowDomains, web.ApproveAllDomains = nil, true
 		}
-		fetcher, err := webtools.NewFetcher(webtools.Config{AllowDomains: allow, DenyDomains: splitList(f.webDeny)})
+		fetcher, err := webtools.NewFetcher(web)
 		if err != nil {
 			return cleanup, err
 		}

@@ -14,8 +14,8 @@ import (
 // open world, at exactly the URL given. The host's domain rules are the
 // tool's own verdict: a host on the deny list (or off a non-empty allow
 // list) is refused before anyone is asked, and a host the allow list
-// covers may be read unasked. Any other host gets no verdict, so the
-// agent asks a person; nothing but the host's configuration ever lets a
+// covers (or any, under Config.ApproveAllDomains) may be read unasked.
+// Any other host gets no verdict, so the agent asks a person; nothing but the host's configuration ever lets a
 // page be read without asking.
 func (f *Fetcher) declare(_ context.Context, a ReadArgs) (tools.Effects, error) {
 	raw := strings.TrimSpace(a.URL)
@@ -32,6 +32,8 @@ func (f *Fetcher) declare(_ context.Context, a ReadArgs) (tools.Effects, error) 
 		return tools.Effects{}, err
 	case len(f.rules.allow) > 0:
 		e.Decision, e.Reasons = safety.Allow, []string{u.Hostname() + " is on the host's allow list for " + ReadName}
+	case f.cfg.ApproveAllDomains:
+		e.Decision, e.Reasons = safety.Allow, []string{"the host approves " + ReadName + " on every public domain"}
 	}
 	return e, nil
 }

@@ -22,6 +22,8 @@ func TestReadWebpageDeclaresEffects(t *testing.T) {
 		{"no rules: no verdict", Config{}, "https://example.com/a", 0, "", ""},
 		{"allow list covers the host", Config{AllowDomains: []string{"go.dev"}}, "https://pkg.go.dev/net/http", safety.Allow, "pkg.go.dev is on the host's allow list", ""},
 		{"off the allow list", Config{AllowDomains: []string{"go.dev"}}, "https://evil.test/", safety.Deny, "not on the host's allow list", ""},
+		{"every domain approved", Config{ApproveAllDomains: true}, "https://example.com/a", safety.Allow, "every public domain", ""},
+		{"deny wins over approving every domain", Config{ApproveAllDomains: true, DenyDomains: []string{"evil.test"}}, "https://evil.test/", safety.Deny, "deny list", ""},
 		{"deny list", Config{DenyDomains: []string{"evil.test"}}, "https://a.evil.test/", safety.Deny, "deny list", ""},
 		{"deny wins over allow", Config{AllowDomains: []string{"good.test"}, DenyDomains: []string{"bad.good.test"}}, "https://bad.good.test/", safety.Deny, "deny list", ""},
 		{"not http", Config{}, "file:///etc/passwd", safety.Deny, "only http and https", ""},
