@@ -332,7 +332,7 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 // fromToolResult maps a registry result to an outcome.
 func fromToolResult(res tools.Result) outcome {
 	o := outcome{Text: res.Text, Status: StatusSuccess, Path: res.Meta.Path, StartLine: res.Meta.StartLine,
-		Added: res.Meta.Added, Removed: res.Meta.Removed}
+		Added: res.Meta.Added, Removed: res.Meta.Removed, Images: res.Images}
 	if len(res.Meta.Chunks) > 1 {
 		o.Chunks = res.Meta.Chunks
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -44,6 +45,9 @@ type ToolOutcome struct {
 	Wrote        bool // a file was written (not skipped)
 	AutoApproved bool
 	CheckpointID string
+	// Images are the pictures the tool returned; they go to the model
+	// with Text (which describes each for a model that cannot see them).
+	Images []llm.Image
 }
 
 // ToolHandler runs one prepared call to its outcome. The agent's own
