@@ -20,7 +20,7 @@ import (
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/llm"
-	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
@@ -144,7 +144,7 @@ func (a *app) close() {
 
 // setModel switches the model; the current session continues with it.
 func (a *app) setModel(ctx context.Context, name string) error {
-	m, err := llmtest.Open(name, llmtest.WithLogger(a.logger))
+	m, err := modelstr.Open(name, modelstr.WithLogger(a.logger))
 	if err != nil {
 		return err
 	}

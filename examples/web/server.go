@@ -18,7 +18,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
-	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
@@ -54,7 +54,7 @@ var errClosing = errors.New("the server is shutting down; no new turns")
 type sessionKey struct{}
 
 func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
-	model, err := llmtest.Open(o.model, llmtest.WithLogger(logger))
+	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger))
 	if err != nil {
 		return nil, err
 	}
