@@ -253,7 +253,6 @@ func (s *server) startTurn(sess *session.Session, in agent.Input) error {
 		return session.ErrBusy
 	}
 	ctx := context.WithValue(s.baseCtx, sessionKey{}, id)
-	ctx = tools.WithReporter(ctx, func(p tools.Progress) { l.appendJSON(encodeToolOutput(p)) })
 	ctx, cancel := context.WithCancel(ctx)
 	s.runs[id] = cancel
 	s.wg.Add(1)
