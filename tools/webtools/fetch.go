@@ -234,6 +234,10 @@ func convert(ctx context.Context, p *Page, header string, body []byte, base *url
 	switch {
 	case mt == "text/html" || mt == "application/xhtml+xml":
 		p.Kind = KindHTML
+		body, err := toUTF8(body, header, true)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", p.FinalURL, err)
+		}
 		title, md, err := HTMLToMarkdown(ctx, body, base)
 		if err != nil {
 			return fmt.Errorf("converting %s to Markdown: %w", p.FinalURL, err)
@@ -260,6 +264,10 @@ func convert(ctx context.Context, p *Page, header string, body []byte, base *url
 		}
 	case strings.HasPrefix(mt, "text/") || mt == "application/xml" || mt == "application/javascript":
 		p.Kind = KindText
+		body, err := toUTF8(body, header, false)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", p.FinalURL, err)
+		}
 		p.Text = validText(body)
 	default:
 		return fmt.Errorf("%w: %s is %s; read_webpage reads HTML, text, JSON and PDF", ErrUnsupported, p.FinalURL, mt)
