@@ -19,6 +19,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
+	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
@@ -83,6 +84,13 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ag
 	if _, err := builtin.Register(reg, a.ws, bopts); err != nil {
 		return nil, err
 	}
+	if o.mcpConfig != "" {
+		servers, err := mcpmount.Mount(ctx, o.mcpConfig, a.ws.Root(), reg, a.logger)
+		if err != nil {
+			return nil, fmt.Errorf("-mcp-config: %w", err)
+		}
+		a.closers = append(a.closers, servers)
+	}
 	var cpStore checkpoint.Store = checkpoint.NewMemoryStore()
 	a.sessStore = session.NewMemoryStore()
 	if o.db != ":memory:" {
@@ -134,8 +142,12 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ag
 }
 
 func (a *app) close() {
+	// In reverse: the log file, opened first, still records the others'
+	// failures (an MCP server that would not stop).
 	for i := len(a.closers) - 1; i >= 0; i-- {
-		a.closers[i].Close()
+		if err := a.closers[i].Close(); err != nil && a.logger != nil {
+			a.logger.Warn("coder: close", "error", err)
+		}
 	}
 	if a.ws != nil {
 		a.ws.Close()
