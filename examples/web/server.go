@@ -18,6 +18,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
+	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -76,6 +77,13 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	shell, err := builtin.Register(reg, ws, builtin.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
+	}
+	if o.mcpConfig != "" {
+		servers, err := mcpmount.Mount(ctx, o.mcpConfig, ws.Root(), reg, logger)
+		if err != nil {
+			return nil, fmt.Errorf("-mcp-config: %w", err)
+		}
+		s.closers = append(s.closers, servers.Close)
 	}
 	cpStore, sessStore, err := s.openStores(ctx, o.db)
 	if err != nil {
