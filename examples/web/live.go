@@ -11,8 +11,9 @@ import (
 
 // liveLog is one session's event stream as the page sees it: the agent's
 // events (replayed from the session store when the session is opened,
-// then appended by the sink as they happen, a running call's live output
-// in tool_progress events included) and the server's own (host_error). Each entry gets the next sequence number, which the page
+// then appended by the sink as they happen; a running call's live output
+// is among them, as tool_progress events) and the server's own
+// (host_error). Each entry gets the next sequence number, which the page
 // sends back as Last-Event-ID to resume after a dropped connection
 // without gaps or repeats.
 type liveLog struct {
