@@ -51,7 +51,7 @@ func (e *Executor) extend() error {
 		if s == nil {
 			return fmt.Errorf("%w: nil entry in Config.Skills", ErrConfig)
 		}
-		wrapped = append(wrapped, skillTool{s})
+		wrapped = append(wrapped, registeredSkill(s))
 		e.skills[SkillNamespace+tools.NamespaceSep+s.Describe().Name] = s
 	}
 	if err := reg.RegisterNamespace(SkillNamespace, wrapped...); err != nil {

@@ -44,7 +44,9 @@
 // confinement, sensitivity, approval with the diff of the declared bytes,
 // a checkpoint snapshot, then the tool writes exactly those bytes or,
 // if the file changed since, nothing). Read-only calls go straight to the
-// registry (a file that may hold secrets needs approval first); a tool
+// registry (a file that may hold secrets needs approval first, and so
+// does a read that reaches outside the machine, such as a web page,
+// unless the tool declares the host's configuration allows it); a tool
 // that declares nothing is opaque and confirm-level. With Config.Staging,
 // file writes are only staged under tokens that apply_file_change or
 // [Executor.ApplyChange] apply once.
@@ -82,8 +84,8 @@
 // and the runner refuses any other call in code, whatever the model
 // writes. Review may also run read-only git commands, checked by safety
 // analysis. Read-only runs make no checkpoints and never ask for
-// approval: what would need one (reading a file that may hold secrets) is
-// refused instead.
+// approval: what would need one (reading a file that may hold secrets, or
+// a web page the host has not allowed) is refused instead.
 //
 // Modes are [ModeSpec] values: the four above are [BuiltinModes], and a
 // host adds its own (Ask, Architect…) in Config.Modes with their tools

@@ -11,13 +11,15 @@ import (
 // rules: native results are one role-tool message per call carrying
 // tool_name (and the call id), in call order; text-mode results are
 // gathered into one user message; envelope results are one "Action
-// results:" message (seed 004). Problems (calls that could not be
-// parsed) are told to the model in the same turn so it can correct them.
+// results:" message (seed 004). Images a tool returned travel with its
+// result: on its tool message, or on the one user message in order.
+// Problems (calls that could not be parsed) are told to the model in the
+// same turn so it can correct them.
 func resultMessages(mode ToolCalling, results []callResult, problems []string) []llm.Message {
 	var out []llm.Message
 	if mode == ToolCallingNative {
 		for _, r := range results {
-			out = append(out, llm.Message{Role: llm.RoleTool, Content: r.out.Text, ToolName: r.call.Name, ToolCallID: r.call.ID})
+			out = append(out, llm.Message{Role: llm.RoleTool, Content: r.out.Text, ToolName: r.call.Name, ToolCallID: r.call.ID, Images: r.out.Images})
 		}
 		if len(problems) > 0 {
 			out = append(out, llm.Message{Role: llm.RoleUser, Content: strings.Join(problems, "\n\n")})
@@ -25,6 +27,7 @@ func resultMessages(mode ToolCalling, results []callResult, problems []string) [
 		return out
 	}
 	var b strings.Builder
+	var images []llm.Image
 	if mode == ToolCallingEnvelope && len(results) > 0 {
 		b.WriteString("Action results:\n")
 	}
@@ -32,6 +35,7 @@ func resultMessages(mode ToolCalling, results []callResult, problems []string) [
 		if i > 0 {
 			b.WriteString("\n")
 		}
+		images = append(images, r.out.Images...)
 		if mode == ToolCallingEnvelope {
 			fmt.Fprintf(&b, "- id %s, %s %s: %s\n%s\n", r.call.ID, r.call.Kind, r.call.Name, r.out.Status, indent(r.out.Text))
 			continue
@@ -46,7 +50,7 @@ func resultMessages(mode ToolCalling, results []callResult, problems []string) [
 		b.WriteString("\n")
 	}
 	if b.Len() > 0 {
-		out = append(out, llm.Message{Role: llm.RoleUser, Content: strings.TrimRight(b.String(), "\n")})
+		out = append(out, llm.Message{Role: llm.RoleUser, Content: strings.TrimRight(b.String(), "\n"), Images: images})
 	}
 	return out
 }

@@ -60,6 +60,7 @@ type toolRunner struct {
 	others   callHandler             // tools that may change things and declare no judgeable effect; nil refuses them
 	special  map[string]callHandler  // skills and subagents, by canonical name
 	reads    *readGuard              // nil: reads are not judged
+	open     *openWorldGate          // asks about open-world reads; nil refuses them
 	allowed  func(c *ToolCall) error // the mode's gate; nil allows all
 	chain    ToolHandler             // host middleware around dispatch
 	emit     func(Event)
@@ -150,7 +151,8 @@ func (r *toolRunner) route(ctx context.Context, c call) routed {
 // only calls that declare they only read, need no approval and no
 // handler of their own.
 func (r *toolRunner) concurrent(rt routed) bool {
-	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.tc != nil && readOnly(rt.tc.Effects) && r.special[rt.canonical] == nil
+	return r.parallel > 1 && rt.early == nil && rt.ask == nil && rt.tc != nil && readOnly(rt.tc.Effects) &&
+		!needsOpenWorldApproval(rt.tc.Effects) && r.special[rt.canonical] == nil
 }
 
 // readOnly reports effects that change nothing and need no decision.
@@ -243,13 +245,40 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 	return r.chain.HandleTool(ctx, rt.tc)
 }
 
-// dispatch is the agent's own handler, innermost in the chain: it routes
-// a call by what its tool declares it will do.
+// dispatch is the agent's own handler, innermost in the chain: an
+// open-world read no host configuration allows is approved first (skills
+// included), then the call is routed by what its tool declares.
 func (r *toolRunner) dispatch(ctx context.Context, tc *ToolCall) outcome {
+	if !needsOpenWorldApproval(tc.Effects) {
+		return r.byEffects(ctx, tc)
+	}
+	// What a person approves is declared now: a call whose declaration
+	// failed when the batch was routed is refused before anyone is asked.
+	if err := r.declare(ctx, tc); err != nil {
+		return failed(StatusError, "Error: "+err.Error())
+	}
+	if !needsOpenWorldApproval(tc.Effects) {
+		return r.byEffects(ctx, tc)
+	}
+	approved, refused := r.open.approve(ctx, tc)
+	if refused != nil {
+		return *refused
+	}
+	o := r.byEffects(tools.WithApproved(ctx, tc.Effects), tc)
+	o.AutoApproved = approved.By() != approval.ByUser
+	return o
+}
+
+// byEffects runs a call by what its tool declares it will do.
+func (r *toolRunner) byEffects(ctx context.Context, tc *ToolCall) outcome {
 	if h := r.special[tc.Tool]; h != nil {
 		// Skills and subagents are bounded inside (a skill's command by
 		// the terminal handler and ToolTimeout, a subagent by its round
 		// limit), never around a whole call that may wait for approvals.
+		// A skill that declares its calls (fetch) is held to its verdict.
+		if tc.Effects.Decision == safety.Deny {
+			return refusedByTool(tc)
+		}
 		return h.handle(ctx, tc)
 	}
 	if !readOnly(tc.Effects) {
@@ -265,7 +294,7 @@ func (r *toolRunner) dispatch(ctx context.Context, tc *ToolCall) outcome {
 	e := tc.Effects
 	switch {
 	case e.Decision == safety.Deny:
-		return outcome{Text: fmt.Sprintf("Not run: %s refuses this call: %s", tc.Tool, strings.Join(e.Reasons, "; ")), Status: StatusDenied, Detail: strings.Join(e.Reasons, "; ")}
+		return refusedByTool(tc)
 	case e.Command != "" && r.terminal != nil:
 		return r.terminal.handle(ctx, tc)
 	case len(e.Writes) > 0 && r.files != nil:
@@ -276,6 +305,12 @@ func (r *toolRunner) dispatch(ctx context.Context, tc *ToolCall) outcome {
 		return r.others.handle(ctx, tc)
 	}
 	return failed(StatusDenied, fmt.Sprintf("Not run: %s may change things, and nothing in this run can judge or allow it.", tc.Tool))
+}
+
+// refusedByTool is the outcome of a call its own tool refuses.
+func refusedByTool(tc *ToolCall) outcome {
+	why := strings.Join(tc.Effects.Reasons, "; ")
+	return outcome{Text: fmt.Sprintf("Not run: %s refuses this call: %s", tc.Tool, why), Status: StatusDenied, Detail: why}
 }
 
 func (r *toolRunner) finish(rt routed, o outcome) callResult {
@@ -297,7 +332,7 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 // fromToolResult maps a registry result to an outcome.
 func fromToolResult(res tools.Result) outcome {
 	o := outcome{Text: res.Text, Status: StatusSuccess, Path: res.Meta.Path, StartLine: res.Meta.StartLine,
-		Added: res.Meta.Added, Removed: res.Meta.Removed}
+		Added: res.Meta.Added, Removed: res.Meta.Removed, Images: res.Images}
 	if len(res.Meta.Chunks) > 1 {
 		o.Chunks = res.Meta.Chunks
 	}

@@ -82,6 +82,23 @@ func (t skillTool) Execute(context.Context, tools.Call) (tools.Result, error) {
 	return tools.Result{}, fmt.Errorf("%w: call %s through an agent.Executor", ErrSkillOutsideRun, t.s.Describe().Name)
 }
 
+// declaringSkillTool is the registry entry of a skill that declares its
+// calls' effects (tools.Declarer), so that its calls are judged by them
+// as a tool's would be.
+type declaringSkillTool struct{ skillTool }
+
+func (t declaringSkillTool) Effects(ctx context.Context, call tools.Call) (tools.Effects, error) {
+	return t.s.(tools.Declarer).Effects(ctx, call)
+}
+
+// registeredSkill is what the registry holds for s.
+func registeredSkill(s Skill) tools.Tool {
+	if _, ok := s.(tools.Declarer); ok {
+		return declaringSkillTool{skillTool{s}}
+	}
+	return skillTool{s}
+}
+
 // selfJudging skills submit each action they take to the run's safety
 // checks themselves (the build skill runs its command through the
 // terminal handler), so the skill call is not asked about as a whole.

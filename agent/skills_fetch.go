@@ -11,13 +11,32 @@ import (
 // on top of a read_webpage tool (webtools.NewRead with the host's
 // Fetcher): the same arguments ({"url": …, "start_line": …}), the same
 // address and domain policy, the same Markdown. The skill is read-only
-// and open-world, as the tool declares; read-only modes may use it.
+// and open-world and declares each call as the tool does, so it is
+// approved as read_webpage is: unasked only for a domain the host
+// allows, otherwise asked (and refused where no one can be asked).
 func FetchSkill(readWebpage tools.Tool) Skill {
 	spec := readWebpage.Describe()
 	spec.Name = "fetch"
-	return SkillFunc{Spec: spec, Run: func(ctx context.Context, _ SkillEnv, args json.RawMessage) SkillResult {
+	return fetchSkill{SkillFunc{Spec: spec, Run: func(ctx context.Context, _ SkillEnv, args json.RawMessage) SkillResult {
 		return skillResultOf(readWebpage.Execute(ctx, tools.Call{Name: readWebpage.Describe().Name, Arguments: args}))
-	}}
+	}}, readWebpage}
+}
+
+// fetchSkill is the fetch skill with its tool's declarations.
+type fetchSkill struct {
+	SkillFunc
+	tool tools.Tool
+}
+
+// Effects declares a call as the tool declares it; for a tool that
+// declares nothing, what its Spec says of every call.
+func (s fetchSkill) Effects(ctx context.Context, call tools.Call) (tools.Effects, error) {
+	d, ok := s.tool.(tools.Declarer)
+	if !ok {
+		return specEffects(s.tool.Describe()), nil
+	}
+	call.Name = s.tool.Describe().Name
+	return d.Effects(ctx, call)
 }
 
 // skillResultOf maps a tool's answer to a skill's.

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,21 +16,28 @@ import (
 )
 
 // TestFetchSkill: seed 004's fetch skill reads a page through
-// read_webpage's policy, in a read-only mode too.
+// read_webpage's policy and approval: in a read-only mode a domain the
+// host allows is read unasked and any other is refused; in agent mode a
+// page off the allow list is asked about, with its URL.
 func TestFetchSkill(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<html><head><title>Docs</title></head><body><nav>MENU</nav><p>Use <code>go test</code>.</p></body></html>")
 	}))
 	defer srv.Close()
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
 	allowed := netip.MustParseAddrPort(srv.Listener.Addr().String())
-	f, err := webtools.NewFetcher(webtools.Config{AllowAddr: func(ap netip.AddrPort) bool { return ap == allowed }})
-	require.NoError(t, err)
+	fetcher := func(domains ...string) *webtools.Fetcher {
+		f, err := webtools.NewFetcher(webtools.Config{AllowAddr: func(ap netip.AddrPort) bool { return ap == allowed },
+			Resolver: loopbackResolver{}, AllowDomains: domains})
+		require.NoError(t, err)
+		return f
+	}
 
-	e := newEnv(t, `{"tool_calls":[{"name":"fetch","arguments":{"url":"`+srv.URL+`"}},{"name":"fetch","arguments":{"url":"http://127.0.0.1:1/"}}]}
+	e := newEnv(t, `{"tool_calls":[{"name":"fetch","arguments":{"url":"http://docs.test:`+port+`/"}},{"name":"fetch","arguments":{"url":"http://other.test:`+port+`/"}}]}
 {"content":"Done. [TASK_COMPLETE]"}`, nil)
 	cfg := e.config()
-	cfg.Skills = []Skill{FetchSkill(webtools.NewRead(f))}
+	cfg.Skills = []Skill{FetchSkill(webtools.NewRead(fetcher("docs.test")))}
 	cfg.Mode = ModeExplore
 	res, err := e.run(cfg, "How are tests run?")
 	require.NoError(t, err)
@@ -40,8 +48,21 @@ func TestFetchSkill(t *testing.T) {
 	require.Contains(t, acts[0].Output, "Title: Docs")
 	require.Contains(t, acts[0].Output, "Use `go test`.")
 	require.NotContains(t, acts[0].Output, "MENU")
-	require.Equal(t, StatusError, acts[1].Status)
-	require.Contains(t, acts[1].Output, "loopback")
+	require.Equal(t, StatusDenied, acts[1].Status)
+	require.Contains(t, acts[1].Output, "not on the host's allow list")
+
+	e2 := newEnv(t, `{"tool_calls":[{"name":"fetch","arguments":{"url":"`+srv.URL+`"}}]}
+{"content":"Done. [TASK_COMPLETE]"}`, nil)
+	cfg2 := e2.config()
+	ap := &approver{answer: allowAll}
+	cfg2.Approver = ap
+	cfg2.Skills = []Skill{FetchSkill(webtools.NewRead(fetcher()))}
+	_, err = e2.run(cfg2, "How are tests run?")
+	require.NoError(t, err)
+	require.Len(t, ap.asked, 1)
+	require.Equal(t, srv.URL, ap.asked[0].Subject())
+	acts2 := e2.rec.actions()
+	require.Equal(t, StatusSuccess, acts2[len(acts2)-1].Status, acts2[len(acts2)-1].Output)
 }
 
 // TestVirtualTerminalSkill: commands go through the run's persistent

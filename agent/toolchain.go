@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -44,6 +45,9 @@ type ToolOutcome struct {
 	Wrote        bool // a file was written (not skipped)
 	AutoApproved bool
 	CheckpointID string
+	// Images are the pictures the tool returned; they go to the model
+	// with Text (which describes each for a model that cannot see them).
+	Images []llm.Image
 }
 
 // ToolHandler runs one prepared call to its outcome. The agent's own
@@ -94,13 +98,19 @@ func prepareCall(ctx context.Context, reg *tools.Registry, c call) (*ToolCall, e
 	}
 	tc := &ToolCall{ID: c.ID, Tool: p.Name, Args: p.Arguments, Sent: c.Args, Spec: t.Describe()}
 	if perr != nil {
-		tc.Effects.ReadOnly = tc.Spec.ReadOnly
+		tc.Effects = specEffects(tc.Spec)
 		return tc, perr
 	}
 	if err := declareEffects(ctx, reg, tc); err != nil {
-		tc.Effects = tools.Effects{Annotations: tools.Annotations{ReadOnly: tc.Spec.ReadOnly}}
+		tc.Effects = specEffects(tc.Spec)
 	}
 	return tc, nil
+}
+
+// specEffects are what a tool's Spec says of every call, for a call whose
+// own declaration failed: it stays open-world if the tool is.
+func specEffects(s tools.Spec) tools.Effects {
+	return tools.Effects{Annotations: tools.Annotations{ReadOnly: s.ReadOnly, OpenWorld: s.OpenWorld}}
 }
 
 // declareEffects has tc's tool declare its effects now.

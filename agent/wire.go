@@ -171,6 +171,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) 
 	if e.safety.Workspace != nil {
 		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !spec.ReadOnly, logger: cfg.Logger}
 	}
+	r.runner.open = &openWorldGate{authorize: gate.Authorize, askable: !spec.ReadOnly, logger: cfg.Logger}
 	r.runner.special = r.specialHandlers(th, gate.Authorize)
 	if !spec.ReadOnly {
 		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: execute}

@@ -48,6 +48,10 @@ type Effects struct {
 	Writes []string `json:"writes,omitempty"`
 	// Command is the shell command line the call runs, exactly.
 	Command string `json:"command,omitempty"`
+	// URL is the address an open-world call reaches, exactly as it will
+	// be requested, when the call names one (a web page to fetch). A
+	// person approving the call is shown it.
+	URL string `json:"url,omitempty"`
 	// Changes are the exact new contents of the files the call writes,
 	// when the tool can compute them without writing. A person approving
 	// the call is shown these bytes, and they are what gets written.
@@ -87,8 +91,11 @@ type Declarer interface {
 }
 
 // Effects returns what a prepared call (see Prepare) will do. A tool that
-// declares nothing gets Effects with Declared false and the read-only flag
-// of its Spec (a read-only one is taken to read its "path" argument); an
+// declares nothing gets Effects with Declared false and the read-only and
+// open-world flags of its Spec (a read-only one is taken to read its
+// "path" argument). A Spec's flags describe every call, so a declaring
+// tool whose Spec is open-world declares open-world calls whatever it
+// says; an
 // error from the tool's declaration means the call cannot
 // run as given (a missing file to edit, text that does not match) and says
 // so in words for the model.
@@ -105,7 +112,7 @@ func (r *Registry) Effects(ctx context.Context, call Call) (Effects, error) {
 	}
 	d, ok := t.(Declarer)
 	if !ok {
-		eff := Effects{Annotations: Annotations{ReadOnly: e.spec.ReadOnly}}
+		eff := Effects{Annotations: Annotations{ReadOnly: e.spec.ReadOnly, OpenWorld: e.spec.OpenWorld}}
 		if e.spec.ReadOnly {
 			// A read-only tool that declares nothing is taken to read the
 			// file its "path" parameter names (every path alias has been
@@ -125,6 +132,7 @@ func (r *Registry) Effects(ctx context.Context, call Call) (Effects, error) {
 		return Effects{}, err
 	}
 	eff.Declared = true
+	eff.OpenWorld = eff.OpenWorld || e.spec.OpenWorld
 	if e.spec.ReadOnly && !eff.ReadOnly {
 		return Effects{}, fmt.Errorf("tool %s is registered read-only but declares a call that is not", call.Name)
 	}

@@ -19,8 +19,9 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
+	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm"
-	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
@@ -83,6 +84,13 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ag
 	if _, err := builtin.Register(reg, a.ws, bopts); err != nil {
 		return nil, err
 	}
+	if o.mcpConfig != "" {
+		servers, err := mcpmount.Mount(ctx, o.mcpConfig, a.ws.Root(), reg, a.logger)
+		if err != nil {
+			return nil, fmt.Errorf("-mcp-config: %w", err)
+		}
+		a.closers = append(a.closers, servers)
+	}
 	var cpStore checkpoint.Store = checkpoint.NewMemoryStore()
 	a.sessStore = session.NewMemoryStore()
 	if o.db != ":memory:" {
@@ -134,8 +142,12 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ag
 }
 
 func (a *app) close() {
+	// In reverse: the log file, opened first, still records the others'
+	// failures (an MCP server that would not stop).
 	for i := len(a.closers) - 1; i >= 0; i-- {
-		a.closers[i].Close()
+		if err := a.closers[i].Close(); err != nil && a.logger != nil {
+			a.logger.Warn("coder: close", "error", err)
+		}
 	}
 	if a.ws != nil {
 		a.ws.Close()
@@ -144,7 +156,7 @@ func (a *app) close() {
 
 // setModel switches the model; the current session continues with it.
 func (a *app) setModel(ctx context.Context, name string) error {
-	m, err := llmtest.Open(name, llmtest.WithLogger(a.logger))
+	m, err := modelstr.Open(name, modelstr.WithLogger(a.logger))
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,8 @@
 // colour in the terminal too.
 // Sessions and checkpoints are kept in one SQLite file (-db), so /resume
 // and /undo work after a restart. Security decisions are logged to -log.
+// -mcp-config FILE adds the tools of the MCP servers in FILE (the
+// mcpServers JSON of Claude Desktop, Cursor and VS Code) as SERVER__TOOL.
 package main
 
 import (
@@ -49,6 +51,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -59,6 +62,7 @@ func main() {
 
 type options struct {
 	model, db, logFile, sessionID, mode string
+	mcpConfig                           string
 	auto, sandbox                       bool
 	approvalTimeout                     time.Duration
 }
@@ -77,6 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fl.BoolVar(&o.auto, "auto", false, "run confirm-level commands and edits without asking (critical ones are still asked)")
 	fl.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux): they can write only in the workspace")
 	fl.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before it denies")
+	fl.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
 	if err := fl.Parse(args); err != nil {
 		return o, err
 	}

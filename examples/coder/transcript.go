@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tetherdev/tether/agent"
-	"github.com/tetherdev/tether/tools"
 )
 
 // blockKind says what a transcript block shows.
@@ -147,6 +146,8 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 			}
 		}
 		g.acts = append(g.acts, e)
+	case agent.ToolProgress:
+		t.progress(e, depth)
 	case agent.ProgressGroupFinished:
 		if g := t.groups[scope+e.GroupID]; g != nil {
 			g.open, g.cache = false, ""
@@ -198,18 +199,19 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 // is shown, and the whole output arrives with the final action.
 const maxLive = 8 << 10
 
-// progress adds a running call's new output lines to the newest running
-// action of that tool. Progress carries no call id; calls that could
-// interleave (read-only ones in parallel) do not report output.
-func (t *transcript) progress(p tools.Progress) {
+// progress adds a running call's new output lines to the action of the
+// call it names (at the same subagent depth), while it runs.
+func (t *transcript) progress(p agent.ToolProgress, depth int) {
 	if p.Output == "" && p.Dropped == 0 {
 		return
 	}
 	for i := len(t.blocks) - 1; i >= 0; i-- {
 		g := t.blocks[i]
-		for j := len(g.acts) - 1; j >= 0 && g.kind == blockGroup; j-- {
-			a := g.acts[j]
-			if a.Status != agent.StatusRunning || (p.Tool != "" && a.Tool != p.Tool) {
+		if g.kind != blockGroup || g.depth != depth {
+			continue
+		}
+		for _, a := range g.acts {
+			if a.CallID != p.CallID || a.Status != agent.StatusRunning {
 				continue
 			}
 			if g.live == nil {
@@ -219,7 +221,9 @@ func (t *transcript) progress(p tools.Progress) {
 			if p.Dropped > 0 {
 				out += fmt.Sprintf("… %d lines not shown\n", p.Dropped)
 			}
-			out += p.Output + "\n"
+			if p.Output != "" {
+				out += strings.TrimSuffix(p.Output, "\n") + "\n"
+			}
 			if len(out) > maxLive {
 				out = out[len(out)-maxLive:]
 			}

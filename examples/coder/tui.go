@@ -18,16 +18,14 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/tetherdev/tether/agent"
-	"github.com/tetherdev/tether/tools"
 )
 
 // Messages from the agent's goroutines to the event loop. The sink and the
 // approver both go through Program.Send, one channel, so an approval card
 // never overtakes the events that led to it.
 type (
-	eventMsg    struct{ ev agent.Event }
-	progressMsg struct{ p tools.Progress }
-	runDoneMsg  struct {
+	eventMsg   struct{ ev agent.Event }
+	runDoneMsg struct {
 		text  string // what to show, for work other than a task
 		err   error
 		cause error // why the run's context ended, if it did
@@ -108,10 +106,6 @@ func (t *tui) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return t, nil
 	case eventMsg:
 		t.tr.apply(msg.ev)
-		t.layout()
-		return t, nil
-	case progressMsg:
-		t.tr.progress(msg.p)
 		t.layout()
 		return t, nil
 	case runDoneMsg:
@@ -275,9 +269,6 @@ func (t *tui) startRun(prompt string) tea.Cmd {
 	// Shift-Tab during the run change the next run, never this one.
 	sess, in := t.app.sess, t.app.input(prompt)
 	return t.background("", func(ctx context.Context) (string, error) {
-		// Live output of the running command, through the tools' progress
-		// reporter that travels with the run's context.
-		ctx = tools.WithReporter(ctx, func(p tools.Progress) { t.send(progressMsg{p}) })
 		_, err := sess.Run(ctx, in)
 		return "", err
 	})

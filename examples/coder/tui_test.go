@@ -16,7 +16,6 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/safety"
-	"github.com/tetherdev/tether/tools"
 )
 
 // press builds the key message bubbletea delivers for a key name.
@@ -362,19 +361,24 @@ func TestResize(t *testing.T) {
 	}
 }
 
-// TestLiveOutput shows a running command's output as it arrives and the
-// final output once it is done.
+// TestLiveOutput shows a running command's output as it arrives, under
+// the call the progress event names, and the final output once it is done.
 func TestLiveOutput(t *testing.T) {
 	tr := newTranscript(newStyles(), &markdown{})
 	tr.apply(agent.ProgressGroupStarted{GroupID: "g", Title: "Running commands"})
 	tr.apply(agent.ToolAction{GroupID: "g", CallID: "c", Tool: "run_terminal_command", Status: agent.StatusRunning, Title: "Running `make`"})
-	tr.progress(tools.Progress{Tool: "run_terminal_command", Output: "compiling a\ncompiling b"})
-	tr.progress(tools.Progress{Tool: "run_terminal_command", Output: "linking", Dropped: 3})
+	tr.apply(agent.ToolAction{GroupID: "g", CallID: "d", Tool: "run_terminal_command", Status: agent.StatusRunning, Title: "Running `make doc`"})
+	tr.apply(agent.ToolProgress{CallID: "c", Tool: "run_terminal_command", Output: "compiling a\ncompiling b"})
+	tr.apply(agent.ToolProgress{CallID: "c", Tool: "run_terminal_command", Output: "linking", Dropped: 3})
+	tr.apply(agent.ToolProgress{CallID: "d", Tool: "run_terminal_command", Output: "DOC-OUTPUT"})
 	out := ansi.Strip(tr.render(80, "*"))
 	for _, w := range []string{"│ compiling a", "│ compiling b", "│ … 3 lines not shown", "│ linking"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("live output lacks %q:\n%s", w, out)
 		}
+	}
+	if a, d, doc := strings.Index(out, "linking"), strings.Index(out, "make doc"), strings.Index(out, "DOC-OUTPUT"); a < 0 || d < a || doc < d {
+		t.Errorf("output not under the call that produced it:\n%s", out)
 	}
 	tr.apply(agent.ToolAction{GroupID: "g", CallID: "c", Tool: "run_terminal_command", Status: agent.StatusSuccess, Title: "Ran `make`", Output: "done\n"})
 	if out := ansi.Strip(tr.render(80, "*")); strings.Contains(out, "linking") || !strings.Contains(out, "│ done") {

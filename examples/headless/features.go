@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/lsp"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -35,6 +36,7 @@ type features struct {
 	webAllow      string
 	webDeny       string
 	gitBranch     bool
+	mcpConfig     string
 }
 
 func (f *features) flags(fs *flag.FlagSet) {
@@ -47,6 +49,7 @@ func (f *features) flags(fs *flag.FlagSet) {
 	fs.StringVar(&f.webAllow, "web-allow", "", `comma-separated domains read_webpage may reach, each with its subdomains; "*" for every public domain. Required with -web: nobody is there to approve others`)
 	fs.StringVar(&f.webDeny, "web-deny", "", "comma-separated domains read_webpage never reaches")
 	fs.BoolVar(&f.gitBranch, "git-branch", false, "work on a new git branch, one per session: later prompts continue on it")
+	fs.StringVar(&f.mcpConfig, "mcp-config", "", mcpmount.Usage+"; their calls are confirm-level unless annotated read-only")
 }
 
 func (f *features) check() error {
@@ -89,11 +92,12 @@ func (f *features) apply(ctx context.Context, ws *safety.Workspace, reg *tools.R
 	}
 	var readWebpage tools.Tool
 	if f.web {
-		allow := splitList(f.webAllow)
-		if slices.Equal(allow, []string{"*"}) {
-			allow = nil // every public domain
+		web := webtools.Config{AllowDomains: splitList(f.webAllow), DenyDomains: splitList(f.webDeny)}
+		if slices.Equal(web.AllowDomains, []string{"*"}) {
+			// Every public domain, read without asking: nobody is there to.
+			web.AllowDomains, web.ApproveAllDomains = nil, true
 		}
-		fetcher, err := webtools.NewFetcher(webtools.Config{AllowDomains: allow, DenyDomains: splitList(f.webDeny)})
+		fetcher, err := webtools.NewFetcher(web)
 		if err != nil {
 			return cleanup, err
 		}
@@ -107,6 +111,19 @@ func (f *features) apply(ctx context.Context, ws *safety.Workspace, reg *tools.R
 		cleanup = func() { m.Close(context.WithoutCancel(ctx)) }
 		if err := lsptools.Register(reg, lsptools.Config{Files: ws, Servers: m}); err != nil {
 			return cleanup, fmt.Errorf("lsp tools: %w", err)
+		}
+	}
+	if f.mcpConfig != "" {
+		servers, err := mcpmount.Mount(ctx, f.mcpConfig, ws.Root(), reg, logger)
+		if err != nil {
+			return cleanup, fmt.Errorf("-mcp-config: %w", err)
+		}
+		stopLSP := cleanup
+		cleanup = func() {
+			if err := servers.Close(); err != nil {
+				logger.Warn("headless: stopping MCP servers", "error", err)
+			}
+			stopLSP()
 		}
 	}
 	for _, s := range splitList(f.skills) {

@@ -40,6 +40,7 @@
 //	-lsp                     code-intelligence tools, served by installed language servers (gopls…)
 //	-web -web-allow DOMAINS  read_webpage for those domains ("*": any public one); -web-deny to exclude
 //	-git-branch              a git branch per session
+//	-mcp-config FILE         the tools of the MCP servers in FILE (mcpServers JSON), as SERVER__TOOL
 //	-wire-log FILE           every HTTP request and response to the model server, keys redacted
 //
 // read_pdf (text of PDFs in the workspace) is always offered.

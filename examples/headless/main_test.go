@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tetherdev/tether/examples/internal/mcpmount/mcpmounttest"
 )
 
 // These tests build the real binary and drive it through its standard
@@ -21,6 +23,7 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	mcpmounttest.ServeIfAsked() // this binary is also the tests' MCP server
 	dir, err := os.MkdirTemp("", "headless-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

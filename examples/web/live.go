@@ -7,14 +7,13 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
-
-	"github.com/tetherdev/tether/tools"
 )
 
 // liveLog is one session's event stream as the page sees it: the agent's
 // events (replayed from the session store when the session is opened,
-// then appended by the sink as they happen) and the server's own
-// (tool_output, host_error). Each entry gets the next sequence number, which the page
+// then appended by the sink as they happen; a running call's live output
+// is among them, as tool_progress events) and the server's own
+// (host_error). Each entry gets the next sequence number, which the page
 // sends back as Last-Event-ID to resume after a dropped connection
 // without gaps or repeats.
 type liveLog struct {
@@ -97,20 +96,6 @@ func lastEventID(r *http.Request) (int, error) {
 		return 0, fmt.Errorf("event id %q: want a non-negative integer", v)
 	}
 	return n, nil
-}
-
-// toolOutput is the server's own event for a running tool's progress
-// (new lines of a command's output), shown live under its action. It is
-// not persisted: the action's final event carries the output the model
-// got, so a replay loses nothing that matters.
-type toolOutput struct {
-	Type string `json:"type"`
-	tools.Progress
-}
-
-func encodeToolOutput(p tools.Progress) []byte {
-	b, _ := json.Marshal(toolOutput{Type: "tool_output", Progress: p}) // strings and ints always encode
-	return b
 }
 
 // hostError is the server's own event for a failure the agent did not

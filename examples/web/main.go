@@ -49,6 +49,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -69,6 +70,7 @@ type options struct {
 	allowRules      string
 	readOnlyCmds    bool
 	logLevel        slog.Level
+	mcpConfig       string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -98,6 +100,7 @@ flags:
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
+	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

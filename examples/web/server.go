@@ -18,7 +18,8 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
-	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/examples/internal/mcpmount"
+	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
@@ -54,7 +55,7 @@ var errClosing = errors.New("the server is shutting down; no new turns")
 type sessionKey struct{}
 
 func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
-	model, err := llmtest.Open(o.model, llmtest.WithLogger(logger))
+	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger))
 	if err != nil {
 		return nil, err
 	}
@@ -76,6 +77,13 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	shell, err := builtin.Register(reg, ws, builtin.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
+	}
+	if o.mcpConfig != "" {
+		servers, err := mcpmount.Mount(ctx, o.mcpConfig, ws.Root(), reg, logger)
+		if err != nil {
+			return nil, fmt.Errorf("-mcp-config: %w", err)
+		}
+		s.closers = append(s.closers, servers.Close)
 	}
 	cpStore, sessStore, err := s.openStores(ctx, o.db)
 	if err != nil {
@@ -253,7 +261,6 @@ func (s *server) startTurn(sess *session.Session, in agent.Input) error {
 		return session.ErrBusy
 	}
 	ctx := context.WithValue(s.baseCtx, sessionKey{}, id)
-	ctx = tools.WithReporter(ctx, func(p tools.Progress) { l.appendJSON(encodeToolOutput(p)) })
 	ctx, cancel := context.WithCancel(ctx)
 	s.runs[id] = cancel
 	s.wg.Add(1)

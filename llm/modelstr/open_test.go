@@ -73,13 +73,14 @@ func TestOpenErrors(t *testing.T) {
 }
 
 // TestNoTestHelpersLinked checks that opening a model string, and the
-// headless example built on it, link no test helpers (net/http/httptest).
+// examples that open their -model flag through it, link no test helpers
+// (net/http/httptest, llmtest, testing).
 func TestNoTestHelpersLinked(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("the go command is not on PATH")
 	}
-	for _, pkg := range []string{".", "../../examples/headless"} {
+	for _, pkg := range []string{".", "../../examples/headless", "../../examples/coder", "../../examples/web", "../../examples/demo"} {
 		out, err := exec.Command(gobin, "list", "-deps", pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)

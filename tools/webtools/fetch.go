@@ -33,6 +33,12 @@ type Config struct {
 	// AllowDomains, when not empty, is the only hosts reachable (a rule
 	// covers its subdomains). DenyDomains are never reached; deny wins.
 	AllowDomains, DenyDomains []string
+	// ApproveAllDomains makes every host the rules let through count as
+	// allowed by the host, so read_webpage's calls run without asking
+	// anyone, as calls to AllowDomains do. For hosts with no person to
+	// ask that accept the model reading any public page; by default a
+	// page off AllowDomains needs a person's approval.
+	ApproveAllDomains bool
 	// AllowAddr reports whether an address the default rules refuse
 	// (loopback, private, link-local, metadata, reserved) may be reached
 	// anyway: an intranet a host trusts, or an httptest server in tests.
@@ -107,6 +113,22 @@ func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	return f.checkURL(req.URL)
 }
 
+// parseURL parses a page's URL as a caller wrote it and applies the
+// host's rules to it; a refusal by the rules wraps ErrBlocked.
+func (f *Fetcher) parseURL(rawURL string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil {
+		return nil, fmt.Errorf("bad URL %q: %v", rawURL, err)
+	}
+	if u.Scheme == "" {
+		return nil, fmt.Errorf("URL %q has no scheme: write it in full, e.g. https://%s", rawURL, rawURL)
+	}
+	if err := f.checkURL(u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
 func (f *Fetcher) checkURL(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("%w: URL scheme %q: only http and https pages can be read", ErrBlocked, u.Scheme)
@@ -146,14 +168,8 @@ var ErrUnsupported = errors.New("unsupported content type")
 
 // Fetch fetches rawURL and converts its body by content type.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
-	u, err := url.Parse(strings.TrimSpace(rawURL))
+	u, err := f.parseURL(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("bad URL %q: %v", rawURL, err)
-	}
-	if u.Scheme == "" {
-		return nil, fmt.Errorf("URL %q has no scheme: write it in full, e.g. https://%s", rawURL, rawURL)
-	}
-	if err := f.checkURL(u); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.Timeout)
@@ -218,6 +234,10 @@ func convert(ctx context.Context, p *Page, header string, body []byte, base *url
 	switch {
 	case mt == "text/html" || mt == "application/xhtml+xml":
 		p.Kind = KindHTML
+		body, err := toUTF8(body, header, true)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", p.FinalURL, err)
+		}
 		title, md, err := HTMLToMarkdown(ctx, body, base)
 		if err != nil {
 			return fmt.Errorf("converting %s to Markdown: %w", p.FinalURL, err)
@@ -244,6 +264,10 @@ func convert(ctx context.Context, p *Page, header string, body []byte, base *url
 		}
 	case strings.HasPrefix(mt, "text/") || mt == "application/xml" || mt == "application/javascript":
 		p.Kind = KindText
+		body, err := toUTF8(body, header, false)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", p.FinalURL, err)
+		}
 		p.Text = validText(body)
 	default:
 		return fmt.Errorf("%w: %s is %s; read_webpage reads HTML, text, JSON and PDF", ErrUnsupported, p.FinalURL, mt)

@@ -28,13 +28,17 @@ type ReadArgs struct {
 
 // NewRead returns read_webpage, fetching through f. The tool is read-only
 // (it changes nothing on the machine) and open-world (it reaches the
-// internet, so what it returns is untrusted).
+// internet, so what it returns is untrusted). Each call declares the URL
+// it reads; a call is allowed without asking only when f's AllowDomains
+// cover the URL's host, refused when f's rules refuse it, and otherwise
+// left for a person to approve.
 func NewRead(f *Fetcher) tools.Tool {
 	return tools.New(ReadName,
 		"Fetch a web page and read it as Markdown (HTML with scripts and navigation removed), or as text for plain text, JSON and PDF. Returns the title, the final URL after redirects and up to 500 lines; use start_line and end_line to read further. Only public internet addresses are reachable.",
 		func(ctx context.Context, a ReadArgs) (tools.Result, error) { return f.read(ctx, a) },
 		tools.ReadOnly(),
 		tools.OpenWorld(),
+		tools.WithEffects(f.declare),
 		tools.WithArgAliases("url", "link", "href", "uri", "address", "page"),
 		tools.WithArgAliases("start_line", "line", "from", "offset", "start"),
 		tools.WithArgAliases("end_line", "to", "end"),

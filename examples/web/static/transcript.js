@@ -139,20 +139,19 @@ export class Transcript {
     row.replaceChildren(...parts);
   }
 
-  // on_tool_output shows a running tool's new output lines under its
-  // action: the latest running action of that tool (commands run one at
-  // a time, so there is one).
-  on_tool_output(ev) {
+  // on_tool_progress shows a running call's new output lines under its
+  // action. The events are stored with the session, so a resumed
+  // session replays them until the final action replaces them.
+  on_tool_progress(ev) {
     if (!ev.output && !ev.dropped) return;
-    const row = [...this.actions.values()].reverse()
-      .find((r) => r.dataset.status === "running" && r.dataset.tool === ev.tool);
-    if (!row) return;
+    const row = this.actions.get(ev.call_id);
+    if (!row || row.dataset.status !== "running") return;
     if (!row.live) {
       row.live = el("pre", "live");
       row.append(row.live);
     }
-    if (ev.output) row.live.append(ev.output + "\n");
-    if (ev.dropped) row.live.append(`… ${ev.dropped} more lines\n`);
+    if (ev.dropped) row.live.append(`… ${ev.dropped} lines not shown\n`);
+    if (ev.output) row.live.append(ev.output.replace(/\n$/, "") + "\n");
     row.live.scrollTop = row.live.scrollHeight;
   }
 
