@@ -2,11 +2,13 @@ package pgapproval_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tetherdev/tether/approval"
@@ -156,4 +158,25 @@ func TestLeaseOptions(t *testing.T) {
 		_, err := pgapproval.Open(ctx, "postgres://unused.invalid/db", o)
 		require.ErrorContains(t, err, want)
 	}
+}
+
+// A request published before boards recorded their owner (an older
+// Tether on the same database) has no lease to expire: it stays listed
+// and answerable, and no sweep abandons it.
+func TestOwnerlessRequestIsNeverAbandoned(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.Database(t)
+	ui := openBoard(t, dsn)
+	conn, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	data, err := json.Marshal(command("req_old", "make"))
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, `INSERT INTO tether_approvals (id, request, state) VALUES ('req_old', $1, 'pending')`, string(data))
+	require.NoError(t, err)
+	n, err := ui.Sweep(ctx)
+	require.NoError(t, err)
+	require.Zero(t, n)
+	waitPending(t, ui, "req_old")
+	require.NoError(t, ui.Resolve(ctx, "req_old", approval.Response{Choice: approval.Deny}))
 }
