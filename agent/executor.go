@@ -188,6 +188,9 @@ func (r *run) start(ctx context.Context) (StopReason, error) {
 // it asked for, until completion, a guard, cancellation or the limit.
 func (r *run) loop(ctx context.Context) (StopReason, error) {
 	for r.iter < r.max {
+		// The iterations done so far are kept before the next model
+		// call, the long wait in which a worker is most likely to die.
+		r.saveIteration(ctx)
 		if err := r.sinkErr(); err != nil {
 			return StopError, err
 		}

@@ -21,8 +21,10 @@
 // Every event is persisted before the host's sink sees it, so a UI
 // rebuilt from Events shows what it showed live, and a sink or storage
 // failure stops the turn at its next safe point instead of carrying on
-// unrecorded. A turn's conversation is saved even when it failed or was
-// cancelled.
+// unrecorded. A turn's conversation and memory are saved before each model
+// call after the first and when the turn ends, even when it failed or was
+// cancelled: the turn after a worker was killed mid-turn continues from
+// the iterations that worker completed.
 //
 // A session belongs to the workspace it was created in: a Manager lists,
 // opens and deletes only the sessions of its Config.Workspace, so one

@@ -123,17 +123,7 @@ func (m *Manager) session(id string) (*Session, error) {
 	cfg := m.cfg
 	cfg.Session = id
 	s := &Session{m: m, id: id}
-	host := m.cfg.Sink
-	cfg.Sink = agent.SinkFunc(func(ctx context.Context, ev agent.Event) error {
-		// Persisted first: what a UI shows is always in the log.
-		if _, err := m.store.AppendEvent(context.WithoutCancel(ctx), id, m.now(), ev); err != nil {
-			return err
-		}
-		if host != nil {
-			return host.Emit(ctx, ev)
-		}
-		return nil
-	})
+	cfg.Sink = &persistingSink{m: m, id: id, host: m.cfg.Sink}
 	x, err := agent.New(cfg)
 	if err != nil {
 		return nil, err
@@ -255,9 +245,11 @@ func titleFrom(prompt string) string {
 
 // Run performs one turn in the session: the stored conversation and
 // memory are passed to the executor, every event is persisted before the
-// host's sink sees it, and the new conversation and memory are saved,
-// also when the turn failed or was cancelled, so nothing that happened
-// is lost. in.History and in.Memory must be empty: the session supplies
+// host's sink sees it, and the conversation and memory are saved before
+// each model call after the first and when the turn ends, also when it
+// failed or was cancelled, so nothing that happened is lost: a turn
+// resumed after its worker was killed continues from the iterations that
+// worker completed. in.History and in.Memory must be empty: the session supplies
 // them. The turn holds the session's lease in the store: a worker in
 // another process sharing the store gets a *LeaseError (ErrBusy) until
 // the turn ends, or until the lease expires if this process dies. A turn

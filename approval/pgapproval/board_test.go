@@ -50,7 +50,7 @@ func ask(ctx context.Context, a approval.Approver, req approval.Request) <-chan 
 }
 
 // waitPending polls the board until id is listed.
-func waitPending(t *testing.T, b *pgapproval.Board, id string) approval.Request {
+func waitPending(t testing.TB, b *pgapproval.Board, id string) approval.Request {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {

@@ -14,10 +14,25 @@
 // LISTEN/NOTIFY, with a bounded poll as a fallback when a notification is
 // lost (a dropped connection).
 //
+// An approval page need not poll: Watch yields the pending list again
+// each time a request is registered or settled in any process (a trigger
+// on the request table notifies every board), within the poll interval
+// when a notification is lost.
+//
+// Each board holds a lease in the database, renewed while it is open. A
+// worker that dies (kill -9, a lost machine) stops renewing it: once it
+// expires, its requests leave Pending and Watch, an answer to them is
+// stale, and the next Sweep (every board runs one at each renewal)
+// records them as abandoned, a deny, instead of leaving them listed until
+// their deadline, or forever without one. Close abandons the board's own
+// requests at once and denies their waiters.
+//
 //	board, _ := pgapproval.Open(ctx, dsn)          // in every process
 //	mgr := &approval.Manager{Timeout: 10 * time.Minute}
 //	cfg.Approver = board.Approver(mgr)             // the worker
 //
-//	reqs, _ := board.Pending(ctx)                  // the UI process
-//	err := board.Resolve(ctx, reqs[0].ID, approval.Response{Choice: approval.AllowOnce})
+//	for reqs, err := range board.Watch(ctx) {      // the UI process
+//		// show reqs; on a click:
+//		err = board.Resolve(ctx, reqs[0].ID, approval.Response{Choice: approval.AllowOnce})
+//	}
 package pgapproval

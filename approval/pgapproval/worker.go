@@ -76,8 +76,8 @@ func (b *Board) publish(m *approval.Manager, req approval.Request) {
 		if dup {
 			err = fmt.Errorf("%w: %q is already on the board", approval.ErrDuplicateID, req.ID)
 		} else {
-			_, err = b.pool.Exec(context.Background(), `INSERT INTO tether_approvals (id, request, state, deadline)
-				VALUES ($1, $2, 'pending', now() + $3 * interval '1 millisecond')`, req.ID, string(data), deadline(m))
+			_, err = b.pool.Exec(context.Background(), `INSERT INTO tether_approvals (id, request, state, deadline, owner)
+				VALUES ($1, $2, 'pending', now() + $3 * interval '1 millisecond', $4)`, req.ID, string(data), deadline(m), b.worker)
 			if isCode(err, "23505") {
 				err = fmt.Errorf("%w: %q is already on the board", approval.ErrDuplicateID, req.ID)
 			}
@@ -111,9 +111,8 @@ func (b *Board) settle(e approval.Event) {
 	if e.Err != nil {
 		_, err = b.pool.Exec(ctx, `UPDATE tether_approvals SET state = 'expired', settled = now() WHERE id = $1 AND state = 'pending'`, e.Request.ID)
 	} else {
-		data, _ := json.Marshal(e.Response) // a Response always marshals
 		_, err = b.pool.Exec(ctx, `UPDATE tether_approvals SET state = 'answered', response = $2, settled = now() WHERE id = $1 AND state = 'pending'`,
-			e.Request.ID, string(data))
+			e.Request.ID, responseJSON(e.Response))
 	}
 	if err != nil {
 		b.log.Error("pgapproval: recording a request's outcome failed; other processes list it until its deadline",
@@ -121,10 +120,14 @@ func (b *Board) settle(e approval.Event) {
 	}
 }
 
-// answer returns the answer the board holds for id, if any.
+// settledOnBoard is true of a request row settled by an answer from any
+// process or by its abandonment: an outcome the local waiter must adopt.
+const settledOnBoard = `state IN ('answered', 'abandoned') AND response <> ''`
+
+// answer returns the outcome the board holds for id, if any.
 func (b *Board) answer(ctx context.Context, id string) (approval.Response, bool) {
 	var data string
-	err := b.pool.QueryRow(ctx, `SELECT response FROM tether_approvals WHERE id = $1 AND state = 'answered' AND response <> ''`, id).Scan(&data)
+	err := b.pool.QueryRow(ctx, `SELECT response FROM tether_approvals WHERE id = $1 AND `+settledOnBoard, id).Scan(&data)
 	if err != nil {
 		return approval.Response{}, false
 	}
@@ -134,21 +137,40 @@ func (b *Board) answer(ctx context.Context, id string) (approval.Response, bool)
 
 // deliver hands answers given in any process to the local managers
 // waiting on them: at once when a notification arrives, and at every poll
-// for whatever a lost notification missed.
-func (b *Board) deliver(ctx context.Context) {
+// for whatever a lost notification missed. It also wakes the watchers at
+// every notification, and renews this board's lease and sweeps the dead
+// workers' requests every third of the lease.
+func (b *Board) deliver(ctx context.Context, conn *pgx.Conn) {
 	defer close(b.done)
 	notes := make(chan string, 64)
 	var wg sync.WaitGroup
-	wg.Go(func() { b.listen(ctx, notes) })
+	if !b.noListen {
+		wg.Go(func() { b.listen(ctx, conn, notes) })
+	}
 	defer wg.Wait()
 	t := time.NewTicker(b.poll)
 	defer t.Stop()
+	lease := time.NewTicker(b.leaseTTL / 3)
+	defer lease.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case id := <-notes:
-			b.fetch(ctx, []string{id})
+			b.changes.signal()
+			b.mu.Lock()
+			_, mine := b.waiting[id]
+			b.mu.Unlock()
+			if mine {
+				b.fetch(ctx, []string{id})
+			}
+		case <-lease.C:
+			if err := b.renew(ctx); err != nil && ctx.Err() == nil {
+				b.log.Error("pgapproval: this process's requests will be abandoned if the lease cannot be renewed in time", "worker", b.worker, "err", err)
+			}
+			if _, err := b.Sweep(ctx); err != nil && ctx.Err() == nil {
+				b.log.Error("pgapproval: sweeping dead workers' requests failed", "err", err)
+			}
 		case <-t.C:
 			b.mu.Lock()
 			ids := make([]string, 0, len(b.waiting))
@@ -163,38 +185,51 @@ func (b *Board) deliver(ctx context.Context) {
 	}
 }
 
-// listen forwards the ids announced on the channel, reconnecting after a
-// lost connection; notifications that find notes full are dropped, since
-// the poll picks their answers up.
-func (b *Board) listen(ctx context.Context, notes chan<- string) {
+// subscribe opens a connection of its own (a pooled one would be handed
+// to other queries) listening on the channel.
+func (b *Board) subscribe(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.ConnectConfig(ctx, b.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
+		conn.Close(context.Background())
+		return nil, err
+	}
+	return conn, nil
+}
+
+// listen forwards the ids announced on conn, reconnecting after a lost
+// connection; notifications that find notes full are dropped, since the
+// polls (deliver's and Watch's) pick their changes up.
+func (b *Board) listen(ctx context.Context, conn *pgx.Conn, notes chan<- string) {
 	for ctx.Err() == nil {
-		conn, err := pgx.ConnectConfig(ctx, b.pool.Config().ConnConfig.Copy())
-		if err == nil {
-			if _, err = conn.Exec(ctx, "LISTEN "+channel); err == nil {
-				for {
-					n, err := conn.WaitForNotification(ctx)
-					if err != nil {
-						break
-					}
-					select {
-					case notes <- n.Payload:
-					default:
-					}
+		if conn != nil {
+			for {
+				n, err := conn.WaitForNotification(ctx)
+				if err != nil {
+					break
+				}
+				select {
+				case notes <- n.Payload:
+				default:
 				}
 			}
 			conn.Close(context.Background())
 		}
 		select {
 		case <-ctx.Done():
+			return
 		case <-time.After(b.poll):
 		}
+		conn, _ = b.subscribe(ctx) // nil on failure: retried after the next pause
 	}
 }
 
 // fetch resolves, in their local managers, the requests among ids that
 // the board holds an answer for.
 func (b *Board) fetch(ctx context.Context, ids []string) {
-	rows, err := b.pool.Query(ctx, `SELECT id, response FROM tether_approvals WHERE id = ANY($1) AND state = 'answered' AND response <> ''`, ids)
+	rows, err := b.pool.Query(ctx, `SELECT id, response FROM tether_approvals WHERE id = ANY($1) AND `+settledOnBoard, ids)
 	if err != nil {
 		return // the next poll tries again
 	}

@@ -29,8 +29,10 @@
 //
 // Confirm-level actions (a command no rule allows, a write to a sensitive
 // file) wait for an answer on the page; one left unanswered for
-// -approval-timeout is denied. Sessions persist in -db (SQLite) when given,
-// so they and their checkpoints can be resumed after a restart.
+// -approval-timeout is denied. Sessions persist in -db when given, so they
+// and their checkpoints can be resumed after a restart: a SQLite file, or
+// a postgres:// URL that several web processes share (each lists and
+// resumes the others' sessions; a turn runs in one process at a time).
 //
 // Exit status: 2 for bad flags, 1 when the server cannot start.
 package main
@@ -95,7 +97,7 @@ flags:
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on; port 0 picks a free one. Anything but a loopback address exposes the agent to the network")
 	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
-	fs.StringVar(&o.db, "db", "", "SQLite file for sessions and checkpoints, so both survive a restart (default: in memory)")
+	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share (default: in memory)")
 	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before the action is denied")
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")

@@ -10,11 +10,6 @@ import (
 	"github.com/tetherdev/tether/examples/internal/mcpmount/mcpmounttest"
 )
 
-func TestMain(m *testing.M) {
-	mcpmounttest.ServeIfAsked() // this binary is also the tests' MCP server
-	os.Exit(m.Run())
-}
-
 // TestMCPConfig: with -mcp-config the page's agent can call the tools of
 // the servers in the file (this test binary over stdio) as SERVER__TOOL.
 func TestMCPConfig(t *testing.T) {

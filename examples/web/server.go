@@ -14,10 +14,8 @@ import (
 
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
-	sessionsqlite "github.com/tetherdev/tether/agent/session/sqlitestore"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
-	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
@@ -123,25 +121,6 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	s.guard = &guard{token: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes()}
 	ok = true
 	return s, nil
-}
-
-// openStores opens SQLite stores in one file when path is set, memory
-// stores otherwise.
-func (s *server) openStores(ctx context.Context, path string) (checkpoint.Store, session.Store, error) {
-	if path == "" {
-		return checkpoint.NewMemoryStore(), session.NewMemoryStore(), nil
-	}
-	cp, err := cpsqlite.Open(ctx, path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("checkpoints: %w", err)
-	}
-	s.closers = append(s.closers, cp.Close)
-	ss, err := sessionsqlite.Open(ctx, path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("sessions: %w", err)
-	}
-	s.closers = append(s.closers, ss.Close)
-	return cp, ss, nil
 }
 
 func (s *server) routes() http.Handler {

@@ -130,6 +130,7 @@ func Session(t *testing.T, open func(t *testing.T) session.Store) {
 		require.Equal(t, int32(1), won.Load())
 	})
 
+	t.Run("mid-turn state", func(t *testing.T) { midTurnState(t, open(t)) })
 	t.Run("concurrent appends", func(t *testing.T) {
 		s := open(t)
 		ctx := context.Background()

@@ -35,7 +35,8 @@ const childLease = 1500 * time.Millisecond
 // one process is resumed, replayed and undone by another; a worker killed
 // with SIGKILL in the middle of a turn loses no event the host saw, keeps
 // other workers out until its lease expires, and its edit is undone by
-// another worker. Call it from a top-level test: it re-executes the test
+// another worker, and the next turn continues from the iterations the
+// killed one completed. Call it from a top-level test: it re-executes the test
 // binary to run that test again as the child workers, so a TestMain must
 // pass its database on to children through the environment.
 func Workers(t *testing.T, open Opener) {
@@ -247,4 +248,19 @@ func killParent(t *testing.T, open Opener) {
 	res, err := s.Run(ctx, agent.Input{Prompt: "go on"})
 	require.NoError(t, err)
 	require.Contains(t, res.FinalMessage, "Taken over")
+
+	// The turn continues from what the killed one did: its prompt, both
+	// completed iterations (the read and the write with their results),
+	// then the new prompt.
+	sent := a.Model.Requests()[len(a.Model.Requests())-1].Messages[1:]
+	var calls []string
+	for _, m := range sent {
+		for _, c := range m.ToolCalls {
+			calls = append(calls, c.Name)
+		}
+	}
+	require.Equal(t, "edit a.txt", sent[0].Content, "the killed turn's prompt is lost: %+v", sent)
+	require.Equal(t, []string{"read_file", "write_file"}, calls)
+	require.Contains(t, sent[2].Content, "original", "the read's result")
+	require.Equal(t, "go on", sent[len(sent)-1].Content)
 }
