@@ -14,7 +14,7 @@ import (
 // `ls -la` but not `lsof`; "npm run test" does not match
 // `npm run test:unit`; "git status" does not cover `git push`. An entry
 // may hold several rules separated by commas ("ls,pwd,git status", the
-// format of seed 002's auto-approve setting), and a trailing " *" or ":*"
+// comma-separated allow-list format editor agents store in one setting), and a trailing " *" or ":*"
 // is accepted and ignored ("git log *", "git log:*"), as is Claude Code's
 // Bash(…) spelling ("Bash(npm run test:*)"). The rule "*" matches every
 // command.

@@ -79,13 +79,15 @@
 //   - gpt-oss harmony messages with their tokens: a header with
 //     to=functions.NAME opens a call whose JSON ends at <|call|>; the
 //     analysis channel is reasoning; other headers are dropped as markup.
-//   - Sections whose items name the tool in a header (see tokens.go):
+//   - Sections whose items name the tool in a header:
 //     DeepSeek-R1 and V3.1 <｜tool▁calls▁begin｜>…<｜tool▁sep｜>NAME …,
 //     and Kimi K2 <|tool_calls_section_begin|> with
 //     functions.NAME:IDX items (the header is kept as Call.ID); also
 //     when the model leaves out the section token.
-//   - Yips envelopes (```yips-agent and legacy ```yips-tools), with their
-//     rules; see envelope.go.
+//   - Yips envelopes (```yips-agent and legacy ```yips-tools): one fenced
+//     JSON object per message whose actions are the calls; ids must be
+//     unique, unknown or malformed actions are dropped with a Warning, and a
+//     second envelope in one message is a Failure (ErrMultipleEnvelopes).
 //
 // Bare JSON (and JSON alone in a ```json fence) is a call only when it is
 // the whole message or ends it — possibly several calls in a row — and has

@@ -34,7 +34,7 @@
 //
 // Optional capabilities, off by default:
 //
-//	-tool-calling envelope   seed 004's fenced-JSON protocol for small models (6 rounds unless -max-iterations)
+//	-tool-calling envelope   one fenced JSON action envelope per reply, for small models (6 rounds unless -max-iterations)
 //	-skills todos,build,fetch,virtual_terminal
 //	-subagents               a read-only helper agent the model can hand sub-tasks to
 //	-lsp                     code-intelligence tools, served by installed language servers (gopls…)
