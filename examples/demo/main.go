@@ -72,6 +72,7 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fl.SetOutput(stderr)
+	setUsage(fl, stderr)
 	model := fl.String("model", "", "model to run the task with: ollama:NAME, openai:NAME or script:FILE (default: the recorded session)")
 	keep := fl.Bool("keep", false, "keep the temporary project directory and print its path")
 	verbose := fl.Bool("v", false, "log safety and approval decisions to standard error")
