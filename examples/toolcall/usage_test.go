@@ -1,31 +1,23 @@
 package main
 
 import (
-	"bytes"
+	"io"
 	"strings"
 	"testing"
 
+	"github.com/tetherdev/tether/internal/clitest"
 	"github.com/tetherdev/tether/toolcall"
 )
 
 // -h teaches: usage, every syntax and stream event type by name, exit
 // status and examples, and exits 0.
 func TestHelpTeaches(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"-h"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
-		t.Fatalf("-h: exit %d, want 0", code)
-	}
-	help := stderr.String()
 	want := []string{"usage: toolcall", "Exit status", "Examples:", "-stream N", `{"type":"result"`}
 	want = append(want, strings.Split(toolcall.AllFormats.String(), "|")...)
 	for k := toolcall.EventText; k <= toolcall.EventWarning; k++ {
 		want = append(want, k.String())
 	}
-	for _, w := range want {
-		if !strings.Contains(help, w) {
-			t.Errorf("-h does not mention %q", w)
-		}
-	}
+	_, help := clitest.Help(t, func(stdout, stderr io.Writer) int { return run([]string{"-h"}, strings.NewReader(""), stdout, stderr) }, want...)
 	if strings.Contains(help, "EventKind(") {
 		t.Error("-h names an event kind that has no name")
 	}

@@ -1,22 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"strings"
+	"io"
 	"testing"
+
+	"github.com/tetherdev/tether/internal/clitest"
 )
 
 // -h teaches what the page does, the scripted model's format, where
 // sessions are kept, exit status and examples.
 func TestHelpTeaches(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"-h"}, &stdout, &stderr); code != 0 {
-		t.Fatalf("-h: exit %d, want 0", code)
-	}
-	for _, want := range []string{"approval cards", `"tool_calls":`, "-db", "Exit status", "Examples:", "-approval-timeout"} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("-h does not mention %q", want)
-		}
-	}
+	clitest.Help(t, func(stdout, stderr io.Writer) int { return run(context.Background(), []string{"-h"}, stdout, stderr) },
+		"approval cards", `"tool_calls":`, "-db", "Exit status", "Examples:", "-approval-timeout")
 }
