@@ -53,9 +53,9 @@ type TokenValidator interface {
 	ValidateToken(token, path string) error
 }
 
-// Headless is the behaviour of a gateway serving remote clients, for runs
-// with no person to ask: confirm-level requests are denied, except applying a staged change
-// whose token tokens validates for the request's path (the explicit,
+// Headless is the behaviour of a gateway serving remote clients, for runs with
+// no person to ask: confirm-level requests are denied, except applying a staged
+// change whose token tokens validates for the request's path (the explicit,
 // reviewable approval step of two-phase mutation). With a nil tokens every
 // confirm-level request is denied.
 func Headless(tokens TokenValidator) Policy {

@@ -18,7 +18,8 @@ import (
 )
 
 // envelopeRounds bounds a prompt under the envelope protocol: a small model
-// that keeps answering with actions is stopped after this many rounds. Used when -tool-calling envelope is given without -max-iterations.
+// that keeps answering with actions is stopped after this many rounds. Used
+// when -tool-calling envelope is given without -max-iterations.
 const envelopeRounds = 6
 
 // knownSkills are the names -skills accepts.

@@ -1,7 +1,7 @@
 package lsptools
 
-// Progress group titles for batches of these tools, named after what the
-// model is doing rather than after the tool. A host that groups tool calls in its UI
+// Progress group titles for batches of these tools, named after what the model
+// is doing rather than after the tool. A host that groups tool calls in its UI
 // uses ProgressGroup; agent's progress titles use the same words.
 const (
 	GroupAnalyzing  = "Analyzing code"
