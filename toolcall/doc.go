@@ -32,12 +32,13 @@
 //	events := s.Flush() // calls only the end of the text can confirm
 //	result := s.Close() // == Parse(all chunks joined), however they were split
 //
-// Feed holds back only a suffix that could still become markup (a partial
-// tag, an open call block, JSON that may be a call) and releases it as soon
-// as it is decided. Close equals Parse for every split of the text; a fuzz
-// test checks that property, and the design makes it hold by construction: Parse is one Feed and one Close, and every decision
-// of the scanner depends only on bytes already seen. Cost is linear in the
-// input: no chunk triggers a rescan of what came before.
+// Feed holds back only a suffix that could still become markup (a partial tag,
+// an open call block, JSON that may be a call) and releases it as soon as it is
+// decided. Close equals Parse for every split of the text; a fuzz test checks
+// that property, and the design makes it hold by construction: Parse is one Feed
+// and one Close, and every decision of the scanner depends only on bytes already
+// seen. Cost is linear in the input: no chunk triggers a rescan of what came
+// before.
 //
 // # Formats
 //
