@@ -31,11 +31,12 @@
 //
 // # Policies
 //
-// Interactive asks about every confirm-level request. AutoApprove is seed
-// 001's toggle: everything but critical runs without asking. Headless is for
-// gateways with no person (seed 004): confirm-level actions are denied, except
-// applying a staged change whose token the Stager validates. ByKind routes
-// commands and file edits to different policies (seed 001 has one toggle for
+// Interactive asks about every confirm-level request. AutoApprove is an
+// editor's "auto-approve" switch: everything but critical runs without
+// asking. Headless is for gateways with no person: confirm-level actions are
+// denied, except applying a staged change whose token the Stager validates,
+// because that token is itself a reviewed approval. ByKind routes commands
+// and file edits to different policies (a host may offer one switch for
 // each); PolicyFunc adapts your own. Grants hold
 // "allow for session" rules; they match byte for byte (a grant for `npm test`
 // does not cover `npm test; rm -rf x`), never cover critical actions, and
@@ -46,7 +47,8 @@
 // A Manager is an Approver for hosts whose UI answers later, from another
 // goroutine or process. Wait (Approve) registers the request, calls Notify
 // with an EventRequested, and blocks until Resolve(id, resp), the timeout
-// (DefaultTimeout, five minutes, as in seed 002) or ctx ends it. A timeout or
+// (DefaultTimeout, five minutes: long enough to read a diff, short enough
+// that an abandoned run does not hang) or ctx ends it. A timeout or
 // cancellation is a deny with that reason. The first answer wins; later ones
 // get ErrStale; an id never seen gets ErrUnknownRequest. Pending lists what
 // is waiting, for a UI that attaches late. A Manager starts no goroutines.
@@ -65,7 +67,7 @@
 //
 // # Two-phase file mutation
 //
-// A Stager implements seed 004's preview → apply flow over Files (which
+// A Stager implements a preview → apply flow over Files (which
 // *safety.Workspace satisfies). PreviewWrite and PreviewEdit compute the new
 // content, a unified diff and +N −N stats without touching the file, and
 // return a Preview with a token. Apply(token) writes exactly the previewed
@@ -83,7 +85,7 @@
 // PreviewWrite, preview_edit_file → PreviewEdit, each returning
 // Preview.Result(false); apply_file_change → Lookup(token), then
 // Gate.Authorize(ctx, preview.Request("apply_file_change")), then
-// ApplyApproved. For seed 004's compatibility mode, where legacy write_file
+// ApplyApproved. In staging mode, where legacy write_file
 // and edit_file stage instead of writing, the tools call PreviewWrite and
 // PreviewEdit and return Preview.Result(true) (legacyTranslated: true):
 // nothing is written until the model applies the token.

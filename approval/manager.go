@@ -13,7 +13,8 @@ import (
 )
 
 // DefaultTimeout is how long a Manager waits for an answer when no Timeout is
-// configured: five minutes, as in the terminal approval flow of seed 002.
+// configured: five minutes, long enough to read a diff, short enough that an
+// abandoned run does not hang.
 const DefaultTimeout = 5 * time.Minute
 
 // defaultRemember bounds how many finished request ids a Manager keeps so it

@@ -36,7 +36,7 @@ func Interactive() Policy {
 	})
 }
 
-// AutoApprove is the "auto-approve" toggle of seed 001: confirm-level
+// AutoApprove is an editor's "auto-approve" switch: confirm-level
 // requests run without asking unless they are critical, which are still asked.
 func AutoApprove() Policy {
 	return PolicyFunc(func(_ context.Context, req Request) Verdict {
@@ -53,9 +53,9 @@ type TokenValidator interface {
 	ValidateToken(token, path string) error
 }
 
-// Headless is the gateway behaviour of seed 004, for runs with no person to
-// ask: confirm-level requests are denied, except applying a staged change
-// whose token tokens validates for the request's path (the explicit,
+// Headless is the behaviour of a gateway serving remote clients, for runs with
+// no person to ask: confirm-level requests are denied, except applying a staged
+// change whose token tokens validates for the request's path (the explicit,
 // reviewable approval step of two-phase mutation). With a nil tokens every
 // confirm-level request is denied.
 func Headless(tokens TokenValidator) Policy {
@@ -74,8 +74,8 @@ func Headless(tokens TokenValidator) Policy {
 }
 
 // ByKind routes each request to the policy for its kind, and the rest to def
-// (nil means Interactive). It expresses seed 001's two separate toggles,
-// auto-approve commands and auto-approve sensitive edits:
+// (nil means Interactive). It expresses two separate switches a host may
+// offer, auto-approve commands and auto-approve sensitive edits:
 //
 //	approval.ByKind(approval.Interactive(), map[approval.Kind]approval.Policy{
 //		approval.KindCommand: approval.AutoApprove(), // commands on, edits off

@@ -7,7 +7,7 @@ import (
 
 // StagedResult is what a preview tool (preview_write_file, preview_edit_file)
 // or a legacy write_file/edit_file in staging mode returns to the model, in
-// the shape of seed 004's metadata: the token to pass to apply_file_change
+// a shape small models handle well: the token to pass to apply_file_change
 // and the diff preview.
 type StagedResult struct {
 	Token            string    `json:"token"`

@@ -82,11 +82,12 @@ func (e *ChangedError) Error() string {
 
 func (e *ChangedError) Is(target error) bool { return target == ErrFileChanged }
 
-// Stager implements two-phase file mutation (seed 004): Preview computes a
-// change and its diff without touching the file and returns a token; Apply
-// writes exactly the previewed bytes, once, if the token has not expired and
-// the file is still the one that was previewed: same resolved path, same
-// device and inode, same mode, same content hash (or still absent).
+// Stager implements two-phase file mutation, so a remote reviewer can see a
+// change before it lands: Preview computes a change and its diff without
+// touching the file and returns a token; Apply writes exactly the previewed
+// bytes, once, if the token has not expired and the file is still the one that
+// was previewed: same resolved path, same device and inode, same mode, same
+// content hash (or still absent).
 //
 // Apply calls are serialised, so two tokens for one file cannot both pass the
 // check before either writes. A process outside Tether writing the file

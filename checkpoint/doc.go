@@ -59,7 +59,7 @@
 // restarts. All three pass the same conformance suite.
 //
 // Snapshot cost depends on the edited file only, never on the size of the
-// repository. BenchmarkCheckpoint10k measures, on a 10,000-file workspace
+// repository. The package's benchmark measures, on a 10,000-file workspace
 // in one run, Begin + write of one file + Undo against the shadow-git
 // checkpoint other agents take (git add -A && git commit with a separate
 // git dir, without even restoring the file). With the workspace on tmpfs,

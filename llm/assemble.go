@@ -32,7 +32,8 @@ type ToolCallDelta struct {
 //     are already a complete JSON value.
 //
 // Calls are never de-duplicated: a model that asks for the same call twice
-// gets it twice (seed 001). Calls come out in the order they started, and
+// gets it twice, because dropping one would silently skip work the model
+// expects done. Calls come out in the order they started, and
 // their Index is that order (0, 1, 2…), whatever the server said.
 type ToolCallAssembler struct {
 	calls []*pendingCall

@@ -5,7 +5,7 @@ import (
 )
 
 // Response is a whole model response: the assistant message with its
-// thinking, content and tool calls kept together (seed 001: a model that
+// thinking, content and tool calls kept together (a model that
 // loses its own reasoning between iterations loses its chain of thought),
 // plus what the final chunk reported.
 type Response struct {

@@ -23,7 +23,7 @@ var (
 
 	// ErrNoToolSupport: the model cannot take native tool definitions. The
 	// agent should describe the tools in the prompt and parse calls from the
-	// model's text instead (seed 001, "XML fallback").
+	// model's text instead (the toolcall package parses them).
 	ErrNoToolSupport = errors.New("model does not support native tool calls: describe the tools in the prompt and parse calls from text instead")
 
 	// ErrRateLimited: the server kept answering 429 after every retry.

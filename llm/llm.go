@@ -18,8 +18,8 @@ const (
 
 // Message is one turn of a conversation.
 //
-// Invariants the agent relies on (seed 001, "Native Tool Calling vs XML
-// Fallback"): an assistant message keeps its Thinking, Content and ToolCalls
+// Invariants the agent relies on, whether calls arrive natively or are parsed
+// from text: an assistant message keeps its Thinking, Content and ToolCalls
 // together, because a model that loses its own reasoning between iterations
 // loses its chain of thought; a tool result (RoleTool) carries ToolName, and
 // ToolCallID when the backend issued one, so a model can match results to

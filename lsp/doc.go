@@ -36,6 +36,6 @@
 // server requests. go.lsp.dev/jsonrpc2 and go.lsp.dev/protocol have not
 // been released since 2022 and lack LSP 3.17's type hierarchy, and
 // golang.org/x/exp/jsonrpc2 is an unversioned experiment, so the framed
-// client here (jsonrpc.go, about 250 lines) is auditable and has no
+// client in this package (about 250 lines) is auditable and has no
 // dependency.
 package lsp

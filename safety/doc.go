@@ -48,15 +48,16 @@
 // editor and agent configuration, shell start-up files, CI pipelines).
 // BuiltinSensitivityRules lists this floor. Projects add rules with
 // NewSensitivity: doublestar globs, matched case-insensitively, the last
-// matching rule winning; no rule can loosen the floor. Seed 001's
-// configuration format, whose boolean means the opposite ("true" =
+// matching rule winning; no rule can loosen the floor. The editor-agent
+// `sensitiveFilePatterns` setting, whose boolean means the opposite ("true" =
 // auto-approve), is read by ParseAutoApprovePatterns.
 //
 // # Policy
 //
 // Policy.Assess combines all of the above for one action — a command in a
 // working directory, or a file tool's accesses — into Allow, Confirm or
-// Deny (seed 004's none, confirm, deny) with the deciding reasons first.
+// Deny (risk levels "none", "confirm" and "deny" on the wire) with the
+// deciding reasons first.
 // `cat .env` needs approval just like reading .env with a file tool. A
 // headless policy denies whatever would need confirmation.
 //

@@ -11,8 +11,8 @@ import (
 )
 
 // Policy turns everything the safety package knows about one action into a
-// single decision with reasons: seed 004's risk levels none (Allow),
-// confirm (Confirm) and deny (Deny).
+// single decision with reasons: Allow, Confirm or Deny, also named by the
+// risk levels "none", "confirm" and "deny" (see Assessment.RiskLevel).
 //
 // For a shell command it combines the command's severity and the
 // CommandRules verdict, whether its working directory is an existing
@@ -33,7 +33,7 @@ import (
 //   - everything else: Allow.
 //
 // With Headless set there is nobody to confirm, so Confirm becomes Deny,
-// as in seed 004's gateway mode.
+// as a gateway serving remote clients must: an unanswerable question is a no.
 //
 // The zero Policy has no workspace and no rules: it asks about every
 // command and denies every file action. A Policy is safe for concurrent use
@@ -49,7 +49,8 @@ type Policy struct {
 	// DenyCritical denies critical commands outright instead of asking.
 	DenyCritical bool
 	// AutoApproveSensitiveEdits lets file tools write sensitive files
-	// without asking (seed 001's auto_approve_sensitive_edits). Reading
+	// without asking, for hosts that expose an "auto-approve sensitive
+	// edits" switch. Reading
 	// secrets, hard-linked files and every command still need approval.
 	AutoApproveSensitiveEdits bool
 	// SecretScanLimit bounds how many directory entries are searched for
@@ -92,8 +93,8 @@ type Assessment struct {
 	Headless bool `json:"headless,omitempty"`
 }
 
-// RiskLevel names the decision in seed 004's vocabulary: "none",
-// "confirm" or "deny".
+// RiskLevel names the decision as a risk level for wire formats and logs:
+// "none" (Allow), "confirm" or "deny".
 func (a Assessment) RiskLevel() string {
 	switch a.Decision {
 	case Allow:

@@ -9,15 +9,14 @@ import (
 
 // CommandRules decide which commands run without asking.
 //
-// A rule is a whitespace-separated token prefix matched at word
-// boundaries against each sub-command after quote removal: "ls" matches
-// `ls -la` but not `lsof`; "npm run test" does not match
-// `npm run test:unit`; "git status" does not cover `git push`. An entry
-// may hold several rules separated by commas ("ls,pwd,git status", the
-// format of seed 002's auto-approve setting), and a trailing " *" or ":*"
-// is accepted and ignored ("git log *", "git log:*"), as is Claude Code's
-// Bash(…) spelling ("Bash(npm run test:*)"). The rule "*" matches every
-// command.
+// A rule is a whitespace-separated token prefix matched at word boundaries
+// against each sub-command after quote removal: "ls" matches `ls -la` but not
+// `lsof`; "npm run test" does not match `npm run test:unit`; "git status" does
+// not cover `git push`. An entry may hold several rules separated by commas
+// ("ls,pwd,git status", the comma-separated allow-list format editor agents
+// store in one setting), and a trailing " *" or ":*" is accepted and ignored
+// ("git log *", "git log:*"), as is Claude Code's Bash(…) spelling
+// ("Bash(npm run test:*)"). The rule "*" matches every command.
 //
 // Allow rules match the command name as written: "/bin/rm" is not "rm".
 // Deny and ask rules also match the base name, so a deny rule "rm" stops

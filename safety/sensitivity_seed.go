@@ -6,8 +6,8 @@ import (
 	"fmt"
 )
 
-// AutoApprovePattern is one entry of the `sensitiveFilePatterns` setting of
-// the editor agent Tether grew from (seed 001):
+// AutoApprovePattern is one entry of the `sensitiveFilePatterns` setting
+// that VS Code Ollama agents use to mark which edits need approval:
 //
 //	{ "pattern": "**/.env", "value": false }
 //
@@ -36,9 +36,9 @@ func (p AutoApprovePattern) Rule() SensitivityRule {
 	return SensitivityRule{Pattern: p.Pattern, Sensitive: !autoApprove}
 }
 
-// ParseAutoApprovePatterns reads seed 001's `sensitiveFilePatterns` JSON, either
+// ParseAutoApprovePatterns reads a `sensitiveFilePatterns` JSON setting, either
 // the bare array or an object holding it under that key, and returns the
-// equivalent rules in order (last match wins, as in the seed). Remember:
+// equivalent rules in order (last match wins, as in that setting). Remember:
 // there, value true means auto-approve (NOT sensitive); see AutoApprovePattern.
 //
 // Unknown fields, a missing or non-boolean value and malformed globs are

@@ -32,13 +32,13 @@
 //	events := s.Flush() // calls only the end of the text can confirm
 //	result := s.Close() // == Parse(all chunks joined), however they were split
 //
-// Feed holds back only a suffix that could still become markup (a partial
-// tag, an open call block, JSON that may be a call) and releases it as soon
-// as it is decided. Close equals Parse for every split of the text; the
-// fuzz target FuzzStream checks that property, and the design makes it
-// hold by construction: Parse is one Feed and one Close, and every decision
-// of the scanner depends only on bytes already seen. Cost is linear in the
-// input: no chunk triggers a rescan of what came before.
+// Feed holds back only a suffix that could still become markup (a partial tag,
+// an open call block, JSON that may be a call) and releases it as soon as it is
+// decided. Close equals Parse for every split of the text; a fuzz test checks
+// that property, and the design makes it hold by construction: Parse is one Feed
+// and one Close, and every decision of the scanner depends only on bytes already
+// seen. Cost is linear in the input: no chunk triggers a rescan of what came
+// before.
 //
 // # Formats
 //
@@ -83,14 +83,17 @@
 //   - gpt-oss harmony messages with their tokens: a header with
 //     to=functions.NAME opens a call whose JSON ends at <|call|>; the
 //     analysis channel is reasoning; other headers are dropped as markup.
-//   - Sections whose items name the tool in a header (see tokens.go):
+//   - Sections whose items name the tool in a header:
 //     DeepSeek-R1 and V3.1 <｜tool▁calls▁begin｜>…<｜tool▁sep｜>NAME …,
 //     and Kimi K2 <|tool_calls_section_begin|> with
 //     functions.NAME:IDX items (the header is kept as Call.ID); also
 //     when the model leaves out the section token.
-//   - Yips envelopes (```yips-agent and legacy ```yips-tools), with their
-//     rules, also in the bent shapes small models write (renamed fields,
-//     flattened arguments, a lost fence label or fence); see envelope.go.
+//   - Yips envelopes (```yips-agent and legacy ```yips-tools): one fenced
+//     JSON object per message whose actions are the calls, also in the bent
+//     shapes small models write (renamed fields, flattened arguments, a lost
+//     fence label or fence); ids must be unique, malformed actions are
+//     dropped with a Warning, and a second envelope in one message is a
+//     Failure (ErrMultipleEnvelopes).
 //
 // Bare JSON (and JSON alone in a ```json fence) is a call only when it is
 // the whole message or ends it — possibly several calls in a row — and has
@@ -109,12 +112,13 @@
 // follows ("I'll wait for the result."); a fence introduced as an example
 // ("For example:", "The format is:"), followed by an explanation ("This
 // reads the file…", "Replace the path…") or after such an example is
-// documentation and stays text (see example.go). Bare JSON that ends the
+// documentation and stays text. Bare JSON that ends the
 // message but that its paragraph introduces as an example ("Here is an
 // example: {…}") stays text too, as does a tag block that its own line
 // introduces as one ("for example <tool_call>…"). JSON inside a fence of
 // another language, and markup of any kind inside a ```python or
-// ```markdown fence, is code, never a call. With WithTools, names outside the list are never calls.
+// ```markdown fence, is code, never a call. With WithTools, names outside
+// the list are never calls.
 //
 // One alias table covers the names models use: the tool name comes from
 // name, tool_name, tool or function (a string); the arguments from

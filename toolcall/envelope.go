@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// Yips envelopes (seed 004): one fenced JSON object per message.
+// Yips envelopes (named after the terminal agent that defined them): one
+// fenced JSON object per message.
 //
 //	```yips-agent
 //	{"assistant_text": "…", "actions": [{"type": "tool"|"skill"|"subagent", "id": "t1", "name": "…", "arguments": {…}}]}

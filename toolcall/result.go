@@ -158,7 +158,8 @@ const (
 	// FormatYips: the ```yips-agent and legacy ```yips-tools envelopes.
 	FormatYips
 	// FormatPythonic: a bare [name(key=value), …] list of calls that
-	// ends the message, accepted only with WithTools (python.go).
+	// ends the message, accepted only with WithTools: without known names
+	// such a list is as likely to be code as a call.
 	FormatPythonic
 
 	// AllFormats enables every syntax; it is the default.

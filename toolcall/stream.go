@@ -19,7 +19,7 @@ import (
 //
 // Parse is implemented as one Feed followed by Close, and the scanner's
 // decisions depend only on the bytes seen so far (never on where a chunk
-// ended), which is why the two agree by construction; FuzzStream checks it.
+// ended), which is why the two agree by construction; a fuzz test checks it.
 // Each byte is examined a bounded number of times, so the cost of a
 // stream is linear in its length.
 //

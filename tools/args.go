@@ -11,8 +11,9 @@ import (
 	"strings"
 )
 
-// PathAliases are the names models use for a parameter called "path"
-// (seed 000, "Tool Argument Flexibility"), tried in this order.
+// PathAliases are the names models use for a parameter called "path",
+// tried in this order; accepting them saves a failed round trip when a
+// model guesses the parameter's name.
 func PathAliases() []string {
 	return []string{"file", "filePath", "file_path", "filepath", "filename", "file_name", "fileName", "target_file"}
 }

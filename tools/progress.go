@@ -3,7 +3,7 @@ package tools
 import "context"
 
 // Progress is an intermediate report from a running call, for UIs: a
-// chunk of a file read (seed 001 shows each 100-line chunk as its own
+// chunk of a file read (each 100-line chunk can be shown as its own
 // action), new lines of a command's output.
 type Progress struct {
 	Tool      string `json:"tool,omitempty"`
@@ -22,7 +22,7 @@ type Progress struct {
 	Total   float64 `json:"total,omitempty"`
 	Message string  `json:"message,omitempty"`
 	// Files are a search's hits per file, so a UI can draw the result
-	// tree before the model reads the text (seed 001).
+	// tree before the model reads the text.
 	Files []FileCount `json:"files,omitempty"`
 }
 

@@ -33,6 +33,8 @@
 // colour in the terminal too.
 // Sessions and checkpoints are kept in one SQLite file (-db), so /resume
 // and /undo work after a restart. Security decisions are logged to -log.
+// Both default to files under the user's cache directory (tether/coder.db
+// and tether/coder.log), shared by every workspace; -h names them.
 // -mcp-config FILE adds the tools of the MCP servers in FILE (the
 // mcpServers JSON of Claude Desktop, Cursor and VS Code) as SERVER__TOOL.
 package main
@@ -73,6 +75,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	state := filepath.Join(cache, "tether")
 	fl := flag.NewFlagSet("coder", flag.ContinueOnError)
 	fl.SetOutput(stderr)
+	setUsage(fl, stderr, state)
 	fl.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
 	fl.StringVar(&o.db, "db", filepath.Join(state, "coder.db"), `SQLite file for sessions and checkpoints; ":memory:" keeps nothing`)
 	fl.StringVar(&o.logFile, "log", filepath.Join(state, "coder.log"), "file that receives the safety and approval log")

@@ -72,10 +72,11 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fl.SetOutput(stderr)
+	setUsage(fl, stderr)
 	model := fl.String("model", "", "model to run the task with: ollama:NAME, openai:NAME or script:FILE (default: the recorded session)")
 	keep := fl.Bool("keep", false, "keep the temporary project directory and print its path")
 	verbose := fl.Bool("v", false, "log safety and approval decisions to standard error")
-	calling := fl.String("tool-calling", "", "with -model: native, text or envelope (seed 004's fenced JSON, 6 rounds); empty picks from the model")
+	calling := fl.String("tool-calling", "", "with -model: native, text or envelope (one fenced JSON action block per reply, 6 rounds); empty picks from the model")
 	wireLog := fl.String("wire-log", "", "with -model: append every HTTP request and response to the model server to `FILE` (keys redacted)")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -201,7 +202,7 @@ func (d *demo) run(ctx context.Context, modelName string, keep bool) error {
 	ap := &scriptedApprover{w: d.out, p: d.p}
 	maxIter := 0 // the agent's default
 	if d.calling == agent.ToolCallingEnvelope {
-		maxIter = 6 // seed 004 runs its envelope protocol for at most 6 rounds
+		maxIter = 6 // small envelope models loop; 6 rounds bounds a prompt
 	}
 	x, err := agent.New(agent.Config{
 		Model:         model,

@@ -18,8 +18,9 @@ import (
 	"github.com/tetherdev/tether/tools/webtools"
 )
 
-// envelopeRounds is seed 004's round limit for the envelope protocol,
-// used when -tool-calling envelope is given without -max-iterations.
+// envelopeRounds bounds a prompt under the envelope protocol: a small model
+// that keeps answering with actions is stopped after this many rounds. Used
+// when -tool-calling envelope is given without -max-iterations.
 const envelopeRounds = 6
 
 // knownSkills are the names -skills accepts.
@@ -40,7 +41,7 @@ type features struct {
 }
 
 func (f *features) flags(fs *flag.FlagSet) {
-	fs.StringVar(&f.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (seed 004's fenced JSON, 6 rounds by default); empty picks from the model")
+	fs.StringVar(&f.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, 6 rounds by default); empty picks from the model")
 	fs.IntVar(&f.maxIterations, "max-iterations", 0, "model calls per prompt (default 25, 10 in read-only modes, 6 with -tool-calling envelope)")
 	fs.StringVar(&f.skills, "skills", "", "comma-separated skills to offer: "+strings.Join(knownSkills, ", ")+" (fetch needs -web)")
 	fs.BoolVar(&f.subagents, "subagents", false, "let the model hand a sub-task to a read-only helper agent")

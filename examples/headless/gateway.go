@@ -57,6 +57,7 @@ type gateway struct {
 	logger    *slog.Logger
 	wire      *os.File // -wire-log, or nil
 	stop      func()   // releases what the feature flags started
+	cancels   promptCanceller
 
 	// mu guards inputDone and announced. announced holds the approval ids
 	// written to the host and not yet resolved, with an answer that came
@@ -174,8 +175,8 @@ func (g *gateway) serve(ctx context.Context, in io.Reader) error {
 	return nil
 }
 
-// read parses input lines: approvals are answered at once, prompts,
-// undos and applies queued.
+// read parses input lines: approvals and cancels are served at once,
+// prompts, undos and applies queued.
 func (g *gateway) read(ctx context.Context, in io.Reader, q *queue) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
@@ -194,12 +195,19 @@ func (g *gateway) read(ctx context.Context, in io.Reader, q *queue) error {
 			continue
 		}
 		switch req.Type {
-		case "prompt", "undo", "apply":
+		case "prompt":
+			g.cancels.queue()
+			q.push(job{line: n, req: req})
+		case "undo", "apply":
 			q.push(job{line: n, req: req})
 		case "approve":
 			g.answer(n, req)
+		case "cancel":
+			if !g.cancels.cancel(n) {
+				g.fail(n, errors.New("cancel: no prompt is running or waiting"))
+			}
 		default:
-			g.fail(n, fmt.Errorf("unknown request type %q: want prompt, undo, apply or approve", req.Type))
+			g.fail(n, fmt.Errorf("unknown request type %q: want prompt, cancel, undo, apply or approve", req.Type))
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -253,7 +261,13 @@ func (g *gateway) do(ctx context.Context, j job) {
 	}
 	switch j.req.Type {
 	case "prompt":
-		g.prompt(ctx, j)
+		pctx, done, by, ok := g.cancels.start(ctx, j.line)
+		if !ok {
+			g.fail(j.line, fmt.Errorf("prompt: not run: %w", cancelRequested{line: by}))
+			return
+		}
+		defer done()
+		g.prompt(pctx, j)
 	case "undo":
 		g.undo(ctx, j)
 	case "apply":
@@ -288,6 +302,13 @@ func (g *gateway) prompt(ctx context.Context, j job) {
 		if res.CheckpointID != "" {
 			g.lastCheckpoint = res.CheckpointID
 		}
+	}
+	var byHost cancelRequested
+	if err != nil && errors.As(context.Cause(ctx), &byHost) {
+		// run_finished already says so (stop_reason canceled); the
+		// host asked for it, so it is not an error.
+		g.logger.Info("headless: prompt cancelled", "line", j.line, "by", byHost.line)
+		return
 	}
 	if err != nil {
 		g.fail(j.line, fmt.Errorf("prompt: %w", err))

@@ -10,13 +10,20 @@
 //
 //	{"type":"prompt","text":"Fix the failing test","mode":"agent"}   mode: agent (default), explore, plan, review
 //	{"type":"prompt","text":"Why?","attach":["main.go","lib/x.go:L10-L40"]}  files or selections the model gets as already read
+//	{"type":"cancel"}                                                ends the running prompt and drops prompts queued before it
 //	{"type":"undo","checkpoint":"ID"}                                ID from files_changed / run_finished; "" = the last run's
 //	{"type":"approve","id":"ID","decision":"allow|deny"}             answers an approval_requested (with -approvals stdin)
 //	{"type":"apply","token":"chg_…"}                                 applies a staged change (with -staging)
 //
 // Prompts and undos run one after another, in the order they arrive, and
 // each prompt continues the conversation of the previous one. Approvals
-// are answered as soon as they are read, even while a run is waiting.
+// and cancels are served as soon as they are read, even while a run is
+// waiting. headless -h prints the whole protocol with examples.
+//
+// With the sandbox on (the default where the kernel has Landlock),
+// commands may also write the temporary directory and the user's cache
+// directory, where build tools keep their caches; -h names them and the
+// log says so at start.
 //
 // Events are the agent's own (run_started, text_delta, tool_action,
 // approval_requested, approval_resolved, files_changed, final_message,
@@ -34,7 +41,7 @@
 //
 // Optional capabilities, off by default:
 //
-//	-tool-calling envelope   seed 004's fenced-JSON protocol for small models (6 rounds unless -max-iterations)
+//	-tool-calling envelope   one fenced JSON action envelope per reply, for small models (6 rounds unless -max-iterations)
 //	-skills todos,build,fetch,virtual_terminal
 //	-subagents               a read-only helper agent the model can hand sub-tasks to
 //	-lsp                     code-intelligence tools, served by installed language servers (gopls…)
@@ -106,6 +113,7 @@ type options struct {
 func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("headless", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, stderr)
 	var o options
 	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
@@ -115,7 +123,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.BoolVar(&o.staging, "staging", false, "file tools only stage changes; the host applies them with apply requests")
-	fs.StringVar(&o.sandbox, "sandbox", "auto", `confine commands with Landlock: "auto" (where the kernel supports it, logging what it cannot enforce), "on" (fail when it cannot) or "off"`)
+	fs.StringVar(&o.sandbox, "sandbox", "auto", `confine commands with Landlock to the workspace, the temporary directory and the user's cache directory: "auto" (where the kernel supports it, logging what it cannot enforce), "on" (fail when it cannot) or "off"`)
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	o.features.flags(fs)
@@ -142,10 +150,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "headless:", err)
-		}
+		fmt.Fprintln(stderr, "headless:", err)
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: o.logLevel}))
@@ -213,6 +222,9 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 			logger.Warn("headless: commands run WITHOUT a sandbox", "reason", err)
 			break
 		}
+		// Say so: these directories are shared with the user's other
+		// programs, and commands the agent runs may write there.
+		logger.Info("headless: sandboxed commands may also write outside the workspace", "dirs", extra)
 		sb.BestEffort, sb.Logger = o.sandbox == "auto", logger
 		bopts.Sandbox = sb
 	case "off":

@@ -126,9 +126,37 @@ func newFlagSet(name string, out io.Writer) (*flag.FlagSet, *options) {
 	return fs, o
 }
 
-// help prints the usage and every subcommand's flags.
+// helpDetails follows the usage in -h: what each side does, exit status
+// and examples.
+const helpDetails = `
+serve offers Tether's tools (files, search, terminal, diagnostics, code
+intelligence) on a workspace over stdio, or streamable HTTP with -http. Every
+call is judged by Tether's safety policy; nobody is there to confirm, so
+confirm-level actions (commands no -allow rule covers, writes to sensitive
+files, reading secrets) are refused with the reasons.
+
+The client subcommands start a command server with only HOME, LOGNAME, PATH,
+SHELL, TERM and USER from this environment (plus -env and the config file's
+env; -inherit-env passes everything) and offer it the current directory as
+its root. call runs a confirm-level tool only with -yes.
+
+Exit status: 0 on success; 1 when a tool reports an error or the server
+cannot be reached; 2 for bad usage.
+
+Examples:
+  mcp serve -workspace . -allow 'go test,ls'
+  mcp list -- mcp serve -workspace .
+  mcp call -tool read_file -args '{"path":"go.mod"}' -- mcp serve -workspace .
+  mcp call -url http://localhost:8080 -tool search_workspace -args '{"query":"TODO"}'
+  mcp list -mcp-config ~/.cursor/mcp.json -server github
+  mcp prompts -name args-prompt -arg city=Lyon -- mcp-server-everything
+`
+
+// help prints the usage, what each side does, examples and every
+// subcommand's flags.
 func help(w io.Writer) {
 	fmt.Fprint(w, usage)
+	fmt.Fprint(w, helpDetails)
 	for _, name := range subcommandNames {
 		fmt.Fprintf(w, "\nflags of %s:\n", name)
 		fs, _ := newFlagSet(name, w)
@@ -166,7 +194,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.As(err, &toolErr):
 		return 1
-	case errors.Is(err, flag.ErrHelp), errors.Is(err, errUsage):
+	case errors.Is(err, flag.ErrHelp):
+		return 0 // the subcommand's flags were asked for and printed
+	case errors.Is(err, errUsage):
 		return 2
 	}
 	fmt.Fprintln(stderr, "mcp:", err)

@@ -38,10 +38,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	chunk := fs.Int("stream", 0, "feed stdin in chunks of `N` bytes and print events as JSON lines")
 	tools := fs.String("tools", "", "comma-separated allow-list of tool `names`")
 	thinking := fs.Bool("thinking", false, "the output starts inside a <think> block opened by the prompt")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: toolcall [-stream N] [-tools a,b] [-thinking] < model-output")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

@@ -83,10 +83,23 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 
 usage: go run ./examples/web -workspace DIR -model MODEL [flags]
 
-Open the URL it prints (it holds the access token). MODEL is ollama:NAME
-(OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) or script:FILE,
-a scripted model for offline runs (JSON lines, see llm/llmtest), e.g.
+Open the URL it prints (it holds the access token; the server listens on
+loopback only unless -addr says otherwise). The page streams the answer and
+the tool actions, asks on approval cards (a command no rule allows, a write
+to a sensitive file; unanswered ones are denied after -approval-timeout),
+and shows each checkpoint's changes to keep or undo, per file and per hunk.
 
+MODEL is ollama:NAME (OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL,
+OPENAI_API_KEY) or script:FILE, a scripted model for offline runs: JSON
+lines, one model response per line, e.g.
+  {"content":"Reading it.","tool_calls":[{"name":"read_file","arguments":{"path":"main.go"}}]}
+
+Sessions and checkpoints stay in memory unless -db names a SQLite file.
+
+Exit status: 0 after Ctrl-C, 1 when the server cannot start, 2 for bad flags.
+
+Examples:
+  go run ./examples/web -workspace . -model ollama:qwen3:8b -allow 'go test'
   go run ./examples/web -workspace "$(mktemp -d)" -model script:examples/web/testdata/browser.jsonl
 
 flags:

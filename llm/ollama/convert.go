@@ -13,7 +13,7 @@ import (
 
 // request turns an llm.Request into Ollama's native chat request.
 // Assistant messages keep thinking, content and tool calls together and
-// tool results keep tool_name (seed 001), because Ollama's chat templates
+// tool results keep tool_name, because Ollama's chat templates
 // use both to give the model its own reasoning and to match results to
 // calls.
 func (m *Model) request(req llm.Request) (*api.ChatRequest, error) {

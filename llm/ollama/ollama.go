@@ -47,8 +47,8 @@ type Config struct {
 	// StallTimeout ends a stream that sends nothing for this long, including
 	// the wait for the first byte while Ollama loads the model. Keep it
 	// generous: Ollama holds back a native tool call until it is complete,
-	// which for a large write_file is 10–80 s of silence mid-stream
-	// (seed 001). 0 means 2 minutes; negative disables it.
+	// which for a large write_file is 10–80 s of silence mid-stream.
+	// 0 means 2 minutes; negative disables it.
 	StallTimeout time.Duration
 	// Options are default model options (num_ctx, top_p…) under
 	// Request.Options and Request.Temperature.

@@ -21,7 +21,7 @@ type ModifyArgs struct {
 const ModifyName = "modify_lines"
 
 // NewModifyLines returns modify_lines: insert, delete or replace lines by
-// number (seed 002).
+// number, for edits a model can place by line but cannot quote exactly.
 func NewModifyLines(ws Workspace) tools.Tool {
 	return planned(ModifyName,
 		"Insert, delete or replace lines of a file by line number (as read_file shows them). Prefer edit_file when you can quote the text; line numbers shift after every change, so re-read the file before a second modify_lines.",

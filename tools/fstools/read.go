@@ -14,7 +14,7 @@ import (
 
 // read_file limits.
 const (
-	ChunkLines      = 100  // lines per chunk (seed 001); each chunk is one UI action
+	ChunkLines      = 100  // lines per chunk; each chunk is one UI action, so long reads show progress
 	DefaultMaxLines = 500  // lines returned when no end_line is given
 	MaxLines        = 2000 // most lines one call returns
 	MaxLineBytes    = 2000 // longer lines are cut, with a marker

@@ -1,5 +1,5 @@
 // Package lsptools gives an agent code intelligence from a real language
-// server (seed 001, "LSP-Powered Code Intelligence Tools"): nine read-only
+// server: nine read-only
 // tools over a workspace and an *lsp.Manager.
 //
 //	get_document_symbols  a file's outline with line ranges and nesting
@@ -25,8 +25,8 @@
 // # Naming a position
 //
 // Models name symbols better than they count columns, so the position
-// tools take {path, symbolName?, line?, character?} and resolve them the
-// way the seed's symbolResolver does: line and character (1-based) are
+// tools take {path, symbolName?, line?, character?} and resolve them so:
+// line and character (1-based) are
 // used as given; a symbolName is found in the file, exact before
 // case-insensitive, whole words before substrings and code before
 // comments, nearest to line when one is given, and otherwise at the
@@ -49,6 +49,7 @@
 // ordinary result pointing at search_workspace, not as an error; a server
 // that lacks a feature (type hierarchy, say) gets the same treatment.
 //
-// ProgressGroup gives the seed's progress titles for these tools and
-// NavigationGuidance its CODE NAVIGATION STRATEGY prompt section.
+// ProgressGroup gives UI progress titles for these tools and
+// NavigationGuidance a system-prompt section telling the model when to use
+// which tool.
 package lsptools

@@ -97,8 +97,8 @@ func (s *sources) where(path string, p lsp.Position) string {
 	return fmt.Sprintf("%s:%d:%d", s.k.displayPath(path), p.Line+1, col)
 }
 
-// block formats a location the seed's way: a "── path:line:col ──" header,
-// then the target line marked with → between context lines.
+// block formats a location as search results are: a "── path:line:col ──"
+// header, then the target line marked with → between context lines.
 func (s *sources) block(path string, p lsp.Position, context int) string {
 	var b strings.Builder
 	src := s.get(path)

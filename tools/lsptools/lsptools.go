@@ -33,7 +33,7 @@ type Servers interface {
 // Defaults for Config's zero fields.
 const (
 	DefaultContextLines  = 2
-	DefaultMaxReferences = 30 // seed 001: references capped at 30
+	DefaultMaxReferences = 30 // enough to judge a change's reach without flooding the context
 	DefaultMaxSymbols    = 50
 	DefaultTimeout       = 2 * time.Minute // the first call may wait for the server to load the workspace
 )

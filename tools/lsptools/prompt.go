@@ -1,7 +1,7 @@
 package lsptools
 
-// Progress group titles for batches of these tools (seed 001, "Progress
-// Group Titles for LSP Tools"). A host that groups tool calls in its UI
+// Progress group titles for batches of these tools, named after what the model
+// is doing rather than after the tool. A host that groups tool calls in its UI
 // uses ProgressGroup; agent's progress titles use the same words.
 const (
 	GroupAnalyzing  = "Analyzing code"
@@ -9,7 +9,7 @@ const (
 	GroupInspecting = "Inspecting file structure"
 )
 
-// ProgressGroup returns the seed's progress title for one of these tools,
+// ProgressGroup returns the progress title for one of these tools,
 // or "" for a name that is not one of them.
 func ProgressGroup(name string) string {
 	switch name {
@@ -23,7 +23,7 @@ func ProgressGroup(name string) string {
 	return ""
 }
 
-// NavigationGuidance is the seed's CODE NAVIGATION STRATEGY section for a
+// NavigationGuidance is a CODE NAVIGATION STRATEGY section for a
 // system prompt: when to use which tool. Add it to the agent's system
 // prompt (agent.Config.SystemPrompt) when these tools are registered.
 const NavigationGuidance = `CODE NAVIGATION STRATEGY:

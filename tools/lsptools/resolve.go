@@ -134,8 +134,7 @@ func (t target) String() string {
 	return fmt.Sprintf("line %d, column %d", t.line, t.col)
 }
 
-// resolve turns a model's position arguments into an LSP position, the
-// seed's symbolResolver:
+// resolve turns a model's position arguments into an LSP position:
 //  1. line and character both given: used directly (1-based → 0-based);
 //  2. symbolName given: its occurrence in the text, exact before
 //     case-insensitive, whole words before substrings, code before

@@ -8,10 +8,13 @@
 // skips files holding a NUL byte as binary, and reports matching lines:
 // literal queries with bytes.Index, regular expressions (RE2) rewritten so
 // that they can only match within one line, with a prefilter on a literal
-// every match must contain. TestRipgrepParity checks the match sets are
-// identical to rg's on the Go source tree.
+// every match must contain. It reports the lines rg reports: the package's
+// tests compare the two, file by file, for literal and regular-expression
+// queries over the Go source tree.
 //
-// search_workspace's output is seed 001's format:
+// search_workspace's output groups matches by file under a header, with the
+// matching line marked by an arrow and its context indented, a layout
+// models read reliably:
 //
 //	── src/services/myService.ts ──
 //	  10: context line before

@@ -151,7 +151,8 @@ func where(dir string) string {
 	return dir
 }
 
-// Format renders results in seed 001's format, showing at most limit
+// Format renders results grouped by file, the matching line marked by an
+// arrow and its context indented, showing at most limit
 // matching lines; it returns the text and how many matches and files it
 // shows.
 //

@@ -24,8 +24,8 @@
 // carriage-return progress bars collapse to their last state, and only the
 // first 15 and last 85 lines are kept, with a "[N lines truncated]" marker
 // and exact counts, so memory stays bounded however much a command prints
-// (a command printing 1 GiB peaks below 30 MiB RSS; see
-// TestPrintGiBBoundedMemory).
+// (a command printing 1 GiB peaks below 30 MiB of resident memory, as the
+// package's tests measure).
 //
 // Config.Sandbox is the seam for safety.Sandbox.Wrap (Landlock); package
 // builtin connects it.
