@@ -127,14 +127,14 @@ func TestTerminal(t *testing.T) {
 	// Esc cancels a long command and kills it.
 	tm.keys("wait for the build", "Enter")
 	tm.waitFor("│ started") // its output, live
-	waitUntil(t, "the command to start", func() bool { return processes("sleep 37$") != "" })
+	waitUntil(t, "the command to start", func() bool { return processes(ws, "sleep 37$") != "" })
 	start := time.Now()
 	tm.keys("Escape")
 	tm.waitFor("task cancelled")
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("cancelling took %v", d)
 	}
-	waitUntil(t, "the command's processes to die", func() bool { return processes("sleep 37$") == "" })
+	waitUntil(t, "the command's processes to die", func() bool { return processes(ws, "sleep 37$") == "" })
 
 	// Two Ctrl-C on an empty prompt quit; the session resumes with its transcript.
 	id := regexp.MustCompile(`ses_[0-9a-f]+`).FindString(tm.capture())
@@ -167,11 +167,21 @@ func writeFile(t *testing.T, name, content string) {
 
 // processes lists the processes whose command line matches pattern,
 // from /proc (Linux, like tmux here), so no pgrep is needed.
-func processes(pattern string) string {
+// processes lists the processes running in dir (or below it) whose
+// command line matches pattern. Matching on the directory keeps other
+// test runs on the same machine, which run the same commands, out.
+func processes(dir, pattern string) string {
 	re := regexp.MustCompile(pattern)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	var found []string
 	files, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, f := range files {
+		cwd, err := os.Readlink(filepath.Join(filepath.Dir(f), "cwd"))
+		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+string(filepath.Separator))) {
+			continue
+		}
 		b, err := os.ReadFile(f)
 		if cmd := strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " ")); err == nil && re.MatchString(cmd) {
 			found = append(found, filepath.Base(filepath.Dir(f))+" "+cmd)
