@@ -48,6 +48,9 @@ type optionModel struct {
 	operandEnds bool
 	// why explains the unsafe options for concerns, by spelling.
 	why map[string]string
+	// optional lists the short options whose value, when given, is the
+	// rest of their word and never the next one (git log -M50%, -U3).
+	optional map[string]bool
 }
 
 // model builds an optionModel from groups of options of one kind each.
@@ -56,6 +59,12 @@ func model(groups ...optGroup) *optionModel {
 	for _, g := range groups {
 		for _, n := range g.names {
 			m.opts[n] = g.kind
+			if g.optional {
+				if m.optional == nil {
+					m.optional = map[string]bool{}
+				}
+				m.optional[n] = true
+			}
 		}
 	}
 	return m
@@ -63,20 +72,27 @@ func model(groups ...optGroup) *optionModel {
 
 // optGroup is a set of option spellings sharing one kind.
 type optGroup struct {
-	kind  optKind
-	names []string
+	kind     optKind
+	names    []string
+	optional bool // a harmless value may be attached: -U3, --abbrev=7
 }
 
-func flags(names ...string) optGroup     { return optGroup{optFlag, names} }
-func texts(names ...string) optGroup     { return optGroup{optText, names} }
-func reads(names ...string) optGroup     { return optGroup{optRead, names} }
-func writes(names ...string) optGroup    { return optGroup{optWrite, names} }
-func dirs(names ...string) optGroup      { return optGroup{optDir, names} }
-func programs(names ...string) optGroup  { return optGroup{optProgram, names} }
-func code(names ...string) optGroup      { return optGroup{optCode, names} }
-func configs(names ...string) optGroup   { return optGroup{optConfig, names} }
-func dangerous(names ...string) optGroup { return optGroup{optUnsafe, names} }
-func globs(names ...string) optGroup     { return optGroup{optGlob, names} }
+func flags(names ...string) optGroup     { return optGroup{kind: optFlag, names: names} }
+func texts(names ...string) optGroup     { return optGroup{kind: optText, names: names} }
+func reads(names ...string) optGroup     { return optGroup{kind: optRead, names: names} }
+func writes(names ...string) optGroup    { return optGroup{kind: optWrite, names: names} }
+func dirs(names ...string) optGroup      { return optGroup{kind: optDir, names: names} }
+func programs(names ...string) optGroup  { return optGroup{kind: optProgram, names: names} }
+func code(names ...string) optGroup      { return optGroup{kind: optCode, names: names} }
+func configs(names ...string) optGroup   { return optGroup{kind: optConfig, names: names} }
+func dangerous(names ...string) optGroup { return optGroup{kind: optUnsafe, names: names} }
+func globs(names ...string) optGroup     { return optGroup{kind: optGlob, names: names} }
+
+// optionalValue is a group of options with an optional harmless value,
+// attached to a short option (-M50%) or after "=" to a long one.
+func optionalValue(names ...string) optGroup {
+	return optGroup{kind: optFlag, names: names, optional: true}
+}
 
 // optionUse is one option found in a command's words.
 type optionUse struct {
@@ -175,6 +191,11 @@ func (m *optionModel) scan(args []word, use func(optionUse)) (rest []word) {
 				break
 			}
 			u := optionUse{text: name, name: name, kind: k}
+			if m.optional[name] && j+1 < len(w.s) {
+				u.text, u.value, u.has = w.s, word{s: w.s[j+1:]}, true
+				use(u)
+				break
+			}
 			if k.takesValue() {
 				if j+1 < len(w.s) {
 					u.value, u.has = word{s: w.s[j+1:]}, true
@@ -224,8 +245,8 @@ func (m *optionModel) split(args []word) (flags []string, operands []word) {
 		}
 		for j := 1; j < len(w.s); j++ {
 			k, ok := m.opts["-"+w.s[j:j+1]]
-			if !ok {
-				break
+			if !ok || m.optional["-"+w.s[j:j+1]] {
+				break // unknown, or the rest of the word is its value
 			}
 			if k.takesValue() {
 				if j+1 == len(w.s) {
@@ -327,6 +348,9 @@ func (c *call) unvetted(text, why string) {
 // is known about their options.
 func vetOptions(c *call) {
 	m, args := optionModelFor(c.base, c.args)
+	if c.base == "git" {
+		m, args = gitOptionModel(c)
+	}
 	if m == nil {
 		if _, inspect := readOnly[c.base]; inspect && !ownOptions[c.base] {
 			// An inspection command whose options are not modelled is
