@@ -44,6 +44,9 @@ var approvedBases = []struct{ rule, cmd string }{
 	{"less", "less README.md"}, {"diff", "diff a b"}, {"rg", "rg TODO"}, {"grep", "grep TODO f"},
 	{"ls", "ls src"}, {"cat", "cat f"}, {"head", "head f"}, {"sort", "sort f"}, {"date", "date"},
 	{"du", "du ."}, {"tree", "tree"}, {"wc", "wc f"}, {"jq", "jq . f"},
+	{"git log", "git log"}, {"git diff", "git diff"}, {"git show", "git show HEAD"}, {"git status", "git status"},
+	{"git grep", "git grep TODO"}, {"git blame", "git blame f"}, {"git branch", "git branch"},
+	{"git ls-files", "git ls-files"}, {"git rev-parse", "git rev-parse HEAD"}, {"git tag", "git tag"},
 }
 
 // TestAddedOptionsNeedVetting: adding an option to an approved command
@@ -64,8 +67,12 @@ func TestAddedOptionsNeedVetting(t *testing.T) {
 				}
 				continue
 			}
-			name := strings.Fields(b.cmd)[0]
-			m, _ := optionModelFor(commandBase(name), wordsOf(strings.Fields(b.cmd)[1:]))
+			words := strings.Fields(b.cmd)
+			m, _ := optionModelFor(commandBase(words[0]), wordsOf(words[1:]))
+			if words[0] == "git" {
+				m = gitModels[words[1]]
+			}
+			name := strings.Join(words[:len(strings.Fields(b.rule))], " ")
 			if m == nil {
 				t.Fatalf("%s has no option model", name)
 			}
