@@ -104,6 +104,7 @@ type optionUse struct {
 	// runtime: a word known only at run time that may turn out to be an
 	// option (a file named "--pre=./x.sh" listed by git ls-files).
 	runtime bool
+	at, end int // the words of args it occupies: args[at:end]
 }
 
 // risky reports whether some option of m does more than change output:
@@ -139,9 +140,13 @@ func mayBeOption(w word) bool {
 // the words after the model's stop option. Words that are not options
 // are skipped: the command's classifier judges its operands. (A callback
 // rather than a slice: scan runs for every modelled command.)
-func (m *optionModel) scan(args []word, use func(optionUse)) (rest []word) {
+func (m *optionModel) scan(args []word, found func(optionUse)) (rest []word) {
 	for i := 0; i < len(args); i++ {
-		w := args[i]
+		w, start := args[i], i
+		use := func(u optionUse) {
+			u.at, u.end = start, i+1
+			found(u)
+		}
 		if w.dynamic && !w.pipe && mayBeOption(w) && m.risky() {
 			use(optionUse{text: w.s, runtime: true})
 			continue
@@ -263,7 +268,13 @@ func (m *optionModel) split(args []word) (flags []string, operands []word) {
 // they are, programs and code raise the severity, and every option that
 // is unknown or not harmless is listed in Unvetted.
 func (m *optionModel) vet(c *call, args []word) {
-	rest := m.scan(args, func(u optionUse) { m.judge(c, u) })
+	off := 1 + len(c.args) - len(args) // args is a suffix of c's words
+	rest := m.scan(args, func(u optionUse) {
+		m.judge(c, u)
+		if u.name != "" {
+			c.optionAt(off+u.at, u.end-u.at)
+		}
+	})
 	if rest != nil {
 		if m.passOn == nil {
 			for _, w := range rest {
@@ -334,6 +345,18 @@ func (m *optionModel) judge(c *call, u optionUse) {
 func outsideWorkspace(p string) bool {
 	c := cleanPath(p)
 	return strings.HasPrefix(c, "/") && !harmlessDevice(c) || strings.HasPrefix(c, "~") || c == ".." || strings.HasPrefix(c, "../")
+}
+
+// optionAt records that words[j:j+n] of c are one option its model knows.
+func (c *call) optionAt(j, n int) {
+	cmd := &c.a.res.Commands[c.idx]
+	if j < 0 || j >= len(cmd.words) || n > 2 {
+		return
+	}
+	if cmd.spans == nil {
+		cmd.spans = make([]uint8, len(cmd.words))
+	}
+	cmd.spans[j] = uint8(n)
 }
 
 // unvetted records that option text keeps rules and read-only approval

@@ -185,6 +185,7 @@ func gitOptionModel(c *call) (*optionModel, []word) {
 		name, _, eq := strings.Cut(w.s, "=")
 		switch {
 		case gitHarmlessGlobal[name]:
+			c.optionAt(1+i, 1)
 		case gitRatedGlobal[name]:
 			// -c and --config-env are rated high and never approved; -C
 			// is unvetted by the classifier unless it names ".".
