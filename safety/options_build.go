@@ -178,5 +178,8 @@ func optionModelFor(base string, args []word) (*optionModel, []word) {
 	if m, ok := simpleModels[base]; ok {
 		return m, args
 	}
+	if m, ok := inspectModels[base]; ok {
+		return m, args
+	}
 	return nil, nil
 }
