@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -65,10 +66,12 @@ type Sandbox struct {
 	Writable []string
 	// DenyNetwork refuses outgoing TCP connections and listening sockets.
 	DenyNetwork bool
-	// BestEffort makes Wrap leave the command unconfined, logging a
+	// BestEffort makes Wrap run the command unconfined, logging a
 	// warning, when the kernel cannot sandbox it; by default Wrap fails
 	// with ErrSandboxUnavailable so nothing runs with less protection than
-	// the host asked for.
+	// the host asked for. On Linux the unconfined command still starts
+	// through the helper, which makes it a child subreaper: whatever it
+	// starts stays in its process tree, where the terminal kills it.
 	BestEffort bool
 	// Helper is the executable that calls SandboxMain; default: this
 	// program (os.Executable).
@@ -100,6 +103,9 @@ type sandboxRequest struct {
 	Writable    []string `json:"writable"`
 	DenyNetwork bool     `json:"deny_network,omitempty"`
 	BestEffort  bool     `json:"best_effort,omitempty"`
+	// Unconfined: the kernel cannot confine (BestEffort); the helper only
+	// makes the command a child subreaper.
+	Unconfined bool `json:"unconfined,omitempty"`
 }
 
 // Available reports whether this system can enforce the sandbox as
@@ -191,14 +197,19 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		}
 		writable = append(writable, filepath.Clean(d))
 	}
+	unconfined := false
 	if err := s.supported(false); err != nil {
 		if !s.BestEffort {
 			return err
 		}
-		s.logger().Warn("safety: running command WITHOUT a sandbox", "command", cmd.Path, "reason", err.Error())
-		return nil
+		if runtime.GOOS != "linux" {
+			s.logger().Warn("safety: running command WITHOUT a sandbox", "command", cmd.Path, "reason", err.Error())
+			return nil
+		}
+		s.logger().Warn("safety: running command WITHOUT a sandbox (its processes are still kept in its tree)", "command", cmd.Path, "reason", err.Error())
+		unconfined = true
 	}
-	if s.DenyNetwork {
+	if s.DenyNetwork && !unconfined {
 		if err := s.supported(true); err != nil {
 			if !s.BestEffort {
 				return err
@@ -207,7 +218,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 				"command", cmd.Path, "reason", err.Error())
 		}
 	}
-	if s.BestEffort {
+	if s.BestEffort && !unconfined {
 		if missing := s.Missing(); len(missing) > 0 {
 			s.logger().Warn("safety: sandbox running with protections missing on this kernel",
 				"command", cmd.Path, "missing", missing)
@@ -227,7 +238,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	}
 	req, err := json.Marshal(sandboxRequest{
 		Path: cmd.Path, ArgvStart: 1 + len(s.HelperArgs),
-		Writable: writable, DenyNetwork: s.DenyNetwork, BestEffort: s.BestEffort,
+		Writable: writable, DenyNetwork: s.DenyNetwork, BestEffort: s.BestEffort, Unconfined: unconfined,
 	})
 	if err != nil {
 		return err
@@ -278,8 +289,10 @@ func SandboxMain() {
 		fail("malformed request in %s: %v", sandboxEnv, err)
 	}
 	env := slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, sandboxEnv+"=") })
-	if err := confineSelf(req); err != nil {
-		fail("%v", err)
+	if !req.Unconfined {
+		if err := confineSelf(req); err != nil {
+			fail("%v", err)
+		}
 	}
 	if req.ArgvStart < 1 || req.ArgvStart >= len(os.Args) {
 		fail("helper started with %d arguments, expected the command's after argument %d", len(os.Args), req.ArgvStart)
