@@ -128,7 +128,10 @@ func (s *Sandbox) supported(network bool) error {
 // a docker or tmux socket (9), TCP (4) and UDP (10) with DenyNetwork, and
 // always changes of metadata (chmod, chown, utimes, extended attributes)
 // outside the writable directories, for which Landlock has no right at
-// all. An empty list means the sandbox is complete on this kernel.
+// all. (A seccomp filter cannot stand in for that right: it sees a path
+// argument only as a pointer, so it could refuse chmod everywhere, the
+// workspace included, but not outside it alone.) An empty list means the
+// sandbox is complete on this kernel.
 func (s *Sandbox) Missing() []string {
 	if s.probe != nil {
 		if err := s.probe(false); err != nil {
