@@ -110,7 +110,8 @@ type optionUse struct {
 // risky reports whether some option of m does more than change output:
 // reads or writes a named file, runs a program or code, or changes the
 // system. Only then can a run-time word that turns out to be an option do
-// harm.
+// harm. (Asked for every run-time word; the tables are small enough that
+// the scan costs less than keeping a cached answer in step with them.)
 func (m *optionModel) risky() bool {
 	for _, k := range m.opts {
 		if k != optFlag && k != optText {
@@ -118,6 +119,31 @@ func (m *optionModel) risky() bool {
 		}
 	}
 	return false
+}
+
+// literalOption returns the option a run-time word certainly is: its
+// source text spells a long (or Go-style) option name literally before
+// "=" (`--author="$(git config user.name)"`), and the model knows that
+// option to take a harmless value whatever it turns out to be. Any other
+// run-time word may still be any option.
+func (m *optionModel) literalOption(w word) (string, bool) {
+	if !w.dynamic {
+		return "", false
+	}
+	name, _, eq := strings.Cut(w.s, "=")
+	if !eq || len(name) < 2 || name[0] != '-' || !m.goStyle && !strings.HasPrefix(name, "--") {
+		return "", false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !(c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return "", false // quoted, escaped or expanded: not literal
+		}
+	}
+	if m.goStyle {
+		name = "-" + strings.TrimLeft(name, "-")
+	}
+	k, known := m.opts[name]
+	return name, known && k == optText
 }
 
 // mayBeOption reports whether a run-time word can start with "-": its
@@ -146,6 +172,10 @@ func (m *optionModel) scan(args []word, found func(optionUse)) (rest []word) {
 		use := func(u optionUse) {
 			u.at, u.end = start, i+1
 			found(u)
+		}
+		if name, ok := m.literalOption(w); ok {
+			use(optionUse{text: w.s, name: name, kind: optText, has: true, value: word{s: w.s[strings.IndexByte(w.s, '=')+1:], dynamic: true}})
+			continue
 		}
 		if w.dynamic && !w.pipe && mayBeOption(w) && m.risky() {
 			use(optionUse{text: w.s, runtime: true})
