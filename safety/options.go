@@ -46,6 +46,9 @@ type optionModel struct {
 	// operandEnds: the first operand ends the options; the words after it
 	// are arguments of the program it names (go run main.go -v).
 	operandEnds bool
+	// endOfOptions: "--end-of-options" ends the options as "--" does,
+	// without making the words after it paths (git).
+	endOfOptions bool
 	// why explains the unsafe options for concerns, by spelling.
 	why map[string]string
 	// optional lists the short options whose value, when given, is the
@@ -187,7 +190,7 @@ func (m *optionModel) scan(args []word, found func(optionUse)) (rest []word) {
 			}
 			continue
 		}
-		if w.s == "--" {
+		if w.s == "--" || m.endOfOptions && w.s == "--end-of-options" {
 			return nil
 		}
 		if m.stop != "" && w.s == m.stop {
@@ -320,7 +323,11 @@ func (m *optionModel) vet(c *call, args []word) {
 func (m *optionModel) judge(c *call, u optionUse) {
 	switch {
 	case u.runtime:
-		c.unvetted(u.text, "is known only at run time and may turn out to be an option of "+c.base+"; put -- before it")
+		end := "--"
+		if m.endOfOptions {
+			end = "--end-of-options"
+		}
+		c.unvetted(u.text, "is known only at run time and may turn out to be an option of "+c.base+"; put "+end+" before it")
 		return
 	case u.name == "":
 		c.unvetted(u.text, "is not an option "+c.base+" is known to take harmlessly")

@@ -64,7 +64,7 @@ var (
 			"--author", "--committer", "--grep", "--grep-reflog", "--min-parents", "--max-parents", "--glob",
 			"--exclude", "--encoding", "--date", "--decorate-refs", "--decorate-refs-exclude", "-L"),
 	}
-	gitModels = map[string]*optionModel{
+	gitModels = endOfOptions(map[string]*optionModel{
 		"status": model(flags("-s", "--short", "-b", "--branch", "--show-stash", "--porcelain", "--long", "-v",
 			"--verbose", "--untracked-files", "--ignore-submodules", "--ignored", "-z", "--column", "--no-column",
 			"--ahead-behind", "--no-ahead-behind", "--renames", "--no-renames", "--find-renames"),
@@ -140,8 +140,18 @@ var (
 		"check-attr":    model(flags("-a", "--all", "--cached", "--stdin", "-z"), texts("--source")),
 		"remote":        model(flags("-v", "--verbose")),
 		"version":       model(flags("--build-options")),
-	}
+	})
 )
+
+// endOfOptions marks git's models as ending their options at
+// "--end-of-options", which git reads before revisions known only at run
+// time (`git log --end-of-options "$base"..HEAD`).
+func endOfOptions(ms map[string]*optionModel) map[string]*optionModel {
+	for _, m := range ms {
+		m.endOfOptions = true
+	}
+	return ms
+}
 
 // gitHarmlessGlobal lists git's global options that change neither what
 // git reads nor what it runs.
