@@ -53,7 +53,8 @@ type optionModel struct {
 	why map[string]string
 	// optional lists the short options whose value, when given, is the
 	// rest of their word and never the next one (git log -M50%, -U3).
-	optional map[string]bool
+	optional map[string]bool // risky: see computeRisky.
+	risky    bool
 }
 
 // model builds an optionModel from groups of options of one kind each.
@@ -70,6 +71,7 @@ func model(groups ...optGroup) *optionModel {
 			}
 		}
 	}
+	m.computeRisky()
 	return m
 }
 
@@ -110,18 +112,19 @@ type optionUse struct {
 	at, end int // the words of args it occupies: args[at:end]
 }
 
-// risky reports whether some option of m does more than change output:
-// reads or writes a named file, runs a program or code, or changes the
-// system. Only then can a run-time word that turns out to be an option do
-// harm. (Asked for every run-time word; the tables are small enough that
-// the scan costs less than keeping a cached answer in step with them.)
-func (m *optionModel) risky() bool {
+// computeRisky sets m.risky: whether some option of m does more than
+// change output: reads or writes a named file, runs a program or code, or
+// changes the system. Only then can a run-time word that turns out to be
+// an option do harm. Called whenever the table changes, since the answer
+// is needed for every run-time word.
+func (m *optionModel) computeRisky() {
+	m.risky = false
 	for _, k := range m.opts {
 		if k != optFlag && k != optText {
-			return true
+			m.risky = true
+			return
 		}
 	}
-	return false
 }
 
 // literalOption returns the option a run-time word certainly is: its
@@ -180,7 +183,7 @@ func (m *optionModel) scan(args []word, found func(optionUse)) (rest []word) {
 			use(optionUse{text: w.s, name: name, kind: optText, has: true, value: word{s: w.s[strings.IndexByte(w.s, '=')+1:], dynamic: true}})
 			continue
 		}
-		if w.dynamic && !w.pipe && mayBeOption(w) && m.risky() {
+		if w.dynamic && !w.pipe && m.risky && mayBeOption(w) {
 			use(optionUse{text: w.s, runtime: true})
 			continue
 		}
@@ -409,7 +412,7 @@ func (c *call) unvetted(text, why string) {
 func vetOptions(c *call) {
 	m, args := optionModelFor(c.base, c.args)
 	if c.base == "git" {
-		m, args = gitOptionModel(c)
+		m, args = gitOptionModel(c) // it also vets git's global options
 	}
 	if m == nil {
 		if _, inspect := readOnly[c.base]; inspect && !ownOptions[c.base] {

@@ -133,6 +133,7 @@ func goTest() *optionModel {
 		}
 	}
 	bin.opts["-test.v"] = optFlag
+	bin.computeRisky()
 	m.passOn = bin
 	return m
 }
