@@ -53,8 +53,8 @@ type optionModel struct {
 	why map[string]string
 	// optional lists the short options whose value, when given, is the
 	// rest of their word and never the next one (git log -M50%, -U3).
-	optional map[string]bool // risky: see computeRisky.
-	risky    bool
+	optional map[string]bool
+	risky    bool // see computeRisky
 }
 
 // model builds an optionModel from groups of options of one kind each.
