@@ -22,11 +22,11 @@ import (
 //
 // Allow rules match the command name as written: "/bin/rm" is not "rm".
 // Options the analyser's model of the command knows may stand between an
-// allow rule's words ("make test" covers `make -C sub test`, "git log"
-// covers `git --no-pager log`), since they are accepted after the rule's
-// words anyway; a rule's NAME=value assignments must be on the command
-// with the same value ("DRY_RUN=1 make deploy" does not cover `make
-// deploy`).
+// allow rule's words ("make test" covers `make -C sub test`, since the
+// rule accepts -C after "test" anyway, and "git log" covers git's
+// harmless global options, `git --no-pager log`); a rule's NAME=value
+// assignments must be on the command with the same value ("DRY_RUN=1
+// make deploy" does not cover `make deploy`).
 // Deny and ask rules also match the base name, so a deny rule "rm" stops
 // `/bin/rm` too, and they see through option spelling: options the rule
 // does not name may stand between its words ("git push" denies `git -C .
