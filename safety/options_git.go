@@ -225,7 +225,8 @@ func gitOptionModel(c *call) (*optionModel, []word) {
 // emptyModel knows no option: each one is unvetted.
 var emptyModel = model()
 
-// gitReadOnly reports the sub-commands the git classifier rates none.
+// gitReadOnly reports the sub-commands that only show the repository:
+// the git classifier rates them none, and their options are vetted.
 func gitReadOnly(sub string) bool {
 	switch sub {
 	case "status", "log", "diff", "show", "blame", "annotate", "rev-parse", "rev-list", "ls-files",
