@@ -296,6 +296,14 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 	if as.Value != nil {
 		value = a.join(as.Value.Parts, a.src(as.Value))
 	}
+	if !shell && idx >= 0 && idx < len(a.res.Commands) {
+		as := name + "=" + value.s
+		if value.dynamic {
+			as = name + "=\x00" // equal to no rule's assignment
+		}
+		cmd := &a.res.Commands[idx]
+		cmd.assigns = append(cmd.assigns, as)
+	}
 	if !shell || exported {
 		a.judgeAssignment(idx, name, value)
 		return

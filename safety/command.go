@@ -70,6 +70,14 @@ type Command struct {
 	Unvetted []UnvettedOption `json:"unvetted,omitempty"`
 
 	words []word // Name and Args with their quoting facts, for rules
+	// spans[j] is the number of words of the option that starts at
+	// words[j] (1, or 2 with a separate value) when the command's option
+	// model knows it, else 0: allow rules let such options stand between
+	// their words. nil when there are none.
+	spans []uint8
+	// assigns are the command's own NAME=value prefix assignments, as
+	// written; a value known only at run time is never equal to a rule's.
+	assigns []string
 }
 
 // UnvettedOption is one option that keeps rules from covering a command.

@@ -46,8 +46,15 @@ type optionModel struct {
 	// operandEnds: the first operand ends the options; the words after it
 	// are arguments of the program it names (go run main.go -v).
 	operandEnds bool
+	// endOfOptions: "--end-of-options" ends the options as "--" does,
+	// without making the words after it paths (git).
+	endOfOptions bool
 	// why explains the unsafe options for concerns, by spelling.
 	why map[string]string
+	// optional lists the short options whose value, when given, is the
+	// rest of their word and never the next one (git log -M50%, -U3).
+	optional map[string]bool
+	risky    bool // see computeRisky
 }
 
 // model builds an optionModel from groups of options of one kind each.
@@ -56,27 +63,41 @@ func model(groups ...optGroup) *optionModel {
 	for _, g := range groups {
 		for _, n := range g.names {
 			m.opts[n] = g.kind
+			if g.optional {
+				if m.optional == nil {
+					m.optional = map[string]bool{}
+				}
+				m.optional[n] = true
+			}
 		}
 	}
+	m.computeRisky()
 	return m
 }
 
 // optGroup is a set of option spellings sharing one kind.
 type optGroup struct {
-	kind  optKind
-	names []string
+	kind     optKind
+	names    []string
+	optional bool // a harmless value may be attached: -U3, --abbrev=7
 }
 
-func flags(names ...string) optGroup     { return optGroup{optFlag, names} }
-func texts(names ...string) optGroup     { return optGroup{optText, names} }
-func reads(names ...string) optGroup     { return optGroup{optRead, names} }
-func writes(names ...string) optGroup    { return optGroup{optWrite, names} }
-func dirs(names ...string) optGroup      { return optGroup{optDir, names} }
-func programs(names ...string) optGroup  { return optGroup{optProgram, names} }
-func code(names ...string) optGroup      { return optGroup{optCode, names} }
-func configs(names ...string) optGroup   { return optGroup{optConfig, names} }
-func dangerous(names ...string) optGroup { return optGroup{optUnsafe, names} }
-func globs(names ...string) optGroup     { return optGroup{optGlob, names} }
+func flags(names ...string) optGroup     { return optGroup{kind: optFlag, names: names} }
+func texts(names ...string) optGroup     { return optGroup{kind: optText, names: names} }
+func reads(names ...string) optGroup     { return optGroup{kind: optRead, names: names} }
+func writes(names ...string) optGroup    { return optGroup{kind: optWrite, names: names} }
+func dirs(names ...string) optGroup      { return optGroup{kind: optDir, names: names} }
+func programs(names ...string) optGroup  { return optGroup{kind: optProgram, names: names} }
+func code(names ...string) optGroup      { return optGroup{kind: optCode, names: names} }
+func configs(names ...string) optGroup   { return optGroup{kind: optConfig, names: names} }
+func dangerous(names ...string) optGroup { return optGroup{kind: optUnsafe, names: names} }
+func globs(names ...string) optGroup     { return optGroup{kind: optGlob, names: names} }
+
+// optionalValue is a group of options with an optional harmless value,
+// attached to a short option (-M50%) or after "=" to a long one.
+func optionalValue(names ...string) optGroup {
+	return optGroup{kind: optFlag, names: names, optional: true}
+}
 
 // optionUse is one option found in a command's words.
 type optionUse struct {
@@ -88,19 +109,47 @@ type optionUse struct {
 	// runtime: a word known only at run time that may turn out to be an
 	// option (a file named "--pre=./x.sh" listed by git ls-files).
 	runtime bool
+	at, end int // the words of args it occupies: args[at:end]
 }
 
-// risky reports whether some option of m does more than change output:
-// reads or writes a named file, runs a program or code, or changes the
-// system. Only then can a run-time word that turns out to be an option do
-// harm.
-func (m *optionModel) risky() bool {
+// computeRisky sets m.risky: whether some option of m does more than
+// change output: reads or writes a named file, runs a program or code, or
+// changes the system. Only then can a run-time word that turns out to be
+// an option do harm. Called whenever the table changes, since the answer
+// is needed for every run-time word.
+func (m *optionModel) computeRisky() {
+	m.risky = false
 	for _, k := range m.opts {
 		if k != optFlag && k != optText {
-			return true
+			m.risky = true
+			return
 		}
 	}
-	return false
+}
+
+// literalOption returns the option a run-time word certainly is: its
+// source text spells a long (or Go-style) option name literally before
+// "=" (`--author="$(git config user.name)"`), and the model knows that
+// option to take a harmless value whatever it turns out to be. Any other
+// run-time word may still be any option.
+func (m *optionModel) literalOption(w word) (string, bool) {
+	if !w.dynamic {
+		return "", false
+	}
+	name, _, eq := strings.Cut(w.s, "=")
+	if !eq || len(name) < 2 || name[0] != '-' || !m.goStyle && !strings.HasPrefix(name, "--") {
+		return "", false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !(c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return "", false // quoted, escaped or expanded: not literal
+		}
+	}
+	if m.goStyle {
+		name = "-" + strings.TrimLeft(name, "-")
+	}
+	k, known := m.opts[name]
+	return name, known && k == optText
 }
 
 // mayBeOption reports whether a run-time word can start with "-": its
@@ -123,10 +172,18 @@ func mayBeOption(w word) bool {
 // the words after the model's stop option. Words that are not options
 // are skipped: the command's classifier judges its operands. (A callback
 // rather than a slice: scan runs for every modelled command.)
-func (m *optionModel) scan(args []word, use func(optionUse)) (rest []word) {
+func (m *optionModel) scan(args []word, found func(optionUse)) (rest []word) {
 	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if w.dynamic && !w.pipe && mayBeOption(w) && m.risky() {
+		w, start := args[i], i
+		use := func(u optionUse) {
+			u.at, u.end = start, i+1
+			found(u)
+		}
+		if name, ok := m.literalOption(w); ok {
+			use(optionUse{text: w.s, name: name, kind: optText, has: true, value: word{s: w.s[strings.IndexByte(w.s, '=')+1:], dynamic: true}})
+			continue
+		}
+		if w.dynamic && !w.pipe && m.risky && mayBeOption(w) {
 			use(optionUse{text: w.s, runtime: true})
 			continue
 		}
@@ -136,7 +193,7 @@ func (m *optionModel) scan(args []word, use func(optionUse)) (rest []word) {
 			}
 			continue
 		}
-		if w.s == "--" {
+		if w.s == "--" || m.endOfOptions && w.s == "--end-of-options" {
 			return nil
 		}
 		if m.stop != "" && w.s == m.stop {
@@ -175,6 +232,11 @@ func (m *optionModel) scan(args []word, use func(optionUse)) (rest []word) {
 				break
 			}
 			u := optionUse{text: name, name: name, kind: k}
+			if m.optional[name] && j+1 < len(w.s) {
+				u.text, u.value, u.has = w.s, word{s: w.s[j+1:]}, true
+				use(u)
+				break
+			}
 			if k.takesValue() {
 				if j+1 < len(w.s) {
 					u.value, u.has = word{s: w.s[j+1:]}, true
@@ -224,8 +286,8 @@ func (m *optionModel) split(args []word) (flags []string, operands []word) {
 		}
 		for j := 1; j < len(w.s); j++ {
 			k, ok := m.opts["-"+w.s[j:j+1]]
-			if !ok {
-				break
+			if !ok || m.optional["-"+w.s[j:j+1]] {
+				break // unknown, or the rest of the word is its value
 			}
 			if k.takesValue() {
 				if j+1 == len(w.s) {
@@ -242,7 +304,13 @@ func (m *optionModel) split(args []word) (flags []string, operands []word) {
 // they are, programs and code raise the severity, and every option that
 // is unknown or not harmless is listed in Unvetted.
 func (m *optionModel) vet(c *call, args []word) {
-	rest := m.scan(args, func(u optionUse) { m.judge(c, u) })
+	off := 1 + len(c.args) - len(args) // args is a suffix of c's words
+	rest := m.scan(args, func(u optionUse) {
+		m.judge(c, u)
+		if u.name != "" {
+			c.optionAt(off+u.at, u.end-u.at)
+		}
+	})
 	if rest != nil {
 		if m.passOn == nil {
 			for _, w := range rest {
@@ -258,7 +326,11 @@ func (m *optionModel) vet(c *call, args []word) {
 func (m *optionModel) judge(c *call, u optionUse) {
 	switch {
 	case u.runtime:
-		c.unvetted(u.text, "is known only at run time and may turn out to be an option of "+c.base+"; put -- before it")
+		end := "--"
+		if m.endOfOptions {
+			end = "--end-of-options"
+		}
+		c.unvetted(u.text, "is known only at run time and may turn out to be an option of "+c.base+"; put "+end+" before it")
 		return
 	case u.name == "":
 		c.unvetted(u.text, "is not an option "+c.base+" is known to take harmlessly")
@@ -315,6 +387,18 @@ func outsideWorkspace(p string) bool {
 	return strings.HasPrefix(c, "/") && !harmlessDevice(c) || strings.HasPrefix(c, "~") || c == ".." || strings.HasPrefix(c, "../")
 }
 
+// optionAt records that words[j:j+n] of c are one option its model knows.
+func (c *call) optionAt(j, n int) {
+	cmd := &c.a.res.Commands[c.idx]
+	if j < 0 || j >= len(cmd.words) || n > 2 {
+		return
+	}
+	if cmd.spans == nil {
+		cmd.spans = make([]uint8, len(cmd.words))
+	}
+	cmd.spans[j] = uint8(n)
+}
+
 // unvetted records that option text keeps rules and read-only approval
 // from covering c, unless a rule names it.
 func (c *call) unvetted(text, why string) {
@@ -327,6 +411,9 @@ func (c *call) unvetted(text, why string) {
 // is known about their options.
 func vetOptions(c *call) {
 	m, args := optionModelFor(c.base, c.args)
+	if c.base == "git" {
+		m, args = gitOptionModel(c) // it also vets git's global options
+	}
 	if m == nil {
 		if _, inspect := readOnly[c.base]; inspect && !ownOptions[c.base] {
 			// An inspection command whose options are not modelled is

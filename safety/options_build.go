@@ -133,6 +133,7 @@ func goTest() *optionModel {
 		}
 	}
 	bin.opts["-test.v"] = optFlag
+	bin.computeRisky()
 	m.passOn = bin
 	return m
 }
@@ -176,6 +177,9 @@ func optionModelFor(base string, args []word) (*optionModel, []word) {
 		return dateModel, args
 	}
 	if m, ok := simpleModels[base]; ok {
+		return m, args
+	}
+	if m, ok := inspectModels[base]; ok {
 		return m, args
 	}
 	return nil, nil

@@ -95,7 +95,9 @@ var (
 	)
 	dateModel = func() *optionModel {
 		m := model(
-			flags("-u", "-R", "-I", "--utc", "--universal", "--rfc-2822", "--rfc-email", "--rfc-3339", "--iso-8601",
+			// -I takes its precision attached (-Iseconds): never -s.
+			optionalValue("-I"),
+			flags("-u", "-R", "--utc", "--universal", "--rfc-2822", "--rfc-email", "--rfc-3339", "--iso-8601",
 				"--debug"),
 			texts("-d", "--date"),
 			reads("-f", "--file", "-r", "--reference"),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 )
 
@@ -19,6 +20,12 @@ import (
 // ("Bash(npm run test:*)"). The rule "*" matches every command.
 //
 // Allow rules match the command name as written: "/bin/rm" is not "rm".
+// Options the analyser's model of the command knows may stand between an
+// allow rule's words ("make test" covers `make -C sub test`, since the
+// rule accepts -C after "test" anyway, and "git log" covers git's
+// harmless global options, `git --no-pager log`); a rule's NAME=value
+// assignments must be on the command with the same value ("DRY_RUN=1
+// make deploy" does not cover `make deploy`).
 // Deny and ask rules also match the base name, so a deny rule "rm" stops
 // `/bin/rm` too, and they see through option spelling: options the rule
 // does not name may stand between its words ("git push" denies `git -C .
@@ -137,17 +144,59 @@ func (r rule) match(ws []word, base bool) bool {
 		return false
 	}
 	for i, t := range r.tokens {
-		w := ws[i]
-		if w.dynamic {
+		if !r.tokenIs(i, t, ws[i], base) {
 			return false
 		}
-		if w.s == t || strings.HasPrefix(t, "--") && strings.HasPrefix(w.s, t+"=") {
-			continue // a rule naming --opt covers --opt=value
-		}
-		if i == 0 && base && commandBase(w.s) == strings.ToLower(t) {
-			continue
-		}
+	}
+	return true
+}
+
+// tokenIs reports whether word w stands where the rule's token t (its
+// i-th) does.
+func (r rule) tokenIs(i int, t string, w word, base bool) bool {
+	switch {
+	case w.dynamic:
 		return false
+	case w.s == t || strings.HasPrefix(t, "--") && strings.HasPrefix(w.s, t+"="):
+		return true // a rule naming --opt covers --opt=value
+	}
+	return i == 0 && base && commandBase(w.s) == strings.ToLower(t)
+}
+
+// matchAllow reports whether allow rule r names command c, whose words
+// are ws. Two things beyond a plain prefix:
+//
+//   - Options the command's model knows may stand between the rule's
+//     words, with their values: "make test" names `make -C sub test` and
+//     `make -j 4 test`, "git log" names `git --no-pager log`. Such an
+//     option is accepted before the rule's words exactly when it would be
+//     accepted after them (see Command.Unvetted), so moving it changes
+//     nothing the rule's author did not already accept. Options of
+//     commands without a model, and options the model does not know,
+//     never interleave: nothing says whether they take the next word.
+//   - A rule's assignments must be the command's own, with the same value
+//     as written: "DRY_RUN=1 make deploy" does not name `make deploy`,
+//     which means something else. ownAssigns is false for the command a
+//     runner starts (npx, uv run), whose runner carried the assignments.
+func (r rule) matchAllow(c Command, ws []word, ownAssigns bool) bool {
+	if ownAssigns {
+		for _, as := range r.assigns {
+			if !slices.Contains(c.assigns, as) {
+				return false
+			}
+		}
+	}
+	j := 0
+	for i, t := range r.tokens {
+		for ; j < len(ws) && !r.tokenIs(i, t, ws[j], false); j += int(c.spans[j]) {
+			if i == 0 || c.spans == nil || c.spans[j] == 0 {
+				return false
+			}
+		}
+		if j >= len(ws) {
+			return false
+		}
+		j++
 	}
 	return true
 }
@@ -205,7 +254,17 @@ func carried(allowedBy []*rule, c Command, ws []word) (rule, bool) {
 	r := *allowedBy[c.Parent]
 	for k := 1; k < len(r.tokens); k++ {
 		inner := rule{text: r.text, tokens: r.tokens[k:], assigns: r.assigns}
-		if inner.tokens[0] == ws[0].s && inner.match(ws, false) && inner.covers(c) {
+		if inner.tokens[0] == ws[0].s && inner.matchAllow(c, ws, false) && inner.covers(c) {
+			return r, true
+		}
+	}
+	return rule{}, false
+}
+
+// firstAllow is the first allow rule that names c (see matchAllow).
+func firstAllow(rules []rule, c Command, ws []word) (rule, bool) {
+	for _, r := range rules {
+		if r.matchAllow(c, ws, true) {
 			return r, true
 		}
 	}
@@ -321,7 +380,7 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 		} else if rl, ok := firstMatch(ask, ws, true); ok {
 			m.List, m.Rule = "ask", rl.text
 			asked = append(asked, fmt.Sprintf("%s: needs approval by rule %q", m.Text, rl.text))
-		} else if rl, ok := firstMatch(allow, ws, false); ok && rl.covers(c) {
+		} else if rl, ok := firstAllow(allow, c, ws); ok && rl.covers(c) {
 			m.List, m.Rule = "allow", rl.text
 			allowedBy[i] = &rl
 		} else if outer, carries := carried(allowedBy, c, ws); carries {

@@ -44,6 +44,9 @@ var approvedBases = []struct{ rule, cmd string }{
 	{"less", "less README.md"}, {"diff", "diff a b"}, {"rg", "rg TODO"}, {"grep", "grep TODO f"},
 	{"ls", "ls src"}, {"cat", "cat f"}, {"head", "head f"}, {"sort", "sort f"}, {"date", "date"},
 	{"du", "du ."}, {"tree", "tree"}, {"wc", "wc f"}, {"jq", "jq . f"},
+	{"git log", "git log"}, {"git diff", "git diff"}, {"git show", "git show HEAD"}, {"git status", "git status"},
+	{"git grep", "git grep TODO"}, {"git blame", "git blame f"}, {"git branch", "git branch"},
+	{"git ls-files", "git ls-files"}, {"git rev-parse", "git rev-parse HEAD"}, {"git tag", "git tag"},
 }
 
 // TestAddedOptionsNeedVetting: adding an option to an approved command
@@ -64,8 +67,12 @@ func TestAddedOptionsNeedVetting(t *testing.T) {
 				}
 				continue
 			}
-			name := strings.Fields(b.cmd)[0]
-			m, _ := optionModelFor(commandBase(name), wordsOf(strings.Fields(b.cmd)[1:]))
+			words := strings.Fields(b.cmd)
+			m, _ := optionModelFor(commandBase(words[0]), wordsOf(words[1:]))
+			if words[0] == "git" {
+				m = gitModels[words[1]]
+			}
+			name := strings.Join(words[:len(strings.Fields(b.rule))], " ")
 			if m == nil {
 				t.Fatalf("%s has no option model", name)
 			}
@@ -128,4 +135,60 @@ func ExampleCommand_unvetted() {
 	// Output:
 	// confirm
 	// --eval=$(shell id): runs inline code, which no rule for make alone covers
+}
+
+// TestOptionsBeforeRuleWords: an option standing between an allow rule's
+// words is approved only if the same option after them is: moving an
+// option never gains an approval (git's harmless global options, which
+// belong before the sub-command, aside). Every option of every model is
+// tried right after the command name, plus options no model knows.
+func TestOptionsBeforeRuleWords(t *testing.T) {
+	moved := 0
+	for _, b := range approvedBases {
+		ruleWords := strings.Fields(b.rule)
+		if len(ruleWords) < 2 {
+			continue
+		}
+		words := strings.Fields(b.cmd)
+		m, _ := optionModelFor(commandBase(words[0]), wordsOf(words[1:]))
+		if words[0] == "git" {
+			m = gitModels[words[1]]
+		}
+		var opts [][]string
+		for spelling, kind := range m.opts {
+			if kind.takesValue() {
+				opts = append(opts, withValue(spelling, "3", m))
+			} else {
+				opts = append(opts, []string{spelling})
+			}
+		}
+		opts = append(opts, []string{"--frobnicate"}, []string{"-C", "sub"}, []string{"--no-pager"}, []string{"-f", "x"})
+		rules := CommandRules{Allow: []string{b.rule}}
+		for _, opt := range opts {
+			quoted := make([]string, len(opt))
+			for i, o := range opt {
+				quoted[i] = quoteArg(o)
+			}
+			before := words[0] + " " + strings.Join(quoted, " ") + " " + strings.Join(words[1:], " ")
+			after := b.cmd + " " + strings.Join(quoted, " ")
+			vb, va := rules.Evaluate(before), rules.Evaluate(after)
+			if words[0] == "git" && gitHarmlessGlobal[opt[0]] {
+				// git's own harmless global options belong before the
+				// sub-command, and only there.
+				if !vb.AutoApproved {
+					t.Errorf("rule %q refuses %q: %q", b.rule, before, vb.Reasons)
+				}
+				continue
+			}
+			if vb.AutoApproved && !va.AutoApproved {
+				t.Errorf("rule %q approves %q but not %q", b.rule, before, after)
+			}
+			if vb.AutoApproved {
+				moved++
+			}
+		}
+	}
+	if moved == 0 {
+		t.Error("no option was approved before a rule's words: the property proves nothing")
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -65,10 +66,12 @@ type Sandbox struct {
 	Writable []string
 	// DenyNetwork refuses outgoing TCP connections and listening sockets.
 	DenyNetwork bool
-	// BestEffort makes Wrap leave the command unconfined, logging a
+	// BestEffort makes Wrap run the command unconfined, logging a
 	// warning, when the kernel cannot sandbox it; by default Wrap fails
 	// with ErrSandboxUnavailable so nothing runs with less protection than
-	// the host asked for.
+	// the host asked for. On Linux the unconfined command still starts
+	// through the helper, which makes it a child subreaper: whatever it
+	// starts stays in its process tree, where the terminal kills it.
 	BestEffort bool
 	// Helper is the executable that calls SandboxMain; default: this
 	// program (os.Executable).
@@ -100,6 +103,9 @@ type sandboxRequest struct {
 	Writable    []string `json:"writable"`
 	DenyNetwork bool     `json:"deny_network,omitempty"`
 	BestEffort  bool     `json:"best_effort,omitempty"`
+	// Unconfined: the kernel cannot confine (BestEffort); the helper only
+	// makes the command a child subreaper.
+	Unconfined bool `json:"unconfined,omitempty"`
 }
 
 // Available reports whether this system can enforce the sandbox as
@@ -122,7 +128,10 @@ func (s *Sandbox) supported(network bool) error {
 // a docker or tmux socket (9), TCP (4) and UDP (10) with DenyNetwork, and
 // always changes of metadata (chmod, chown, utimes, extended attributes)
 // outside the writable directories, for which Landlock has no right at
-// all. An empty list means the sandbox is complete on this kernel.
+// all. (A seccomp filter cannot stand in for that right: it sees a path
+// argument only as a pointer, so it could refuse chmod everywhere, the
+// workspace included, but not outside it alone.) An empty list means the
+// sandbox is complete on this kernel.
 func (s *Sandbox) Missing() []string {
 	if s.probe != nil {
 		if err := s.probe(false); err != nil {
@@ -191,14 +200,19 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		}
 		writable = append(writable, filepath.Clean(d))
 	}
+	unconfined := false
 	if err := s.supported(false); err != nil {
 		if !s.BestEffort {
 			return err
 		}
-		s.logger().Warn("safety: running command WITHOUT a sandbox", "command", cmd.Path, "reason", err.Error())
-		return nil
+		if runtime.GOOS != "linux" {
+			s.logger().Warn("safety: running command WITHOUT a sandbox", "command", cmd.Path, "reason", err.Error())
+			return nil
+		}
+		s.logger().Warn("safety: running command WITHOUT a sandbox (its processes are still kept in its tree)", "command", cmd.Path, "reason", err.Error())
+		unconfined = true
 	}
-	if s.DenyNetwork {
+	if s.DenyNetwork && !unconfined {
 		if err := s.supported(true); err != nil {
 			if !s.BestEffort {
 				return err
@@ -207,7 +221,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 				"command", cmd.Path, "reason", err.Error())
 		}
 	}
-	if s.BestEffort {
+	if s.BestEffort && !unconfined {
 		if missing := s.Missing(); len(missing) > 0 {
 			s.logger().Warn("safety: sandbox running with protections missing on this kernel",
 				"command", cmd.Path, "missing", missing)
@@ -227,7 +241,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	}
 	req, err := json.Marshal(sandboxRequest{
 		Path: cmd.Path, ArgvStart: 1 + len(s.HelperArgs),
-		Writable: writable, DenyNetwork: s.DenyNetwork, BestEffort: s.BestEffort,
+		Writable: writable, DenyNetwork: s.DenyNetwork, BestEffort: s.BestEffort, Unconfined: unconfined,
 	})
 	if err != nil {
 		return err
@@ -278,8 +292,10 @@ func SandboxMain() {
 		fail("malformed request in %s: %v", sandboxEnv, err)
 	}
 	env := slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, sandboxEnv+"=") })
-	if err := confineSelf(req); err != nil {
-		fail("%v", err)
+	if !req.Unconfined {
+		if err := confineSelf(req); err != nil {
+			fail("%v", err)
+		}
 	}
 	if req.ArgvStart < 1 || req.ArgvStart >= len(os.Args) {
 		fail("helper started with %d arguments, expected the command's after argument %d", len(os.Args), req.ArgvStart)

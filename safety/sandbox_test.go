@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -282,7 +283,7 @@ func BenchmarkSandboxStart(b *testing.B) {
 }
 
 // Where the kernel cannot confine, Wrap fails saying why, or with
-// BestEffort leaves the command as it was and logs a warning.
+// BestEffort runs it unconfined (but contained) and logs a warning.
 func TestSandboxDegrades(t *testing.T) {
 	dir := t.TempDir()
 	missing := func(network bool) error {
@@ -308,8 +309,10 @@ func TestSandboxDegrades(t *testing.T) {
 	if err := sb.Wrap(cmd); err != nil {
 		t.Fatal(err)
 	}
-	if cmd.Path != before || cmd.Env != nil {
-		t.Error("BestEffort without Landlock changed the command")
+	// The command still starts through the helper, unconfined, to be a
+	// child subreaper.
+	if cmd.Path == before || !slices.ContainsFunc(cmd.Env, func(e string) bool { return strings.Contains(e, `"unconfined":true`) }) {
+		t.Errorf("BestEffort without Landlock: path %q, env %q; want the helper, unconfined", cmd.Path, cmd.Env)
 	}
 	if !strings.Contains(logs.String(), "WITHOUT a sandbox") {
 		t.Errorf("no warning logged: %q", logs.String())
@@ -440,5 +443,22 @@ func TestSandboxSubreaper(t *testing.T) {
 	sb := testSandbox(t, t.TempDir())
 	if code, errOut := run(t, sb, childCmd(t, "subreaper")); code != 0 {
 		t.Fatalf("confined command is not a child subreaper (%d): %s", code, errOut)
+	}
+}
+
+// TestUnconfinedSubreaper: where the kernel cannot confine and the host
+// accepts that (BestEffort), the command is still a child subreaper, so
+// nothing it starts can leave its process tree.
+func TestUnconfinedSubreaper(t *testing.T) {
+	sb := testSandbox(t, t.TempDir())
+	sb.BestEffort, sb.Logger = true, slog.New(slog.DiscardHandler)
+	sb.probe = func(bool) error { return fmt.Errorf("%w: no Landlock (test)", ErrSandboxUnavailable) }
+	if code, errOut := run(t, sb, childCmd(t, "subreaper")); code != 0 {
+		t.Fatalf("unconfined command is not a child subreaper (%d): %s", code, errOut)
+	}
+	dir := t.TempDir()
+	outside := filepath.Join(dir, "written")
+	if code, errOut := run(t, sb, childCmd(t, "write:"+outside)); code != 0 {
+		t.Fatalf("the unconfined command was confined after all (%d): %s", code, errOut)
 	}
 }

@@ -65,17 +65,21 @@ func git(c *call) {
 			c.script(Opaque, v)
 		}
 	}
-	switch sub.s {
-	case "status", "log", "diff", "show", "blame", "annotate", "rev-parse", "rev-list", "ls-files",
-		"ls-tree", "ls-remote", "grep", "describe", "shortlog", "cat-file", "show-ref", "show-branch", "whatchanged",
-		"name-rev", "merge-base", "for-each-ref", "count-objects", "fsck", "verify-commit", "verify-tag",
-		"check-ignore", "check-attr", "var", "version", "help", "diff-tree", "diff-files", "diff-index", "range-diff":
-		if sub.s == "diff" || sub.s == "log" || sub.s == "show" {
-			if f, ok := hasPrefixFlag(flags, "--output"); ok {
+	if gitReadOnly(sub.s) {
+		// Every sub-command that takes diff options writes the diff to
+		// --output's file (--output-indicator-new is a character).
+		for _, f := range flags {
+			if name, _, _ := strings.Cut(f, "="); name == "--output" {
 				c.concern(SeverityHigh, true, "git "+sub.s+" "+f+" writes a file")
 			}
 		}
+		for _, v := range valuesOf(rest, "--output") {
+			c.path(v, OpWrite)
+		}
 		gitReads(c, sub.s, ops)
+		return
+	}
+	switch sub.s {
 	case "branch":
 		if has(flags, "", "--no-list") {
 			flags = withoutList(flags) // --no-list cancels -l: the operands name a new branch

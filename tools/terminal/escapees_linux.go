@@ -34,15 +34,18 @@ const pollEvery = 50 * time.Millisecond
 //   - the parent links seen while it ran: a descendant recorded once is
 //     killed even after it was reparented and cleared its environment.
 //
-// Under the sandbox (Config.Sandbox with safety.Sandbox.Wrap) the shell
-// itself is a child subreaper, so an orphan stays the shell's child and
+// Under the sandbox (Config.Sandbox with safety.Sandbox.Wrap, also with
+// BestEffort on a kernel that cannot confine) the shell itself is a child
+// subreaper, so an orphan stays the shell's child and
 // the recorded tree is complete even for a process that clears its
 // environment and detaches faster than pollEvery. The host is never made
 // a subreaper: that setting is process-wide, and the orphans of every
 // other child the host runs would become zombies os/exec cannot reap.
 // Without the sandbox, a process that both runs `env -i` and detaches
 // within one poll interval can escape; a delegated cgroup would close that
-// too, and is not used yet.
+// too, and is not used yet. A PID namespace would too, but it changes the
+// command's view of process ids: pids read from the host's /proc (pkill,
+// kill $(lsof -t -i :3000)) would name other processes inside it.
 type escapees struct {
 	token     string // runMarker=value, as it appears in environ
 	root      int    // the shell's pid, also its process group
