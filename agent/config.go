@@ -175,7 +175,10 @@ type Config struct {
 	// Clock drives the 32 ms text throttle and thinking durations; nil
 	// means time.Now.
 	Clock func() time.Time
-	// Logger receives security-relevant decisions; nil means slog.Default().
+	// Logger receives security-relevant decisions (approvals, denials,
+	// undo) and warnings, and is handed to the safety policy, gate and
+	// checkpoints the Executor builds. Nil means nothing is logged: a
+	// library writes nothing unless its host asks.
 	Logger *slog.Logger
 }
 

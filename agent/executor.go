@@ -48,7 +48,7 @@ func New(cfg Config) (*Executor, error) {
 		cfg.Tools = &tools.Registry{}
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
+		cfg.Logger = slog.New(slog.DiscardHandler) // silent unless the host asks
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
