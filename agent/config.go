@@ -82,14 +82,19 @@ type Config struct {
 	// commands), so commands are judged and snapshotted where they really
 	// run without it. Nil means the workspace root.
 	CommandDir func() string
-	// Safety judges every action (none, confirm or deny, seed 004). Nil
-	// means safety.Policy{Workspace: Workspace, Rules: CommandRules}; set it
-	// for DenyCritical, AutoApproveSensitiveEdits and the other knobs.
+	// Safety judges every action: allow, confirm or deny, with reasons.
+	// Nil means safety.Policy{Workspace: Workspace, Rules: CommandRules};
+	// set it for DenyCritical, AutoApproveSensitiveEdits and the other
+	// knobs. New copies it and fills its unset Workspace, Rules and
+	// Logger from this Config; it rejects a Safety whose Workspace or
+	// Rules differ from Workspace or CommandRules, and one with Headless
+	// set: who answers a confirm is Policy's to say (approval.Headless).
 	Safety *safety.Policy
 
-	// Policy decides confirm-level actions: approval.Interactive() (nil),
-	// approval.AutoApprove() or approval.Headless(…). Critical actions
-	// are asked whatever the policy says.
+	// Policy decides who answers the actions Safety wants confirmed:
+	// approval.Interactive() (nil) asks Approver, approval.AutoApprove()
+	// lets them run, approval.Headless(…) denies them for a host with
+	// nobody to ask. Critical actions are asked whatever the policy says.
 	Policy approval.Policy
 	// Approver asks a person. Nil means confirm-level actions are denied.
 	Approver approval.Approver

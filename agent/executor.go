@@ -57,13 +57,9 @@ func New(cfg Config) (*Executor, error) {
 		cfg.Mode = ModeAgent
 	}
 	e := &Executor{cfg: cfg, grants: cfg.Grants, checkpoints: cfg.Checkpoints, session: cfg.Session}
-	e.safety = cfg.Safety
-	if e.safety == nil {
-		rules := cfg.CommandRules
-		if rules.Logger == nil {
-			rules.Logger = cfg.Logger
-		}
-		e.safety = &safety.Policy{Workspace: cfg.Workspace, Rules: rules, Logger: cfg.Logger}
+	var err error
+	if e.safety, err = cfg.safetyPolicy(); err != nil {
+		return nil, err
 	}
 	if e.grants == nil {
 		e.grants = &approval.Grants{}
