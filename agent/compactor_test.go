@@ -311,9 +311,6 @@ func TestContextOverflowNotice(t *testing.T) {
 	res, err := e.run(cfg, "read big.txt twice")
 	require.NoError(t, err)
 	require.Equal(t, StopCompleted, res.StopReason)
-	var kinds []string
-	for _, n := range eventsOf[Notice](e.rec) {
-		kinds = append(kinds, n.Kind)
-	}
-	require.Contains(t, kinds, "context_overflow")
+	kinds := e.rec.noticeKinds()
+	require.Contains(t, kinds, NoticeContextOverflow)
 }

@@ -185,25 +185,49 @@ type FinalMessage struct {
 }
 
 // Notice reports something the loop did on its own: a reminder that the
-// task needs a write, pivot guidance, a stopped repetition.
+// task needs a write, pivot guidance, a stopped repetition, a call it
+// repaired or a context it could not build.
 type Notice struct {
-	Kind string `json:"kind"` // one of the Notice… kinds below, or a skill's own
-	Text string `json:"text"`
+	Kind NoticeKind `json:"kind"`
+	Text string     `json:"text"`
 }
 
-// The kinds of Notice the agent emits. (Kind stays a plain string so that
-// skills may add their own.)
+// NoticeKind says what a Notice is about. The agent emits only the
+// constants below; a skill may emit kinds of its own (NoticeKind("…")),
+// so a UI should show an unknown kind's Text rather than drop it.
+type NoticeKind string
+
 const (
-	NoticeWriteReminder       = "write_reminder"        // completion refused: nothing was written
-	NoticePivotGuidance       = "pivot_guidance"        // every action of the last rounds failed
-	NoticeRepeatedFailure     = "repeated_failure"      // the same failing call kept coming
-	NoticeParseError          = "parse_error"           // calls the parser could not read
-	NoticeCallRepaired        = "call_repaired"         // a call was cut off or malformed and repaired
-	NoticeTruncated           = "truncated"             // the response hit the length limit
-	NoticeToolCallingFallback = "tool_calling_fallback" // native tools refused; text calling used
-	NoticeProjectContext      = "project_context"       // project files could not be read
-	NoticeCompactionSkipped   = "compaction_skipped"    // nothing to compact yet
-	NoticeContextOverflow     = "context_overflow"      // the task alone nearly fills the context
+	// NoticeWriteReminder: the model said it was done but the task asked
+	// for a change and nothing was written; the loop goes on.
+	NoticeWriteReminder NoticeKind = "write_reminder"
+	// NoticePivotGuidance: every action of the last rounds failed or was
+	// denied; the model is told to try another approach.
+	NoticePivotGuidance NoticeKind = "pivot_guidance"
+	// NoticeRepeatedFailure: the same failing call kept coming; the run
+	// stops with StopRepeatedFailure.
+	NoticeRepeatedFailure NoticeKind = "repeated_failure"
+	// NoticeParseError: calls written in the model's text could not be
+	// read; the problems go back to the model.
+	NoticeParseError NoticeKind = "parse_error"
+	// NoticeCallRepaired: a call was cut off or malformed and was repaired
+	// before being judged.
+	NoticeCallRepaired NoticeKind = "call_repaired"
+	// NoticeTruncated: the response hit the length limit; the model is
+	// asked to continue where it stopped.
+	NoticeTruncated NoticeKind = "truncated"
+	// NoticeToolCallingFallback: the backend refused native tool
+	// definitions; the run switched to tool calls written in text.
+	NoticeToolCallingFallback NoticeKind = "tool_calling_fallback"
+	// NoticeProjectContext: project files (AGENTS.md, README, manifests)
+	// could not be read; the run goes on without them.
+	NoticeProjectContext NoticeKind = "project_context"
+	// NoticeCompactionSkipped: the conversation is over the compaction
+	// threshold but holds nothing old enough to summarise.
+	NoticeCompactionSkipped NoticeKind = "compaction_skipped"
+	// NoticeContextOverflow: the task and the latest turn alone nearly
+	// fill the model's context, even after compaction.
+	NoticeContextOverflow NoticeKind = "context_overflow"
 )
 
 // RunFinished closes a run.

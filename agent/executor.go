@@ -298,7 +298,7 @@ func (r *run) refuseCompletion() bool {
 func (r *run) pivot() { r.note(NoticePivotGuidance, fmt.Sprintf(pivotGuidance, r.pivotAfter)) }
 
 // note adds a message of the loop's own to the history and reports it.
-func (r *run) note(kind, text string) {
+func (r *run) note(kind NoticeKind, text string) {
 	r.history = append(r.history, userNote(text))
 	r.emit(Notice{Kind: kind, Text: text})
 }
