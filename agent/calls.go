@@ -30,7 +30,7 @@ type extraction struct {
 	fromText bool     // native mode, but the calls were written in text
 }
 
-// extractCalls is seed 001's parseToolCalls: native calls from the
+// extractCalls finds a response's calls: native calls from the
 // backend, or calls parsed from text (text and envelope modes, and
 // native models that wrote their calls in text anyway). Calls are never
 // de-duplicated: a model that asks twice gets two results.
@@ -103,7 +103,7 @@ func excerpt(s string, n int) string {
 }
 
 // assistantMessage is the history entry for a response. Thinking,
-// content and tool calls stay together (seed 001: a model that loses its
+// content and tool calls stay together (a model that loses its
 // reasoning between iterations loses its chain of thought).
 func assistantMessage(mode ToolCalling, r streamResult, x extraction) llm.Message {
 	m := llm.Message{Role: llm.RoleAssistant, Content: r.Content, Thinking: r.Thinking}

@@ -10,8 +10,7 @@ import (
 	"github.com/tetherdev/tether/llm"
 )
 
-// CompactionConfig controls context compaction (seed 001,
-// "agentContextCompactor"). The zero value compacts at 80% of the
+// CompactionConfig controls context compaction. The zero value compacts at 80% of the
 // model's context length when the model reports one.
 type CompactionConfig struct {
 	// Disabled turns automatic compaction off; Executor.Compact still works.

@@ -44,14 +44,15 @@ const (
 	ToolCallingNative ToolCalling = "native"
 	// ToolCallingText describes the tools in the system prompt and parses
 	// <tool_call>{…}</tool_call> (and the other syntaxes toolcall knows)
-	// from the model's text: seed 001's XML fallback.
+	// from the model's text, for models without native tool calling.
 	ToolCallingText ToolCalling = "text"
 	// ToolCallingEnvelope asks for exactly one fenced ```yips-agent JSON
-	// envelope per message (seed 004).
+	// envelope per message, for small models that follow one fixed format.
 	ToolCallingEnvelope ToolCalling = "envelope"
 )
 
-// Default iteration limits (seed 001).
+// Default iteration limits: enough for a real task, bounded so a
+// confused model stops; read-only modes need fewer rounds.
 const (
 	DefaultMaxIterations         = 25
 	DefaultReadOnlyMaxIterations = 10
@@ -105,7 +106,7 @@ type Config struct {
 	// private to this Executor.
 	Grants *approval.Grants
 
-	// Staging, when set, turns on staging mode (seed 004): calls that would
+	// Staging, when set, turns on staging mode: calls that would
 	// write files only stage the exact bytes and return a token with the
 	// diff; apply_file_change (offered in this mode) or
 	// Executor.ApplyChange applies a token once, if the file has not

@@ -71,7 +71,7 @@
 // structured calls back; results as role-tool messages with tool_name),
 // text otherwise (tool descriptions and the exact <tool_call> format in
 // the system prompt, calls parsed from the text by package toolcall,
-// results gathered into one user message), or seed 004's envelope
+// results gathered into one user message), or the envelope protocol
 // (one ```yips-agent block per message). Config.ToolCalling forces one.
 // A call that cannot be parsed goes back to the model with the parser's
 // reason, so it can correct itself; calls are never de-duplicated.
@@ -102,7 +102,7 @@
 // in a [ProjectContextLoaded] event) and, last because it changes every
 // iteration, the session [Memory] (files read and written, commands,
 // errors, the plan). Code the user attached ([Input].Context) opens the
-// user's turn with seed 001's "already provided — do not re-read"
+// user's turn with "already provided — do not re-read"
 // labels ([FormatUserContext]).
 //
 // Before each model call the run measures the conversation (the

@@ -14,8 +14,8 @@ import (
 // name [MarshalEvent] writes as the "type" field of the JSON form.
 //
 // A host persists and displays the very same sequence, so what a user
-// sees after a reload is what they saw live (seed 001's rule "every
-// postMessage needs a matching persistUiEvent" holds by construction).
+// sees after a reload is what they saw live: nothing is displayed that
+// was not persisted, by construction.
 type Event interface {
 	Type() string
 }
@@ -59,8 +59,7 @@ type ThinkingDelta struct {
 
 // ThinkingCollapsed closes the reasoning block: "Thought for 8s". The
 // duration runs from the start of the iteration to the last thinking
-// token, so time the backend spent buffering a tool call is not counted
-// (seed 001, "Early Thinking Collapse").
+// token, so time the backend spent buffering a tool call is not counted.
 type ThinkingCollapsed struct {
 	DurationMS int64 `json:"duration_ms"`
 }
@@ -130,7 +129,7 @@ type ToolAction struct {
 	Path      string       `json:"path,omitempty"`   // workspace-relative file, for click-to-open
 	StartLine int          `json:"start_line,omitempty"`
 	// Chunks are the line ranges a chunked read_file streamed, one
-	// click-to-open entry each (seed 001, "Chunked read_file").
+	// click-to-open entry each.
 	Chunks       []tools.LineRange `json:"chunks,omitempty"`
 	Added        int               `json:"added,omitempty"`
 	Removed      int               `json:"removed,omitempty"`

@@ -283,7 +283,7 @@ func (r *run) fallBackToText(err error, sr streamResult) bool {
 	return true
 }
 
-// refuseCompletion is write validation (seed 000): when the task asks
+// refuseCompletion is write validation: when the task asks
 // for changes and no write succeeded, completion is refused once with a
 // reminder to the model.
 func (r *run) refuseCompletion() bool {

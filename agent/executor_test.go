@@ -40,7 +40,7 @@ func TestNativeMultiStepEditAndUndo(t *testing.T) {
 	assert.Equal(t, FileChange{Path: "docs/NOTES.md", Kind: "added", Added: 1}, res.FilesChanged[1])
 	assert.Positive(t, res.Usage.PromptTokens)
 
-	// History by seed 001's rules.
+	// History: native results are role-tool messages, in call order.
 	var roles []string
 	for _, m := range res.History {
 		roles = append(roles, string(m.Role))

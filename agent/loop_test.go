@@ -22,7 +22,7 @@ func lastUser(req llm.Request) string {
 	return ""
 }
 
-// Write validation (seed 000): a task that asks for a change cannot be
+// Write validation: a task that asks for a change cannot be
 // completed before a write succeeded; it is refused once with a reminder.
 func TestWriteValidation(t *testing.T) {
 	inBothModes(t, `{"capabilities":{"tools":true}}

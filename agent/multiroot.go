@@ -23,7 +23,7 @@ type Folder struct {
 var ErrNoFolder = errors.New("agent: the path is in none of the workspace folders")
 
 // ResolveMultiRootPath resolves an editor-relative path (slash-separated)
-// to a folder and the path inside it, by seed 001's rules:
+// to a folder and the path inside it:
 //
 //   - An absolute path belongs to the folder whose root contains it.
 //   - One folder (the fast path): a path starting with "<Name>/" is the

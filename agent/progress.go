@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Progress group titles (seed 001, "Progress Group Titles").
+// Progress group titles: what a UI shows above a batch of tool calls.
 const (
 	GroupEditing    = "Editing files"
 	GroupCommands   = "Running commands"

@@ -27,7 +27,7 @@ type ProjectContextConfig struct {
 }
 
 // DefaultProjectFiles are discovered in this order: agent instructions
-// first (AGENTS.md, CLAUDE.md, seed 004's CODE.md, Copilot's), then the
+// first (AGENTS.md, CLAUDE.md, CODE.md, Copilot's), then the
 // README, then summaries of the build manifests.
 var DefaultProjectFiles = []string{
 	"AGENTS.md", "CLAUDE.md", "CODE.md", ".github/copilot-instructions.md",

@@ -14,7 +14,7 @@ import (
 	"github.com/tetherdev/tether/tools/webtools"
 )
 
-// TestFetchSkill: seed 004's fetch skill reads a page through
+// TestFetchSkill: the envelope's fetch skill reads a page through
 // read_webpage's policy, in a read-only mode too.
 func TestFetchSkill(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

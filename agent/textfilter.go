@@ -11,7 +11,8 @@ import (
 // It is matched case-insensitively and never shown.
 const CompletionSignal = "[TASK_COMPLETE]"
 
-// Text throttling (seed 001, "Streaming Behavior").
+// Text throttling: deltas are batched so a UI repaints at a steady rate,
+// and the first one waits for real words.
 const (
 	// ThrottleInterval is the least time between two text deltas.
 	ThrottleInterval = 32 * time.Millisecond
@@ -54,7 +55,7 @@ func (f *signalFilter) feed(s string) string {
 
 // end releases what is held at the end of the text. A trailing "[T…"
 // of two bytes or more is a signal the model was cut off writing, and is
-// dropped as seed 001 does; a lone "[" is ordinary text.
+// dropped rather than shown; a lone "[" is ordinary text.
 func (f *signalFilter) end() string {
 	h := f.hold
 	f.hold = ""

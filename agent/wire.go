@@ -273,7 +273,7 @@ func knownNames(reg *tools.Registry) []string {
 		}
 	}
 	// A namespaced tool (skill__todos) answers to its bare name (todos,
-	// as seed 004's skill actions write it) when no other tool has it.
+	// as envelope skill actions write it) when no other tool has it.
 	bare := map[string]int{}
 	for _, n := range reg.Names() {
 		if i := strings.LastIndex(n, tools.NamespaceSep); i > 0 {
