@@ -205,17 +205,6 @@ type Input struct {
 	Memory *Memory
 }
 
-// StopReason says why a run ended.
-type StopReason string
-
-const (
-	StopCompleted       StopReason = "completed"        // [TASK_COMPLETE] or a natural stop
-	StopMaxIterations   StopReason = "max_iterations"   // the iteration limit was reached
-	StopRepeatedFailure StopReason = "repeated_failure" // the same failing call kept coming
-	StopCanceled        StopReason = "canceled"         // ctx was cancelled
-	StopError           StopReason = "error"            // the model or the sink failed
-)
-
 // Result is what a run produced.
 type Result struct {
 	RunID        string

@@ -40,7 +40,7 @@ func BenchmarkEstimateTokens(b *testing.B) {
 // call (it carries the session memory).
 func BenchmarkSystemPrompt(b *testing.B) {
 	mem := &Memory{FilesRead: []string{"a.go", "b.go", "c.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: StatusError, Detail: "exit code 1"}},
-		Plan: []TodoItem{{"one", TodoDone}, {"two", TodoInProgress}}}
+		Plan: []TodoItem{{Text: "one", Status: TodoDone}, {Text: "two", Status: TodoInProgress}}}
 	k := &memoryKeeper{mem: mem}
 	pb := promptBuilder{mode: builtinMode(ModeAgent), calling: ToolCallingText, names: []string{"read_file", "search_workspace", "find_definition", "skill__todos", "subagent"},
 		tools: strings.Repeat("### tool\nDoes things.\nArguments:\n  \"path\": string\n\n", 12), project: strings.Repeat("Project rule.\n", 200)}

@@ -14,7 +14,7 @@
 //		Tools:     registry, // tools.Registry with fstools, search, terminal…
 //		Workspace: ws,       // safety.OpenWorkspace(dir)
 //		Approver:  ui,       // asks a person; approval.Manager for async UIs
-//		Sink:      agent.JSONLines(os.Stdout),
+//		Sink:      event.JSONLines(os.Stdout), // package agent/event
 //	})
 //	res, err := x.Run(ctx, agent.Input{Prompt: "Fix the failing test"})
 //	// res.FinalMessage, res.FilesChanged, res.CheckpointID, res.StopReason…
@@ -119,15 +119,17 @@
 // project's build or tests through the terminal handler.
 // [Config].Subagents adds the subagent tool, which runs a child executor
 // with its own round limit, read-only or with the parent's policy; its
-// events arrive nested in [SubagentEvent]s and its final message is the
+// events arrive nested in [event.SubagentEvent]s and its final message is the
 // tool result. Package agent/session persists conversations, memory and
 // event logs next to the checkpoints, for resuming after a restart.
 //
 // # Events
 //
-// Every step is an [Event] delivered in order to one [Sink]: persist and
-// display the same sequence and they cannot diverge. [Executor.Events]
-// adapts a run to an iter.Seq2; [MarshalEvent] and [UnmarshalEvent]
-// encode events as JSON objects with a snake_case "type" ([JSONLines]
-// writes one per line, as the headless example does).
+// Every step is an [event.Event] delivered in order to one
+// [event.Sink]: persist and display the same sequence and they cannot
+// diverge. The event types, their JSON codec ([event.Marshal],
+// [event.Unmarshal], [event.JSONLines]) and the sink live in package
+// agent/event, which a user interface imports without the loop; this
+// package re-exports them under their old names so existing hosts keep
+// compiling. [Executor.Events] adapts a run to an iter.Seq2.
 package agent

@@ -167,7 +167,7 @@ func (e *Executor) noNativeTools() {
 
 // start emits run_started and creates the session branch.
 func (r *run) start(ctx context.Context) (StopReason, error) {
-	r.emit(RunStarted{RunID: r.id, Mode: r.mode, ToolCalling: r.calling, Prompt: r.in.Prompt, Tools: r.offered.Names()})
+	r.emit(RunStarted{RunID: r.id, Mode: string(r.mode), ToolCalling: string(r.calling), Prompt: r.in.Prompt, Tools: r.offered.Names()})
 	r.announceContext()
 	if r.branches != nil {
 		name, base, continued, err := r.branches.ensure(ctx, &r.e.branch, r.cfg.Workspace.Root(), r.in.Prompt)

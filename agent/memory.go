@@ -63,7 +63,7 @@ func (m *Memory) Render() string {
 	if len(m.Plan) > 0 {
 		b.WriteString("Plan:\n")
 		for _, t := range m.Plan {
-			fmt.Fprintf(&b, "  %s %s\n", t.Status.box(), t.Text)
+			fmt.Fprintf(&b, "  %s %s\n", todoBox(t.Status), t.Text)
 		}
 	}
 	if len(m.FilesRead) > 0 {

@@ -15,40 +15,59 @@ import (
 // read, each Notice{Kind: …} literal and each r.note(…) call is checked.
 func TestEmittedNoticeKindsAreDocumentedConstants(t *testing.T) {
 	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	declared := map[string]bool{} // constant name → documented
-	var parsed []*ast.File
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(name)
+	parse := func(pattern string) []*ast.File {
+		names, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed = append(parsed, f)
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.CONST {
+		var out []*ast.File
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
 				continue
 			}
-			for _, s := range g.Specs {
-				vs := s.(*ast.ValueSpec)
-				if id, ok := vs.Type.(*ast.Ident); ok && id.Name == "NoticeKind" {
-					for _, n := range vs.Names {
-						declared[n.Name] = vs.Doc != nil || vs.Comment != nil
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, f)
+		}
+		return out
+	}
+	constSpecs := func(files []*ast.File, visit func(*ast.ValueSpec)) {
+		for _, f := range files {
+			for _, d := range f.Decls {
+				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+					for _, s := range g.Specs {
+						visit(s.(*ast.ValueSpec))
 					}
 				}
 			}
 		}
 	}
+	// The kinds are declared, typed and documented, in package event;
+	// agent re-exports them under the same names.
+	declared := map[string]bool{} // constant name → documented
+	constSpecs(parse("event/*.go"), func(vs *ast.ValueSpec) {
+		if id, ok := vs.Type.(*ast.Ident); ok && id.Name == "NoticeKind" {
+			for _, n := range vs.Names {
+				declared[n.Name] = vs.Doc != nil || vs.Comment != nil
+			}
+		}
+	})
+	parsed := parse("*.go")
+	constSpecs(parsed, func(vs *ast.ValueSpec) {
+		for i, n := range vs.Names {
+			if i < len(vs.Values) {
+				if sel, ok := vs.Values[i].(*ast.SelectorExpr); ok && sel.Sel.Name != n.Name && strings.HasPrefix(n.Name, "Notice") {
+					t.Errorf("agent.%s re-exports event.%s under another name", n.Name, sel.Sel.Name)
+				}
+			}
+		}
+	})
 	if len(declared) == 0 {
 		t.Fatal("no NoticeKind constants found")
 	}

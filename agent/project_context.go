@@ -42,31 +42,12 @@ const (
 	defaultProjectBytes     = 24 << 10
 )
 
-// ProjectFile is one file the project context used, for a UI to list.
-type ProjectFile struct {
-	Path string `json:"path"`
-	// Kind is "instructions", "readme" or "manifest" (summarised).
-	Kind string `json:"kind"`
-	// Bytes is the file's size as read (bounded by MaxFileBytes+1).
-	Bytes     int  `json:"bytes"`
-	Truncated bool `json:"truncated,omitempty"`
-}
-
 // ProjectContext is what discovery found: the files used and the text
 // the system prompt shows.
 type ProjectContext struct {
 	Files []ProjectFile
 	Text  string
 }
-
-// ProjectContextLoaded lists the files the run's prompt includes, so a
-// UI can show "using AGENTS.md, go.mod". Sent after run_started, only
-// when some file was found.
-type ProjectContextLoaded struct {
-	Files []ProjectFile `json:"files"`
-}
-
-func (ProjectContextLoaded) Type() string { return "project_context" }
 
 // DiscoverProjectContext reads the project files cfg names from fsys
 // (the workspace: [safety.Workspace.FS]). Missing files are skipped; a

@@ -31,8 +31,8 @@ func TestSkillsInRun(t *testing.T) {
 
 	todos := eventsOf[TodosUpdated](e.rec)
 	require.Len(t, todos, 2)
-	require.Equal(t, []TodoItem{{"Run the tests", TodoInProgress}, {"Report", TodoPending}}, todos[0].Items)
-	require.Equal(t, []TodoItem{{"Run the tests", TodoDone}, {"Report", TodoDone}}, todos[1].Items)
+	require.Equal(t, []TodoItem{{Text: "Run the tests", Status: TodoInProgress}, {Text: "Report", Status: TodoPending}}, todos[0].Items)
+	require.Equal(t, []TodoItem{{Text: "Run the tests", Status: TodoDone}, {Text: "Report", Status: TodoDone}}, todos[1].Items)
 	require.Equal(t, "call_1_0", todos[0].CallID)
 
 	acts := e.rec.actions()
@@ -52,7 +52,7 @@ func TestSkillsInRun(t *testing.T) {
 	require.Contains(t, sys, "SESSION MEMORY")
 	require.Contains(t, sys, "[~] Run the tests")
 	require.Contains(t, sys, "echo tests-ok → success")
-	require.Equal(t, []TodoItem{{"Run the tests", TodoDone}, {"Report", TodoDone}}, res.Memory.Plan)
+	require.Equal(t, []TodoItem{{Text: "Run the tests", Status: TodoDone}, {Text: "Report", Status: TodoDone}}, res.Memory.Plan)
 	require.Equal(t, "echo tests-ok", res.Memory.Commands[0].Command)
 
 	// Events decode to their own types.
@@ -113,7 +113,7 @@ func TestParseTodos(t *testing.T) {
 		want []TodoItem
 		err  string
 	}{
-		{`{"todos":["a",{"title":"b","done":true},{"task":"c","status":"In-Progress"}]}`, []TodoItem{{"a", TodoPending}, {"b", TodoDone}, {"c", TodoInProgress}}, ""},
+		{`{"todos":["a",{"title":"b","done":true},{"task":"c","status":"In-Progress"}]}`, []TodoItem{{Text: "a", Status: TodoPending}, {Text: "b", Status: TodoDone}, {Text: "c", Status: TodoInProgress}}, ""},
 		{`{"todos":[]}`, []TodoItem{}, ""},
 		{`[]`, nil, "JSON object"},
 		{`{"list":[]}`, nil, `missing "todos"`},

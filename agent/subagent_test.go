@@ -59,7 +59,7 @@ func TestSubagent(t *testing.T) {
 	}
 	start, ok := nested[0].(RunStarted)
 	require.True(t, ok)
-	require.Equal(t, ModeExplore, start.Mode, "read-only is the default policy")
+	require.Equal(t, string(ModeExplore), start.Mode, "read-only is the default policy")
 	require.NotContains(t, start.Tools, SubagentToolName, "a helper does not delegate again")
 	require.NotContains(t, start.Tools, "write_file")
 	require.Equal(t, "run_finished", nested[len(nested)-1].Type())

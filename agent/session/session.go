@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/checkpoint"
 )
 
@@ -124,7 +125,7 @@ func (m *Manager) session(id string) (*Session, error) {
 	cfg.Session = id
 	s := &Session{m: m, id: id}
 	host := m.cfg.Sink
-	cfg.Sink = agent.SinkFunc(func(ctx context.Context, ev agent.Event) error {
+	cfg.Sink = event.SinkFunc(func(ctx context.Context, ev event.Event) error {
 		// Persisted first: what a UI shows is always in the log.
 		if _, err := m.store.AppendEvent(context.WithoutCancel(ctx), id, m.now(), ev); err != nil {
 			return err
@@ -326,7 +327,7 @@ func (s *Session) Compact(ctx context.Context, opts agent.CompactOptions) (agent
 	if err := s.m.store.SaveState(ctx, s.id, State{Messages: c.History, Memory: st.Memory}, 0, s.m.now()); err != nil {
 		return c, err
 	}
-	ev := agent.ContextCompacted{Reason: "host", TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter,
+	ev := event.ContextCompacted{Reason: "host", TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter,
 		Summarized: c.Summarized, Kept: c.Kept, Summary: c.Summary, Fallback: c.Fallback}
 	if _, err := s.m.store.AppendEvent(ctx, s.id, s.m.now(), ev); err != nil {
 		return c, err
