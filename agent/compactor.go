@@ -67,8 +67,8 @@ type Compaction struct {
 	Fallback                  bool
 }
 
-// SummaryPrefix starts the message that replaces compacted turns.
-const SummaryPrefix = "[Conversation summary: earlier messages were compacted to fit the context window. Continue from here.]\n\n"
+// summaryPrefix starts the message that replaces compacted turns.
+const summaryPrefix = "[Conversation summary: earlier messages were compacted to fit the context window. Continue from here.]\n\n"
 
 const summaryInstructions = `You are compacting the conversation of a coding agent so that it fits the model's context window. Write the summary the agent will continue from, in these parts:
 1. The user's requests and constraints, in their own words where it matters.
@@ -101,7 +101,7 @@ func (c *compactor) compact(ctx context.Context, history []llm.Message, task int
 			old = append(old, history[i])
 		}
 	}
-	if len(old) == 0 || (len(old) == 1 && strings.HasPrefix(old[0].Content, SummaryPrefix)) {
+	if len(old) == 0 || (len(old) == 1 && strings.HasPrefix(old[0].Content, summaryPrefix)) {
 		// Summarising the last summary alone would cost a model call
 		// per iteration and gain nothing.
 		return Compaction{}, usage, ErrNothingToCompact
@@ -131,7 +131,7 @@ func (c *compactor) compact(ctx context.Context, history []llm.Message, task int
 		summary, out.Fallback = digest(old, max(2000, c.keepTokens*bytesPerToken/2)), true
 	}
 	out.Summary = summary
-	out.History = append(out.History, llm.Message{Role: llm.RoleUser, Content: SummaryPrefix + summary})
+	out.History = append(out.History, llm.Message{Role: llm.RoleUser, Content: summaryPrefix + summary})
 	if task >= 0 && task < start {
 		out.History = append(out.History, history[task])
 	}

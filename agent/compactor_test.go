@@ -101,7 +101,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 		var found bool
 		for _, m := range req.Messages {
 			found = found || (m.Role == llm.RoleUser && m.Content == task)
-			sawSummary = sawSummary || strings.HasPrefix(m.Content, SummaryPrefix)
+			sawSummary = sawSummary || strings.HasPrefix(m.Content, summaryPrefix)
 		}
 		require.True(t, found, "request %d lost the task", i)
 		require.LessOrEqual(t, EstimateTokens(req.Messages), 2600, "request %d overflows", i)
@@ -114,7 +114,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 	}
 	require.True(t, sawSummary)
 	// The final history starts with the latest summary.
-	require.True(t, strings.HasPrefix(res.History[0].Content, SummaryPrefix+"Summary two"))
+	require.True(t, strings.HasPrefix(res.History[0].Content, summaryPrefix+"Summary two"))
 }
 
 // TestCompactionFallbackDigest: when the model cannot summarise, a
@@ -223,7 +223,7 @@ func TestRequestCompactionMidRun(t *testing.T) {
 	require.Equal(t, "host", cs[0].Reason)
 	require.Equal(t, "Read a.txt: 500 lines of a.", cs[0].Summary)
 	last := e.model.Requests()[2].Messages
-	require.True(t, strings.HasPrefix(last[1].Content, SummaryPrefix))
+	require.True(t, strings.HasPrefix(last[1].Content, summaryPrefix))
 	require.Equal(t, "read both", last[2].Content)
 	require.Equal(t, llm.RoleAssistant, last[3].Role, "the latest turn follows, whole")
 }
@@ -292,7 +292,7 @@ func TestNoRecompactionOfASummary(t *testing.T) {
 			return llm.Response{}, nil
 		}}
 	h := []llm.Message{
-		{Role: llm.RoleUser, Content: SummaryPrefix + "earlier work"},
+		{Role: llm.RoleUser, Content: summaryPrefix + "earlier work"},
 		{Role: llm.RoleUser, Content: "the task"},
 		{Role: llm.RoleAssistant, Content: "reading", ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`{}`)}}},
 		{Role: llm.RoleTool, Content: strings.Repeat("x", 5000)},

@@ -301,7 +301,7 @@ func lastTask(h []llm.Message) int {
 			continue
 		}
 		c := m.Content
-		if hasAnyPrefix(c, "<tool_result", "Action results:", SummaryPrefix[:20]) {
+		if hasAnyPrefix(c, "<tool_result", "Action results:", summaryPrefix[:20]) {
 			continue
 		}
 		return i

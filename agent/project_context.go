@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -14,7 +15,7 @@ import (
 type ProjectContextConfig struct {
 	// Disabled turns discovery off.
 	Disabled bool
-	// Files replaces DefaultProjectFiles: workspace-relative paths, in
+	// Files replaces DefaultProjectFiles(): workspace-relative paths, in
 	// the order they appear in the prompt. A name of a manifest the
 	// summariser knows (go.mod, package.json, pyproject.toml, Cargo.toml)
 	// is summarised; every other file is included as text.
@@ -26,10 +27,16 @@ type ProjectContextConfig struct {
 	MaxBytes int
 }
 
-// DefaultProjectFiles are discovered in this order: agent instructions
-// first (AGENTS.md, CLAUDE.md, CODE.md, Copilot's), then the
-// README, then summaries of the build manifests.
-var DefaultProjectFiles = []string{
+// DefaultProjectFiles returns the files discovered when
+// ProjectContextConfig.Files is nil, in this order: agent instructions
+// first (AGENTS.md, CLAUDE.md, CODE.md, Copilot's), then the README, then
+// summaries of the build manifests. The slice is the caller's to change
+// (append a file of its own and pass it as Files); the defaults do not.
+func DefaultProjectFiles() []string { return slices.Clone(defaultProjectFiles) }
+
+// defaultProjectFiles is never changed; DefaultProjectFiles hands out
+// copies.
+var defaultProjectFiles = []string{
 	"AGENTS.md", "CLAUDE.md", "CODE.md", ".github/copilot-instructions.md",
 	"README.md", "go.mod", "package.json", "pyproject.toml", "Cargo.toml",
 }
@@ -62,7 +69,7 @@ func DiscoverProjectContext(fsys fs.FS, cfg ProjectContextConfig) (ProjectContex
 	budget := orDefault(cfg.MaxBytes, defaultProjectBytes)
 	names := cfg.Files
 	if names == nil {
-		names = DefaultProjectFiles
+		names = defaultProjectFiles
 	}
 	var parts []string
 	for _, name := range names {

@@ -146,3 +146,22 @@ func TestExecutorProjectContext(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []ProjectFile{{Path: "CLAUDE.md", Kind: "instructions", Bytes: 10}}, pc.Files)
 }
+
+// The default list cannot be changed from outside: a host that edits the
+// slice it got changes its own copy, not what every Executor discovers.
+func TestDefaultProjectFilesIsACopy(t *testing.T) {
+	files := DefaultProjectFiles()
+	files[0] = "EVIL.md"
+	_ = append(files[:1], "also-evil.md")
+	if got := DefaultProjectFiles(); got[0] != "AGENTS.md" || got[1] == "also-evil.md" {
+		t.Errorf("the defaults changed through a returned slice: %v", got)
+	}
+	fsys := fstest.MapFS{"AGENTS.md": {Data: []byte("rules")}, "EVIL.md": {Data: []byte("x")}}
+	pc, err := DiscoverProjectContext(fsys, ProjectContextConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pc.Files) != 1 || pc.Files[0].Path != "AGENTS.md" {
+		t.Errorf("discovered %+v, want AGENTS.md alone", pc.Files)
+	}
+}
