@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/textcut"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/toolcall"
 )
@@ -91,16 +92,7 @@ func failureText(mode ToolCalling, f toolcall.Failure) string {
 }
 
 // excerpt shortens s for messages, on a rune boundary.
-func excerpt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func excerpt(s string, n int) string { return textcut.Excerpt(s, n) }
 
 // assistantMessage is the history entry for a response. Thinking,
 // content and tool calls stay together (a model that loses its

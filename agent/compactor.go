@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/textcut"
 	"github.com/tetherdev/tether/llm"
 )
 
@@ -205,7 +206,7 @@ func middleCut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	head := cutAtLine(s, n*2/3)
+	head := textcut.AtLine(s, n*2/3)
 	tail := s[len(s)-n/3:]
 	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
 		tail = tail[1:]

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
@@ -168,7 +169,7 @@ type Config struct {
 
 	// ProjectContext controls the discovery of AGENTS.md, README, build
 	// manifests… for the system prompt; the zero value discovers them.
-	ProjectContext ProjectContextConfig
+	ProjectContext projectctx.Config
 	// Compaction controls context compaction; the zero value compacts at
 	// 80% of the model's reported context length.
 	Compaction CompactionConfig

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/tetherdev/tether/llm"
 )
@@ -49,21 +48,6 @@ func BenchmarkSystemPrompt(b *testing.B) {
 		p := pb
 		p.memory = k.render()
 		_ = p.system()
-	}
-}
-
-// BenchmarkDiscoverProjectContext measures discovery on a workspace with
-// every kind of file (done once per run).
-func BenchmarkDiscoverProjectContext(b *testing.B) {
-	fsys := fstest.MapFS{
-		"AGENTS.md": {Data: []byte(strings.Repeat("Rule.\n", 500))}, "README.md": {Data: []byte(strings.Repeat("Docs.\n", 3000))},
-		"go.mod": {Data: []byte(goMod)}, "package.json": {Data: []byte(packageJSON)}, "pyproject.toml": {Data: []byte(pyproject)}, "Cargo.toml": {Data: []byte(cargoToml)},
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := DiscoverProjectContext(fsys, ProjectContextConfig{}); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 

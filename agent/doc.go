@@ -96,7 +96,7 @@
 // tool-calling style: the role and rules, USER-PROVIDED CONTEXT, SEARCH
 // TIPS and CODE NAVIGATION STRATEGY when those tools are offered, the
 // tool list with the exact call format (text and envelope modes), the
-// host's prompt, the project context ([DiscoverProjectContext]: AGENTS.md,
+// host's prompt, the project context ([projectctx.Discover]: AGENTS.md,
 // CLAUDE.md, CODE.md, Copilot instructions, the README and summaries of
 // go.mod, package.json, pyproject.toml and Cargo.toml, bounded, listed
 // in a [ProjectContextLoaded] event) and, last because it changes every

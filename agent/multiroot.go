@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/textcut"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -120,7 +121,7 @@ func loadAttachments(ws *safety.Workspace, atts []Attachment) ([]Attachment, err
 				return nil, fmt.Errorf("%w: %s: %v", ErrAttachment, a.Name(), err)
 			}
 		} else if len(text) > MaxAttachmentBytes {
-			cut := cutAtLine(text, MaxAttachmentBytes)
+			cut := textcut.AtLine(text, MaxAttachmentBytes)
 			n := strings.Count(cut, "\n")
 			a.StartLine, a.EndLine = 1, max(n, 1)
 			text = cut
