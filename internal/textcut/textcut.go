@@ -13,11 +13,7 @@ func Excerpt(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return s[:runeStart(s, n)] + "…"
 }
 
 // AtLine shortens s to at most n bytes, at a line end when one lies in
@@ -26,12 +22,18 @@ func AtLine(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
+	cut := runeStart(s, n)
 	if i := strings.LastIndexByte(s[:cut], '\n'); i > n/2 {
 		cut = i
 	}
 	return s[:cut]
+}
+
+// runeStart is the largest i <= n (n < len(s)) at which a rune of s
+// starts, so s[:i] never ends inside a UTF-8 sequence.
+func runeStart(s string, n int) int {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
 }
