@@ -1,7 +1,8 @@
 // Package projectctx finds what a coding agent should know about a project
 // before its first turn: the agent instructions (AGENTS.md, CLAUDE.md…),
 // the README and summaries of the build manifests, bounded in size, as
-// one section of text for the system prompt.
+// one section of text for the system prompt; and which commands build and
+// test it (DetectBuild).
 package projectctx
 
 import (
