@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
 )
@@ -85,7 +86,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 	require.Equal(t, "Summary one: read part0 and part1; each has 45 lines.", compactions[0].Summary)
 	b, err := MarshalEvent(compactions[0])
 	require.NoError(t, err)
-	back, err := UnmarshalEvent(b)
+	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
 	require.Equal(t, compactions[0], back)
 

@@ -209,7 +209,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 		return nil
 	}
 	if r.meter.fixed == 0 {
-		r.meter.fixed = SpecTokens(r.specs)
+		r.meter.fixed = specTokens(r.specs)
 	}
 	msgs := append([]llm.Message{r.system}, r.history...)
 	used := r.meter.tokens(msgs)

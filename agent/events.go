@@ -84,14 +84,8 @@ const (
 	TodoDone       = event.TodoDone
 )
 
-// ErrUnknownEvent is [event.ErrUnknownType].
-var ErrUnknownEvent = event.ErrUnknownType
-
 // MarshalEvent is [event.Marshal].
 func MarshalEvent(e Event) ([]byte, error) { return event.Marshal(e) }
-
-// UnmarshalEvent is [event.Unmarshal].
-func UnmarshalEvent(data []byte) (Event, error) { return event.Unmarshal(data) }
 
 // JSONLines is [event.JSONLines].
 func JSONLines(w io.Writer) Sink { return event.JSONLines(w) }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // TestProjectContextInRun shows the files in the prompt and lists them
@@ -25,7 +26,7 @@ func TestProjectContextInRun(t *testing.T) {
 	// The event survives its JSON form.
 	b, err := MarshalEvent(pcl)
 	require.NoError(t, err)
-	back, err := UnmarshalEvent(b)
+	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
 	require.Equal(t, pcl, back)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/tools"
 )
@@ -58,7 +59,7 @@ func TestSkillsInRun(t *testing.T) {
 	// Events decode to their own types.
 	b, err := MarshalEvent(todos[1])
 	require.NoError(t, err)
-	back, err := UnmarshalEvent(b)
+	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
 	require.Equal(t, todos[1], back)
 }
