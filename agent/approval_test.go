@@ -16,7 +16,7 @@ import (
 )
 
 // A denied command does not run; the model is told, and the UI sees
-// seed 001's sequence: running, pending, request, result, denied.
+// the approval sequence: running, pending, request, result, denied.
 func TestDeniedCommand(t *testing.T) {
 	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch marker.txt"}}]}
@@ -75,7 +75,7 @@ func TestApprovalTimeout(t *testing.T) {
 }
 
 // Auto-approve runs a medium command without asking, but a critical one
-// is still asked (seed 000/001: critical ignores auto-approve).
+// is still asked (critical ignores auto-approve).
 func TestCriticalAsksUnderAutoApprove(t *testing.T) {
 	inBothModes(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch marker.txt"}},{"name":"run_terminal_command","arguments":{"command":"rm -rf /"}}]}

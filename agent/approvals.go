@@ -10,7 +10,7 @@ import (
 )
 
 // approvalBridge sits between the Gate and the host's Approver. It is
-// where seed 001's approval sequence is produced, in order: the action
+// where the approval sequence a UI shows is produced, in order: the action
 // turns pending, the approval card is requested, the answer (or the
 // timeout) resolves it. The Gate only calls it when a person must
 // decide, so auto-approved and denied actions show no card.

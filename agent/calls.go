@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/textcut"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/toolcall"
 )
@@ -30,7 +31,7 @@ type extraction struct {
 	fromText bool     // native mode, but the calls were written in text
 }
 
-// extractCalls is seed 001's parseToolCalls: native calls from the
+// extractCalls finds a response's calls: native calls from the
 // backend, or calls parsed from text (text and envelope modes, and
 // native models that wrote their calls in text anyway). Calls are never
 // de-duplicated: a model that asks twice gets two results.
@@ -91,19 +92,10 @@ func failureText(mode ToolCalling, f toolcall.Failure) string {
 }
 
 // excerpt shortens s for messages, on a rune boundary.
-func excerpt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func excerpt(s string, n int) string { return textcut.Excerpt(s, n) }
 
 // assistantMessage is the history entry for a response. Thinking,
-// content and tool calls stay together (seed 001: a model that loses its
+// content and tool calls stay together (a model that loses its
 // reasoning between iterations loses its chain of thought).
 func assistantMessage(mode ToolCalling, r streamResult, x extraction) llm.Message {
 	m := llm.Message{Role: llm.RoleAssistant, Content: r.Content, Thinking: r.Thinking}

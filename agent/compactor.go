@@ -7,11 +7,11 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/textcut"
 	"github.com/tetherdev/tether/llm"
 )
 
-// CompactionConfig controls context compaction (seed 001,
-// "agentContextCompactor"). The zero value compacts at 80% of the
+// CompactionConfig controls context compaction. The zero value compacts at 80% of the
 // model's context length when the model reports one.
 type CompactionConfig struct {
 	// Disabled turns automatic compaction off; Executor.Compact still works.
@@ -68,8 +68,8 @@ type Compaction struct {
 	Fallback                  bool
 }
 
-// SummaryPrefix starts the message that replaces compacted turns.
-const SummaryPrefix = "[Conversation summary: earlier messages were compacted to fit the context window. Continue from here.]\n\n"
+// summaryPrefix starts the message that replaces compacted turns.
+const summaryPrefix = "[Conversation summary: earlier messages were compacted to fit the context window. Continue from here.]\n\n"
 
 const summaryInstructions = `You are compacting the conversation of a coding agent so that it fits the model's context window. Write the summary the agent will continue from, in these parts:
 1. The user's requests and constraints, in their own words where it matters.
@@ -102,7 +102,7 @@ func (c *compactor) compact(ctx context.Context, history []llm.Message, task int
 			old = append(old, history[i])
 		}
 	}
-	if len(old) == 0 || (len(old) == 1 && strings.HasPrefix(old[0].Content, SummaryPrefix)) {
+	if len(old) == 0 || (len(old) == 1 && strings.HasPrefix(old[0].Content, summaryPrefix)) {
 		// Summarising the last summary alone would cost a model call
 		// per iteration and gain nothing.
 		return Compaction{}, usage, ErrNothingToCompact
@@ -132,7 +132,7 @@ func (c *compactor) compact(ctx context.Context, history []llm.Message, task int
 		summary, out.Fallback = digest(old, max(2000, c.keepTokens*bytesPerToken/2)), true
 	}
 	out.Summary = summary
-	out.History = append(out.History, llm.Message{Role: llm.RoleUser, Content: SummaryPrefix + summary})
+	out.History = append(out.History, llm.Message{Role: llm.RoleUser, Content: summaryPrefix + summary})
 	if task >= 0 && task < start {
 		out.History = append(out.History, history[task])
 	}
@@ -206,7 +206,7 @@ func middleCut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	head := cutAtLine(s, n*2/3)
+	head := textcut.AtLine(s, n*2/3)
 	tail := s[len(s)-n/3:]
 	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
 		tail = tail[1:]

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
 )
@@ -85,7 +86,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 	require.Equal(t, "Summary one: read part0 and part1; each has 45 lines.", compactions[0].Summary)
 	b, err := MarshalEvent(compactions[0])
 	require.NoError(t, err)
-	back, err := UnmarshalEvent(b)
+	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
 	require.Equal(t, compactions[0], back)
 
@@ -101,7 +102,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 		var found bool
 		for _, m := range req.Messages {
 			found = found || (m.Role == llm.RoleUser && m.Content == task)
-			sawSummary = sawSummary || strings.HasPrefix(m.Content, SummaryPrefix)
+			sawSummary = sawSummary || strings.HasPrefix(m.Content, summaryPrefix)
 		}
 		require.True(t, found, "request %d lost the task", i)
 		require.LessOrEqual(t, EstimateTokens(req.Messages), 2600, "request %d overflows", i)
@@ -114,7 +115,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 	}
 	require.True(t, sawSummary)
 	// The final history starts with the latest summary.
-	require.True(t, strings.HasPrefix(res.History[0].Content, SummaryPrefix+"Summary two"))
+	require.True(t, strings.HasPrefix(res.History[0].Content, summaryPrefix+"Summary two"))
 }
 
 // TestCompactionFallbackDigest: when the model cannot summarise, a
@@ -223,7 +224,7 @@ func TestRequestCompactionMidRun(t *testing.T) {
 	require.Equal(t, "host", cs[0].Reason)
 	require.Equal(t, "Read a.txt: 500 lines of a.", cs[0].Summary)
 	last := e.model.Requests()[2].Messages
-	require.True(t, strings.HasPrefix(last[1].Content, SummaryPrefix))
+	require.True(t, strings.HasPrefix(last[1].Content, summaryPrefix))
 	require.Equal(t, "read both", last[2].Content)
 	require.Equal(t, llm.RoleAssistant, last[3].Role, "the latest turn follows, whole")
 }
@@ -292,7 +293,7 @@ func TestNoRecompactionOfASummary(t *testing.T) {
 			return llm.Response{}, nil
 		}}
 	h := []llm.Message{
-		{Role: llm.RoleUser, Content: SummaryPrefix + "earlier work"},
+		{Role: llm.RoleUser, Content: summaryPrefix + "earlier work"},
 		{Role: llm.RoleUser, Content: "the task"},
 		{Role: llm.RoleAssistant, Content: "reading", ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`{}`)}}},
 		{Role: llm.RoleTool, Content: strings.Repeat("x", 5000)},
@@ -311,9 +312,6 @@ func TestContextOverflowNotice(t *testing.T) {
 	res, err := e.run(cfg, "read big.txt twice")
 	require.NoError(t, err)
 	require.Equal(t, StopCompleted, res.StopReason)
-	var kinds []string
-	for _, n := range eventsOf[Notice](e.rec) {
-		kinds = append(kinds, n.Kind)
-	}
-	require.Contains(t, kinds, "context_overflow")
+	kinds := e.rec.noticeKinds()
+	require.Contains(t, kinds, NoticeContextOverflow)
 }

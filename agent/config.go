@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
@@ -44,14 +45,15 @@ const (
 	ToolCallingNative ToolCalling = "native"
 	// ToolCallingText describes the tools in the system prompt and parses
 	// <tool_call>{…}</tool_call> (and the other syntaxes toolcall knows)
-	// from the model's text: seed 001's XML fallback.
+	// from the model's text, for models without native tool calling.
 	ToolCallingText ToolCalling = "text"
 	// ToolCallingEnvelope asks for exactly one fenced ```yips-agent JSON
-	// envelope per message (seed 004).
+	// envelope per message, for small models that follow one fixed format.
 	ToolCallingEnvelope ToolCalling = "envelope"
 )
 
-// Default iteration limits (seed 001).
+// Default iteration limits: enough for a real task, bounded so a
+// confused model stops; read-only modes need fewer rounds.
 const (
 	DefaultMaxIterations         = 25
 	DefaultReadOnlyMaxIterations = 10
@@ -82,14 +84,19 @@ type Config struct {
 	// commands), so commands are judged and snapshotted where they really
 	// run without it. Nil means the workspace root.
 	CommandDir func() string
-	// Safety judges every action (none, confirm or deny, seed 004). Nil
-	// means safety.Policy{Workspace: Workspace, Rules: CommandRules}; set it
-	// for DenyCritical, AutoApproveSensitiveEdits and the other knobs.
+	// Safety judges every action: allow, confirm or deny, with reasons.
+	// Nil means safety.Policy{Workspace: Workspace, Rules: CommandRules};
+	// set it for DenyCritical, AutoApproveSensitiveEdits and the other
+	// knobs. New copies it and fills its unset Workspace, Rules and
+	// Logger from this Config; it rejects a Safety whose Workspace or
+	// Rules differ from Workspace or CommandRules, and one with Headless
+	// set: who answers a confirm is Policy's to say (approval.Headless).
 	Safety *safety.Policy
 
-	// Policy decides confirm-level actions: approval.Interactive() (nil),
-	// approval.AutoApprove() or approval.Headless(…). Critical actions
-	// are asked whatever the policy says.
+	// Policy decides who answers the actions Safety wants confirmed:
+	// approval.Interactive() (nil) asks Approver, approval.AutoApprove()
+	// lets them run, approval.Headless(…) denies them for a host with
+	// nobody to ask. Critical actions are asked whatever the policy says.
 	Policy approval.Policy
 	// Approver asks a person. Nil means confirm-level actions are denied.
 	Approver approval.Approver
@@ -100,7 +107,7 @@ type Config struct {
 	// private to this Executor.
 	Grants *approval.Grants
 
-	// Staging, when set, turns on staging mode (seed 004): calls that would
+	// Staging, when set, turns on staging mode: calls that would
 	// write files only stage the exact bytes and return a token with the
 	// diff; apply_file_change (offered in this mode) or
 	// Executor.ApplyChange applies a token once, if the file has not
@@ -162,7 +169,7 @@ type Config struct {
 
 	// ProjectContext controls the discovery of AGENTS.md, README, build
 	// manifests… for the system prompt; the zero value discovers them.
-	ProjectContext ProjectContextConfig
+	ProjectContext projectctx.Config
 	// Compaction controls context compaction; the zero value compacts at
 	// 80% of the model's reported context length.
 	Compaction CompactionConfig
@@ -175,7 +182,10 @@ type Config struct {
 	// Clock drives the 32 ms text throttle and thinking durations; nil
 	// means time.Now.
 	Clock func() time.Time
-	// Logger receives security-relevant decisions; nil means slog.Default().
+	// Logger receives security-relevant decisions (approvals, denials,
+	// undo) and warnings, and is handed to the safety policy, gate and
+	// checkpoints the Executor builds. Nil means nothing is logged: a
+	// library writes nothing unless its host asks.
 	Logger *slog.Logger
 }
 
@@ -195,17 +205,6 @@ type Input struct {
 	// run); nil starts empty.
 	Memory *Memory
 }
-
-// StopReason says why a run ended.
-type StopReason string
-
-const (
-	StopCompleted       StopReason = "completed"        // [TASK_COMPLETE] or a natural stop
-	StopMaxIterations   StopReason = "max_iterations"   // the iteration limit was reached
-	StopRepeatedFailure StopReason = "repeated_failure" // the same failing call kept coming
-	StopCanceled        StopReason = "canceled"         // ctx was cancelled
-	StopError           StopReason = "error"            // the model or the sink failed
-)
 
 // Result is what a run produced.
 type Result struct {

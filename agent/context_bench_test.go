@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/tetherdev/tether/llm"
 )
@@ -40,7 +39,7 @@ func BenchmarkEstimateTokens(b *testing.B) {
 // call (it carries the session memory).
 func BenchmarkSystemPrompt(b *testing.B) {
 	mem := &Memory{FilesRead: []string{"a.go", "b.go", "c.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: StatusError, Detail: "exit code 1"}},
-		Plan: []TodoItem{{"one", TodoDone}, {"two", TodoInProgress}}}
+		Plan: []TodoItem{{Text: "one", Status: TodoDone}, {Text: "two", Status: TodoInProgress}}}
 	k := &memoryKeeper{mem: mem}
 	pb := promptBuilder{mode: builtinMode(ModeAgent), calling: ToolCallingText, names: []string{"read_file", "search_workspace", "find_definition", "skill__todos", "subagent"},
 		tools: strings.Repeat("### tool\nDoes things.\nArguments:\n  \"path\": string\n\n", 12), project: strings.Repeat("Project rule.\n", 200)}
@@ -49,21 +48,6 @@ func BenchmarkSystemPrompt(b *testing.B) {
 		p := pb
 		p.memory = k.render()
 		_ = p.system()
-	}
-}
-
-// BenchmarkDiscoverProjectContext measures discovery on a workspace with
-// every kind of file (done once per run).
-func BenchmarkDiscoverProjectContext(b *testing.B) {
-	fsys := fstest.MapFS{
-		"AGENTS.md": {Data: []byte(strings.Repeat("Rule.\n", 500))}, "README.md": {Data: []byte(strings.Repeat("Docs.\n", 3000))},
-		"go.mod": {Data: []byte(goMod)}, "package.json": {Data: []byte(packageJSON)}, "pyproject.toml": {Data: []byte(pyproject)}, "Cargo.toml": {Data: []byte(cargoToml)},
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := DiscoverProjectContext(fsys, ProjectContextConfig{}); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 

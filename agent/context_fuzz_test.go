@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // FuzzParseAttachment: any reference either fails with ErrAttachment or
@@ -24,26 +23,6 @@ func FuzzParseAttachment(f *testing.F) {
 		}
 		if back != a {
 			t.Fatalf("%q: %+v != %+v", ref, back, a)
-		}
-	})
-}
-
-// FuzzSummarizeManifest: manifests are untrusted workspace files; a
-// summary never panics, stays valid UTF-8 when the input is, and stays
-// bounded.
-func FuzzSummarizeManifest(f *testing.F) {
-	for _, s := range []string{goMod, packageJSON, pyproject, cargoToml, "[project]\ndependencies = [\n\"a", "require (\n", `{"scripts":{"a":1}}`, "name = '", "[tool.]"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, src string) {
-		for _, name := range []string{"go.mod", "package.json", "pyproject.toml", "Cargo.toml"} {
-			out := summarizeManifest(name, []byte(src))
-			if utf8.ValidString(src) && !utf8.ValidString(out) {
-				t.Fatalf("%s: summary is not UTF-8: %q", name, out)
-			}
-			if len(out) > len(src)+4096 {
-				t.Fatalf("%s: summary of %d bytes is %d bytes", name, len(src), len(out))
-			}
 		}
 	})
 }

@@ -50,7 +50,7 @@ func TestCustomMode(t *testing.T) {
 		assert.Equal(t, 0.1, *reqs[3].Temperature, "the summary uses the mode's temperature too")
 		for _, ev := range e.rec.all() {
 			if rs, ok := ev.(RunStarted); ok {
-				assert.Equal(t, Mode("ask"), rs.Mode)
+				assert.Equal(t, "ask", rs.Mode)
 			}
 		}
 	})

@@ -14,7 +14,7 @@
 //		Tools:     registry, // tools.Registry with fstools, search, terminal…
 //		Workspace: ws,       // safety.OpenWorkspace(dir)
 //		Approver:  ui,       // asks a person; approval.Manager for async UIs
-//		Sink:      agent.JSONLines(os.Stdout),
+//		Sink:      event.JSONLines(os.Stdout), // package agent/event
 //	})
 //	res, err := x.Run(ctx, agent.Input{Prompt: "Fix the failing test"})
 //	// res.FinalMessage, res.FilesChanged, res.CheckpointID, res.StopReason…
@@ -73,7 +73,7 @@
 // structured calls back; results as role-tool messages with tool_name),
 // text otherwise (tool descriptions and the exact <tool_call> format in
 // the system prompt, calls parsed from the text by package toolcall,
-// results gathered into one user message), or seed 004's envelope
+// results gathered into one user message), or the envelope protocol
 // (one ```yips-agent block per message). Config.ToolCalling forces one.
 // A call that cannot be parsed goes back to the model with the parser's
 // reason, so it can correct itself; calls are never de-duplicated.
@@ -98,13 +98,13 @@
 // tool-calling style: the role and rules, USER-PROVIDED CONTEXT, SEARCH
 // TIPS and CODE NAVIGATION STRATEGY when those tools are offered, the
 // tool list with the exact call format (text and envelope modes), the
-// host's prompt, the project context ([DiscoverProjectContext]: AGENTS.md,
+// host's prompt, the project context ([projectctx.Discover]: AGENTS.md,
 // CLAUDE.md, CODE.md, Copilot instructions, the README and summaries of
 // go.mod, package.json, pyproject.toml and Cargo.toml, bounded, listed
 // in a [ProjectContextLoaded] event) and, last because it changes every
 // iteration, the session [Memory] (files read and written, commands,
 // errors, the plan). Code the user attached ([Input].Context) opens the
-// user's turn with seed 001's "already provided — do not re-read"
+// user's turn with "already provided — do not re-read"
 // labels ([FormatUserContext]).
 //
 // Before each model call the run measures the conversation (the
@@ -121,15 +121,17 @@
 // project's build or tests through the terminal handler.
 // [Config].Subagents adds the subagent tool, which runs a child executor
 // with its own round limit, read-only or with the parent's policy; its
-// events arrive nested in [SubagentEvent]s and its final message is the
+// events arrive nested in [event.SubagentEvent]s and its final message is the
 // tool result. Package agent/session persists conversations, memory and
 // event logs next to the checkpoints, for resuming after a restart.
 //
 // # Events
 //
-// Every step is an [Event] delivered in order to one [Sink]: persist and
-// display the same sequence and they cannot diverge. [Executor.Events]
-// adapts a run to an iter.Seq2; [MarshalEvent] and [UnmarshalEvent]
-// encode events as JSON objects with a snake_case "type" ([JSONLines]
-// writes one per line, as the headless example does).
+// Every step is an [event.Event] delivered in order to one
+// [event.Sink]: persist and display the same sequence and they cannot
+// diverge. The event types, their JSON codec ([event.Marshal],
+// [event.Unmarshal], [event.JSONLines]) and the sink live in package
+// agent/event, which a user interface imports without the loop; this
+// package re-exports them under their old names so existing hosts keep
+// compiling. [Executor.Events] adapts a run to an iter.Seq2.
 package agent

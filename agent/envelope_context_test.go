@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestEnvelopeSkillAndSubagent: seed 004's action types reach the skill
+// TestEnvelopeSkillAndSubagent: the envelope's action types reach the skill
 // (by its bare name) and the subagent tool.
 func TestEnvelopeSkillAndSubagent(t *testing.T) {
 	script := `{"capabilities":{"tools":false}}

@@ -1,233 +1,91 @@
 package agent
 
 import (
-	"context"
-	"time"
+	"io"
 
-	"github.com/tetherdev/tether/approval"
-	"github.com/tetherdev/tether/llm"
-	"github.com/tetherdev/tether/tools"
+	"github.com/tetherdev/tether/agent/event"
 )
 
-// Event is one step of a run, reported in order to the host's [Sink].
-// Events are plain structs; Type names them in snake_case, the same
-// name [MarshalEvent] writes as the "type" field of the JSON form.
-//
-// A host persists and displays the very same sequence, so what a user
-// sees after a reload is what they saw live (seed 001's rule "every
-// postMessage needs a matching persistUiEvent" holds by construction).
-type Event interface {
-	Type() string
-}
+// The event types live in package event, which a UI imports without the
+// loop. These aliases keep the agent's own code and existing hosts
+// compiling unchanged; new code should name package event directly.
 
-// Sink receives every event of a run, in order, from one goroutine at a
-// time. An error stops the run at the next safe point (between tool
-// calls or iterations) and Run returns it: an event that could not be
-// persisted must not be followed by actions the user will never see.
-type Sink interface {
-	Emit(ctx context.Context, e Event) error
-}
+type (
+	Event                 = event.Event
+	Sink                  = event.Sink
+	SinkFunc              = event.SinkFunc
+	RunStarted            = event.RunStarted
+	BranchCreated         = event.BranchCreated
+	ProjectContextLoaded  = event.ProjectContextLoaded
+	ProjectFile           = event.ProjectFile
+	ThinkingDelta         = event.ThinkingDelta
+	ThinkingCollapsed     = event.ThinkingCollapsed
+	TextDelta             = event.TextDelta
+	FileWriting           = event.FileWriting
+	ToolCallStarted       = event.ToolCallStarted
+	ProgressGroupStarted  = event.ProgressGroupStarted
+	ProgressGroupFinished = event.ProgressGroupFinished
+	ActionStatus          = event.ActionStatus
+	ToolAction            = event.ToolAction
+	ToolProgress          = event.ToolProgress
+	ApprovalRequested     = event.ApprovalRequested
+	ApprovalResolved      = event.ApprovalResolved
+	FileChange            = event.FileChange
+	FilesChanged          = event.FilesChanged
+	FinalMessage          = event.FinalMessage
+	Notice                = event.Notice
+	NoticeKind            = event.NoticeKind
+	TodoStatus            = event.TodoStatus
+	TodoItem              = event.TodoItem
+	TodosUpdated          = event.TodosUpdated
+	ContextCompacted      = event.ContextCompacted
+	SubagentEvent         = event.SubagentEvent
+	RunFinished           = event.RunFinished
+	StopReason            = event.StopReason
+)
 
-// SinkFunc adapts a function to [Sink].
-type SinkFunc func(ctx context.Context, e Event) error
-
-// Emit calls f.
-func (f SinkFunc) Emit(ctx context.Context, e Event) error { return f(ctx, e) }
-
-// RunStarted opens a run.
-type RunStarted struct {
-	RunID       string      `json:"run_id"`
-	Mode        Mode        `json:"mode"`
-	ToolCalling ToolCalling `json:"tool_calling"`
-	Prompt      string      `json:"prompt"`
-	Tools       []string    `json:"tools"`
-}
-
-// BranchCreated reports the git branch created for the session.
-type BranchCreated struct {
-	Branch string `json:"branch"`
-	// Continued is set when a later run of the session continues on the
-	// branch its first run created.
-	Continued bool   `json:"continued,omitempty"`
-	Base      string `json:"base,omitempty"` // the branch or commit it starts from
-}
-
-// ThinkingDelta is a piece of the model's reasoning.
-type ThinkingDelta struct {
-	Text string `json:"text"`
-}
-
-// ThinkingCollapsed closes the reasoning block: "Thought for 8s". The
-// duration runs from the start of the iteration to the last thinking
-// token, so time the backend spent buffering a tool call is not counted
-// (seed 001, "Early Thinking Collapse").
-type ThinkingCollapsed struct {
-	DurationMS int64 `json:"duration_ms"`
-}
-
-// Duration is how long the model thought.
-func (e ThinkingCollapsed) Duration() time.Duration {
-	return time.Duration(e.DurationMS) * time.Millisecond
-}
-
-// TextDelta is display-safe prose: tool-call markup, reasoning and the
-// [TASK_COMPLETE] signal are never in it.
-type TextDelta struct {
-	Text string `json:"text"`
-}
-
-// FileWriting says a write call has named its file while its content is
-// still streaming: "Writing main.go…".
-type FileWriting struct {
-	Tool string `json:"tool"`
-	Path string `json:"path"`
-}
-
-// ToolCallStarted says the model began writing a tool call (text mode) or
-// delivered one (native mode); the call is not complete or judged yet.
-type ToolCallStarted struct {
-	Name  string `json:"name,omitempty"`
-	Index int    `json:"index"`
-}
-
-// ProgressGroupStarted opens the group a batch of tool actions is shown
-// under ("Editing files", "Searching codebase", …).
-type ProgressGroupStarted struct {
-	GroupID string `json:"group_id"`
-	Title   string `json:"title"`
-}
-
-// ProgressGroupFinished closes a group. Status is "success" when every
-// action succeeded, otherwise the worst status seen.
-type ProgressGroupFinished struct {
-	GroupID string       `json:"group_id"`
-	Title   string       `json:"title"`
-	Status  ActionStatus `json:"status"`
-}
-
-// ActionStatus is the state of one tool action.
-type ActionStatus string
-
+// Tool action states; see [event.ActionStatus].
 const (
-	StatusRunning ActionStatus = "running"
-	StatusPending ActionStatus = "pending" // waiting for approval
-	StatusSuccess ActionStatus = "success"
-	StatusError   ActionStatus = "error"
-	StatusDenied  ActionStatus = "denied"
-	StatusSkipped ActionStatus = "skipped" // not run, or nothing to do
+	StatusRunning = event.StatusRunning
+	StatusPending = event.StatusPending
+	StatusSuccess = event.StatusSuccess
+	StatusError   = event.StatusError
+	StatusDenied  = event.StatusDenied
+	StatusSkipped = event.StatusSkipped
 )
 
-// ToolAction reports one tool call's state, each call first as running
-// (and pending while it waits for approval), then exactly once as
-// success, error, denied or skipped.
-type ToolAction struct {
-	GroupID   string       `json:"group_id,omitempty"`
-	CallID    string       `json:"call_id"`
-	Tool      string       `json:"tool"`
-	Status    ActionStatus `json:"status"`
-	Title     string       `json:"title"`            // "Reading main.go", "Ran go test ./..."
-	Detail    string       `json:"detail,omitempty"` // one line: lines read, exit code, the reason for a denial
-	Path      string       `json:"path,omitempty"`   // workspace-relative file, for click-to-open
-	StartLine int          `json:"start_line,omitempty"`
-	// Chunks are the line ranges a chunked read_file streamed, one
-	// click-to-open entry each (seed 001, "Chunked read_file").
-	Chunks       []tools.LineRange `json:"chunks,omitempty"`
-	Added        int               `json:"added,omitempty"`
-	Removed      int               `json:"removed,omitempty"`
-	CheckpointID string            `json:"checkpoint_id,omitempty"` // set on file edits, which undo per checkpoint
-	AutoApproved bool              `json:"auto_approved,omitempty"`
-	Output       string            `json:"output,omitempty"` // the result text the model receives (final statuses)
-}
-
-// ApprovalRequested is shown as an approval card; answer it through the
-// Approver. The request reaches the Approver just after this event is
-// delivered, so a UI answering by ID (approval.Manager.Resolve) does so
-// from its own goroutine; approval.Manager.Notify reports the moment the
-// request is registered, if the UI needs it.
-type ApprovalRequested struct {
-	ID      string           `json:"id"`
-	CallID  string           `json:"call_id,omitempty"`
-	Display approval.Display `json:"display"`
-}
-
-// ApprovalResolved closes an approval card.
-type ApprovalResolved struct {
-	ID     string          `json:"id"`
-	CallID string          `json:"call_id,omitempty"`
-	Choice approval.Choice `json:"choice"`
-	Reason string          `json:"reason,omitempty"` // "timed out", the user's reason…
-}
-
-// FileChange is one file's net change in a run.
-type FileChange struct {
-	Path    string `json:"path"`
-	OldPath string `json:"old_path,omitempty"`
-	Kind    string `json:"kind"` // added, modified, deleted, renamed
-	Added   int    `json:"added"`
-	Removed int    `json:"removed"`
-}
-
-// FilesChanged lists the files the run has changed so far, net of the
-// checkpoint's pre-images. It is sent after every batch that wrote, and
-// once more at the end with Final set.
-type FilesChanged struct {
-	CheckpointID string       `json:"checkpoint_id,omitempty"`
-	Files        []FileChange `json:"files"`
-	Added        int          `json:"added"`
-	Removed      int          `json:"removed"`
-	Final        bool         `json:"final,omitempty"`
-}
-
-// FinalMessage is the assistant's answer for the run.
-type FinalMessage struct {
-	Text    string `json:"text"`
-	Summary string `json:"summary,omitempty"` // one line per recent tool result
-}
-
-// Notice reports something the loop did on its own: a reminder that the
-// task needs a write, pivot guidance, a stopped repetition.
-type Notice struct {
-	Kind string `json:"kind"` // one of the Notice… kinds below, or a skill's own
-	Text string `json:"text"`
-}
-
-// The kinds of Notice the agent emits. (Kind stays a plain string so that
-// skills may add their own.)
+// Why a run ended; see [event.StopReason].
 const (
-	NoticeWriteReminder       = "write_reminder"        // completion refused: nothing was written
-	NoticePivotGuidance       = "pivot_guidance"        // every action of the last rounds failed
-	NoticeRepeatedFailure     = "repeated_failure"      // the same failing call kept coming
-	NoticeParseError          = "parse_error"           // calls the parser could not read
-	NoticeCallRepaired        = "call_repaired"         // a call was cut off or malformed and repaired
-	NoticeTruncated           = "truncated"             // the response hit the length limit
-	NoticeToolCallingFallback = "tool_calling_fallback" // native tools refused; text calling used
-	NoticeProjectContext      = "project_context"       // project files could not be read
-	NoticeCompactionSkipped   = "compaction_skipped"    // nothing to compact yet
-	NoticeContextOverflow     = "context_overflow"      // the task alone nearly fills the context
+	StopCompleted       = event.StopCompleted
+	StopMaxIterations   = event.StopMaxIterations
+	StopRepeatedFailure = event.StopRepeatedFailure
+	StopCanceled        = event.StopCanceled
+	StopError           = event.StopError
 )
 
-// RunFinished closes a run.
-type RunFinished struct {
-	StopReason   StopReason `json:"stop_reason"`
-	Iterations   int        `json:"iterations"`
-	Usage        llm.Usage  `json:"usage"`
-	CheckpointID string     `json:"checkpoint_id,omitempty"`
-	Error        string     `json:"error,omitempty"`
-}
+// Notice kinds; see [event.NoticeKind].
+const (
+	NoticeWriteReminder       = event.NoticeWriteReminder
+	NoticePivotGuidance       = event.NoticePivotGuidance
+	NoticeRepeatedFailure     = event.NoticeRepeatedFailure
+	NoticeParseError          = event.NoticeParseError
+	NoticeCallRepaired        = event.NoticeCallRepaired
+	NoticeTruncated           = event.NoticeTruncated
+	NoticeToolCallingFallback = event.NoticeToolCallingFallback
+	NoticeProjectContext      = event.NoticeProjectContext
+	NoticeCompactionSkipped   = event.NoticeCompactionSkipped
+	NoticeContextOverflow     = event.NoticeContextOverflow
+)
 
-func (RunStarted) Type() string            { return "run_started" }
-func (BranchCreated) Type() string         { return "branch_created" }
-func (ThinkingDelta) Type() string         { return "thinking_delta" }
-func (ThinkingCollapsed) Type() string     { return "thinking_collapsed" }
-func (TextDelta) Type() string             { return "text_delta" }
-func (FileWriting) Type() string           { return "file_writing" }
-func (ToolCallStarted) Type() string       { return "tool_call_started" }
-func (ProgressGroupStarted) Type() string  { return "progress_group_started" }
-func (ProgressGroupFinished) Type() string { return "progress_group_finished" }
-func (ToolAction) Type() string            { return "tool_action" }
-func (ApprovalRequested) Type() string     { return "approval_requested" }
-func (ApprovalResolved) Type() string      { return "approval_resolved" }
-func (FilesChanged) Type() string          { return "files_changed" }
-func (FinalMessage) Type() string          { return "final_message" }
-func (Notice) Type() string                { return "notice" }
-func (RunFinished) Type() string           { return "run_finished" }
+// Plan item states; see [event.TodoStatus].
+const (
+	TodoPending    = event.TodoPending
+	TodoInProgress = event.TodoInProgress
+	TodoDone       = event.TodoDone
+)
+
+// MarshalEvent is [event.Marshal].
+func MarshalEvent(e Event) ([]byte, error) { return event.Marshal(e) }
+
+// JSONLines is [event.JSONLines].
+func JSONLines(w io.Writer) Sink { return event.JSONLines(w) }

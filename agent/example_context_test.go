@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log"
 	"strings"
-	"testing/fstest"
 
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/llm"
@@ -30,34 +29,6 @@ func ExampleFormatUserContext() {
 	// ```
 	//
 	// Why does Total ignore discounts?
-}
-
-// Project context is what the agent learns about a workspace before the
-// first tool call: its instructions files and a summary of its manifests.
-// A UI lists the files used.
-func ExampleDiscoverProjectContext() {
-	ws := fstest.MapFS{
-		"AGENTS.md": {Data: []byte("Run `go test ./...` before you finish.\n")},
-		"go.mod":    {Data: []byte("module example.com/shop\n\ngo 1.26\n\nrequire github.com/google/uuid v1.6.0\n")},
-	}
-	pc, err := agent.DiscoverProjectContext(ws, agent.ProjectContextConfig{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, f := range pc.Files {
-		fmt.Printf("using %s (%s)\n", f.Path, f.Kind)
-	}
-	fmt.Println(pc.Text)
-	// Output:
-	// using AGENTS.md (instructions)
-	// using go.mod (manifest)
-	// ## AGENTS.md
-	// Run `go test ./...` before you finish.
-	//
-	// ## go.mod (summary)
-	// module example.com/shop
-	// go 1.26
-	// requires: github.com/google/uuid
 }
 
 // The host compacts a long conversation when the user asks for it, and

@@ -48,7 +48,7 @@ func New(cfg Config) (*Executor, error) {
 		cfg.Tools = &tools.Registry{}
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
+		cfg.Logger = slog.New(slog.DiscardHandler) // silent unless the host asks
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
@@ -57,13 +57,9 @@ func New(cfg Config) (*Executor, error) {
 		cfg.Mode = ModeAgent
 	}
 	e := &Executor{cfg: cfg, grants: cfg.Grants, checkpoints: cfg.Checkpoints, session: cfg.Session}
-	e.safety = cfg.Safety
-	if e.safety == nil {
-		rules := cfg.CommandRules
-		if rules.Logger == nil {
-			rules.Logger = cfg.Logger
-		}
-		e.safety = &safety.Policy{Workspace: cfg.Workspace, Rules: rules, Logger: cfg.Logger}
+	var err error
+	if e.safety, err = cfg.safetyPolicy(); err != nil {
+		return nil, err
 	}
 	if e.grants == nil {
 		e.grants = &approval.Grants{}
@@ -171,7 +167,7 @@ func (e *Executor) noNativeTools() {
 
 // start emits run_started and creates the session branch.
 func (r *run) start(ctx context.Context) (StopReason, error) {
-	r.emit(RunStarted{RunID: r.id, Mode: r.mode, ToolCalling: r.calling, Prompt: r.in.Prompt, Tools: r.offered.Names()})
+	r.emit(RunStarted{RunID: r.id, Mode: string(r.mode), ToolCalling: string(r.calling), Prompt: r.in.Prompt, Tools: r.offered.Names()})
 	r.announceContext()
 	if r.branches != nil {
 		name, base, continued, err := r.branches.ensure(ctx, &r.e.branch, r.cfg.Workspace.Root(), r.in.Prompt)
@@ -290,7 +286,7 @@ func (r *run) fallBackToText(err error, sr streamResult) bool {
 	return true
 }
 
-// refuseCompletion is write validation (seed 000): when the task asks
+// refuseCompletion is write validation: when the task asks
 // for changes and no write succeeded, completion is refused once with a
 // reminder to the model.
 func (r *run) refuseCompletion() bool {
@@ -305,7 +301,7 @@ func (r *run) refuseCompletion() bool {
 func (r *run) pivot() { r.note(NoticePivotGuidance, fmt.Sprintf(pivotGuidance, r.pivotAfter)) }
 
 // note adds a message of the loop's own to the history and reports it.
-func (r *run) note(kind, text string) {
+func (r *run) note(kind NoticeKind, text string) {
 	r.history = append(r.history, userNote(text))
 	r.emit(Notice{Kind: kind, Text: text})
 }

@@ -40,7 +40,7 @@ func TestNativeMultiStepEditAndUndo(t *testing.T) {
 	assert.Equal(t, FileChange{Path: "docs/NOTES.md", Kind: "added", Added: 1}, res.FilesChanged[1])
 	assert.Positive(t, res.Usage.PromptTokens)
 
-	// History by seed 001's rules.
+	// History: native results are role-tool messages, in call order.
 	var roles []string
 	for _, m := range res.History {
 		roles = append(roles, string(m.Role))
@@ -153,7 +153,7 @@ func TestAllFileToolsUndoable(t *testing.T) {
 	assert.Equal(t, "old\n", e.read("moved/new.txt"))
 	assert.Equal(t, "one\nTWO\nthree\n", e.read("lines.txt"))
 	assert.Equal(t, "alpha\nBETA\n", e.read("p.txt"))
-	assert.Equal(t, GroupEditing, eventsOf[ProgressGroupStarted](e.rec)[0].Title)
+	assert.Equal(t, groupEditing, eventsOf[ProgressGroupStarted](e.rec)[0].Title)
 
 	_, err = x.Undo(context.Background(), res.CheckpointID, checkpoint.UndoOptions{})
 	require.NoError(t, err)

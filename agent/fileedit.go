@@ -71,10 +71,11 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		ops[i] = safety.PathOp{Path: paths[i], Op: safety.OpWrite}
 	}
 	as := h.assess(ctx, safety.Action{Tool: c.Tool, Paths: ops})
-	// Staging writes nothing, so a change that only lacks a person to
-	// confirm it (headless) may be staged for the host to review.
+	// Staging writes nothing, so a confirm-level change is staged for the
+	// host to review whatever Config.Policy would answer; a denied one
+	// is refused like any other.
 	staging := h.stager != nil && stageable(e)
-	if (as.Decision == safety.Deny && !(staging && as.Headless)) || len(as.Paths) != len(paths) {
+	if as.Decision == safety.Deny || len(as.Paths) != len(paths) {
 		h.logger.Info("agent: file edit refused", "tool", c.Tool, "paths", paths, "reason", as.Reason())
 		return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", as.Reason()), Status: StatusDenied, Detail: as.Reason(), Path: paths[0]}
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// GitBranch creates a git branch for each session (seeds 000/001), so the
+// GitBranch creates a git branch for each session, so the
 // agent's work can be reviewed and merged, or dropped, as a whole. The
 // first run of an Executor creates it; later runs continue on it (and
 // switch back to it if the user left it), and the uncommitted changes

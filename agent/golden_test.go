@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tetherdev/tether/agent/event"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -59,7 +60,7 @@ func TestGoldenEventSequence(t *testing.T) {
 	// Every line decodes back to the same event.
 	for _, ev := range e.rec.all() {
 		b, _ := MarshalEvent(ev)
-		back, err := UnmarshalEvent(b)
+		back, err := event.Unmarshal(b)
 		require.NoError(t, err)
 		require.IsType(t, ev, back)
 		b2, _ := MarshalEvent(back)

@@ -7,8 +7,9 @@ import (
 	"regexp"
 )
 
-// Loop guards: write validation (seed 000), the repeated failing call,
-// and pivot guidance after rounds in which everything failed (seed 004).
+// Loop guards: write validation (a task that asks for a change is not
+// done until a write succeeded), the repeated failing call, and pivot
+// guidance after rounds in which everything failed.
 
 // changeVerbs are the words that make a prompt a request for changes.
 var changeVerbs = regexp.MustCompile(`(?i)\b(renam(e|es|ed|ing)|modif(y|ies|ied|ying)|creat(e|es|ed|ing)|fix(es|ed|ing)?|add(s|ed|ing)?|updat(e|es|ed|ing)|chang(e|es|ed|ing)|edit(s|ed|ing)?|writ(e|es|ing)|implement(s|ed|ing)?|refactor(s|ed|ing)?|delet(e|es|ed|ing)|remov(e|es|ed|ing)|replac(e|es|ed|ing)|insert(s|ed|ing)?|append(s|ed|ing)?|mov(e|es|ed|ing)|convert(s|ed|ing)?|rewrit(e|es|ing)|generat(e|es|ed|ing)|patch(es|ed|ing)?)\b`)

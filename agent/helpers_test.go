@@ -201,6 +201,16 @@ func (r *recorder) actions() []ToolAction {
 	return out
 }
 
+// noticeKinds lists the kinds of the Notices recorded, in order; empty,
+// not nil, when there are none.
+func (r *recorder) noticeKinds() []NoticeKind {
+	kinds := []NoticeKind{}
+	for _, n := range eventsOf[Notice](r) {
+		kinds = append(kinds, n.Kind)
+	}
+	return kinds
+}
+
 func (r *recorder) text() string {
 	var b strings.Builder
 	for _, e := range r.all() {

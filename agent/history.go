@@ -7,14 +7,14 @@ import (
 	"github.com/tetherdev/tether/llm"
 )
 
-// resultMessages turns a batch's results into history, by seed 001's
-// rules: native results are one role-tool message per call carrying
-// tool_name (and the call id), in call order; text-mode results are
-// gathered into one user message; envelope results are one "Action
-// results:" message (seed 004). Images a tool returned travel with its
-// result: on its tool message, or on the one user message in order.
-// Problems (calls that could not be parsed) are told to the model in the
-// same turn so it can correct them.
+// resultMessages turns a batch's results into history, in the shape each
+// tool-calling mode expects: native results are one role-tool message per
+// call carrying tool_name (and the call id), in call order; text-mode
+// results are gathered into one user message; envelope results are one "Action
+// results:" message. Images a tool returned travel with its result: on
+// its tool message, or on the one user message in order. Problems (calls
+// that could not be parsed) are told to the model in the same turn so it
+// can correct them.
 func resultMessages(mode ToolCalling, results []callResult, problems []string) []llm.Message {
 	var out []llm.Message
 	if mode == ToolCallingNative {

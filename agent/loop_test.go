@@ -22,7 +22,7 @@ func lastUser(req llm.Request) string {
 	return ""
 }
 
-// Write validation (seed 000): a task that asks for a change cannot be
+// Write validation: a task that asks for a change cannot be
 // completed before a write succeeded; it is refused once with a reminder.
 func TestWriteValidation(t *testing.T) {
 	inBothModes(t, `{"capabilities":{"tools":true}}
@@ -108,11 +108,8 @@ func TestPivotGuidance(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, StopCompleted, res.StopReason)
 		assert.Contains(t, lastUser(e.model.Requests()[2]), "Every action in the last 2 rounds failed")
-		kinds := []string{}
-		for _, n := range eventsOf[Notice](e.rec) {
-			kinds = append(kinds, n.Kind)
-		}
-		assert.Equal(t, []string{"pivot_guidance"}, kinds)
+		kinds := e.rec.noticeKinds()
+		assert.Equal(t, []NoticeKind{NoticePivotGuidance}, kinds)
 	})
 }
 
@@ -308,11 +305,8 @@ func TestFallbackToTextOnNoToolSupport(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ToolCallingText, res.ToolCalling)
 	assert.Equal(t, 1, withTools, "the second run starts in text mode")
-	kinds := []string{}
-	for _, n := range eventsOf[Notice](e.rec) {
-		kinds = append(kinds, n.Kind)
-	}
-	assert.Equal(t, []string{"tool_calling_fallback"}, kinds)
+	kinds := e.rec.noticeKinds()
+	assert.Equal(t, []NoticeKind{NoticeToolCallingFallback}, kinds)
 }
 
 // capsModel is a ModelFunc that reports capabilities.

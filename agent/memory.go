@@ -7,8 +7,7 @@ import (
 	"sync"
 )
 
-// Memory is the structured notes of a session (seed 001,
-// "agentSessionMemory"): the files read and written, the commands run,
+// Memory is the structured notes of a session: the files read and written, the commands run,
 // the errors seen and the plan. The executor keeps it up to date after
 // every batch and shows it to the model in the system prompt, so a model
 // whose older turns were compacted away still knows what it has done.
@@ -64,7 +63,7 @@ func (m *Memory) Render() string {
 	if len(m.Plan) > 0 {
 		b.WriteString("Plan:\n")
 		for _, t := range m.Plan {
-			fmt.Fprintf(&b, "  %s %s\n", t.Status.box(), t.Text)
+			fmt.Fprintf(&b, "  %s %s\n", todoBox(t.Status), t.Text)
 		}
 	}
 	if len(m.FilesRead) > 0 {

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os/exec"
 	"strings"
@@ -172,25 +171,6 @@ func TestWantsWrites(t *testing.T) {
 	} {
 		assert.Equal(t, want, wantsWrites(p), p)
 	}
-}
-
-func TestMarshalEvent(t *testing.T) {
-	b, err := MarshalEvent(TextDelta{Text: "hi"})
-	require.NoError(t, err)
-	assert.Equal(t, `{"type":"text_delta","text":"hi"}`, string(b))
-	b, err = MarshalEvent(ThinkingCollapsed{DurationMS: 8000})
-	require.NoError(t, err)
-	assert.Equal(t, `{"type":"thinking_collapsed","duration_ms":8000}`, string(b))
-	_, err = UnmarshalEvent([]byte(`{"type":"nope"}`))
-	assert.ErrorIs(t, err, ErrUnknownEvent)
-	var sb strings.Builder
-	sink := JSONLines(&sb)
-	require.NoError(t, sink.Emit(context.Background(), RunFinished{StopReason: StopCompleted, Iterations: 2}))
-	var m map[string]any
-	require.NoError(t, json.Unmarshal([]byte(sb.String()), &m))
-	assert.Equal(t, "run_finished", m["type"])
-	assert.Equal(t, "completed", m["stop_reason"])
-	assert.True(t, strings.HasSuffix(sb.String(), "\n"))
 }
 
 func gitInit(t *testing.T, dir string) {

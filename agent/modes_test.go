@@ -88,7 +88,7 @@ func TestReviewModeGit(t *testing.T) {
 	assert.Equal(t, StatusDenied, acts[2].Status)
 }
 
-// Envelope mode (seed 004): one ```yips-agent block; results come back
+// Envelope mode: one ```yips-agent block; results come back
 // as "Action results:".
 func TestEnvelopeMode(t *testing.T) {
 	e := newEnv(t, `{"capabilities":{"tools":true}}
@@ -108,7 +108,7 @@ func TestEnvelopeMode(t *testing.T) {
 	assert.NotContains(t, e.rec.text(), "yips-agent")
 }
 
-// Two envelopes in one message break seed 004's rule; the parser's reason
+// Two envelopes in one message break the envelope rule; the parser's reason
 // goes back to the model.
 func TestEnvelopeTwoBlocksFedBack(t *testing.T) {
 	block := "```yips-agent\\n{\\\"actions\\\": [{\\\"type\\\": \\\"tool\\\", \\\"id\\\": \\\"t1\\\", \\\"name\\\": \\\"list_files\\\", \\\"arguments\\\": {}}]}\\n```"

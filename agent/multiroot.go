@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/textcut"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -23,7 +24,7 @@ type Folder struct {
 var ErrNoFolder = errors.New("agent: the path is in none of the workspace folders")
 
 // ResolveMultiRootPath resolves an editor-relative path (slash-separated)
-// to a folder and the path inside it, by seed 001's rules:
+// to a folder and the path inside it:
 //
 //   - An absolute path belongs to the folder whose root contains it.
 //   - One folder (the fast path): a path starting with "<Name>/" is the
@@ -120,7 +121,7 @@ func loadAttachments(ws *safety.Workspace, atts []Attachment) ([]Attachment, err
 				return nil, fmt.Errorf("%w: %s: %v", ErrAttachment, a.Name(), err)
 			}
 		} else if len(text) > MaxAttachmentBytes {
-			cut := cutAtLine(text, MaxAttachmentBytes)
+			cut := textcut.AtLine(text, MaxAttachmentBytes)
 			n := strings.Count(cut, "\n")
 			a.StartLine, a.EndLine = 1, max(n, 1)
 			text = cut

@@ -6,15 +6,16 @@ import (
 	"strings"
 )
 
-// Progress group titles (seed 001, "Progress Group Titles").
+// Progress group titles: what a UI shows above a batch of tool calls
+// (event.ProgressGroupStarted.Title).
 const (
-	GroupEditing    = "Editing files"
-	GroupCommands   = "Running commands"
-	GroupSearching  = "Searching codebase"
-	GroupAnalyzing  = "Analyzing code"
-	GroupInspecting = "Inspecting file structure"
-	GroupReading    = "Reading files"
-	GroupTools      = "Running tools"
+	groupEditing    = "Editing files"
+	groupCommands   = "Running commands"
+	groupSearching  = "Searching codebase"
+	groupAnalyzing  = "Analyzing code"
+	groupInspecting = "Inspecting file structure"
+	groupReading    = "Reading files"
+	groupTools      = "Running tools"
 )
 
 var (
@@ -41,19 +42,19 @@ func groupTitle(rs []routed) string {
 	in := func(m map[string]bool) func(routed) bool { return func(r routed) bool { return m[r.canonical] } }
 	switch {
 	case has(func(r routed) bool { return r.tc != nil && len(r.tc.Effects.Writes) > 0 }):
-		return GroupEditing
+		return groupEditing
 	case has(func(r routed) bool { return r.tc != nil && r.tc.Effects.Command != "" }):
-		return GroupCommands
+		return groupCommands
 	case has(in(searchTools)):
-		return GroupSearching
+		return groupSearching
 	case has(in(analyzeTools)):
-		return GroupAnalyzing
+		return groupAnalyzing
 	case has(in(inspectTools)):
-		return GroupInspecting
+		return groupInspecting
 	case has(in(readTools)):
-		return GroupReading
+		return groupReading
 	}
-	return GroupTools
+	return groupTools
 }
 
 // titleForm is the grammatical form of an action title.

@@ -15,9 +15,9 @@ import (
 //	SESSION MEMORY
 //
 // The output is a pure function of the fields, so golden files pin it.
-// Seed 004 sends CODE.md as a second system message; here the project
-// context is a section of the one system message, because several chat
-// templates reject or drop a second one.
+// The project context is a section of the one system message, not a
+// second system message, because several chat templates reject or drop
+// a second one.
 // Sections that change during a run (session memory) come last, so a
 // backend that caches the prompt prefix (llama.cpp, vLLM) reuses
 // everything above them. Its wording is its own business: the executor
@@ -40,7 +40,7 @@ const agentRules = `RULES:
 
 const completionRule = "When the task is complete, give a short summary of what you did and end your message with " + CompletionSignal + "."
 
-// userContextSection is seed 001's USER-PROVIDED CONTEXT section; its
+// userContextSection tells the model how attached code reaches it; its
 // labels match what [FormatUserContext] writes.
 const userContextSection = `USER-PROVIDED CONTEXT:
 The user may attach code from their editor to the message. This appears at the start of their message in blocks like:
@@ -56,7 +56,7 @@ const searchTips = `SEARCH TIPS:
 - Search for the most specific name you know (a function, an error message) rather than a common word.
 - Narrow a broad search with path (a directory) or include (globs such as *.go) before reading many files.`
 
-// codeNavigation is seed 001's CODE NAVIGATION STRATEGY, one line per
+// codeNavigation is the CODE NAVIGATION STRATEGY section, one line per
 // code-intelligence tool; only the lines of offered tools are shown.
 var codeNavigation = []struct{ tool, line string }{
 	{"get_document_symbols", "Use get_document_symbols before reading a large file: it gives the outline (types, functions, line ranges) in one call."},

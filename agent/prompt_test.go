@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/tools"
 )
@@ -43,7 +44,7 @@ func promptRegistry(t *testing.T) *tools.Registry {
 // review the diff.
 func TestPromptGolden(t *testing.T) {
 	x, err := New(Config{Model: llmtest.NewScripted(llmtest.Script{}), Tools: promptRegistry(t),
-		Skills: []Skill{TodosSkill(), BuildSkill(BuildCommands{})}, Subagents: &SubagentConfig{}})
+		Skills: []Skill{TodosSkill(), BuildSkill(projectctx.BuildCommands{})}, Subagents: &SubagentConfig{}})
 	require.NoError(t, err)
 	mem := &Memory{FilesRead: []string{"main.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: StatusError, Detail: "exit code 1"}},
 		Plan: []TodoItem{{Text: "Find the bug", Status: TodoDone}, {Text: "Fix it", Status: TodoInProgress}}}

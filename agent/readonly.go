@@ -7,7 +7,7 @@ import (
 	"github.com/tetherdev/tether/safety"
 )
 
-// Read-only modes (seed 001, "AgentExploreExecutor"): explore, plan and
+// Read-only modes: explore, plan and
 // review offer only read-only tools and refuse every other call in code,
 // whatever the model writes; the prompt saying so is a courtesy, not the
 // enforcement. Review may also run read-only git commands, checked by

@@ -14,7 +14,7 @@ import (
 
 // SkillNamespace is the registry namespace of skills: a skill "todos"
 // is offered as "skill__todos" and answers to "todos" too (the bare
-// name, as seed 004's {"type": "skill", "name": "todos"} actions use it,
+// name, as envelope {"type": "skill", "name": "todos"} actions use it,
 // resolves while no tool has it).
 const SkillNamespace = "skill"
 
@@ -24,7 +24,7 @@ const SkillNamespace = "skill"
 var ErrSkillOutsideRun = errors.New("agent: skills run only inside an agent run")
 
 // Skill is a capability invoked like a tool but run by the agent with
-// access to the run (seed 004): it can emit events, update the plan and
+// access to the run: it can emit events, update the plan and
 // run commands through the terminal handler (safety analysis, approval,
 // checkpoint of the files it writes). Describe's Name is the bare name.
 type Skill interface {

@@ -7,7 +7,7 @@ import (
 	"github.com/tetherdev/tether/tools"
 )
 
-// FetchSkill returns the "fetch" skill of seed 004's envelope protocol
+// FetchSkill returns the "fetch" skill of the envelope protocol
 // on top of a read_webpage tool (webtools.NewRead with the host's
 // Fetcher): the same arguments ({"url": …, "start_line": …}), the same
 // address and domain policy, the same Markdown. The skill is read-only

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
+	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -24,15 +25,15 @@ func TestSkillsInRun(t *testing.T) {
 	cfg := e.config()
 	ap := &approver{answer: allowAll}
 	cfg.Approver = ap
-	cfg.Skills = []Skill{TodosSkill(), BuildSkill(BuildCommands{Test: "echo tests-ok"})}
+	cfg.Skills = []Skill{TodosSkill(), BuildSkill(projectctx.BuildCommands{Test: "echo tests-ok"})}
 	res, err := e.run(cfg, "Run the tests and tell me if they pass")
 	require.NoError(t, err)
 	require.Equal(t, StopCompleted, res.StopReason)
 
 	todos := eventsOf[TodosUpdated](e.rec)
 	require.Len(t, todos, 2)
-	require.Equal(t, []TodoItem{{"Run the tests", TodoInProgress}, {"Report", TodoPending}}, todos[0].Items)
-	require.Equal(t, []TodoItem{{"Run the tests", TodoDone}, {"Report", TodoDone}}, todos[1].Items)
+	require.Equal(t, []TodoItem{{Text: "Run the tests", Status: TodoInProgress}, {Text: "Report", Status: TodoPending}}, todos[0].Items)
+	require.Equal(t, []TodoItem{{Text: "Run the tests", Status: TodoDone}, {Text: "Report", Status: TodoDone}}, todos[1].Items)
 	require.Equal(t, "call_1_0", todos[0].CallID)
 
 	acts := e.rec.actions()
@@ -52,13 +53,13 @@ func TestSkillsInRun(t *testing.T) {
 	require.Contains(t, sys, "SESSION MEMORY")
 	require.Contains(t, sys, "[~] Run the tests")
 	require.Contains(t, sys, "echo tests-ok → success")
-	require.Equal(t, []TodoItem{{"Run the tests", TodoDone}, {"Report", TodoDone}}, res.Memory.Plan)
+	require.Equal(t, []TodoItem{{Text: "Run the tests", Status: TodoDone}, {Text: "Report", Status: TodoDone}}, res.Memory.Plan)
 	require.Equal(t, "echo tests-ok", res.Memory.Commands[0].Command)
 
 	// Events decode to their own types.
 	b, err := MarshalEvent(todos[1])
 	require.NoError(t, err)
-	back, err := UnmarshalEvent(b)
+	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
 	require.Equal(t, todos[1], back)
 }
@@ -69,42 +70,12 @@ func TestBuildSkillDenied(t *testing.T) {
 	e := newEnv(t, `{"tool_calls":[{"name":"skill__build","arguments":{}}]}
 {"content":"I could not build. [TASK_COMPLETE]"}`, map[string]string{"go.mod": "module x\n"})
 	cfg := e.config()
-	cfg.Skills = []Skill{BuildSkill(BuildCommands{})}
+	cfg.Skills = []Skill{BuildSkill(projectctx.BuildCommands{})}
 	_, err := e.run(cfg, "build it")
 	require.NoError(t, err)
 	a := e.rec.actions()[0]
 	require.Equal(t, StatusDenied, a.Status)
 	require.True(t, strings.HasPrefix(a.Output, "$ go build ./...\n"), a.Output)
-}
-
-func TestDetectBuildCommands(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		files fstest.MapFS
-		want  BuildCommands
-		err   bool
-	}{
-		{"go", fstest.MapFS{"go.mod": {}, "Makefile": {}}, BuildCommands{"go build ./...", "go test ./...", "go.mod"}, false},
-		{"cargo", fstest.MapFS{"Cargo.toml": {}}, BuildCommands{"cargo build", "cargo test", "Cargo.toml"}, false},
-		{"pnpm", fstest.MapFS{"package.json": {Data: []byte(`{"scripts":{"build":"tsc","test":"vitest"}}`)}, "pnpm-lock.yaml": {}},
-			BuildCommands{"pnpm run build", "pnpm test", "package.json scripts"}, false},
-		{"npm test only", fstest.MapFS{"package.json": {Data: []byte(`{"scripts":{"test":"jest"}}`)}}, BuildCommands{"", "npm test", "package.json scripts"}, false},
-		{"no scripts", fstest.MapFS{"package.json": {Data: []byte(`{}`)}}, BuildCommands{}, true},
-		{"bad json", fstest.MapFS{"package.json": {Data: []byte(`{`)}}, BuildCommands{}, true},
-		{"python", fstest.MapFS{"pyproject.toml": {}}, BuildCommands{"python -m compileall -q .", "python -m pytest", "pyproject.toml"}, false},
-		{"make", fstest.MapFS{"Makefile": {}}, BuildCommands{"make", "make test", "Makefile"}, false},
-		{"nothing", fstest.MapFS{"a.txt": {}}, BuildCommands{}, true},
-	} {
-		got, err := DetectBuildCommands(tc.files)
-		if tc.err {
-			require.Error(t, err, tc.name)
-			continue
-		}
-		require.NoError(t, err, tc.name)
-		require.Equal(t, tc.want, got, tc.name)
-	}
-	_, err := DetectBuildCommands(fstest.MapFS{})
-	require.ErrorIs(t, err, ErrNoBuildCommand)
 }
 
 func TestParseTodos(t *testing.T) {
@@ -113,7 +84,7 @@ func TestParseTodos(t *testing.T) {
 		want []TodoItem
 		err  string
 	}{
-		{`{"todos":["a",{"title":"b","done":true},{"task":"c","status":"In-Progress"}]}`, []TodoItem{{"a", TodoPending}, {"b", TodoDone}, {"c", TodoInProgress}}, ""},
+		{`{"todos":["a",{"title":"b","done":true},{"task":"c","status":"In-Progress"}]}`, []TodoItem{{Text: "a", Status: TodoPending}, {Text: "b", Status: TodoDone}, {Text: "c", Status: TodoInProgress}}, ""},
 		{`{"todos":[]}`, []TodoItem{}, ""},
 		{`[]`, nil, "JSON object"},
 		{`{"list":[]}`, nil, `missing "todos"`},

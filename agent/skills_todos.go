@@ -9,16 +9,8 @@ import (
 	"github.com/tetherdev/tether/tools"
 )
 
-// TodoStatus is the state of one plan item.
-type TodoStatus string
-
-const (
-	TodoPending    TodoStatus = "pending"
-	TodoInProgress TodoStatus = "in_progress"
-	TodoDone       TodoStatus = "done"
-)
-
-func (s TodoStatus) box() string {
+// todoBox is the checkbox a plan item is shown with in the prompt.
+func todoBox(s TodoStatus) string {
 	switch s {
 	case TodoDone:
 		return "[x]"
@@ -26,12 +18,6 @@ func (s TodoStatus) box() string {
 		return "[~]"
 	}
 	return "[ ]"
-}
-
-// TodoItem is one step of the plan.
-type TodoItem struct {
-	Text   string     `json:"text"`
-	Status TodoStatus `json:"status"`
 }
 
 // maxTodos bounds the plan: a longer one is a sign of a model looping.
@@ -72,7 +58,7 @@ func runTodos(_ context.Context, env SkillEnv, args json.RawMessage) SkillResult
 		if t.Status == TodoDone {
 			done++
 		}
-		fmt.Fprintf(&b, "%s %s\n", t.Status.box(), t.Text)
+		fmt.Fprintf(&b, "%s %s\n", todoBox(t.Status), t.Text)
 	}
 	return SkillResult{Text: fmt.Sprintf("Plan recorded (%d of %d done):\n%s", done, len(items), b.String()),
 		Detail: fmt.Sprintf("%d of %d done", done, len(items))}

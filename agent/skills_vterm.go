@@ -9,7 +9,7 @@ import (
 	"github.com/tetherdev/tether/tools"
 )
 
-// VirtualTerminalSkill returns seed 004's "virtual_terminal" skill as a
+// VirtualTerminalSkill returns the envelope's "virtual_terminal" skill as a
 // thin mapping onto the run's persistent shell: {"command": "…"} runs
 // exactly as run_terminal_command would (command rules, approval,
 // checkpoints, the shell's current directory and environment carried

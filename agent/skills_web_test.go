@@ -15,7 +15,7 @@ import (
 	"github.com/tetherdev/tether/tools/webtools"
 )
 
-// TestFetchSkill: seed 004's fetch skill reads a page through
+// TestFetchSkill: the envelope's fetch skill reads a page through
 // read_webpage's policy and approval: in a read-only mode a domain the
 // host allows is read unasked and any other is refused; in agent mode a
 // page off the allow list is asked about, with its URL.

@@ -14,7 +14,7 @@ import (
 	"github.com/tetherdev/tether/tools"
 )
 
-// Staging mode (seed 004's two-phase file mutation): with Config.Staging
+// Staging mode (two-phase file mutation): with Config.Staging
 // set, a call that would write files only stages the exact bytes its tool
 // declared and returns a token with the diff and +N −N; nothing is
 // written. The model's apply_file_change applies a token after the

@@ -17,7 +17,7 @@ import (
 var stagedToken = regexp.MustCompile(`chg_[0-9a-f]{32}`)
 
 // stagingModel stages a write to path, then applies the token it got
-// back (twice), then finishes: a model that follows seed 004's protocol.
+// back (twice), then finishes: a model that follows the two-phase protocol.
 func stagingModel(path string) llm.Model {
 	return llm.ModelFunc(func(_ context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 		return func(yield func(llm.Chunk, error) bool) {

@@ -15,7 +15,7 @@ import (
 // accumulates thinking, content and native calls, and emits display
 // events (throttled text, thinking, its collapse, call starts and
 // "Writing <file>…"). It never runs tools and never touches history: it
-// returns a streamResult and the executor decides (seed 001's boundary).
+// returns a streamResult and the executor decides.
 type streamProcessor struct {
 	emit       func(Event)
 	now        func() time.Time
@@ -174,7 +174,7 @@ func (s *streamState) flushText() {
 }
 
 // collapse closes the thinking block once: as soon as a call arrives
-// (seed 001, "Early Thinking Collapse"), otherwise at the end. Its
+// (the UI can show the call at once), otherwise at the end. Its
 // duration stops at the last thinking token, not at the call, so time a
 // backend spends buffering the call does not count as thinking.
 func (s *streamState) collapse() {

@@ -11,12 +11,13 @@ import (
 )
 
 // SubagentToolName is the tool that delegates a sub-task to a child
-// agent; seed 004's {"type": "subagent", "task": …} actions arrive as
+// agent; envelope {"type": "subagent", "task": …} actions arrive as
 // calls to it.
 const SubagentToolName = "subagent"
 
 // DefaultSubagentRounds is a subagent's round limit when neither the
-// call nor SubagentConfig sets one (seed 004's turn engine default).
+// call nor SubagentConfig sets one: enough for a focused sub-task,
+// small enough that a wandering child stops soon.
 const DefaultSubagentRounds = 6
 
 // SubagentPolicy is what a subagent may do.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // TestSubagent: the parent delegates a question; the child runs in
@@ -59,7 +60,7 @@ func TestSubagent(t *testing.T) {
 	}
 	start, ok := nested[0].(RunStarted)
 	require.True(t, ok)
-	require.Equal(t, ModeExplore, start.Mode, "read-only is the default policy")
+	require.Equal(t, string(ModeExplore), start.Mode, "read-only is the default policy")
 	require.NotContains(t, start.Tools, SubagentToolName, "a helper does not delegate again")
 	require.NotContains(t, start.Tools, "write_file")
 	require.Equal(t, "run_finished", nested[len(nested)-1].Type())
@@ -69,7 +70,7 @@ func TestSubagent(t *testing.T) {
 	b, err := MarshalEvent(sub)
 	require.NoError(t, err)
 	require.Contains(t, string(b), `{"type":"subagent_event","parent_call_id":"p1","depth":1,"event":{"type":"run_started"`)
-	back, err := UnmarshalEvent(b)
+	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
 	require.IsType(t, SubagentEvent{}, back)
 	require.IsType(t, RunStarted{}, back.(SubagentEvent).Event)

@@ -38,7 +38,7 @@ type summaryOutput struct {
 }
 
 // maxSummaryResults is how many of the last tool results the summary
-// lists (seed 001).
+// lists: enough to recall the run's end, short enough for a final message.
 const maxSummaryResults = 6
 
 const fallbackPrompt = "Summarize for the user, in two or three sentences, what you did in this task and what the outcome is. Do not call tools."

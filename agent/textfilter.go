@@ -11,13 +11,14 @@ import (
 // It is matched case-insensitively and never shown.
 const CompletionSignal = "[TASK_COMPLETE]"
 
-// Text throttling (seed 001, "Streaming Behavior").
+// Text throttling: deltas are batched so a UI repaints at a steady rate,
+// and the first one waits for real words.
 const (
-	// ThrottleInterval is the least time between two text deltas.
-	ThrottleInterval = 32 * time.Millisecond
-	// FirstChunkWordChars is how many word characters the first delta
+	// throttleInterval is the least time between two text deltas.
+	throttleInterval = 32 * time.Millisecond
+	// firstChunkWordChars is how many word characters the first delta
 	// needs, so a fragment such as "**What" never flashes on screen.
-	FirstChunkWordChars = 8
+	firstChunkWordChars = 8
 )
 
 // signalFilter removes the completion signal from streamed text, also
@@ -54,7 +55,7 @@ func (f *signalFilter) feed(s string) string {
 
 // end releases what is held at the end of the text. A trailing "[T…"
 // of two bytes or more is a signal the model was cut off writing, and is
-// dropped as seed 001 does; a lone "[" is ordinary text.
+// dropped rather than shown; a lone "[" is ordinary text.
 func (f *signalFilter) end() string {
 	h := f.hold
 	f.hold = ""
@@ -105,8 +106,8 @@ func stripSignal(s string) string {
 	return out
 }
 
-// throttle releases display text at most every ThrottleInterval, the
-// first time only once it holds FirstChunkWordChars word characters,
+// throttle releases display text at most every throttleInterval, the
+// first time only once it holds firstChunkWordChars word characters,
 // later once it holds at least one. It runs no timer: held text goes out
 // with the next chunk after the interval, when a call starts, or when the
 // stream ends. The event sequence is therefore a pure function of the
@@ -125,13 +126,13 @@ func (t *throttle) add(s string, now time.Time) string {
 	t.pending = append(t.pending, s...)
 	t.words += wordChars(s)
 	if !t.started {
-		if t.words < FirstChunkWordChars {
+		if t.words < firstChunkWordChars {
 			return ""
 		}
 		t.started = true
 		return t.take(now)
 	}
-	if t.words == 0 || now.Sub(t.last) < ThrottleInterval {
+	if t.words == 0 || now.Sub(t.last) < throttleInterval {
 		return ""
 	}
 	return t.take(now)

@@ -69,9 +69,9 @@ type tokenMeter struct {
 	fixed int
 }
 
-// SpecTokens estimates the tokens of native tool specs, which a backend
+// specTokens estimates the tokens of native tool specs, which a backend
 // renders into the prompt.
-func SpecTokens(specs []llm.ToolSpec) int {
+func specTokens(specs []llm.ToolSpec) int {
 	n := 0
 	for _, s := range specs {
 		n += tokensPerToolCall + textTokens(s.Name) + textTokens(s.Description) + textTokens(string(s.Parameters))

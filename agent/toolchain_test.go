@@ -107,11 +107,8 @@ func TestParseProblemsReportedBesideCalls(t *testing.T) {
 	e := newEnv(t, script, map[string]string{"a.txt": "alpha\n"})
 	_, err := e.run(e.config(), "Look at a.txt")
 	require.NoError(t, err)
-	var kinds []string
-	for _, n := range eventsOf[Notice](e.rec) {
-		kinds = append(kinds, n.Kind)
-	}
-	assert.Equal(t, []string{NoticeParseError, NoticeCallRepaired}, kinds)
+	kinds := e.rec.noticeKinds()
+	assert.Equal(t, []NoticeKind{NoticeParseError, NoticeCallRepaired}, kinds)
 	acts := e.rec.actions()
 	require.Len(t, acts, 2)
 	assert.Equal(t, StatusSuccess, acts[0].Status)

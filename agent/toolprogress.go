@@ -10,27 +10,6 @@ import (
 	"github.com/tetherdev/tether/tools"
 )
 
-// ToolProgress is live news from a call that is still running, between
-// its "running" ToolAction and its final one: a chunk of a file read
-// ("Reading main.go lines 101–200"), new lines of a command's output, or
-// a search's matches per file (so a UI can draw the result tree). Events
-// of calls that run concurrently may interleave; CallID tells them apart.
-type ToolProgress struct {
-	CallID    string `json:"call_id"`
-	Tool      string `json:"tool"`
-	Title     string `json:"title,omitempty"`
-	Path      string `json:"path,omitempty"`
-	StartLine int    `json:"start_line,omitempty"`
-	EndLine   int    `json:"end_line,omitempty"`
-	// Output is new command output; Dropped counts lines (or files, with
-	// Files) that were produced but left out to keep events small.
-	Output  string            `json:"output,omitempty"`
-	Dropped int               `json:"dropped,omitempty"`
-	Files   []tools.FileCount `json:"files,omitempty"`
-}
-
-func (ToolProgress) Type() string { return "tool_progress" }
-
 // Bounds on live command output, per call. Tools already batch their
 // output; these keep a chatty command from flooding a UI or a log.
 const (

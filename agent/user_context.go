@@ -14,8 +14,7 @@ import (
 var ErrAttachment = errors.New("agent: bad attachment")
 
 // Attachment is code the user attached to a message: a selection
-// (StartLine > 0) or a whole file (seed 001, "User-Provided Context
-// Pipeline"). It reaches the model at the start of the user's turn,
+// (StartLine > 0) or a whole file. It reaches the model at the start of the user's turn,
 // labelled as already provided, so the model does not spend tool calls
 // re-reading it.
 type Attachment struct {
@@ -91,7 +90,8 @@ func (a Attachment) Name() string {
 	return a.Path
 }
 
-// Label is seed 001's descriptive label for the attachment.
+// Label describes the attachment to the model: what it is, where it
+// comes from, and that it is already provided.
 func (a Attachment) Label() string {
 	if a.StartLine > 0 {
 		return "User's selected code from " + a.Name() + " (already provided — do not re-read):"
@@ -100,7 +100,7 @@ func (a Attachment) Label() string {
 }
 
 // FormatUserContext prepends the attachments to the user's prompt in
-// seed 001's exact format:
+// this format, which tells the model not to read them again:
 //
 //	User's selected code from src/a.go:L10-L50 (already provided — do not re-read):
 //	```

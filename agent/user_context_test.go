@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestFormatUserContextSeedFormat pins seed 001's exact context string.
-func TestFormatUserContextSeedFormat(t *testing.T) {
+// TestFormatUserContextExactFormat pins the exact context string.
+func TestFormatUserContextExactFormat(t *testing.T) {
 	got := FormatUserContext([]Attachment{
 		{Path: "search-node-master/src/ProcessSearch.ts", StartLine: 409, EndLine: 843, Content: "const x = 1;\n"},
 		{Path: "config.ts", Content: "export default {}"},
@@ -103,7 +103,7 @@ func TestResolveMultiRootPath(t *testing.T) {
 
 // TestAttachmentsInRun: the executor reads a selection and a whole file
 // through the workspace (a folder-name prefix is stripped) and puts them
-// before the prompt with the seed's labels; a secret file is refused.
+// before the prompt with their labels; a secret file is refused.
 func TestAttachmentsInRun(t *testing.T) {
 	e := newEnv(t, `{"content":"It returns 2. [TASK_COMPLETE]"}`, map[string]string{"calc.go": "package calc\n\nfunc Two() int {\n\treturn 2\n}\n", "notes.txt": "hello\n"})
 	prefix := filepath.Base(e.dir)

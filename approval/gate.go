@@ -20,15 +20,15 @@ import (
 //
 // Every outcome is logged through Logger with who decided and why.
 //
-// The zero Gate is interactive, keeps its own session grants, logs to
-// slog.Default() and, having no Approver, denies whatever it would have to ask
+// The zero Gate is interactive, keeps its own session grants, logs nothing
+// and, having no Approver, denies whatever it would have to ask
 // about. A Gate is safe for concurrent use; do not change its fields after the
 // first call.
 type Gate struct {
 	Policy   Policy       // nil means Interactive()
 	Approver Approver     // nil means confirm-level requests are denied
 	Grants   *Grants      // nil means a private set created on first use
-	Logger   *slog.Logger // nil means slog.Default()
+	Logger   *slog.Logger // nil means no logging
 
 	once   sync.Once
 	grants *Grants
@@ -99,8 +99,12 @@ func (g *Gate) logger() *slog.Logger {
 	if g.Logger != nil {
 		return g.Logger
 	}
-	return slog.Default()
+	return discardLogger
 }
+
+// discardLogger stands in for a nil Logger: the package is silent unless
+// its user hands it a logger.
+var discardLogger = slog.New(slog.DiscardHandler)
 
 // Authorize decides req. It returns an Approved holding the exact bytes to
 // act on, or an error matching ErrDenied (a *DeniedError whose ForModel text

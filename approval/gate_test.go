@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -342,5 +343,31 @@ func TestGateCriticalAlwaysAsked(t *testing.T) {
 	a, err := g.Authorize(context.Background(), Request{Kind: KindCommand, Command: ":(){ :|:& };:", Decision: safety.Confirm, Severity: safety.SeverityCritical})
 	if err != nil || calls != 1 || a.By() != "user" {
 		t.Errorf("err=%v calls=%d by=%q", err, calls, a.By())
+	}
+}
+
+// The zero Gate and a Stager without a Logger write nothing to
+// slog.Default(): a library is silent unless its host asks.
+func TestNilLoggerIsSilent(t *testing.T) {
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	defer slog.SetDefault(old)
+
+	var g Gate
+	ctx := context.Background()
+	_, _ = g.Authorize(ctx, Request{Kind: KindCommand, Command: "rm -rf build", Decision: safety.Confirm})
+	_, _ = g.Authorize(ctx, Request{Kind: KindCommand, Command: "ls", Decision: safety.Allow})
+	if buf.Len() != 0 {
+		t.Errorf("the zero Gate logged to slog.Default():\n%s", buf.String())
+	}
+
+	files := newDirFiles(t)
+	files.put(t, "a.go", goFile)
+	if _, err := NewStager(files, StagerConfig{}).PreviewEdit(ctx, "a.go", Edit{OldText: "package", NewText: "package "}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() != 0 {
+		t.Errorf("a Stager without a Logger logged to slog.Default():\n%s", buf.String())
 	}
 }

@@ -3,6 +3,7 @@ package approval
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/tetherdev/tether/safety"
 )
@@ -61,7 +62,13 @@ type TokenValidator interface {
 func Headless(tokens TokenValidator) Policy {
 	return PolicyFunc(func(_ context.Context, req Request) Verdict {
 		if req.Kind != KindFileEdit || req.Token == "" {
-			return Verdict{Decision: safety.Deny, Reason: "headless: no one to confirm; confirm-level actions are denied"}
+			// The safety reasons say what would have needed a person, so
+			// the model learns why and can choose another way.
+			why := "headless: no one to confirm; confirm-level actions are denied"
+			if len(req.Reasons) > 0 {
+				why += " (needs confirming: " + strings.Join(req.Reasons, "; ") + ")"
+			}
+			return Verdict{Decision: safety.Deny, Reason: why}
 		}
 		if tokens == nil {
 			return Verdict{Decision: safety.Deny, Reason: "headless: no token validator configured; cannot apply staged changes"}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tetherdev/tether/safety"
@@ -89,5 +90,15 @@ func TestByKind(t *testing.T) {
 		if v := p.Decide(ctx, c.req); v.Decision != c.want || v.Reason == "" {
 			t.Errorf("%v %q: %+v, want %v", c.req.Kind, c.req.Subject(), v, c.want)
 		}
+	}
+}
+
+// A headless denial carries the safety reasons, so the model learns what
+// needed a person.
+func TestHeadlessDenialKeepsSafetyReasons(t *testing.T) {
+	v := Headless(nil).Decide(context.Background(), Request{Kind: KindCommand, Command: "rm -rf ~",
+		Decision: safety.Confirm, Reasons: []string{"rm -rf of the home directory is critical"}})
+	if v.Decision != safety.Deny || !strings.Contains(v.Reason, "headless") || !strings.Contains(v.Reason, "home directory is critical") {
+		t.Errorf("verdict = %+v", v)
 	}
 }

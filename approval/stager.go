@@ -47,7 +47,7 @@ type StagerConfig struct {
 	// oldest are evicted beyond it. 0 means DefaultMaxStagedBytes.
 	MaxStagedBytes int64
 	ContextLines   int          // diff context; 0 means 3, negative means none
-	Logger         *slog.Logger // nil means slog.Default()
+	Logger         *slog.Logger // nil means no logging
 	// BeforeWrite, if set, runs in Apply after the file has been verified
 	// and just before it is written, with no other Apply in between: the
 	// place to snapshot the pre-image into a checkpoint. An error stops the
@@ -147,7 +147,7 @@ func NewStager(files Files, cfg StagerConfig) *Stager {
 		cfg.ContextLines = 0
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
+		cfg.Logger = discardLogger
 	}
 	return &Stager{files: files, cfg: cfg, staged: make(map[string]*staged), done: recent{limit: 4 * cfg.MaxStaged}}
 }

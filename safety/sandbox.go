@@ -80,8 +80,8 @@ type Sandbox struct {
 	// arguments, for helpers that parse flags before calling SandboxMain
 	// (a test binary needs "-test.run=…"). Usually empty.
 	HelperArgs []string
-	// Logger receives warnings about degraded confinement; default
-	// slog.Default().
+	// Logger receives warnings about degraded confinement; nil means no
+	// logging (Available and Missing report the same to the caller).
 	Logger *slog.Logger
 
 	// probe replaces the kernel probe in tests, abi the ABI it reports.
@@ -262,7 +262,7 @@ func (s *Sandbox) logger() *slog.Logger {
 	if s.Logger != nil {
 		return s.Logger
 	}
-	return slog.Default()
+	return slog.New(slog.DiscardHandler)
 }
 
 // SandboxMain turns the current process into the sandbox helper when it was

@@ -11,7 +11,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 )
 
@@ -46,11 +46,11 @@ type toolState struct {
 
 // Sink wraps next (which may be nil) so that every event also feeds the
 // run's spans and metrics before next sees it.
-func (t *Telemetry) Sink(next agent.Sink) agent.Sink {
+func (t *Telemetry) Sink(next event.Sink) event.Sink {
 	// fallback serves runs whose context did not come from RunContext:
 	// correct as long as such runs through this sink do not overlap.
 	fallback := &runState{}
-	return agent.SinkFunc(func(ctx context.Context, ev agent.Event) error {
+	return event.SinkFunc(func(ctx context.Context, ev event.Event) error {
 		s := stateOf(ctx)
 		if s == nil {
 			s = fallback
@@ -63,17 +63,17 @@ func (t *Telemetry) Sink(next agent.Sink) agent.Sink {
 	})
 }
 
-func (t *Telemetry) observe(ctx context.Context, s *runState, ev agent.Event, now time.Time) {
+func (t *Telemetry) observe(ctx context.Context, s *runState, ev event.Event, now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch e := ev.(type) {
-	case agent.RunStarted:
+	case event.RunStarted:
 		attrs := slices.Concat([]attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent, keyRunID.String(e.RunID), keyMode.String(string(e.Mode))}, t.staticAttrs)
 		s.ctx, s.span = t.tracer.Start(ctx, "invoke_agent "+t.opts.Agent, trace.WithTimestamp(now), trace.WithAttributes(attrs...))
 		s.tools, s.approvals, s.iterStart = map[string]*toolState{}, map[string]string{}, time.Time{}
-	case agent.ToolAction:
+	case event.ToolAction:
 		t.toolAction(s, e, now)
-	case agent.ApprovalRequested:
+	case event.ApprovalRequested:
 		s.approvals[e.ID] = e.CallID
 		if ts := s.tools[e.CallID]; ts != nil {
 			if ts.waitStart.IsZero() {
@@ -86,7 +86,7 @@ func (t *Telemetry) observe(ctx context.Context, s *runState, ev agent.Event, no
 				ts.span.SetAttributes(keyPath.String(e.Display.Subject))
 			}
 		}
-	case agent.ApprovalResolved:
+	case event.ApprovalResolved:
 		callID := e.CallID
 		if callID == "" {
 			callID = s.approvals[e.ID]
@@ -105,7 +105,7 @@ func (t *Telemetry) observe(ctx context.Context, s *runState, ev agent.Event, no
 			ts.waitStart = time.Time{}
 		}
 		t.approvals.Record(ctx, ts.wait.Seconds(), metric.WithAttributes(keyDecision.String(ts.decision), semconv.GenAIToolName(ts.tool)))
-	case agent.RunFinished:
+	case event.RunFinished:
 		t.endIteration(ctx, s, now)
 		for id, ts := range s.tools { // calls the run stopped before they finished
 			ts.span.SetStatus(codes.Error, "the run ended before the tool call finished")
@@ -127,7 +127,7 @@ func (t *Telemetry) observe(ctx context.Context, s *runState, ev agent.Event, no
 
 // toolAction starts a tool call's span at its first action and ends it at
 // the final one. Called with s.mu held.
-func (t *Telemetry) toolAction(s *runState, e agent.ToolAction, now time.Time) {
+func (t *Telemetry) toolAction(s *runState, e event.ToolAction, now time.Time) {
 	ts := s.tools[e.CallID]
 	if ts == nil {
 		parent := s.context()
@@ -137,9 +137,9 @@ func (t *Telemetry) toolAction(s *runState, e agent.ToolAction, now time.Time) {
 		s.tools[e.CallID] = ts
 	}
 	switch e.Status {
-	case agent.StatusRunning:
+	case event.StatusRunning:
 		return
-	case agent.StatusPending:
+	case event.StatusPending:
 		if ts.waitStart.IsZero() {
 			ts.waitStart = now
 		}
@@ -148,7 +148,7 @@ func (t *Telemetry) toolAction(s *runState, e agent.ToolAction, now time.Time) {
 	// A final status: success, error, denied or skipped.
 	if ts.decision == "" {
 		ts.decision = decisionAuto
-		if e.Status == agent.StatusDenied {
+		if e.Status == event.StatusDenied {
 			ts.decision = decisionDenied // by policy, before anyone was asked
 		}
 	}
@@ -156,7 +156,7 @@ func (t *Telemetry) toolAction(s *runState, e agent.ToolAction, now time.Time) {
 	if t.opts.RecordPaths && e.Path != "" {
 		ts.span.SetAttributes(keyPath.String(e.Path))
 	}
-	if e.Status == agent.StatusError {
+	if e.Status == event.StatusError {
 		ts.span.SetStatus(codes.Error, e.Detail)
 	}
 	ts.span.End(trace.WithTimestamp(now))

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/agent/session/sqlitestore"
 	"github.com/tetherdev/tether/llm/llmtest"
@@ -65,7 +66,7 @@ func Example() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if fm, ok := se.Event.(agent.FinalMessage); ok {
+		if fm, ok := se.Event.(event.FinalMessage); ok {
 			fmt.Println("replayed:", fm.Text)
 		}
 	}

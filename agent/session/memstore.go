@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // MemoryStore keeps sessions in memory, for tests and for hosts that do
@@ -166,8 +166,8 @@ func (s *MemoryStore) State(_ context.Context, id string) (State, error) {
 	return st, nil
 }
 
-func (s *MemoryStore) AppendEvent(_ context.Context, id string, at time.Time, ev agent.Event) (int64, error) {
-	data, err := agent.MarshalEvent(ev)
+func (s *MemoryStore) AppendEvent(_ context.Context, id string, at time.Time, ev event.Event) (int64, error) {
+	data, err := event.Marshal(ev)
 	if err != nil {
 		return 0, err
 	}
@@ -203,11 +203,11 @@ func (s *MemoryStore) Events(_ context.Context, id string, after int64) iter.Seq
 	}
 }
 
-// DecodeEvent turns a stored event's JSON (agent.MarshalEvent's form)
+// DecodeEvent turns a stored event's JSON (event.Marshal's form)
 // back into a StoredEvent, for Store implementations. An event written by
 // a newer Tether is returned with an error and no Event.
 func DecodeEvent(seq int64, at time.Time, data []byte) (StoredEvent, error) {
-	ev, err := agent.UnmarshalEvent(data)
+	ev, err := event.Unmarshal(data)
 	if err != nil {
 		return StoredEvent{Seq: seq, Time: at}, fmt.Errorf("session: event %d: %w", seq, err)
 	}

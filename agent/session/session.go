@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/checkpoint"
 )
 
@@ -318,7 +319,7 @@ func (s *Session) Compact(ctx context.Context, opts agent.CompactOptions) (agent
 	if err := s.m.store.SaveState(ctx, s.id, State{Messages: c.History, Memory: st.Memory}, 0, s.m.now()); err != nil {
 		return c, err
 	}
-	ev := agent.ContextCompacted{Reason: "host", TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter,
+	ev := event.ContextCompacted{Reason: "host", TokensBefore: c.TokensBefore, TokensAfter: c.TokensAfter,
 		Summarized: c.Summarized, Kept: c.Kept, Summary: c.Summary, Fallback: c.Fallback}
 	if _, err := s.m.store.AppendEvent(ctx, s.id, s.m.now(), ev); err != nil {
 		return c, err

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
@@ -53,10 +54,10 @@ func newFixture(t *testing.T, dir string, cpStore checkpoint.Store, script strin
 // sinkRecorder keeps the events the host's sink sees.
 type sinkRecorder struct {
 	mu  sync.Mutex
-	evs []agent.Event
+	evs []event.Event
 }
 
-func (r *sinkRecorder) Emit(_ context.Context, e agent.Event) error {
+func (r *sinkRecorder) Emit(_ context.Context, e event.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.evs = append(r.evs, e)
@@ -77,7 +78,7 @@ func TestManagerRunsAndPersists(t *testing.T) {
 
 	r1, err := s.Run(ctx, agent.Input{Prompt: "create a.txt saying one"})
 	require.NoError(t, err)
-	require.Equal(t, agent.StopCompleted, r1.StopReason)
+	require.Equal(t, event.StopCompleted, r1.StopReason)
 	_, err = s.Run(ctx, agent.Input{Prompt: "what does it say?"})
 	require.NoError(t, err)
 
@@ -87,7 +88,7 @@ func TestManagerRunsAndPersists(t *testing.T) {
 	require.Contains(t, req.Messages[0].Content, "Files written: a.txt", "the memory was carried over")
 
 	// The log holds exactly what the host saw, in order.
-	var logged []agent.Event
+	var logged []event.Event
 	for se, err := range s.Events(ctx, 0) {
 		require.NoError(t, err)
 		logged = append(logged, se.Event)
@@ -150,12 +151,12 @@ func TestSessionCompact(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, c.History, st.Messages)
 	require.Equal(t, "what is big.txt?", st.Messages[1].Content, "the task stays verbatim")
-	var last agent.Event
+	var last event.Event
 	for se, err := range s.Events(ctx, 0) {
 		require.NoError(t, err)
 		last = se.Event
 	}
-	cc, ok := last.(agent.ContextCompacted)
+	cc, ok := last.(event.ContextCompacted)
 	require.True(t, ok)
 	require.Equal(t, "host", cc.Reason)
 }
@@ -166,7 +167,7 @@ type failingStore struct {
 	n int
 }
 
-func (f *failingStore) AppendEvent(ctx context.Context, id string, at time.Time, ev agent.Event) (int64, error) {
+func (f *failingStore) AppendEvent(ctx context.Context, id string, at time.Time, ev event.Event) (int64, error) {
 	if f.n == 0 {
 		return 0, errors.New("disk full")
 	}

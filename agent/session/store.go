@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 )
 
@@ -53,7 +54,7 @@ type StoredEvent struct {
 	// Seq numbers the session's events from 1, in emission order.
 	Seq   int64
 	Time  time.Time
-	Event agent.Event
+	Event event.Event
 }
 
 // Store persists sessions: their info, state and event log. The
@@ -79,7 +80,7 @@ type Store interface {
 
 	// AppendEvent stores one event under the next sequence number and
 	// returns it.
-	AppendEvent(ctx context.Context, id string, at time.Time, ev agent.Event) (int64, error)
+	AppendEvent(ctx context.Context, id string, at time.Time, ev event.Event) (int64, error)
 	// Events yields the events with Seq > after, in order. An event that
 	// cannot be decoded (written by a newer Tether) is yielded as an
 	// error, and the iteration goes on.

@@ -122,7 +122,7 @@ func (t *transcript) Emit(_ context.Context, e agent.Event) error {
 		t.action(e)
 	case agent.Notice:
 		t.seen.notices = append(t.seen.notices, e)
-		t.line("%s", p.yellow("! "+e.Kind+": "+firstLine(e.Text)))
+		t.line("%s", p.yellow("! "+string(e.Kind)+": "+firstLine(e.Text)))
 	case agent.FinalMessage:
 		t.seen.final = e.Text
 		t.line("%s %s", p.bold("■ answer:"), e.Text)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/lsp"
 	"github.com/tetherdev/tether/safety"
@@ -132,7 +133,7 @@ func (f *features) apply(ctx context.Context, ws *safety.Workspace, reg *tools.R
 		case "todos":
 			cfg.Skills = append(cfg.Skills, agent.TodosSkill())
 		case "build":
-			cfg.Skills = append(cfg.Skills, agent.BuildSkill(agent.BuildCommands{}))
+			cfg.Skills = append(cfg.Skills, agent.BuildSkill(projectctx.BuildCommands{}))
 		case "fetch":
 			cfg.Skills = append(cfg.Skills, agent.FetchSkill(readWebpage))
 		case "virtual_terminal":

@@ -271,11 +271,11 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		cfg.Approver = approval.Func(g.approve)
 		cfg.ApprovalTimeout = -1 // the Manager's own timeout applies
 	} else {
-		// Nobody to ask: the safety layer's Confirm becomes Deny, so the
-		// model learns at once why, and no approval card is ever shown.
-		// A staged change the host applies is its own approval.
+		// Nobody to ask: the policy denies what the safety layer wants
+		// confirmed, so the model learns at once why, and no approval
+		// card is ever shown. A staged change the host applies is its
+		// own approval.
 		cfg.Policy = approval.Headless(nil)
-		cfg.Safety = &safety.Policy{Workspace: ws, Rules: rules, Headless: true, Logger: logger}
 	}
 	if o.staging {
 		cfg.Staging = approval.NewStager(ws, approval.StagerConfig{Logger: logger})

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/llm"
 )
@@ -42,7 +43,7 @@ func Session(t *testing.T, open func(t *testing.T) session.Store) {
 				{Role: llm.RoleAssistant, Thinking: "hmm", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read_file", Arguments: json.RawMessage(`{"path":"a.go"}`)}}},
 				{Role: llm.RoleTool, ToolName: "read_file", ToolCallID: "c1", Content: "package a"},
 			},
-			Memory: &agent.Memory{FilesRead: []string{"a.go"}, Plan: []agent.TodoItem{{Text: "x", Status: agent.TodoDone}}},
+			Memory: &agent.Memory{FilesRead: []string{"a.go"}, Plan: []event.TodoItem{{Text: "x", Status: event.TodoDone}}},
 		}
 		require.NoError(t, s.SaveState(ctx, "a", st, 1, t0.Add(2*time.Minute)))
 		got, err := s.State(ctx, "a")
@@ -64,20 +65,20 @@ func Session(t *testing.T, open func(t *testing.T) session.Store) {
 		require.ErrorIs(t, s.SaveState(ctx, "zzz", st, 1, t0), session.ErrNotFound)
 
 		// Events keep their order and types.
-		for _, ev := range []agent.Event{agent.RunStarted{RunID: "r1", Prompt: "hi"}, agent.TextDelta{Text: "Hello"}, agent.RunFinished{StopReason: agent.StopCompleted}} {
+		for _, ev := range []event.Event{event.RunStarted{RunID: "r1", Prompt: "hi"}, event.TextDelta{Text: "Hello"}, event.RunFinished{StopReason: event.StopCompleted}} {
 			_, err := s.AppendEvent(ctx, "a", t0, ev)
 			require.NoError(t, err)
 		}
-		seq, err := s.AppendEvent(ctx, "b", t0, agent.TextDelta{Text: "other"})
+		seq, err := s.AppendEvent(ctx, "b", t0, event.TextDelta{Text: "other"})
 		require.NoError(t, err)
 		require.Equal(t, int64(1), seq, "each session numbers its own events")
-		var evs []agent.Event
+		var evs []event.Event
 		for se, err := range s.Events(ctx, "a", 1) {
 			require.NoError(t, err)
 			evs = append(evs, se.Event)
 		}
-		require.Equal(t, []agent.Event{agent.TextDelta{Text: "Hello"}, agent.RunFinished{StopReason: agent.StopCompleted}}, evs)
-		_, err = s.AppendEvent(ctx, "zzz", t0, agent.TextDelta{})
+		require.Equal(t, []event.Event{event.TextDelta{Text: "Hello"}, event.RunFinished{StopReason: event.StopCompleted}}, evs)
+		_, err = s.AppendEvent(ctx, "zzz", t0, event.TextDelta{})
 		require.ErrorIs(t, err, session.ErrNotFound)
 
 		require.NoError(t, s.Rename(ctx, "a", "Renamed"))
@@ -140,7 +141,7 @@ func Session(t *testing.T, open func(t *testing.T) session.Store) {
 		for range writers {
 			wg.Go(func() {
 				for range each {
-					if _, err := s.AppendEvent(ctx, "a", t0, agent.TextDelta{Text: "x"}); err != nil {
+					if _, err := s.AppendEvent(ctx, "a", t0, event.TextDelta{Text: "x"}); err != nil {
 						t.Error(err)
 						return
 					}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/checkpoint"
 )
@@ -92,7 +93,7 @@ func resumeParent(t *testing.T, open Opener) {
 	for se, err := range s.Events(ctx, 0) {
 		require.NoError(t, err)
 		types = append(types, se.Event.Type())
-		if rf, ok := se.Event.(agent.RunFinished); ok {
+		if rf, ok := se.Event.(event.RunFinished); ok {
 			cpID = rf.CheckpointID
 		}
 	}
@@ -151,7 +152,7 @@ func killChild(t *testing.T, open Opener, dir string) {
 {"content":"Reading it.","tool_calls":[{"name":"read_file","arguments":{"path":"a.txt"}}]}
 {"content":"Writing it.","tool_calls":[{"name":"write_file","arguments":{"path":"a.txt","content":"edited\n"}}]}`)
 	a.Config.Model = hangAfter(a.Model, 2, func() { fmt.Println(hangingLine) })
-	a.Config.Sink = agent.SinkFunc(func(_ context.Context, ev agent.Event) error {
+	a.Config.Sink = event.SinkFunc(func(_ context.Context, ev event.Event) error {
 		fmt.Println(hostSawPrefix + ev.Type())
 		return nil
 	})

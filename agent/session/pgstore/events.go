@@ -9,12 +9,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 )
 
-func (s *Store) AppendEvent(ctx context.Context, id string, at time.Time, ev agent.Event) (int64, error) {
-	data, err := agent.MarshalEvent(ev)
+func (s *Store) AppendEvent(ctx context.Context, id string, at time.Time, ev event.Event) (int64, error) {
+	data, err := event.Marshal(ev)
 	if err != nil {
 		return 0, err
 	}

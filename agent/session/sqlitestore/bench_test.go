@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/llm"
 )
@@ -25,7 +25,7 @@ func BenchmarkSQLiteAppendEvent(b *testing.B) {
 	if err := s.Create(ctx, session.Info{ID: "a"}); err != nil {
 		b.Fatal(err)
 	}
-	ev := agent.TextDelta{Text: strings.Repeat("word ", 8)}
+	ev := event.TextDelta{Text: strings.Repeat("word ", 8)}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := s.AppendEvent(ctx, "a", time.Unix(1700000000, 0), ev); err != nil {
@@ -46,7 +46,7 @@ func BenchmarkSQLiteReplay(b *testing.B) {
 		b.Fatal(err)
 	}
 	for range 2000 {
-		if _, err := s.AppendEvent(ctx, "a", time.Unix(1700000000, 0), agent.TextDelta{Text: "some streamed words"}); err != nil {
+		if _, err := s.AppendEvent(ctx, "a", time.Unix(1700000000, 0), event.TextDelta{Text: "some streamed words"}); err != nil {
 			b.Fatal(err)
 		}
 	}

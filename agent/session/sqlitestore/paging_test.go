@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
@@ -22,7 +22,7 @@ func TestSQLiteEventPaging(t *testing.T) {
 	defer s.Close()
 	require.NoError(t, s.Create(ctx, session.Info{ID: "a"}))
 	for i := range eventPage*2 + 3 {
-		_, err := s.AppendEvent(ctx, "a", time.Unix(1700000000, 0), agent.TextDelta{Text: string(rune('a' + i%26))})
+		_, err := s.AppendEvent(ctx, "a", time.Unix(1700000000, 0), event.TextDelta{Text: string(rune('a' + i%26))})
 		require.NoError(t, err)
 	}
 	n := int64(0)

@@ -14,6 +14,7 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/internal/migrate"
 	"github.com/tetherdev/tether/llm"
@@ -258,8 +259,8 @@ func (s *Store) State(ctx context.Context, id string) (session.State, error) {
 	return st, rows.Err()
 }
 
-func (s *Store) AppendEvent(ctx context.Context, id string, at time.Time, ev agent.Event) (int64, error) {
-	data, err := agent.MarshalEvent(ev)
+func (s *Store) AppendEvent(ctx context.Context, id string, at time.Time, ev event.Event) (int64, error) {
+	data, err := event.Marshal(ev)
 	if err != nil {
 		return 0, err
 	}

@@ -1,4 +1,4 @@
-package agent
+package event
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 	"sync"
 )
 
-// ErrUnknownEvent is returned by [UnmarshalEvent] for a "type" it does
-// not know.
-var ErrUnknownEvent = errors.New("agent: unknown event type")
+// ErrUnknownType is returned by [Unmarshal] for a "type" it does not
+// know.
+var ErrUnknownType = errors.New("event: unknown event type")
 
-// eventTypes maps every Type() to its decoder, for UnmarshalEvent.
+// eventTypes maps every Type() to its decoder, for Unmarshal. It is
+// never changed after package initialisation.
 var eventTypes = map[string]func([]byte) (Event, error){
 	"run_started":             decodeAs[RunStarted],
 	"branch_created":          decodeAs[BranchCreated],
@@ -32,6 +33,10 @@ var eventTypes = map[string]func([]byte) (Event, error){
 	"final_message":           decodeAs[FinalMessage],
 	"notice":                  decodeAs[Notice],
 	"run_finished":            decodeAs[RunFinished],
+	"project_context":         decodeAs[ProjectContextLoaded],
+	"todos_updated":           decodeAs[TodosUpdated],
+	"context_compacted":       decodeAs[ContextCompacted],
+	"subagent_event":          decodeAs[SubagentEvent],
 }
 
 // decodeAs decodes data into a T and returns it as a value, so decoded
@@ -42,17 +47,17 @@ func decodeAs[T Event](data []byte) (Event, error) {
 	return v, err
 }
 
-// MarshalEvent encodes e as one JSON object whose first field is
+// Marshal encodes e as one JSON object whose first field is
 // "type" (e.Type()), followed by the event's own snake_case fields:
 //
 //	{"type":"text_delta","text":"Hello"}
-func MarshalEvent(e Event) ([]byte, error) {
+func Marshal(e Event) ([]byte, error) {
 	body, err := json.Marshal(e)
 	if err != nil {
-		return nil, fmt.Errorf("agent: encoding %s event: %w", e.Type(), err)
+		return nil, fmt.Errorf("event: encoding %s event: %w", e.Type(), err)
 	}
 	if len(body) < 2 || body[0] != '{' {
-		return nil, fmt.Errorf("agent: %s event does not encode as a JSON object", e.Type())
+		return nil, fmt.Errorf("event: %s event does not encode as a JSON object", e.Type())
 	}
 	typ, _ := json.Marshal(e.Type())
 	out := make([]byte, 0, len(body)+len(typ)+10)
@@ -64,22 +69,22 @@ func MarshalEvent(e Event) ([]byte, error) {
 	return append(out, body[1:]...), nil
 }
 
-// UnmarshalEvent decodes what MarshalEvent wrote into the event's own
+// Unmarshal decodes what Marshal wrote into the event's own
 // type (TextDelta, ToolAction, …).
-func UnmarshalEvent(data []byte) (Event, error) {
+func Unmarshal(data []byte) (Event, error) {
 	var head struct {
 		Type string `json:"type"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("agent: decoding event: %w", err)
+		return nil, fmt.Errorf("event: decoding event: %w", err)
 	}
 	decode, ok := eventTypes[head.Type]
 	if !ok {
-		return nil, fmt.Errorf("%w %q", ErrUnknownEvent, head.Type)
+		return nil, fmt.Errorf("%w %q", ErrUnknownType, head.Type)
 	}
 	e, err := decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("agent: decoding %s event: %w", head.Type, err)
+		return nil, fmt.Errorf("event: decoding %s event: %w", head.Type, err)
 	}
 	return e, nil
 }
@@ -89,7 +94,7 @@ func UnmarshalEvent(data []byte) (Event, error) {
 func JSONLines(w io.Writer) Sink {
 	var mu sync.Mutex
 	return SinkFunc(func(_ context.Context, e Event) error {
-		b, err := MarshalEvent(e)
+		b, err := Marshal(e)
 		if err != nil {
 			return err
 		}

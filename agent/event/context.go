@@ -1,4 +1,4 @@
-package agent
+package event
 
 import (
 	"encoding/json"
@@ -8,6 +8,39 @@ import (
 // Events of the context layer: project context, the todos skill,
 // compaction and subagents. They travel through the same Sink, in the
 // same order, as the loop's own events.
+
+// ProjectFile is one project file the run's prompt includes.
+type ProjectFile struct {
+	Path string `json:"path"`
+	// Kind is "instructions", "readme" or "manifest" (summarised).
+	Kind string `json:"kind"`
+	// Bytes is the file's size as read (bounded by the discovery's
+	// per-file limit plus one, to tell truncation).
+	Bytes     int  `json:"bytes"`
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// ProjectContextLoaded lists the files the run's prompt includes, so a
+// UI can show "using AGENTS.md, go.mod". Sent after run_started, only
+// when some file was found.
+type ProjectContextLoaded struct {
+	Files []ProjectFile `json:"files"`
+}
+
+// TodoStatus is the state of one plan item.
+type TodoStatus string
+
+const (
+	TodoPending    TodoStatus = "pending"
+	TodoInProgress TodoStatus = "in_progress"
+	TodoDone       TodoStatus = "done"
+)
+
+// TodoItem is one step of the plan.
+type TodoItem struct {
+	Text   string     `json:"text"`
+	Status TodoStatus `json:"status"`
+}
 
 // TodosUpdated carries the plan the model maintains with the todos
 // skill, whole, each time it changes: a UI replaces its list.
@@ -48,16 +81,17 @@ type SubagentEvent struct {
 	Event        Event
 }
 
-func (TodosUpdated) Type() string     { return "todos_updated" }
-func (ContextCompacted) Type() string { return "context_compacted" }
-func (SubagentEvent) Type() string    { return "subagent_event" }
+func (ProjectContextLoaded) Type() string { return "project_context" }
+func (TodosUpdated) Type() string         { return "todos_updated" }
+func (ContextCompacted) Type() string     { return "context_compacted" }
+func (SubagentEvent) Type() string        { return "subagent_event" }
 
-// MarshalJSON nests the child event in its own MarshalEvent form.
+// MarshalJSON nests the child event in its own Marshal form.
 func (e SubagentEvent) MarshalJSON() ([]byte, error) {
 	if e.Event == nil {
-		return nil, fmt.Errorf("agent: subagent_event without an event")
+		return nil, fmt.Errorf("event: subagent_event without an event")
 	}
-	inner, err := MarshalEvent(e.Event)
+	inner, err := Marshal(e.Event)
 	if err != nil {
 		return nil, err
 	}
@@ -78,19 +112,10 @@ func (e *SubagentEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
 	}
-	inner, err := UnmarshalEvent(raw.Event)
+	inner, err := Unmarshal(raw.Event)
 	if err != nil {
 		return err
 	}
 	e.ParentCallID, e.Depth, e.Event = raw.ParentCallID, raw.Depth, inner
 	return nil
-}
-
-// init adds the context layer's events to UnmarshalEvent's table. It
-// only fills a table at program start; nothing changes it afterwards.
-func init() {
-	eventTypes["project_context"] = decodeAs[ProjectContextLoaded]
-	eventTypes["todos_updated"] = decodeAs[TodosUpdated]
-	eventTypes["context_compacted"] = decodeAs[ContextCompacted]
-	eventTypes["subagent_event"] = decodeAs[SubagentEvent]
 }

@@ -1,20 +1,29 @@
-package agent
+// Package projectctx finds what a coding agent should know about a project
+// before its first turn: the agent instructions (AGENTS.md, CLAUDE.md…),
+// the README and summaries of the build manifests, bounded in size, as
+// one section of text for the system prompt; and which commands build and
+// test it (DetectBuild).
+package projectctx
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/tetherdev/tether/agent/event"
+	"github.com/tetherdev/tether/internal/textcut"
 )
 
-// ProjectContextConfig controls project context discovery. The zero
+// Config controls project context discovery. The zero
 // value discovers the default files with the default bounds.
-type ProjectContextConfig struct {
+type Config struct {
 	// Disabled turns discovery off.
 	Disabled bool
-	// Files replaces DefaultProjectFiles: workspace-relative paths, in
+	// Files replaces DefaultFiles(): workspace-relative paths, in
 	// the order they appear in the prompt. A name of a manifest the
 	// summariser knows (go.mod, package.json, pyproject.toml, Cargo.toml)
 	// is summarised; every other file is included as text.
@@ -26,10 +35,15 @@ type ProjectContextConfig struct {
 	MaxBytes int
 }
 
-// DefaultProjectFiles are discovered in this order: agent instructions
-// first (AGENTS.md, CLAUDE.md, seed 004's CODE.md, Copilot's), then the
-// README, then summaries of the build manifests.
-var DefaultProjectFiles = []string{
+// DefaultFiles returns the files discovered when Config.Files is nil, in this order: agent instructions
+// first (AGENTS.md, CLAUDE.md, CODE.md, Copilot's), then the README, then
+// summaries of the build manifests. The slice is the caller's to change
+// (append a file of its own and pass it as Files); the defaults do not.
+func DefaultFiles() []string { return slices.Clone(defaultProjectFiles) }
+
+// defaultProjectFiles is never changed; DefaultFiles hands out
+// copies.
+var defaultProjectFiles = []string{
 	"AGENTS.md", "CLAUDE.md", "CODE.md", ".github/copilot-instructions.md",
 	"README.md", "go.mod", "package.json", "pyproject.toml", "Cargo.toml",
 }
@@ -42,46 +56,27 @@ const (
 	defaultProjectBytes     = 24 << 10
 )
 
-// ProjectFile is one file the project context used, for a UI to list.
-type ProjectFile struct {
-	Path string `json:"path"`
-	// Kind is "instructions", "readme" or "manifest" (summarised).
-	Kind string `json:"kind"`
-	// Bytes is the file's size as read (bounded by MaxFileBytes+1).
-	Bytes     int  `json:"bytes"`
-	Truncated bool `json:"truncated,omitempty"`
-}
-
-// ProjectContext is what discovery found: the files used and the text
+// Project is what discovery found: the files used and the text
 // the system prompt shows.
-type ProjectContext struct {
-	Files []ProjectFile
+type Project struct {
+	Files []event.ProjectFile
 	Text  string
 }
 
-// ProjectContextLoaded lists the files the run's prompt includes, so a
-// UI can show "using AGENTS.md, go.mod". Sent after run_started, only
-// when some file was found.
-type ProjectContextLoaded struct {
-	Files []ProjectFile `json:"files"`
-}
-
-func (ProjectContextLoaded) Type() string { return "project_context" }
-
-// DiscoverProjectContext reads the project files cfg names from fsys
+// Discover reads the project files cfg names from fsys
 // (the workspace: [safety.Workspace.FS]). Missing files are skipped; a
 // file that exists but cannot be read is an error naming it, because a
 // silently ignored AGENTS.md would leave the agent ignoring its rules.
-func DiscoverProjectContext(fsys fs.FS, cfg ProjectContextConfig) (ProjectContext, error) {
-	var pc ProjectContext
+func Discover(fsys fs.FS, cfg Config) (Project, error) {
+	var pc Project
 	if cfg.Disabled || fsys == nil {
 		return pc, nil
 	}
-	perFile := orDefault(cfg.MaxFileBytes, defaultProjectFileBytes)
-	budget := orDefault(cfg.MaxBytes, defaultProjectBytes)
+	perFile := cmp.Or(max(cfg.MaxFileBytes, 0), defaultProjectFileBytes)
+	budget := cmp.Or(max(cfg.MaxBytes, 0), defaultProjectBytes)
 	names := cfg.Files
 	if names == nil {
-		names = DefaultProjectFiles
+		names = defaultProjectFiles
 	}
 	var parts []string
 	for _, name := range names {
@@ -97,15 +92,15 @@ func DiscoverProjectContext(fsys fs.FS, cfg ProjectContextConfig) (ProjectContex
 			continue
 		}
 		if err != nil {
-			return ProjectContext{}, fmt.Errorf("agent: project context: reading %s: %w (fix its permissions, or leave it out with ProjectContextConfig.Files)", name, err)
+			return Project{}, fmt.Errorf("projectctx: reading %s: %w (fix its permissions, or leave it out with Config.Files)", name, err)
 		}
-		pf := ProjectFile{Path: path, Kind: projectFileKind(path), Bytes: len(data)}
+		pf := event.ProjectFile{Path: path, Kind: projectFileKind(path), Bytes: len(data)}
 		// A binary or mis-encoded file must not put invalid UTF-8 into the prompt.
 		body, cut := strings.ToValidUTF8(string(data), "\uFFFD"), len(data) > perFile
 		if pf.Kind == "manifest" {
 			body, cut = summarizeManifest(path, data), false
 		} else if cut {
-			body = cutAtLine(body, perFile)
+			body = textcut.AtLine(body, perFile)
 		}
 		header := "## " + path
 		if pf.Kind == "manifest" {
@@ -114,10 +109,10 @@ func DiscoverProjectContext(fsys fs.FS, cfg ProjectContextConfig) (ProjectContex
 		block := header + "\n" + strings.TrimRight(body, "\n")
 		if len(block) > budget {
 			if budget < 200 {
-				pc.Files = append(pc.Files, ProjectFile{Path: path, Kind: pf.Kind, Bytes: len(data), Truncated: true})
+				pc.Files = append(pc.Files, event.ProjectFile{Path: path, Kind: pf.Kind, Bytes: len(data), Truncated: true})
 				continue // no room left: listed, not shown
 			}
-			block, cut = cutAtLine(block, budget-100), true
+			block, cut = textcut.AtLine(block, budget-100), true
 		}
 		if cut {
 			block += fmt.Sprintf("\n[… %s is longer; read it with read_file for the rest]", path)
@@ -157,30 +152,4 @@ func projectFileKind(path string) string {
 		return "readme"
 	}
 	return "instructions"
-}
-
-// cutAtLine shortens s to at most n bytes, at a line end when one is
-// near, never inside a UTF-8 sequence.
-func cutAtLine(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if i := strings.LastIndexByte(s[:cut], '\n'); i > n/2 {
-		cut = i
-	}
-	return s[:cut]
-}
-
-// ProjectContext discovers the project context a run would use now, for
-// a UI that lists the files before the first prompt. Without a
-// workspace it is empty.
-func (e *Executor) ProjectContext() (ProjectContext, error) {
-	if e.cfg.Workspace == nil {
-		return ProjectContext{}, nil
-	}
-	return DiscoverProjectContext(e.cfg.Workspace.FS(), e.cfg.ProjectContext)
 }

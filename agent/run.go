@@ -15,8 +15,9 @@ import (
 	"github.com/tetherdev/tether/tools"
 )
 
-// run is the state of one turn and the sub-handlers wired for it. Only
-// the loop goroutine touches the fields below the handlers.
+// run is one turn: its mode, the sub-handlers wired for it, and its
+// state, split by concern (the conversation sent to the model, the
+// limits, the progress). Only the loop goroutine touches the state.
 type run struct {
 	e       *Executor
 	cfg     *Config
@@ -35,26 +36,42 @@ type run struct {
 	branches *branchCreator
 	guard    loopGuard
 
-	system     llm.Message
-	msgs       []llm.Message // system message followed by history; history aliases msgs[1:]
-	history    []llm.Message
-	specs      []llm.ToolSpec
-	max        int
-	maxRepeat  int
-	pivotAfter int
-	needWrites bool
-
-	iter     int
-	usage    llm.Usage
-	results  []callResult
-	wrote    bool
-	reminded bool
-	lastText string
-	allText  []string
-	branch   string
+	conversation
+	runLimits
+	runProgress
+	branch string
 
 	cpMu sync.Mutex
 	cp   changeSet // begun on the first write
+}
+
+// conversation is what the model is sent: the system message, the
+// history, and the tool specs of native calling. Invariant: history
+// aliases msgs[1:] and msgs[0] is system, so a request reuses one slice.
+type conversation struct {
+	system  llm.Message
+	msgs    []llm.Message
+	history []llm.Message
+	specs   []llm.ToolSpec
+}
+
+// runLimits are a run's bounds, fixed when it is wired.
+type runLimits struct {
+	max        int  // model calls
+	maxRepeat  int  // failures of the same call before stopping
+	pivotAfter int  // all-failed rounds before pivot guidance
+	needWrites bool // completion needs a successful write
+}
+
+// runProgress is what the loop has done so far.
+type runProgress struct {
+	iter     int
+	usage    llm.Usage
+	results  []callResult
+	wrote    bool // some write succeeded
+	reminded bool // the write reminder was sent
+	lastText string
+	allText  []string
 }
 
 // wire builds the sub-handlers for one run. Each receives functions and
@@ -274,7 +291,7 @@ func knownNames(reg *tools.Registry) []string {
 		}
 	}
 	// A namespaced tool (skill__todos) answers to its bare name (todos,
-	// as seed 004's skill actions write it) when no other tool has it.
+	// as envelope skill actions write it) when no other tool has it.
 	bare := map[string]int{}
 	for _, n := range reg.Names() {
 		if i := strings.LastIndex(n, tools.NamespaceSep); i > 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
@@ -79,7 +80,7 @@ func (e *Executor) extend() error {
 type runContext struct {
 	pb         promptBuilder
 	memory     *memoryKeeper
-	project    ProjectContext
+	project    projectctx.Project
 	projectErr error
 	userText   string // the prompt with the attachments before it
 	task       int    // index in history of the run's task message
@@ -100,7 +101,7 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 	}
 	r.userText = FormatUserContext(atts, in.Prompt)
 	if cfg.Workspace != nil {
-		r.project, r.projectErr = DiscoverProjectContext(cfg.Workspace.FS(), cfg.ProjectContext)
+		r.project, r.projectErr = projectctx.Discover(cfg.Workspace.FS(), cfg.ProjectContext)
 		if r.projectErr != nil {
 			cfg.Logger.Warn("agent: project context unavailable", "err", r.projectErr)
 		}
@@ -208,7 +209,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 		return nil
 	}
 	if r.meter.fixed == 0 {
-		r.meter.fixed = SpecTokens(r.specs)
+		r.meter.fixed = specTokens(r.specs)
 	}
 	msgs := append([]llm.Message{r.system}, r.history...)
 	used := r.meter.tokens(msgs)
@@ -301,7 +302,7 @@ func lastTask(h []llm.Message) int {
 			continue
 		}
 		c := m.Content
-		if hasAnyPrefix(c, "<tool_result", "Action results:", SummaryPrefix[:20]) {
+		if hasAnyPrefix(c, "<tool_result", "Action results:", summaryPrefix[:20]) {
 			continue
 		}
 		return i
@@ -316,4 +317,14 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 		}
 	}
 	return false
+}
+
+// ProjectContext discovers the project context a run would use now, for
+// a UI that lists the files before the first prompt. Without a
+// workspace it is empty.
+func (e *Executor) ProjectContext() (projectctx.Project, error) {
+	if e.cfg.Workspace == nil {
+		return projectctx.Project{}, nil
+	}
+	return projectctx.Discover(e.cfg.Workspace.FS(), e.cfg.ProjectContext)
 }

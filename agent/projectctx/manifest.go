@@ -1,4 +1,4 @@
-package agent
+package projectctx
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/textcut"
 )
 
 // maxManifestNames bounds the dependency names a summary lists.
@@ -26,7 +28,7 @@ func summarizeManifest(path string, data []byte) string {
 		s = summarizeTOML(path, string(data))
 	}
 	if strings.TrimSpace(s) == "" {
-		return cutAtLine(string(data), 1500)
+		return textcut.AtLine(string(data), 1500)
 	}
 	return s
 }
@@ -99,7 +101,7 @@ func summarizePackageJSON(data []byte) string {
 	if len(p.Scripts) > 0 {
 		b.WriteString("scripts:\n")
 		for _, k := range sortedKeys(p.Scripts) {
-			fmt.Fprintf(&b, "  %s: %s\n", k, excerpt(p.Scripts[k], 120))
+			fmt.Fprintf(&b, "  %s: %s\n", k, textcut.Excerpt(p.Scripts[k], 120))
 		}
 	}
 	writeNames(&b, "dependencies", sortedKeys(p.Dependencies))
