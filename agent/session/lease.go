@@ -2,12 +2,11 @@ package session
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"time"
+
+	"github.com/tetherdev/tether/internal/worker"
 )
 
 // DefaultLeaseTTL is how long a worker's claim on a session lasts without
@@ -22,8 +21,8 @@ const DefaultLeaseTTL = 30 * time.Second
 // the workers sharing a store.
 func WithWorker(name string) Option {
 	return func(m *Manager) error {
-		if name == "" {
-			return errors.New("session: WithWorker(\"\"): give each worker a unique, non-empty name")
+		if err := worker.CheckName("session", name); err != nil {
+			return err
 		}
 		m.worker = name
 		return nil
@@ -35,19 +34,12 @@ func WithWorker(name string) Option {
 // session of a dead one sooner, at the cost of more renewals.
 func WithLeaseTTL(ttl time.Duration) Option {
 	return func(m *Manager) error {
-		if ttl < 100*time.Millisecond {
-			return fmt.Errorf("session: WithLeaseTTL(%v): too short to renew in time; use at least 100ms", ttl)
+		if err := worker.CheckLeaseTTL("session", ttl); err != nil {
+			return err
 		}
 		m.leaseTTL = ttl
 		return nil
 	}
-}
-
-func defaultWorker() string {
-	host, _ := os.Hostname()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
 // errLeaseLost is the cause of a turn's cancellation when its lease could

@@ -14,6 +14,7 @@ import (
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/internal/worker"
 )
 
 // Manager creates, opens, lists and deletes sessions, and gives each
@@ -71,7 +72,7 @@ func NewManager(store Store, cfg agent.Config, opts ...Option) (*Manager, error)
 		}
 		cfg.Checkpoints = cp
 	}
-	m := &Manager{store: store, cfg: cfg, now: time.Now, worker: defaultWorker(), leaseTTL: DefaultLeaseTTL, open: map[string]*Session{}}
+	m := &Manager{store: store, cfg: cfg, now: time.Now, worker: worker.DefaultName(), leaseTTL: DefaultLeaseTTL, open: map[string]*Session{}}
 	for _, o := range opts {
 		if err := o(m); err != nil {
 			return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/internal/pgmigrate"
+	"github.com/tetherdev/tether/internal/worker"
 )
 
 // ErrSchemaTooNew: the approval tables were migrated by a newer Tether.
@@ -126,7 +127,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Board, error
 	if pool == nil {
 		return nil, errors.New("pgapproval: New: nil pool; use Open with a connection string")
 	}
-	b := &Board{pool: pool, poll: DefaultPollInterval, log: slog.New(slog.DiscardHandler), worker: defaultWorker(), leaseTTL: DefaultLeaseTTL,
+	b := &Board{pool: pool, poll: DefaultPollInterval, log: slog.New(slog.DiscardHandler), worker: worker.DefaultName(), leaseTTL: DefaultLeaseTTL,
 		waiting: map[string]*approval.Manager{}, done: make(chan struct{})}
 	for _, o := range opts {
 		if err := o(b); err != nil {

@@ -2,15 +2,12 @@ package pgapproval
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/internal/worker"
 )
 
 // DefaultLeaseTTL is how long a board's claim to be alive lasts without
@@ -24,8 +21,8 @@ const DefaultLeaseTTL = 30 * time.Second
 // suffix; names must be unique among the processes sharing a database.
 func WithWorker(name string) Option {
 	return func(b *Board) error {
-		if name == "" {
-			return errors.New("pgapproval: WithWorker(\"\"): give each process a unique, non-empty name")
+		if err := worker.CheckName("pgapproval", name); err != nil {
+			return err
 		}
 		b.worker = name
 		return nil
@@ -37,19 +34,12 @@ func WithWorker(name string) Option {
 // sooner, at the cost of more renewals.
 func WithLeaseTTL(ttl time.Duration) Option {
 	return func(b *Board) error {
-		if ttl < 100*time.Millisecond {
-			return fmt.Errorf("pgapproval: WithLeaseTTL(%v): too short to renew in time; use at least 100ms", ttl)
+		if err := worker.CheckLeaseTTL("pgapproval", ttl); err != nil {
+			return err
 		}
 		b.leaseTTL = ttl
 		return nil
 	}
-}
-
-func defaultWorker() string {
-	host, _ := os.Hostname()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
 // ownerAlive is true of a request row whose publishing board holds a
