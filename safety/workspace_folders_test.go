@@ -2,9 +2,12 @@ package safety
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"testing/fstest"
 )
 
 // multiRoot builds two sibling roots, app (primary) and lib, plus a file
@@ -186,6 +189,49 @@ func TestWithFolderRefuses(t *testing.T) {
 		if w, err := OpenWorkspace(app, tc.opts...); err == nil {
 			w.Close()
 			t.Errorf("%s: OpenWorkspace accepted it", tc.name)
+		}
+	}
+}
+
+// TestFoldersFS: FS shows the folders as directories of their names, passes
+// the standard library's file system checks, and stays confined.
+func TestFoldersFS(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{"app/main.go": "m", "lib/pkg/util.go": "u", "docs/a.md": "a"} {
+		full := filepath.Join(base, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := OpenWorkspace(filepath.Join(base, "app"), WithFolder("lib", filepath.Join(base, "lib")), WithFolder("docs", filepath.Join(base, "docs")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := fstest.TestFS(w.FS(), "main.go", "lib/pkg/util.go", "docs/a.md"); err != nil {
+		t.Fatal(err)
+	}
+	var walked []string
+	if err := fs.WalkDir(w.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			walked = append(walked, p)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"docs/a.md", "lib/pkg/util.go", "main.go"}; !slices.Equal(walked, want) {
+		t.Fatalf("WalkDir = %v; want %v", walked, want)
+	}
+	for _, bad := range []string{"lib/../main.go", "../lib/pkg/util.go", "/etc/passwd"} {
+		if _, err := w.FS().Open(bad); err == nil {
+			t.Errorf("FS().Open(%q) succeeded", bad)
 		}
 	}
 }

@@ -240,5 +240,11 @@ func (w *Workspace) Rename(oldpath, newpath string) error {
 // friends, confined by the os.Root: symlinks that lead outside fail to
 // open. It does not apply sensitivity; tools that show file contents to a
 // model should Check each path (Secret → ask first). It covers the
-// primary root only, not the folders added with WithFolder.
-func (w *Workspace) FS() fs.FS { return w.osRoot.FS() }
+// whole workspace: the folders added with WithFolder appear as directories
+// of their names, each confined to its own root.
+func (w *Workspace) FS() fs.FS {
+	if len(w.folders) == 0 {
+		return w.osRoot.FS()
+	}
+	return foldersFS{w}
+}
