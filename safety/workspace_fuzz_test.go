@@ -174,6 +174,8 @@ func BenchmarkCheck(b *testing.B) {
 		{"outside", "../out/secret", OpRead},
 		{"absolute", filepath.Join(w.Root(), "src/pkg/a.go"), OpRead},
 		{"invalid", "src/\u202epkg", OpRead},
+		{"folder", "lib/util.go", OpRead},
+		{"folder-escape", "lib/../../ws/.env", OpRead},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
