@@ -199,7 +199,11 @@ func (w *Workspace) Rename(oldpath, newpath string) error {
 		return &PathError{Op: "rename", Path: newpath, Err: ErrInvalidPath,
 			Detail: fmt.Sprintf("%s and %s are in different workspace folders; write the file in its new folder and remove the old one instead", oldpath, newpath)}
 	case fromOK:
-		return asWritten(fromF.ws.Rename(fromSub, toSub), newpath)
+		err := fromF.ws.Rename(fromSub, toSub)
+		if pe := (*PathError)(nil); errors.As(err, &pe) && pe.Path == fromSub {
+			return asWritten(err, oldpath)
+		}
+		return asWritten(err, newpath)
 	}
 	from, err := w.use("rename", oldpath, OpWrite, false)
 	if err != nil {
