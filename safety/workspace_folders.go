@@ -83,16 +83,6 @@ func (w *Workspace) closeFolders() error {
 	return errors.Join(errs...)
 }
 
-// Folders returns the names of the extra roots added with WithFolder, in
-// the order they were given.
-func (w *Workspace) Folders() []string {
-	names := make([]string, len(w.folders))
-	for i, f := range w.folders {
-		names[i] = f.name
-	}
-	return names
-}
-
 // route picks the folder a path names, and the path to give that folder's
 // Workspace; ok is false when the path belongs to the primary root (which
 // also refuses spellings and paths outside every root). Only the choice of
