@@ -6,6 +6,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/textcut"
+	"github.com/tetherdev/tether/safety"
 )
 
 // ErrAttachment: an attachment in Input.Context could not be used; the
@@ -20,8 +23,9 @@ var ErrAttachment = errors.New("agent: bad attachment")
 type Attachment struct {
 	// Path is the file as the editor names it, workspace-relative; in a
 	// multi-root workspace it may start with the folder's name
-	// ("search-node-master/src/ProcessSearch.ts"), which is resolved by
-	// the folder-name prefix rule of [ResolveMultiRootPath].
+	// ("search-node-master/src/ProcessSearch.ts"): the workspace's own
+	// name is dropped when it holds nothing of that name, and the name of
+	// a folder added with safety.WithFolder reads from that folder.
 	Path string `json:"path"`
 	// StartLine and EndLine are the 1-based inclusive lines of a
 	// selection; both zero means the whole file.
@@ -160,4 +164,44 @@ func selectLines(text string, start, end int) (string, error) {
 	}
 	end = min(end, len(lines))
 	return strings.Join(lines[start-1:end], ""), nil
+}
+
+// loadAttachments fills in the content of attachments the host sent
+// without it, reading through the workspace (confinement and secret-file
+// rules apply: attaching .env needs the host to send its content
+// itself). A path may carry the workspace folder's name as a prefix, or
+// name one of the workspace's further folders (safety.WithFolder): the
+// Workspace resolves both, as it does for every tool.
+func loadAttachments(ws *safety.Workspace, atts []Attachment) ([]Attachment, error) {
+	out := make([]Attachment, len(atts))
+	for i, a := range atts {
+		if err := a.check(); err != nil {
+			return nil, err
+		}
+		if a.Content != "" {
+			out[i] = a
+			continue
+		}
+		if ws == nil {
+			return nil, fmt.Errorf("%w: %s has no content and there is no workspace to read it from; send Attachment.Content", ErrAttachment, a.Name())
+		}
+		data, err := ws.ReadFile(a.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrAttachment, a.Name(), err)
+		}
+		text := string(data)
+		if a.StartLine > 0 {
+			if text, err = selectLines(text, a.StartLine, a.EndLine); err != nil {
+				return nil, fmt.Errorf("%w: %s: %v", ErrAttachment, a.Name(), err)
+			}
+		} else if len(text) > MaxAttachmentBytes {
+			cut := textcut.AtLine(text, MaxAttachmentBytes)
+			n := strings.Count(cut, "\n")
+			a.StartLine, a.EndLine = 1, max(n, 1)
+			text = cut
+		}
+		out[i] = a
+		out[i].Content = text
+	}
+	return out, nil
 }

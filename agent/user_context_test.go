@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/safety"
 )
 
 // TestFormatUserContextExactFormat pins the exact context string.
@@ -57,48 +59,43 @@ func TestParseAttachment(t *testing.T) {
 	}
 }
 
-func TestResolveMultiRootPath(t *testing.T) {
-	root := t.TempDir()
-	app := filepath.Join(root, "demo-project")
-	lib := filepath.Join(root, "lib")
-	for _, p := range []string{"demo-project/rss-fetch.ts", "demo-project/nested/demo-project/x.ts", "demo-project/nested/y.ts", "lib/util.ts"} {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(root, p), nil, 0o644))
-	}
-	// A real sub-directory named like the folder.
-	require.NoError(t, os.MkdirAll(filepath.Join(app, "demo-project"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(app, "demo-project", "real.ts"), nil, 0o644))
-
-	one := []Folder{{Name: "demo-project", Root: app}}
-	two := []Folder{{Name: "demo-project", Root: app}, {Name: "lib", Root: lib}}
-	for _, tc := range []struct {
-		folders  []Folder
-		in       string
-		folder   string
-		rel      string
-		wantFail bool
-	}{
-		{one, "demo-project/rss-fetch.ts", "demo-project", "rss-fetch.ts", false},      // the editor's prefix is stripped
-		{one, "rss-fetch.ts", "demo-project", "rss-fetch.ts", false},                   // a plain relative path
-		{one, "demo-project/real.ts", "demo-project", "demo-project/real.ts", false},   // a real sub-directory is kept
-		{one, "./nested/y.ts", "demo-project", "nested/y.ts", false},                   // cleaned
-		{one, filepath.Join(app, "nested/y.ts"), "demo-project", "nested/y.ts", false}, // absolute inside
-		{one, "/etc/passwd", "", "", true},                                             // absolute outside
-		{two, "lib/util.ts", "lib", "util.ts", false},                                  // first segment names a folder
-		{two, "util.ts", "lib", "util.ts", false},                                      // found in the second folder
-		{two, "new.ts", "demo-project", "new.ts", false},                               // nowhere: the first folder
+// TestAttachmentsMultiRoot: attachments in a multi-root workspace are read
+// from the folder their path names, the primary's own name is dropped, and
+// a path that leaves its folder is refused, not read from another root.
+func TestAttachmentsMultiRoot(t *testing.T) {
+	base := t.TempDir()
+	app, lib := filepath.Join(base, "demo-project"), filepath.Join(base, "lib")
+	for p, content := range map[string]string{
+		"demo-project/rss-fetch.ts": "fetch\n", "demo-project/.env": "SECRET=1\n", "lib/util.ts": "a\nb\nc\n",
 	} {
-		f, rel, err := ResolveMultiRootPath(tc.folders, tc.in, nil)
-		if tc.wantFail {
-			require.ErrorIs(t, err, ErrNoFolder, tc.in)
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(base, p)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(base, p), []byte(content), 0o644))
+	}
+	require.NoError(t, os.Symlink(filepath.Join(app, ".env"), filepath.Join(lib, "env-link")))
+	ws, err := safety.OpenWorkspace(app, safety.WithFolder("lib", lib))
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+
+	for _, tc := range []struct {
+		att  Attachment
+		want string // "" means refused
+	}{
+		{Attachment{Path: "demo-project/rss-fetch.ts"}, "fetch\n"},
+		{Attachment{Path: "rss-fetch.ts"}, "fetch\n"},
+		{Attachment{Path: "lib/util.ts", StartLine: 2, EndLine: 3}, "b\nc\n"},
+		{Attachment{Path: filepath.Join(lib, "util.ts")}, "a\nb\nc\n"},
+		{Attachment{Path: "lib/../demo-project/.env"}, ""},
+		{Attachment{Path: "lib/../../demo-project/rss-fetch.ts"}, ""},
+		{Attachment{Path: "lib/env-link"}, ""},
+	} {
+		got, err := loadAttachments(ws, []Attachment{tc.att})
+		if tc.want == "" {
+			require.ErrorIs(t, err, ErrAttachment, tc.att.Path)
 			continue
 		}
-		require.NoError(t, err, tc.in)
-		require.Equal(t, tc.folder, f.Name, tc.in)
-		require.Equal(t, tc.rel, rel, tc.in)
+		require.NoError(t, err, tc.att.Path)
+		require.Equal(t, tc.want, got[0].Content, tc.att.Path)
 	}
-	_, _, err := ResolveMultiRootPath(nil, "a", nil)
-	require.ErrorIs(t, err, ErrNoFolder)
 }
 
 // TestAttachmentsInRun: the executor reads a selection and a whole file

@@ -40,6 +40,12 @@
 // (temporary file in the same directory, fsync, rename) and re-validates at
 // write time against the directory it holds open.
 //
+// A multi-root workspace, as editors have, adds further named roots with
+// WithFolder: "lib/util.go" then names util.go in the folder lib, and the
+// rest of the path is confined to that one root, so neither ".." nor a
+// symlink leads from one root into another. FS shows the folders as
+// directories of their names.
+//
 // # Sensitivity
 //
 // Some files need a human's approval even inside the workspace: secrets

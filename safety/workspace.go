@@ -28,6 +28,11 @@ type Workspace struct {
 	sens   *Sensitivity
 	log    *slog.Logger
 
+	// folders are the extra roots of a multi-root workspace (WithFolder);
+	// specs holds them between the options and their opening.
+	folders []folder
+	specs   []folderSpec
+
 	// beforeUse, when set by tests, runs in every I/O method between the
 	// check and the I/O: the window a concurrent attacker would use.
 	beforeUse func(op, rel string)
@@ -123,6 +128,10 @@ func OpenWorkspace(root string, opts ...WorkspaceOption) (*Workspace, error) {
 		return nil, &PathError{Op: "open workspace", Path: root, Err: err}
 	}
 	w.osRoot = r
+	if err := w.openFolders(); err != nil {
+		r.Close()
+		return nil, err
+	}
 	return w, nil
 }
 
@@ -132,13 +141,20 @@ func (w *Workspace) Root() string { return w.root }
 // Sensitivity returns the rules the workspace applies (nil: floor only).
 func (w *Workspace) Sensitivity() *Sensitivity { return w.sens }
 
-// Close releases the directory handle. Check keeps working; I/O fails.
-func (w *Workspace) Close() error { return w.osRoot.Close() }
+// Close releases the directory handles, the folders' too. Check keeps
+// working; I/O fails.
+func (w *Workspace) Close() error {
+	return errors.Join(w.osRoot.Close(), w.closeFolders())
+}
 
 // Rel returns path relative to the root, slash-separated ("." for the root),
 // after expansion and symlink resolution; or an error wrapping ErrInvalidPath
 // or ErrOutsideWorkspace.
 func (w *Workspace) Rel(path string) (string, error) {
+	if f, sub, ok := w.route(path); ok {
+		rel, err := f.ws.Rel(sub)
+		return f.qualify(rel), asWritten(err, path)
+	}
 	pc, err := w.check(path, OpRead, true, false)
 	if err != nil {
 		err.Op = "rel"

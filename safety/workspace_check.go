@@ -49,6 +49,12 @@ type PathCheck struct {
 // resolves, so neither a symlink named "notes" pointing at .env nor a
 // symlink named ".env" evades it.
 func (w *Workspace) Check(path string, op Op) PathCheck {
+	if f, sub, ok := w.route(path); ok {
+		pc := f.ws.Check(sub, op)
+		pc.Rel = f.qualify(pc.Rel)
+		pc.Err = asWritten(pc.Err, path)
+		return pc
+	}
 	pc, _ := w.check(path, op, true, true)
 	w.logCheck(path, op, pc)
 	return pc

@@ -8,33 +8,35 @@ import (
 )
 
 // fuzzWorkspace builds a small tree with symlinks pointing in, out, in
-// loops and through "..", and returns it opened.
+// loops and through "..", and a second root "lib" (a folder of the
+// workspace) with symlinks into the first, and returns it opened.
 func fuzzWorkspace(tb testing.TB, dir string) *Workspace {
 	tb.Helper()
 	base, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	root, out := filepath.Join(base, "ws"), filepath.Join(base, "out")
-	for _, d := range []string{root + "/src/pkg", root + "/.git/hooks", out} {
+	root, out, lib := filepath.Join(base, "ws"), filepath.Join(base, "out"), filepath.Join(base, "lib")
+	for _, d := range []string{root + "/src/pkg", root + "/.git/hooks", out, lib} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	for _, f := range []string{root + "/src/pkg/a.go", root + "/.env", out + "/secret"} {
+	for _, f := range []string{root + "/src/pkg/a.go", root + "/.env", out + "/secret", lib + "/util.go"} {
 		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
 			tb.Fatal(err)
 		}
 	}
 	for link, target := range map[string]string{
 		"in": "src", "out": out, "up": "..", "loop": "loop", "env": ".env",
-		"src/pkg/back": "../..", "abs": root + "/src/pkg/a.go",
+		"src/pkg/back": "../..", "abs": root + "/src/pkg/a.go", "tolib": lib,
+		"../lib/toapp": root + "/.env", "../lib/up": "..",
 	} {
 		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	w, err := OpenWorkspace(root, WithHome(base))
+	w, err := OpenWorkspace(root, WithHome(base), WithFolder("lib", lib))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -50,6 +52,7 @@ func FuzzCheck(f *testing.F) {
 		"file://localhost/x", "in/pkg/a.go", "out/secret", "up/out/secret", "loop", "env", "src/pkg/back/.env",
 		"abs", ".ENV::$DATA", ".git./hooks/x", "a\x00b", "a\u202eb", "a/../../ws/x", "//", "./.", "x/", "in/",
 		"src/pkg/a.go/x", "\\x", "~", "~/", strings.Repeat("a/", 300), strings.Repeat("../", 50) + "etc",
+		"lib/util.go", "lib/../../ws/.env", "lib/toapp", "lib/up/out/secret", "tolib/util.go", "~/lib/../ws/.env", "lib",
 	} {
 		for op := range Op(3) {
 			f.Add(s, uint8(op))
@@ -70,13 +73,18 @@ func FuzzCheck(f *testing.F) {
 		default:
 			t.Fatalf("Check(%q, %v): decision %v", p, op, pc.Decision)
 		}
-		if !within(w.Root(), pc.Resolved) {
-			t.Fatalf("Check(%q, %v) = %v but Resolved %q is outside %q", p, op, pc.Decision, pc.Resolved, w.Root())
+		name, root := rootOf(w, pc.Resolved)
+		if root == "" {
+			t.Fatalf("Check(%q, %v) = %v but Resolved %q is outside every root", p, op, pc.Decision, pc.Resolved)
 		}
-		if pc.Rel != relTo(w.Root(), pc.Resolved) || pc.Rel == ".." || strings.HasPrefix(pc.Rel, "../") || filepath.IsAbs(pc.Rel) {
+		want := relTo(root, pc.Resolved)
+		if name != "" {
+			want = folder{name: name}.qualify(want)
+		}
+		if pc.Rel != want || pc.Rel == ".." || strings.HasPrefix(pc.Rel, "../") || filepath.IsAbs(pc.Rel) {
 			t.Fatalf("Check(%q, %v): Rel %q disagrees with Resolved %q", p, op, pc.Rel, pc.Resolved)
 		}
-		if op == OpWrite && pc.Rel == "." {
+		if op == OpWrite && (pc.Rel == "." || pc.Rel == name) {
 			t.Fatalf("Check(%q, write) allowed writing the root", p)
 		}
 		if pc.Err != nil {
@@ -105,7 +113,7 @@ func kernelAgrees(t *testing.T, w *Workspace, p string, pc PathCheck) {
 	if err != nil {
 		return
 	}
-	if !within(w.Root(), real) && pc.Decision != Deny {
+	if _, root := rootOf(w, real); root == "" && pc.Decision != Deny {
 		t.Fatalf("Check(%q) = %v (Resolved %q) but the kernel reaches %q, outside", p, pc.Decision, pc.Resolved, real)
 	}
 	if pc.Decision != Deny && pc.Exists {
@@ -115,6 +123,20 @@ func kernelAgrees(t *testing.T, w *Workspace, p string, pc PathCheck) {
 			t.Fatalf("Check(%q) resolved to %q, but the kernel opens a different file", p, pc.Resolved)
 		}
 	}
+}
+
+// rootOf names the root the resolved path p lies in: "" and the primary
+// root, a folder's name and root, or "" and "" when p is in none.
+func rootOf(w *Workspace, p string) (name, root string) {
+	if within(w.Root(), p) {
+		return "", w.Root()
+	}
+	for _, f := range w.folders {
+		if within(f.ws.Root(), p) {
+			return f.name, f.ws.Root()
+		}
+	}
+	return "", ""
 }
 
 // FuzzParseAutoApprovePatterns: the seed config loader never panics, and
@@ -152,6 +174,8 @@ func BenchmarkCheck(b *testing.B) {
 		{"outside", "../out/secret", OpRead},
 		{"absolute", filepath.Join(w.Root(), "src/pkg/a.go"), OpRead},
 		{"invalid", "src/\u202epkg", OpRead},
+		{"folder", "lib/util.go", OpRead},
+		{"folder-escape", "lib/../../ws/.env", OpRead},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -60,6 +60,10 @@ func native(rel string) string { return filepath.FromSlash(rel) }
 
 // Open opens path for reading.
 func (w *Workspace) Open(path string) (*os.File, error) {
+	if f, sub, ok := w.route(path); ok {
+		file, err := f.ws.Open(sub)
+		return file, asWritten(err, path)
+	}
 	pc, err := w.use("open", path, OpRead, true)
 	if err != nil {
 		return nil, err
@@ -69,6 +73,10 @@ func (w *Workspace) Open(path string) (*os.File, error) {
 
 // ReadFile reads the whole file at path.
 func (w *Workspace) ReadFile(path string) ([]byte, error) {
+	if f, sub, ok := w.route(path); ok {
+		b, err := f.ws.ReadFile(sub)
+		return b, asWritten(err, path)
+	}
 	pc, err := w.use("read", path, OpRead, true)
 	if err != nil {
 		return nil, err
@@ -87,6 +95,10 @@ func (w *Workspace) ReadFile(path string) ([]byte, error) {
 
 // Stat describes the file path names, following symlinks.
 func (w *Workspace) Stat(path string) (fs.FileInfo, error) {
+	if f, sub, ok := w.route(path); ok {
+		fi, err := f.ws.Stat(sub)
+		return fi, asWritten(err, path)
+	}
 	pc, err := w.use("stat", path, OpRead, true)
 	if err != nil {
 		return nil, err
@@ -101,6 +113,10 @@ func (w *Workspace) Stat(path string) (fs.FileInfo, error) {
 // Lstat describes path without following a final symlink. The symlink
 // itself must lie inside the workspace; its target may not.
 func (w *Workspace) Lstat(path string) (fs.FileInfo, error) {
+	if f, sub, ok := w.route(path); ok {
+		fi, err := f.ws.Lstat(sub)
+		return fi, asWritten(err, path)
+	}
 	pc, err := w.use("lstat", path, OpRead, false)
 	if err != nil {
 		return nil, err
@@ -114,6 +130,10 @@ func (w *Workspace) Lstat(path string) (fs.FileInfo, error) {
 
 // ReadDir lists the directory at path, sorted by name.
 func (w *Workspace) ReadDir(path string) ([]fs.DirEntry, error) {
+	if f, sub, ok := w.route(path); ok {
+		ents, err := f.ws.ReadDir(sub)
+		return ents, asWritten(err, path)
+	}
 	pc, err := w.use("readdir", path, OpRead, true)
 	if err != nil {
 		return nil, err
@@ -127,6 +147,9 @@ func (w *Workspace) ReadDir(path string) ([]fs.DirEntry, error) {
 
 // MkdirAll creates the directory path and any missing parents.
 func (w *Workspace) MkdirAll(path string, perm fs.FileMode) error {
+	if f, sub, ok := w.route(path); ok {
+		return asWritten(f.ws.MkdirAll(sub, perm), path)
+	}
 	pc, err := w.use("mkdir", path, OpWrite, true)
 	if errors.Is(err, ErrRootOperation) {
 		return nil // the root exists by construction
@@ -140,6 +163,9 @@ func (w *Workspace) MkdirAll(path string, perm fs.FileMode) error {
 // Remove deletes the file or empty directory path. A final symlink is
 // removed itself, not its target.
 func (w *Workspace) Remove(path string) error {
+	if f, sub, ok := w.route(path); ok {
+		return asWritten(f.ws.Remove(sub), path)
+	}
 	pc, err := w.use("remove", path, OpWrite, false)
 	if err != nil {
 		return err
@@ -163,8 +189,22 @@ func (w *Workspace) Remove(path string) error {
 // Across directories it goes by name through os.Root (the standard library
 // has no two-directory rename on held handles): still confined, with a
 // window of microseconds in which a swap could redirect it inside the
-// workspace.
+// workspace. In a multi-root workspace both paths must be in the same root:
+// a move between roots could not be one atomic rename.
 func (w *Workspace) Rename(oldpath, newpath string) error {
+	fromF, fromSub, fromOK := w.route(oldpath)
+	toF, toSub, toOK := w.route(newpath)
+	switch {
+	case fromOK != toOK || fromF.name != toF.name:
+		return &PathError{Op: "rename", Path: newpath, Err: ErrInvalidPath,
+			Detail: fmt.Sprintf("%s and %s are in different workspace folders; write the file in its new folder and remove the old one instead", oldpath, newpath)}
+	case fromOK:
+		err := fromF.ws.Rename(fromSub, toSub)
+		if pe := (*PathError)(nil); errors.As(err, &pe) && pe.Path == fromSub {
+			return asWritten(err, oldpath)
+		}
+		return asWritten(err, newpath)
+	}
 	from, err := w.use("rename", oldpath, OpWrite, false)
 	if err != nil {
 		return err
@@ -203,5 +243,12 @@ func (w *Workspace) Rename(oldpath, newpath string) error {
 // FS returns a read-only view of the workspace for fs.WalkDir, fs.Glob and
 // friends, confined by the os.Root: symlinks that lead outside fail to
 // open. It does not apply sensitivity; tools that show file contents to a
-// model should Check each path (Secret → ask first).
-func (w *Workspace) FS() fs.FS { return w.osRoot.FS() }
+// model should Check each path (Secret → ask first). It covers the
+// whole workspace: the folders added with WithFolder appear as directories
+// of their names, each confined to its own root.
+func (w *Workspace) FS() fs.FS {
+	if len(w.folders) == 0 {
+		return w.osRoot.FS()
+	}
+	return foldersFS{w}
+}

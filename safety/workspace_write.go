@@ -28,6 +28,9 @@ import (
 // Writing replaces the file's inode, so other hard links to it keep the old
 // content (Check reports Confirm for such files).
 func (w *Workspace) WriteFile(path string, data []byte, perm fs.FileMode) error {
+	if f, sub, ok := w.route(path); ok {
+		return asWritten(f.ws.WriteFile(sub, data, perm), path)
+	}
 	if strings.HasSuffix(path, "/") {
 		return &PathError{Op: "write", Path: path, Err: ErrInvalidPath, Detail: "ends with \"/\", which names a directory; drop it to write a file"}
 	}

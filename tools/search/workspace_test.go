@@ -57,3 +57,33 @@ func TestOpenAtRefusesSymlink(t *testing.T) {
 	_, err = openAt(d, "link.txt")
 	assert.Error(t, err, "a file swapped for a symlink after the walk saw it must not be followed")
 }
+
+// TestSearchMultiRoot: over a workspace with a further folder, search and
+// list reach the folder's files under its name, a folder's secrets are left
+// out, and a symlink from the folder into the primary root is not followed.
+func TestSearchMultiRoot(t *testing.T) {
+	app := tree(t, map[string]string{"main.go": "TOKEN in app\n", ".env": "TOKEN=app\n"})
+	lib := tree(t, map[string]string{"pkg/util.go": "TOKEN in lib\n", "config/prod.env": "TOKEN=lib\n"})
+	require.NoError(t, os.Symlink(filepath.Join(app, ".env"), filepath.Join(lib, "pkg", "env.txt")))
+	ws, err := safety.OpenWorkspace(app, safety.WithFolder("lib", lib))
+	require.NoError(t, err)
+	defer ws.Close()
+
+	for _, tc := range []struct{ args, want string }{
+		{`{"query":"TOKEN","contextLines":0}`, "── lib/pkg/util.go ──\n→ 1: TOKEN in lib\n\n── main.go ──\n→ 1: TOKEN in app\n\n[2 matches in 2 files]\n" +
+			"[1 file that may hold secrets (.env, keys, credentials) not searched; read one with read_file if you need it, which asks the user.]"},
+		{`{"query":"TOKEN","path":"lib","contextLines":0}`, "── lib/pkg/util.go ──\n→ 1: TOKEN in lib\n\n[1 matches in 1 files]\n" +
+			"[1 file that may hold secrets (.env, keys, credentials) not searched; read one with read_file if you need it, which asks the user.]"},
+	} {
+		res, err := call(t, NewSearch(ws), tc.args)
+		require.NoError(t, err, tc.args)
+		assert.Equal(t, tc.want, res.Text, tc.args)
+	}
+	_, err = call(t, NewSearch(ws), `{"query":"TOKEN","path":"lib/../../x"}`)
+	require.ErrorIs(t, err, safety.ErrOutsideWorkspace)
+
+	list, err := call(t, NewList(ws), `{"recursive":true}`)
+	require.NoError(t, err)
+	assert.Contains(t, list.Text, "lib/")
+	assert.Contains(t, list.Text, "util.go")
+}
