@@ -70,11 +70,11 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 
 	res, err := e.run(cfg, task)
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 	require.Equal(t, "6 parts\n", e.read("total.txt"))
 	require.Zero(t, e.model.Remaining())
 
-	compactions := eventsOf[ContextCompacted](e.rec)
+	compactions := eventsOf[event.ContextCompacted](e.rec)
 	require.Len(t, compactions, 2, "the session overflows twice")
 	require.Equal(t, 1, summaries.Remaining())
 	for _, c := range compactions {
@@ -84,7 +84,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 		require.False(t, c.Fallback)
 	}
 	require.Equal(t, "Summary one: read part0 and part1; each has 45 lines.", compactions[0].Summary)
-	b, err := MarshalEvent(compactions[0])
+	b, err := event.Marshal(compactions[0])
 	require.NoError(t, err)
 	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
@@ -211,15 +211,15 @@ func TestRequestCompactionMidRun(t *testing.T) {
 	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
 	x, err := New(cfg)
 	require.NoError(t, err)
-	e.rec.hook = func(ev Event) {
-		if a, ok := ev.(ToolAction); ok && a.CallID == "call_2_0" && a.Status == StatusRunning {
+	e.rec.hook = func(ev event.Event) {
+		if a, ok := ev.(event.ToolAction); ok && a.CallID == "call_2_0" && a.Status == event.StatusRunning {
 			x.RequestCompaction()
 		}
 	}
 	res, err := x.Run(context.Background(), Input{Prompt: "read both"})
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
-	cs := eventsOf[ContextCompacted](e.rec)
+	require.Equal(t, event.StopCompleted, res.StopReason)
+	cs := eventsOf[event.ContextCompacted](e.rec)
 	require.Len(t, cs, 1)
 	require.Equal(t, "host", cs[0].Reason)
 	require.Equal(t, "Read a.txt: 500 lines of a.", cs[0].Summary)
@@ -236,10 +236,10 @@ func TestRequestCompactionWithNothingToCompact(t *testing.T) {
 	x.RequestCompaction()
 	_, err = x.Run(context.Background(), Input{Prompt: "hello"})
 	require.NoError(t, err)
-	n := eventsOf[Notice](e.rec)
+	n := eventsOf[event.Notice](e.rec)
 	require.Len(t, n, 1)
-	require.Equal(t, NoticeCompactionSkipped, n[0].Kind)
-	require.Empty(t, eventsOf[ContextCompacted](e.rec))
+	require.Equal(t, event.NoticeCompactionSkipped, n[0].Kind)
+	require.Empty(t, eventsOf[event.ContextCompacted](e.rec))
 }
 
 // TestLongSessionCompactsTextMode: the same long session in text tool
@@ -264,10 +264,10 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 	task := "Count the parts in part0.txt to part5.txt and write the total to total.txt."
 	res, err := e.run(cfg, task)
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 	require.Equal(t, ToolCallingText, res.ToolCalling)
 	require.Equal(t, "6 parts\n", e.read("total.txt"))
-	require.GreaterOrEqual(t, len(eventsOf[ContextCompacted](e.rec)), 2)
+	require.GreaterOrEqual(t, len(eventsOf[event.ContextCompacted](e.rec)), 2)
 	for i, req := range e.model.Requests() {
 		found := false
 		for _, m := range req.Messages {
@@ -311,7 +311,7 @@ func TestContextOverflowNotice(t *testing.T) {
 	cfg.Compaction = CompactionConfig{ContextLength: 1500}
 	res, err := e.run(cfg, "read big.txt twice")
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 	kinds := e.rec.noticeKinds()
-	require.Contains(t, kinds, NoticeContextOverflow)
+	require.Contains(t, kinds, event.NoticeContextOverflow)
 }

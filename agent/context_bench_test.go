@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/tetherdev/tether/agent/event"
+
 	"fmt"
 	"strings"
 	"testing"
@@ -38,8 +40,8 @@ func BenchmarkEstimateTokens(b *testing.B) {
 // BenchmarkSystemPrompt measures the prompt rebuilt before every model
 // call (it carries the session memory).
 func BenchmarkSystemPrompt(b *testing.B) {
-	mem := &Memory{FilesRead: []string{"a.go", "b.go", "c.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: StatusError, Detail: "exit code 1"}},
-		Plan: []TodoItem{{Text: "one", Status: TodoDone}, {Text: "two", Status: TodoInProgress}}}
+	mem := &Memory{FilesRead: []string{"a.go", "b.go", "c.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: event.StatusError, Detail: "exit code 1"}},
+		Plan: []event.TodoItem{{Text: "one", Status: event.TodoDone}, {Text: "two", Status: event.TodoInProgress}}}
 	k := &memoryKeeper{mem: mem}
 	pb := promptBuilder{mode: builtinMode(ModeAgent), calling: ToolCallingText, names: []string{"read_file", "search_workspace", "find_definition", "skill__todos", "subagent"},
 		tools: strings.Repeat("### tool\nDoes things.\nArguments:\n  \"path\": string\n\n", 12), project: strings.Repeat("Project rule.\n", 200)}

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/tetherdev/tether/agent/event"
+
 	"context"
 	"fmt"
 	"slices"
@@ -20,7 +22,7 @@ import (
 // but must not modify the messages. An error stops the run at the next
 // safe point, as an Emit error does.
 type IterationSink interface {
-	Sink
+	event.Sink
 	SaveIteration(ctx context.Context, st IterationState) error
 }
 

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/tetherdev/tether/agent/event"
+
 	"context"
 	"errors"
 	"testing"
@@ -74,6 +76,6 @@ func TestIterationSinkFailureStopsRun(t *testing.T) {
 	res, err := x.Run(context.Background(), Input{Prompt: "look at a.txt"})
 	require.ErrorIs(t, err, ErrSink)
 	require.ErrorContains(t, err, "disk full")
-	assert.Equal(t, StopError, res.StopReason)
+	assert.Equal(t, event.StopError, res.StopReason)
 	assert.Len(t, e.model.Requests(), 1)
 }

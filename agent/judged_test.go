@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/tetherdev/tether/agent/event"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -209,7 +211,7 @@ func TestConflictingAliasesRefused(t *testing.T) {
 			}
 			acts := e.rec.actions()
 			require.Len(t, acts, 1)
-			assert.Equal(t, StatusError, acts[0].Status)
+			assert.Equal(t, event.StatusError, acts[0].Status)
 			assert.Contains(t, acts[0].Output, "given twice")
 		})
 	}

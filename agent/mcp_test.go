@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/tetherdev/tether/agent/event"
+
 	"context"
 	"sync/atomic"
 	"testing"
@@ -129,7 +131,7 @@ func TestMCPToolArgumentsPrepared(t *testing.T) {
 				assert.Contains(t, acts[0].Output, "given twice")
 				return
 			}
-			assert.Equal(t, StatusSuccess, acts[0].Status, acts[0].Output)
+			assert.Equal(t, event.StatusSuccess, acts[0].Status, acts[0].Output)
 			assert.Equal(t, tc.want, got.Load())
 		})
 	}

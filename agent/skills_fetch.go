@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/tetherdev/tether/agent/event"
+
 	"context"
 	"encoding/json"
 
@@ -43,9 +45,9 @@ func (s fetchSkill) Effects(ctx context.Context, call tools.Call) (tools.Effects
 func skillResultOf(res tools.Result, err error) SkillResult {
 	switch {
 	case err != nil:
-		return SkillResult{Text: "Error: " + err.Error(), Status: StatusError, Detail: firstLine(err.Error())}
+		return SkillResult{Text: "Error: " + err.Error(), Status: event.StatusError, Detail: firstLine(err.Error())}
 	case res.IsError:
-		return SkillResult{Text: res.Text, Status: StatusError, Detail: firstLine(res.Text)}
+		return SkillResult{Text: res.Text, Status: event.StatusError, Detail: firstLine(res.Text)}
 	}
 	return SkillResult{Text: res.Text, Detail: firstLine(res.Text)}
 }

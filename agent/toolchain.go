@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/tetherdev/tether/agent/event"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,7 +37,7 @@ type ToolCall struct {
 // UI shows about it.
 type ToolOutcome struct {
 	Text         string
-	Status       ActionStatus
+	Status       event.ActionStatus
 	Detail       string
 	Path         string
 	StartLine    int

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/tetherdev/tether/agent/event"
+
 	"context"
 	"fmt"
 	"strings"
@@ -22,7 +24,7 @@ const (
 // as ToolProgress events. It wraps the one execute function every handler
 // uses (terminal, file edits, others, plain registry calls), so no handler
 // needs to know about it.
-func withToolProgress(execute func(context.Context, tools.Call) tools.Result, emit func(Event), now func() time.Time) func(context.Context, tools.Call) tools.Result {
+func withToolProgress(execute func(context.Context, tools.Call) tools.Result, emit func(event.Event), now func() time.Time) func(context.Context, tools.Call) tools.Result {
 	return func(ctx context.Context, c tools.Call) tools.Result {
 		p := &progressRelay{callID: c.ID, emit: emit, now: now}
 		res := execute(tools.WithReporter(ctx, p.report), c)
@@ -37,7 +39,7 @@ func withToolProgress(execute func(context.Context, tools.Call) tools.Result, em
 // goroutines, so it locks.
 type progressRelay struct {
 	callID string
-	emit   func(Event)
+	emit   func(event.Event)
 	now    func() time.Time
 
 	mu      sync.Mutex
@@ -81,7 +83,7 @@ func (p *progressRelay) flushLocked(final bool) {
 		p.lines = p.lines[:0]
 		return
 	}
-	p.emit(ToolProgress{CallID: p.callID, Tool: p.tool, Output: strings.Join(p.lines, "\n"), Dropped: p.dropped})
+	p.emit(event.ToolProgress{CallID: p.callID, Tool: p.tool, Output: strings.Join(p.lines, "\n"), Dropped: p.dropped})
 	p.lines, p.dropped = p.lines[:0], 0
 	p.last = p.now()
 	p.sent++
@@ -94,8 +96,8 @@ func (p *progressRelay) finish() {
 }
 
 // structural describes a read chunk or a search's per-file counts.
-func structural(callID string, pr tools.Progress) ToolProgress {
-	e := ToolProgress{CallID: callID, Tool: pr.Tool, Path: pr.Path, StartLine: pr.StartLine, EndLine: pr.EndLine, Files: pr.Files, Dropped: pr.Dropped}
+func structural(callID string, pr tools.Progress) event.ToolProgress {
+	e := event.ToolProgress{CallID: callID, Tool: pr.Tool, Path: pr.Path, StartLine: pr.StartLine, EndLine: pr.EndLine, Files: pr.Files, Dropped: pr.Dropped}
 	switch {
 	case len(pr.Files) > 0:
 		matches := 0
