@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/toolcall"

@@ -1,12 +1,11 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"

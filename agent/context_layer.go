@@ -1,13 +1,12 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"

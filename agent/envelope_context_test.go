@@ -1,11 +1,11 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // TestEnvelopeSkillAndSubagent: the envelope's action types reach the skill

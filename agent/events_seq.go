@@ -1,10 +1,10 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"iter"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // Events runs one turn like Run and yields its events as they happen,

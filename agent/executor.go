@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -13,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"os/exec"
 	"strings"
@@ -10,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // TestGitBranchPerSession: the second run of a session continues on the

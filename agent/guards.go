@@ -1,12 +1,12 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // Loop guards: write validation (a task that asks for a change is not

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"

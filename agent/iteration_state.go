@@ -1,12 +1,11 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"fmt"
 	"slices"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 )
 

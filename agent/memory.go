@@ -1,12 +1,12 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // Memory is the structured notes of a session: the files read and written, the commands run,

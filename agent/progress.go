@@ -1,11 +1,11 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"encoding/json"
 	"path"
 	"strings"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // Progress group titles: what a UI shows above a batch of tool calls

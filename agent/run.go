@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/safety"

@@ -1,14 +1,13 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"

@@ -1,11 +1,10 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"encoding/json"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 

@@ -1,13 +1,12 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools/webtools"
 )
 

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/safety"

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"encoding/json"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/toolcall"
 )

@@ -1,14 +1,13 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 

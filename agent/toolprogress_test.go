@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 

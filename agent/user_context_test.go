@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/tetherdev/tether/agent/event"
-
 	"context"
 	"errors"
 	"os"
@@ -10,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // TestFormatUserContextExactFormat pins the exact context string.
