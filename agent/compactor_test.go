@@ -105,7 +105,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 			sawSummary = sawSummary || strings.HasPrefix(m.Content, summaryPrefix)
 		}
 		require.True(t, found, "request %d lost the task", i)
-		require.LessOrEqual(t, EstimateTokens(req.Messages), 2600, "request %d overflows", i)
+		require.LessOrEqual(t, llm.EstimateTokens(req.Messages), 2600, "request %d overflows", i)
 		// Native tool results always follow the call they answer.
 		for j, m := range req.Messages {
 			if m.Role == llm.RoleTool {
@@ -121,7 +121,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 // TestCompactionFallbackDigest: when the model cannot summarise, a
 // digest of the older turns replaces them and the event says so.
 func TestCompactionFallbackDigest(t *testing.T) {
-	c := &compactor{count: EstimateTokens, keepTokens: 50, logger: quietLogger(),
+	c := &compactor{count: llm.EstimateTokens, keepTokens: 50, logger: quietLogger(),
 		chat: func(context.Context, llm.Request) (llm.Response, error) {
 			return llm.Response{}, errors.New("model offline")
 		}}
@@ -177,19 +177,14 @@ func TestHostCompact(t *testing.T) {
 	require.ErrorIs(t, err, ErrNothingToCompact)
 }
 
-func TestEstimateTokens(t *testing.T) {
-	require.Equal(t, 0, EstimateTokens(nil))
-	require.Equal(t, tokensPerMessage+2, EstimateTokens([]llm.Message{{Content: "abcdefgh"}}))
-	require.Equal(t, tokensPerMessage+3, EstimateTokens([]llm.Message{{Content: "日本語"}}), "non-ASCII counts a token a rune")
-	require.Equal(t, tokensPerMessage+tokensPerImage, EstimateTokens([]llm.Message{{Images: []llm.Image{{}}}}))
-
+func TestTokenMeterPrefersReportedCounts(t *testing.T) {
 	var m tokenMeter
-	m.count = EstimateTokens
+	m.count = llm.EstimateTokens
 	msgs := []llm.Message{{Content: "abcd"}, {Content: "efgh"}}
 	m.observe(llm.Usage{PromptTokens: 100}, 1)
-	require.Equal(t, 100+tokensPerMessage+1, m.tokens(msgs), "reported count plus the estimate of what followed")
+	require.Equal(t, 100+llm.EstimateTokens(msgs[1:]), m.tokens(msgs), "reported count plus the estimate of what followed")
 	m.reset()
-	require.Equal(t, EstimateTokens(msgs), m.tokens(msgs))
+	require.Equal(t, llm.EstimateTokens(msgs), m.tokens(msgs))
 }
 
 func TestCompactionConfigValidate(t *testing.T) {
@@ -259,7 +254,7 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 	summaries := scripted(t, strings.Repeat(`{"content":"Summary: some parts were read; each has 45 lines."}`+"\n", 6))
 	cfg := e.config()
 	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
-	limit := 2600 + EstimateTokens([]llm.Message{{Content: e.reg.Prompt()}})
+	limit := 2600 + llm.EstimateTokens([]llm.Message{{Content: e.reg.Prompt()}})
 	cfg.Compaction = CompactionConfig{ContextLength: limit}
 	task := "Count the parts in part0.txt to part5.txt and write the total to total.txt."
 	res, err := e.run(cfg, task)
@@ -274,7 +269,7 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 			found = found || m.Content == task
 		}
 		require.True(t, found, "request %d lost the task", i)
-		require.LessOrEqual(t, EstimateTokens(req.Messages), limit, "request %d overflows", i)
+		require.LessOrEqual(t, llm.EstimateTokens(req.Messages), limit, "request %d overflows", i)
 		// A tool result never opens the kept turns: its call is kept with it.
 		for j, m := range req.Messages {
 			if strings.HasPrefix(m.Content, "<tool_result") {
@@ -287,7 +282,7 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 // TestNoRecompactionOfASummary: a conversation that is only a summary
 // and the latest turn is not summarised again.
 func TestNoRecompactionOfASummary(t *testing.T) {
-	c := &compactor{count: EstimateTokens, keepTokens: 10, logger: quietLogger(),
+	c := &compactor{count: llm.EstimateTokens, keepTokens: 10, logger: quietLogger(),
 		chat: func(context.Context, llm.Request) (llm.Response, error) {
 			t.Fatal("no model call expected")
 			return llm.Response{}, nil

@@ -32,7 +32,7 @@ func BenchmarkEstimateTokens(b *testing.B) {
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = EstimateTokens(h)
+		_ = llm.EstimateTokens(h)
 	}
 }
 
@@ -56,7 +56,7 @@ func BenchmarkSystemPrompt(b *testing.B) {
 // conversation (the summary call itself is the model's time).
 func BenchmarkCompactorTail(b *testing.B) {
 	h := benchHistory()
-	c := &compactor{count: EstimateTokens, keepTokens: 4000}
+	c := &compactor{count: llm.EstimateTokens, keepTokens: 4000}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = c.tailStart(h)

@@ -113,7 +113,7 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 	cc := cfg.Compaction
 	r.meter.count = cc.Counter
 	if r.meter.count == nil {
-		r.meter.count = EstimateTokens
+		r.meter.count = llm.EstimateTokens
 	}
 	r.threshold = cc.Threshold
 	if r.threshold == 0 {
@@ -129,7 +129,7 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 	return nil
 }
 
-func (e *Executor) newCompactor(count TokenCounter) *compactor {
+func (e *Executor) newCompactor(count llm.TokenCounter) *compactor {
 	cfg := &e.cfg
 	limit := cfg.Compaction.ContextLength
 	keep := cfg.Compaction.KeepRecent
@@ -137,7 +137,7 @@ func (e *Executor) newCompactor(count TokenCounter) *compactor {
 		keep = defaultKeepRecent
 	}
 	if count == nil {
-		count = EstimateTokens
+		count = llm.EstimateTokens
 	}
 	keepTokens := int(float64(limit) * keep)
 	if limit == 0 {
@@ -210,7 +210,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 		return nil
 	}
 	if r.meter.fixed == 0 {
-		r.meter.fixed = specTokens(r.specs)
+		r.meter.fixed = llm.EstimateToolSpecTokens(r.specs)
 	}
 	msgs := append([]llm.Message{r.system}, r.history...)
 	used := r.meter.tokens(msgs)

@@ -109,7 +109,7 @@
 //
 // Before each model call the run measures the conversation (the
 // backend's reported prompt tokens plus an estimate of what followed, or
-// [EstimateTokens]); past 80% of the context length
+// [llm.EstimateTokens]); past 80% of the context length
 // ([CompactionConfig]) the older turns are summarised by the model and
 // replaced by the summary, while the task and the latest turns, with
 // their pending tool results, stay verbatim ([event.ContextCompacted]). A
