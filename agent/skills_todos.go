@@ -29,7 +29,7 @@ const todosDescription = "Keep your plan for this task as a checklist the user c
 	`Example: {"todos": [{"text": "Find the failing test", "status": "done"}, {"text": "Fix the parser", "status": "in_progress"}]}. Returns the list as recorded.`
 
 // TodosSkill returns the "todos" skill: the model writes its plan as a
-// checklist, the run sends it to the host as a TodosUpdated event and
+// checklist, the run sends it to the host as an event.TodosUpdated and
 // keeps it in the session memory, where the model sees it every
 // iteration, even after older turns were compacted away.
 func TodosSkill() Skill {

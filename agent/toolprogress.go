@@ -20,7 +20,7 @@ const (
 )
 
 // withToolProgress wraps execute so that every call reports its progress
-// as ToolProgress events. It wraps the one execute function every handler
+// as event.ToolProgress events. It wraps the one execute function every handler
 // uses (terminal, file edits, others, plain registry calls), so no handler
 // needs to know about it.
 func withToolProgress(execute func(context.Context, tools.Call) tools.Result, emit func(event.Event), now func() time.Time) func(context.Context, tools.Call) tools.Result {
