@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -27,7 +28,7 @@ func TestDeniedCommand(t *testing.T) {
 		cfg.Approver = ap
 		res, err := e.run(cfg, "Show me the workspace")
 		require.NoError(t, err)
-		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.Equal(t, event.StopCompleted, res.StopReason)
 		assert.False(t, e.exists("marker.txt"), "a denied command must not run")
 		require.Len(t, ap.asked, 1)
 		assert.Equal(t, "touch marker.txt", ap.asked[0].Command)
@@ -36,12 +37,12 @@ func TestDeniedCommand(t *testing.T) {
 		var seq []string
 		for _, ev := range e.rec.all() {
 			switch v := ev.(type) {
-			case ToolAction:
+			case event.ToolAction:
 				seq = append(seq, "action:"+string(v.Status))
-			case ApprovalRequested:
+			case event.ApprovalRequested:
 				seq = append(seq, "requested")
 				assert.Equal(t, "touch marker.txt", v.Display.Subject)
-			case ApprovalResolved:
+			case event.ApprovalResolved:
 				seq = append(seq, "resolved:"+v.Choice.String())
 			}
 		}
@@ -62,15 +63,15 @@ func TestApprovalTimeout(t *testing.T) {
 		cfg.ApprovalTimeout = 50 * time.Millisecond
 		res, err := e.run(cfg, "Show me the workspace")
 		require.NoError(t, err)
-		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.Equal(t, event.StopCompleted, res.StopReason)
 		assert.False(t, e.exists("marker.txt"))
-		resolved := eventsOf[ApprovalResolved](e.rec)
+		resolved := eventsOf[event.ApprovalResolved](e.rec)
 		require.Len(t, resolved, 1)
 		assert.Equal(t, approval.Deny, resolved[0].Choice)
 		assert.Contains(t, resolved[0].Reason, "no answer within 50ms")
 		acts := e.rec.actions()
 		require.Len(t, acts, 1)
-		assert.Equal(t, StatusDenied, acts[0].Status)
+		assert.Equal(t, event.StatusDenied, acts[0].Status)
 	})
 }
 
@@ -93,9 +94,9 @@ func TestCriticalAsksUnderAutoApprove(t *testing.T) {
 		assert.Equal(t, safety.SeverityCritical, ap.asked[0].Severity)
 		acts := e.rec.actions()
 		require.Len(t, acts, 2)
-		assert.Equal(t, StatusSuccess, acts[0].Status)
+		assert.Equal(t, event.StatusSuccess, acts[0].Status)
 		assert.True(t, acts[0].AutoApproved)
-		assert.Equal(t, StatusDenied, acts[1].Status)
+		assert.Equal(t, event.StatusDenied, acts[1].Status)
 	})
 }
 
@@ -111,8 +112,8 @@ func TestHeadlessDeniesWithoutAsking(t *testing.T) {
 		_, err := e.run(cfg, "Show files")
 		require.NoError(t, err)
 		assert.False(t, e.exists("marker.txt"))
-		assert.Empty(t, eventsOf[ApprovalRequested](e.rec))
-		assert.Equal(t, StatusDenied, e.rec.actions()[0].Status)
+		assert.Empty(t, eventsOf[event.ApprovalRequested](e.rec))
+		assert.Equal(t, event.StatusDenied, e.rec.actions()[0].Status)
 	})
 }
 
@@ -142,10 +143,10 @@ func TestSensitiveFileEditApproval(t *testing.T) {
 			assert.Equal(t, 1, req.Added)
 			if allow {
 				assert.Equal(t, "TOKEN=new\n", e.read(".env"))
-				assert.Equal(t, StatusSuccess, e.rec.actions()[0].Status)
+				assert.Equal(t, event.StatusSuccess, e.rec.actions()[0].Status)
 			} else {
 				assert.Equal(t, "TOKEN=old\n", e.read(".env"))
-				assert.Equal(t, StatusDenied, e.rec.actions()[0].Status)
+				assert.Equal(t, event.StatusDenied, e.rec.actions()[0].Status)
 			}
 		})
 	}
@@ -165,7 +166,7 @@ func TestWriteOutsideWorkspaceDenied(t *testing.T) {
 		assert.Empty(t, ap.asked)
 		acts := e.rec.actions()
 		require.Len(t, acts, 1)
-		assert.Equal(t, StatusDenied, acts[0].Status)
+		assert.Equal(t, event.StatusDenied, acts[0].Status)
 	})
 }
 
@@ -188,9 +189,9 @@ func TestSecretReads(t *testing.T) {
 			require.NoError(t, err)
 			acts := e.rec.actions()
 			require.Len(t, acts, 2)
-			assert.Equal(t, StatusDenied, acts[0].Status)
+			assert.Equal(t, event.StatusDenied, acts[0].Status)
 			assert.NotContains(t, acts[0].Output, "TOKEN=secret")
-			assert.Equal(t, StatusSuccess, acts[1].Status)
+			assert.Equal(t, event.StatusSuccess, acts[1].Status)
 			if mode == ModeAgent {
 				require.Len(t, ap.asked, 1)
 				assert.Equal(t, "read_file .env", ap.asked[0].Summary)
@@ -244,8 +245,8 @@ func TestReadRejudgedAfterSymlink(t *testing.T) {
 	require.NoError(t, err)
 	acts := e.rec.actions()
 	require.Len(t, acts, 2)
-	require.Equal(t, StatusSuccess, acts[0].Status, acts[0].Output)
-	assert.Equal(t, StatusDenied, acts[1].Status)
+	require.Equal(t, event.StatusSuccess, acts[0].Status, acts[0].Output)
+	assert.Equal(t, event.StatusDenied, acts[1].Status)
 	assert.NotContains(t, acts[1].Output, "TOKEN=secret")
 	require.Len(t, ap.asked, 2)
 	assert.Equal(t, "read_file notes.txt", ap.asked[1].Summary)
@@ -281,7 +282,7 @@ func TestUnapprovedContentReverted(t *testing.T) {
 	assert.Equal(t, "TOKEN=old\n", e.read(".env"))
 	acts := e.rec.actions()
 	require.Len(t, acts, 1)
-	assert.Equal(t, StatusError, acts[0].Status)
+	assert.Equal(t, event.StatusError, acts[0].Status)
 	assert.Contains(t, acts[0].Output, "other than the change it declared")
 }
 
@@ -293,8 +294,8 @@ func TestManagerResolvedFromEvent(t *testing.T) {
 {"content":"Created. [TASK_COMPLETE]"}
 `, nil)
 	m := &approval.Manager{Timeout: 5 * time.Second}
-	e.rec.hook = func(ev Event) {
-		if r, ok := ev.(ApprovalRequested); ok {
+	e.rec.hook = func(ev event.Event) {
+		if r, ok := ev.(event.ApprovalRequested); ok {
 			// The event comes only once the Manager holds the request,
 			// so even an answer given at once, while the event is being
 			// delivered, is accepted.
@@ -308,7 +309,7 @@ func TestManagerResolvedFromEvent(t *testing.T) {
 	_, err := e.run(cfg, "Touch the marker")
 	require.NoError(t, err)
 	assert.True(t, e.exists("marker.txt"))
-	res := eventsOf[ApprovalResolved](e.rec)
+	res := eventsOf[event.ApprovalResolved](e.rec)
 	require.Len(t, res, 1)
 	assert.Equal(t, approval.AllowOnce, res[0].Choice)
 	assert.Equal(t, "clicked allow", res[0].Reason)

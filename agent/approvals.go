@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 )
 
@@ -17,7 +18,7 @@ import (
 type approvalBridge struct {
 	inner   approval.Approver
 	timeout time.Duration // <0: none
-	emit    func(Event)
+	emit    func(event.Event)
 	pending func(callID string)
 }
 
@@ -26,7 +27,7 @@ func (b *approvalBridge) Approve(ctx context.Context, req approval.Request) (app
 		if b.pending != nil {
 			b.pending(req.CallID)
 		}
-		b.emit(ApprovalRequested{ID: req.ID, CallID: req.CallID, Display: req.Display()})
+		b.emit(event.ApprovalRequested{ID: req.ID, CallID: req.CallID, Display: req.Display()})
 	}
 	if _, async := b.inner.(approval.Announcer); async {
 		// The card is shown once the request can be answered by its id,
@@ -50,13 +51,13 @@ func (b *approvalBridge) Approve(ctx context.Context, req approval.Request) (app
 	case err != nil:
 		resp = approval.Response{Choice: approval.Deny, Reason: err.Error()}
 	}
-	b.emit(ApprovalResolved{ID: req.ID, CallID: req.CallID, Choice: resp.Choice, Reason: resp.Reason})
+	b.emit(event.ApprovalResolved{ID: req.ID, CallID: req.CallID, Choice: resp.Choice, Reason: resp.Reason})
 	return resp, err
 }
 
 // newGate builds the run's gate: the configured policy and grants, with
 // the bridge in front of the host's approver.
-func newGate(cfg *Config, grants *approval.Grants, emit func(Event), pending func(string)) *approval.Gate {
+func newGate(cfg *Config, grants *approval.Grants, emit func(event.Event), pending func(string)) *approval.Gate {
 	g := &approval.Gate{Policy: cfg.Policy, Grants: grants, Logger: cfg.Logger}
 	if cfg.Approver != nil {
 		t := cfg.ApprovalTimeout

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/toolcall"
@@ -68,7 +69,7 @@ func BenchmarkIteration(b *testing.B) {
 			events := 0
 			x, err := New(Config{Model: model, Tools: noopRegistry(b), ToolCalling: mode, Mode: ModeExplore,
 				MaxIterations: benchIterations, Logger: quietLogger(),
-				Sink: SinkFunc(func(context.Context, Event) error { events++; return nil })})
+				Sink: event.SinkFunc(func(context.Context, event.Event) error { events++; return nil })})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -78,7 +79,7 @@ func BenchmarkIteration(b *testing.B) {
 			for b.Loop() {
 				if runs%benchIterations == 0 {
 					res, err := x.Run(ctx, Input{Prompt: "Call noop."})
-					if err != nil || res.StopReason != StopCompleted || res.Iterations != benchIterations {
+					if err != nil || res.StopReason != event.StopCompleted || res.Iterations != benchIterations {
 						b.Fatalf("run: %v %+v", err, res)
 					}
 				}
@@ -156,7 +157,7 @@ func BenchmarkStreamProcessor(b *testing.B) {
 	events := 0
 	clock := newFakeClock()
 	p := &streamProcessor{
-		emit:       func(Event) { events++ },
+		emit:       func(event.Event) { events++ },
 		now:        clock.Now,
 		newParser:  func() *toolcall.Stream { return toolcall.NewStream() },
 		isFileEdit: func(name string) bool { return name == "write_file" },

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 )
@@ -26,8 +27,8 @@ func TestCancelMidStream(t *testing.T) {
 `, map[string]string{"main.go": mainGo}, func(t *testing.T, e *env) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		e.rec.hook = func(ev Event) {
-			if _, ok := ev.(TextDelta); ok {
+		e.rec.hook = func(ev event.Event) {
+			if _, ok := ev.(event.TextDelta); ok {
 				cancel()
 			}
 		}
@@ -35,14 +36,14 @@ func TestCancelMidStream(t *testing.T) {
 		require.NoError(t, err)
 		res, err := x.Run(ctx, Input{Prompt: "Rewrite main.go"})
 		require.ErrorIs(t, err, context.Canceled)
-		assert.Equal(t, StopCanceled, res.StopReason)
+		assert.Equal(t, event.StopCanceled, res.StopReason)
 		assert.Equal(t, mainGo, e.read("main.go"))
 		assert.Empty(t, e.rec.actions())
 		assert.Equal(t, 1, e.model.Remaining())
 		require.Len(t, res.History, 2, "the partial answer is kept for the next turn")
 		assert.Equal(t, llm.RoleAssistant, res.History[1].Role)
-		fin := e.rec.all()[len(e.rec.all())-1].(RunFinished)
-		assert.Equal(t, StopCanceled, fin.StopReason)
+		fin := e.rec.all()[len(e.rec.all())-1].(event.RunFinished)
+		assert.Equal(t, event.StopCanceled, fin.StopReason)
 		assert.Contains(t, fin.Error, "canceled")
 	})
 }
@@ -57,8 +58,8 @@ func TestCancelMidCommand(t *testing.T) {
 `, nil, func(t *testing.T, e *env) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		e.rec.hook = func(ev Event) {
-			if a, ok := ev.(ToolAction); ok && a.Tool == "run_terminal_command" && a.Status == StatusRunning {
+		e.rec.hook = func(ev event.Event) {
+			if a, ok := ev.(event.ToolAction); ok && a.Tool == "run_terminal_command" && a.Status == event.StatusRunning {
 				go func() {
 					for !e.exists("shell.pid") || !e.exists("child.pid") {
 						time.Sleep(5 * time.Millisecond)
@@ -77,7 +78,7 @@ func TestCancelMidCommand(t *testing.T) {
 		res, err := x.Run(ctx, Input{Prompt: "Run the slow job"})
 		require.ErrorIs(t, err, context.Canceled)
 		assert.Less(t, time.Since(start), 20*time.Second)
-		assert.Equal(t, StopCanceled, res.StopReason)
+		assert.Equal(t, event.StopCanceled, res.StopReason)
 		assert.False(t, e.exists("after.txt"), "no write after cancellation")
 
 		for _, f := range []string{"shell.pid", "child.pid"} {
@@ -88,7 +89,7 @@ func TestCancelMidCommand(t *testing.T) {
 		}
 		acts := e.rec.actions()
 		require.Len(t, acts, 2)
-		assert.Equal(t, StatusSkipped, acts[1].Status)
+		assert.Equal(t, event.StatusSkipped, acts[1].Status)
 	})
 }
 
@@ -113,8 +114,8 @@ func TestCancelPendingApproval(t *testing.T) {
 `, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	e.rec.hook = func(ev Event) {
-		if _, ok := ev.(ApprovalRequested); ok {
+	e.rec.hook = func(ev event.Event) {
+		if _, ok := ev.(event.ApprovalRequested); ok {
 			cancel()
 		}
 	}
@@ -124,13 +125,13 @@ func TestCancelPendingApproval(t *testing.T) {
 	require.NoError(t, err)
 	res, err := x.Run(ctx, Input{Prompt: "Touch the marker"})
 	require.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, StopCanceled, res.StopReason)
+	assert.Equal(t, event.StopCanceled, res.StopReason)
 	assert.False(t, e.exists("marker.txt"))
-	resolved := eventsOf[ApprovalResolved](e.rec)
+	resolved := eventsOf[event.ApprovalResolved](e.rec)
 	require.Len(t, resolved, 1)
 	assert.Equal(t, approval.Deny, resolved[0].Choice)
 	acts := e.rec.actions()
 	require.Len(t, acts, 1)
-	assert.Equal(t, StatusSkipped, acts[0].Status)
+	assert.Equal(t, event.StatusSkipped, acts[0].Status)
 	assert.Equal(t, 1, e.model.Remaining())
 }

@@ -28,8 +28,8 @@ type CompactionConfig struct {
 	// its pending tool results are always kept, whatever their size.
 	KeepRecent float64
 	// Counter counts tokens where the model reported none; nil means
-	// EstimateTokens.
-	Counter TokenCounter
+	// [llm.EstimateTokens].
+	Counter llm.TokenCounter
 	// Instructions are added to the summary request ("keep the API
 	// decisions in full").
 	Instructions string
@@ -44,6 +44,11 @@ type CompactionConfig struct {
 const DefaultCompactionThreshold = 0.8
 
 const defaultKeepRecent = 0.3
+
+// transcriptBytesPerToken turns a token budget into the bytes of
+// transcript the summary request may carry: about four bytes a token, the
+// ratio llm.EstimateTokens uses for ASCII text.
+const transcriptBytesPerToken = 4
 
 // ErrNothingToCompact: the conversation is only the task and the recent
 // turns; there is nothing older to summarise.
@@ -84,7 +89,7 @@ Keep exact file paths, function and type names, error messages and decisions. Be
 type compactor struct {
 	chat         func(ctx context.Context, req llm.Request) (llm.Response, error)
 	req          llm.Request
-	count        TokenCounter
+	count        llm.TokenCounter
 	keepTokens   int
 	lastTurnOnly bool // keep only the latest turn verbatim (a host's explicit request)
 	instructions string
@@ -119,7 +124,7 @@ func (c *compactor) compact(ctx context.Context, history []llm.Message, task int
 	req.Tools = nil
 	req.Messages = []llm.Message{
 		{Role: llm.RoleSystem, Content: sys},
-		{Role: llm.RoleUser, Content: "The conversation to summarise:\n\n" + transcript(old, max(4000, c.keepTokens*bytesPerToken))},
+		{Role: llm.RoleUser, Content: "The conversation to summarise:\n\n" + transcript(old, max(4000, c.keepTokens*transcriptBytesPerToken))},
 	}
 	resp, err := c.chat(ctx, req)
 	usage = resp.Usage
@@ -129,7 +134,7 @@ func (c *compactor) compact(ctx context.Context, history []llm.Message, task int
 			return Compaction{}, usage, context.Cause(ctx)
 		}
 		c.logger.Warn("agent: the model could not summarise; compacting with a digest", "err", err)
-		summary, out.Fallback = digest(old, max(2000, c.keepTokens*bytesPerToken/2)), true
+		summary, out.Fallback = digest(old, max(2000, c.keepTokens*transcriptBytesPerToken/2)), true
 	}
 	out.Summary = summary
 	out.History = append(out.History, llm.Message{Role: llm.RoleUser, Content: summaryPrefix + summary})

@@ -70,11 +70,11 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 
 	res, err := e.run(cfg, task)
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 	require.Equal(t, "6 parts\n", e.read("total.txt"))
 	require.Zero(t, e.model.Remaining())
 
-	compactions := eventsOf[ContextCompacted](e.rec)
+	compactions := eventsOf[event.ContextCompacted](e.rec)
 	require.Len(t, compactions, 2, "the session overflows twice")
 	require.Equal(t, 1, summaries.Remaining())
 	for _, c := range compactions {
@@ -84,7 +84,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 		require.False(t, c.Fallback)
 	}
 	require.Equal(t, "Summary one: read part0 and part1; each has 45 lines.", compactions[0].Summary)
-	b, err := MarshalEvent(compactions[0])
+	b, err := event.Marshal(compactions[0])
 	require.NoError(t, err)
 	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
@@ -105,7 +105,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 			sawSummary = sawSummary || strings.HasPrefix(m.Content, summaryPrefix)
 		}
 		require.True(t, found, "request %d lost the task", i)
-		require.LessOrEqual(t, EstimateTokens(req.Messages), 2600, "request %d overflows", i)
+		require.LessOrEqual(t, llm.EstimateTokens(req.Messages), 2600, "request %d overflows", i)
 		// Native tool results always follow the call they answer.
 		for j, m := range req.Messages {
 			if m.Role == llm.RoleTool {
@@ -121,7 +121,7 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 // TestCompactionFallbackDigest: when the model cannot summarise, a
 // digest of the older turns replaces them and the event says so.
 func TestCompactionFallbackDigest(t *testing.T) {
-	c := &compactor{count: EstimateTokens, keepTokens: 50, logger: quietLogger(),
+	c := &compactor{count: llm.EstimateTokens, keepTokens: 50, logger: quietLogger(),
 		chat: func(context.Context, llm.Request) (llm.Response, error) {
 			return llm.Response{}, errors.New("model offline")
 		}}
@@ -177,19 +177,14 @@ func TestHostCompact(t *testing.T) {
 	require.ErrorIs(t, err, ErrNothingToCompact)
 }
 
-func TestEstimateTokens(t *testing.T) {
-	require.Equal(t, 0, EstimateTokens(nil))
-	require.Equal(t, tokensPerMessage+2, EstimateTokens([]llm.Message{{Content: "abcdefgh"}}))
-	require.Equal(t, tokensPerMessage+3, EstimateTokens([]llm.Message{{Content: "日本語"}}), "non-ASCII counts a token a rune")
-	require.Equal(t, tokensPerMessage+tokensPerImage, EstimateTokens([]llm.Message{{Images: []llm.Image{{}}}}))
-
+func TestTokenMeterPrefersReportedCounts(t *testing.T) {
 	var m tokenMeter
-	m.count = EstimateTokens
+	m.count = llm.EstimateTokens
 	msgs := []llm.Message{{Content: "abcd"}, {Content: "efgh"}}
 	m.observe(llm.Usage{PromptTokens: 100}, 1)
-	require.Equal(t, 100+tokensPerMessage+1, m.tokens(msgs), "reported count plus the estimate of what followed")
+	require.Equal(t, 100+llm.EstimateTokens(msgs[1:]), m.tokens(msgs), "reported count plus the estimate of what followed")
 	m.reset()
-	require.Equal(t, EstimateTokens(msgs), m.tokens(msgs))
+	require.Equal(t, llm.EstimateTokens(msgs), m.tokens(msgs))
 }
 
 func TestCompactionConfigValidate(t *testing.T) {
@@ -211,15 +206,15 @@ func TestRequestCompactionMidRun(t *testing.T) {
 	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
 	x, err := New(cfg)
 	require.NoError(t, err)
-	e.rec.hook = func(ev Event) {
-		if a, ok := ev.(ToolAction); ok && a.CallID == "call_2_0" && a.Status == StatusRunning {
+	e.rec.hook = func(ev event.Event) {
+		if a, ok := ev.(event.ToolAction); ok && a.CallID == "call_2_0" && a.Status == event.StatusRunning {
 			x.RequestCompaction()
 		}
 	}
 	res, err := x.Run(context.Background(), Input{Prompt: "read both"})
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
-	cs := eventsOf[ContextCompacted](e.rec)
+	require.Equal(t, event.StopCompleted, res.StopReason)
+	cs := eventsOf[event.ContextCompacted](e.rec)
 	require.Len(t, cs, 1)
 	require.Equal(t, "host", cs[0].Reason)
 	require.Equal(t, "Read a.txt: 500 lines of a.", cs[0].Summary)
@@ -236,10 +231,10 @@ func TestRequestCompactionWithNothingToCompact(t *testing.T) {
 	x.RequestCompaction()
 	_, err = x.Run(context.Background(), Input{Prompt: "hello"})
 	require.NoError(t, err)
-	n := eventsOf[Notice](e.rec)
+	n := eventsOf[event.Notice](e.rec)
 	require.Len(t, n, 1)
-	require.Equal(t, NoticeCompactionSkipped, n[0].Kind)
-	require.Empty(t, eventsOf[ContextCompacted](e.rec))
+	require.Equal(t, event.NoticeCompactionSkipped, n[0].Kind)
+	require.Empty(t, eventsOf[event.ContextCompacted](e.rec))
 }
 
 // TestLongSessionCompactsTextMode: the same long session in text tool
@@ -259,22 +254,22 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 	summaries := scripted(t, strings.Repeat(`{"content":"Summary: some parts were read; each has 45 lines."}`+"\n", 6))
 	cfg := e.config()
 	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
-	limit := 2600 + EstimateTokens([]llm.Message{{Content: e.reg.Prompt()}})
+	limit := 2600 + llm.EstimateTokens([]llm.Message{{Content: e.reg.Prompt()}})
 	cfg.Compaction = CompactionConfig{ContextLength: limit}
 	task := "Count the parts in part0.txt to part5.txt and write the total to total.txt."
 	res, err := e.run(cfg, task)
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 	require.Equal(t, ToolCallingText, res.ToolCalling)
 	require.Equal(t, "6 parts\n", e.read("total.txt"))
-	require.GreaterOrEqual(t, len(eventsOf[ContextCompacted](e.rec)), 2)
+	require.GreaterOrEqual(t, len(eventsOf[event.ContextCompacted](e.rec)), 2)
 	for i, req := range e.model.Requests() {
 		found := false
 		for _, m := range req.Messages {
 			found = found || m.Content == task
 		}
 		require.True(t, found, "request %d lost the task", i)
-		require.LessOrEqual(t, EstimateTokens(req.Messages), limit, "request %d overflows", i)
+		require.LessOrEqual(t, llm.EstimateTokens(req.Messages), limit, "request %d overflows", i)
 		// A tool result never opens the kept turns: its call is kept with it.
 		for j, m := range req.Messages {
 			if strings.HasPrefix(m.Content, "<tool_result") {
@@ -287,7 +282,7 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 // TestNoRecompactionOfASummary: a conversation that is only a summary
 // and the latest turn is not summarised again.
 func TestNoRecompactionOfASummary(t *testing.T) {
-	c := &compactor{count: EstimateTokens, keepTokens: 10, logger: quietLogger(),
+	c := &compactor{count: llm.EstimateTokens, keepTokens: 10, logger: quietLogger(),
 		chat: func(context.Context, llm.Request) (llm.Response, error) {
 			t.Fatal("no model call expected")
 			return llm.Response{}, nil
@@ -311,7 +306,7 @@ func TestContextOverflowNotice(t *testing.T) {
 	cfg.Compaction = CompactionConfig{ContextLength: 1500}
 	res, err := e.run(cfg, "read big.txt twice")
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 	kinds := e.rec.noticeKinds()
-	require.Contains(t, kinds, NoticeContextOverflow)
+	require.Contains(t, kinds, event.NoticeContextOverflow)
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
@@ -127,7 +128,7 @@ type Config struct {
 	Session string
 
 	// Sink receives every event in order. Nil discards them.
-	Sink Sink
+	Sink event.Sink
 
 	// Mode is the default mode; Input.Mode overrides it per run.
 	Mode Mode
@@ -214,12 +215,12 @@ type Result struct {
 	FinalMessage string
 	// Summary lists the last tool results, one per line.
 	Summary      string
-	FilesChanged []FileChange
+	FilesChanged []event.FileChange
 	// CheckpointID names the checkpoint holding the run's pre-images, for
 	// undo (checkpoint.Manager.Open(id).Undo); empty when nothing changed.
 	CheckpointID string
 	Branch       string
-	StopReason   StopReason
+	StopReason   event.StopReason
 	Iterations   int
 	Usage        llm.Usage
 	// History is the conversation after the run, without system

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 )
@@ -112,13 +113,13 @@ func TestHeadlessPolicyDeniesOrStages(t *testing.T) {
 		if got := e.read(".env"); got != "TOKEN=old\n" {
 			t.Errorf("staging=%v: .env = %q, want it untouched", staging, got)
 		}
-		if n := len(eventsOf[ApprovalRequested](e.rec)); n != 0 {
+		if n := len(eventsOf[event.ApprovalRequested](e.rec)); n != 0 {
 			t.Errorf("staging=%v: %d approval cards shown with nobody to ask", staging, n)
 		}
 		acts := e.rec.actions()
-		want := StatusDenied
+		want := event.StatusDenied
 		if staging {
-			want = StatusSuccess
+			want = event.StatusSuccess
 		}
 		if len(acts) == 0 || acts[len(acts)-1].Status != want {
 			t.Errorf("staging=%v: actions = %+v, want the last %s", staging, acts, want)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 )
 
@@ -31,15 +32,15 @@ func BenchmarkEstimateTokens(b *testing.B) {
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = EstimateTokens(h)
+		_ = llm.EstimateTokens(h)
 	}
 }
 
 // BenchmarkSystemPrompt measures the prompt rebuilt before every model
 // call (it carries the session memory).
 func BenchmarkSystemPrompt(b *testing.B) {
-	mem := &Memory{FilesRead: []string{"a.go", "b.go", "c.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: StatusError, Detail: "exit code 1"}},
-		Plan: []TodoItem{{Text: "one", Status: TodoDone}, {Text: "two", Status: TodoInProgress}}}
+	mem := &Memory{FilesRead: []string{"a.go", "b.go", "c.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: event.StatusError, Detail: "exit code 1"}},
+		Plan: []event.TodoItem{{Text: "one", Status: event.TodoDone}, {Text: "two", Status: event.TodoInProgress}}}
 	k := &memoryKeeper{mem: mem}
 	pb := promptBuilder{mode: builtinMode(ModeAgent), calling: ToolCallingText, names: []string{"read_file", "search_workspace", "find_definition", "skill__todos", "subagent"},
 		tools: strings.Repeat("### tool\nDoes things.\nArguments:\n  \"path\": string\n\n", 12), project: strings.Repeat("Project rule.\n", 200)}
@@ -55,7 +56,7 @@ func BenchmarkSystemPrompt(b *testing.B) {
 // conversation (the summary call itself is the model's time).
 func BenchmarkCompactorTail(b *testing.B) {
 	h := benchHistory()
-	c := &compactor{count: EstimateTokens, keepTokens: 4000}
+	c := &compactor{count: llm.EstimateTokens, keepTokens: 4000}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = c.tailStart(h)

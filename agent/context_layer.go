@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
@@ -112,7 +113,7 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 	cc := cfg.Compaction
 	r.meter.count = cc.Counter
 	if r.meter.count == nil {
-		r.meter.count = EstimateTokens
+		r.meter.count = llm.EstimateTokens
 	}
 	r.threshold = cc.Threshold
 	if r.threshold == 0 {
@@ -128,7 +129,7 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 	return nil
 }
 
-func (e *Executor) newCompactor(count TokenCounter) *compactor {
+func (e *Executor) newCompactor(count llm.TokenCounter) *compactor {
 	cfg := &e.cfg
 	limit := cfg.Compaction.ContextLength
 	keep := cfg.Compaction.KeepRecent
@@ -136,7 +137,7 @@ func (e *Executor) newCompactor(count TokenCounter) *compactor {
 		keep = defaultKeepRecent
 	}
 	if count == nil {
-		count = EstimateTokens
+		count = llm.EstimateTokens
 	}
 	keepTokens := int(float64(limit) * keep)
 	if limit == 0 {
@@ -191,10 +192,10 @@ func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[str
 // announceContext follows run_started with the project files used.
 func (r *run) announceContext() {
 	if len(r.project.Files) > 0 {
-		r.emit(ProjectContextLoaded{Files: r.project.Files})
+		r.emit(event.ProjectContextLoaded{Files: r.project.Files})
 	}
 	if r.projectErr != nil {
-		r.emit(Notice{Kind: NoticeProjectContext, Text: r.projectErr.Error()})
+		r.emit(event.Notice{Kind: event.NoticeProjectContext, Text: r.projectErr.Error()})
 	}
 }
 
@@ -209,7 +210,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 		return nil
 	}
 	if r.meter.fixed == 0 {
-		r.meter.fixed = specTokens(r.specs)
+		r.meter.fixed = llm.EstimateToolSpecTokens(r.specs)
 	}
 	msgs := append([]llm.Message{r.system}, r.history...)
 	used := r.meter.tokens(msgs)
@@ -229,7 +230,7 @@ func (r *run) beforeCall(ctx context.Context) error {
 	case errors.Is(err, ErrNothingToCompact):
 		r.cfg.Logger.Debug("agent: over the compaction threshold, but nothing is old enough to summarise", "tokens", used, "limit", r.limit)
 		if asked {
-			r.emit(Notice{Kind: NoticeCompactionSkipped, Text: "Nothing to compact yet: the conversation holds only the task and its latest turn."})
+			r.emit(event.Notice{Kind: event.NoticeCompactionSkipped, Text: "Nothing to compact yet: the conversation holds only the task and its latest turn."})
 		}
 		return nil
 	case err != nil:
@@ -252,13 +253,13 @@ func (r *run) beforeCall(ctx context.Context) error {
 	before := max(used, r.meter.fixed+r.meter.count(msgs))
 	r.meter.reset()
 	after := r.meter.tokens(append([]llm.Message{r.system}, r.history...))
-	r.emit(ContextCompacted{Reason: reason, TokensBefore: before, TokensAfter: after,
+	r.emit(event.ContextCompacted{Reason: reason, TokensBefore: before, TokensAfter: after,
 		ContextLength: r.limit, Summarized: c.Summarized, Kept: c.Kept, Summary: c.Summary, Fallback: c.Fallback})
 	if r.limit > 0 && after >= r.limit {
 		// The task and the latest turn alone overflow the window; they
 		// are never cut, so say so rather than fail silently.
 		r.cfg.Logger.Warn("agent: the conversation still exceeds the context length after compaction", "tokens", after, "limit", r.limit)
-		r.emit(Notice{Kind: NoticeContextOverflow, Text: fmt.Sprintf("The task and the latest turn alone take about %d tokens of a %d-token context; the model may not see all of it.", after, r.limit)})
+		r.emit(event.Notice{Kind: event.NoticeContextOverflow, Text: fmt.Sprintf("The task and the latest turn alone take about %d tokens of a %d-token context; the model may not see all of it.", after, r.limit)})
 	}
 	return nil
 }

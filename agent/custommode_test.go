@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -31,7 +32,7 @@ func TestCustomMode(t *testing.T) {
 		require.NoError(t, err)
 		res, err := x.Run(context.Background(), Input{Prompt: "What does main print?", Mode: "ask"})
 		require.NoError(t, err)
-		assert.Equal(t, StopMaxIterations, res.StopReason, "the mode's limit of 3 rounds")
+		assert.Equal(t, event.StopMaxIterations, res.StopReason, "the mode's limit of 3 rounds")
 		reqs := e.model.Requests()
 		require.Equal(t, 4, len(reqs), "three rounds, then the summary request")
 		sys := reqs[0].Messages[0].Content
@@ -49,7 +50,7 @@ func TestCustomMode(t *testing.T) {
 		assert.NoFileExists(t, e.dir+"/x.txt")
 		assert.Equal(t, 0.1, *reqs[3].Temperature, "the summary uses the mode's temperature too")
 		for _, ev := range e.rec.all() {
-			if rs, ok := ev.(RunStarted); ok {
+			if rs, ok := ev.(event.RunStarted); ok {
 				assert.Equal(t, "ask", rs.Mode)
 			}
 		}

@@ -53,7 +53,7 @@
 // Every call is reported running, pending while it waits for approval,
 // then success, error, denied or skipped, under a progress group named
 // after the batch ("Editing files", "Running commands", …). While a call
-// runs, [ToolProgress] events carry what it reports: each chunk of a read
+// runs, [event.ToolProgress] events carry what it reports: each chunk of a read
 // ("Reading main.go lines 101–200"), a search's matches per file, and a
 // command's output, throttled and bounded.
 //
@@ -101,7 +101,7 @@
 // host's prompt, the project context ([projectctx.Discover]: AGENTS.md,
 // CLAUDE.md, CODE.md, Copilot instructions, the README and summaries of
 // go.mod, package.json, pyproject.toml and Cargo.toml, bounded, listed
-// in a [ProjectContextLoaded] event) and, last because it changes every
+// in a [event.ProjectContextLoaded] event) and, last because it changes every
 // iteration, the session [Memory] (files read and written, commands,
 // errors, the plan). Code the user attached ([Input].Context) opens the
 // user's turn with "already provided — do not re-read"
@@ -109,15 +109,15 @@
 //
 // Before each model call the run measures the conversation (the
 // backend's reported prompt tokens plus an estimate of what followed, or
-// [EstimateTokens]); past 80% of the context length
+// [llm.EstimateTokens]); past 80% of the context length
 // ([CompactionConfig]) the older turns are summarised by the model and
 // replaced by the summary, while the task and the latest turns, with
-// their pending tool results, stay verbatim ([ContextCompacted]). A
+// their pending tool results, stay verbatim ([event.ContextCompacted]). A
 // host compacts a finished conversation with [Executor.Compact], or a
 // running turn with [Executor.RequestCompaction].
 //
 // [Config].Skills adds skills under the "skill__" namespace: [TodosSkill]
-// keeps the plan ([TodosUpdated] events) and [BuildSkill] runs the
+// keeps the plan ([event.TodosUpdated] events) and [BuildSkill] runs the
 // project's build or tests through the terminal handler.
 // [Config].Subagents adds the subagent tool, which runs a child executor
 // with its own round limit, read-only or with the parent's policy; its
@@ -131,7 +131,6 @@
 // [event.Sink]: persist and display the same sequence and they cannot
 // diverge. The event types, their JSON codec ([event.Marshal],
 // [event.Unmarshal], [event.JSONLines]) and the sink live in package
-// agent/event, which a user interface imports without the loop; this
-// package re-exports them under their old names so existing hosts keep
-// compiling. [Executor.Events] adapts a run to an iter.Seq2.
+// agent/event, which a user interface imports without the loop; a host
+// imports both. [Executor.Events] adapts a run to an iter.Seq2.
 package agent

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // TestEnvelopeSkillAndSubagent: the envelope's action types reach the skill
@@ -20,14 +22,14 @@ func TestEnvelopeSkillAndSubagent(t *testing.T) {
 	cfg.Subagents = &SubagentConfig{}
 	res, err := e.run(cfg, "plan, then ask a helper")
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 	acts := e.rec.actions()
 	require.Len(t, acts, 2, "%+v", e.rec.types())
 	require.Equal(t, "skill__todos", acts[0].Tool)
-	require.Equal(t, StatusSuccess, acts[0].Status, acts[0].Output)
+	require.Equal(t, event.StatusSuccess, acts[0].Status, acts[0].Output)
 	require.Equal(t, SubagentToolName, acts[1].Tool)
 	require.Equal(t, "a.txt holds the letter a.", acts[1].Output)
-	require.Len(t, eventsOf[TodosUpdated](e.rec), 1)
+	require.Len(t, eventsOf[event.TodosUpdated](e.rec), 1)
 	// The results went back as one "Action results:" message.
 	last := e.model.Requests()[2].Messages
 	require.Contains(t, last[len(last)-1].Content, "Action results:")

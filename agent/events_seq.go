@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"iter"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // Events runs one turn like Run and yields its events as they happen,
@@ -11,15 +13,15 @@ import (
 // sink and display through the iterator. Stopping the iteration early
 // cancels the run and waits for it to wind down (a running command is
 // killed, no file is left half-written).
-func (e *Executor) Events(ctx context.Context, in Input) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
+func (e *Executor) Events(ctx context.Context, in Input) iter.Seq2[event.Event, error] {
+	return func(yield func(event.Event, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		ch := make(chan Event)
+		ch := make(chan event.Event)
 		var err error
 		go func() {
 			defer close(ch)
-			sink := SinkFunc(func(ctx context.Context, ev Event) error {
+			sink := event.SinkFunc(func(ctx context.Context, ev event.Event) error {
 				if e.cfg.Sink != nil {
 					if err := e.cfg.Sink.Emit(ctx, ev); err != nil {
 						return err

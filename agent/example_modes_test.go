@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/tools"
 )
@@ -37,12 +38,12 @@ func ExampleModeSpec() {
 			{Name: "ask", ReadOnly: true, Role: "You answer questions about this project.", Prompt: "Answer in two sentences at most.", Temperature: &cool, MaxIterations: 4},
 			{Name: "architect", Allow: func(s tools.Spec) bool { return !s.OpenWorld }, Prompt: "Propose the design before you change code."},
 		},
-		Sink: agent.SinkFunc(func(_ context.Context, e agent.Event) error {
+		Sink: event.SinkFunc(func(_ context.Context, e event.Event) error {
 			switch e := e.(type) {
-			case agent.RunStarted:
+			case event.RunStarted:
 				fmt.Println("mode", e.Mode, "offers", e.Tools)
-			case agent.ToolAction:
-				if e.Status != agent.StatusRunning {
+			case event.ToolAction:
+				if e.Status != event.StatusRunning {
 					fmt.Println(e.Tool, e.Status)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/safety"
@@ -58,8 +59,8 @@ func Example() {
 		Tools:     reg,
 		Workspace: ws,
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Sink: agent.SinkFunc(func(_ context.Context, e agent.Event) error {
-			if a, ok := e.(agent.ToolAction); ok {
+		Sink: event.SinkFunc(func(_ context.Context, e event.Event) error {
+			if a, ok := e.(event.ToolAction); ok {
 				fmt.Println(strings.TrimSpace(fmt.Sprintf("%s: %s %s", a.Status, a.Title, a.Detail)))
 			}
 			return nil
@@ -109,8 +110,8 @@ func ExampleExecutor_Events() {
 			log.Fatal(err)
 		}
 		switch e.(type) {
-		case agent.FinalMessage, agent.RunFinished, agent.ProgressGroupStarted:
-			b, _ := agent.MarshalEvent(e)
+		case event.FinalMessage, event.RunFinished, event.ProgressGroupStarted:
+			b, _ := event.Marshal(e)
 			fmt.Println(strings.Split(string(b), `,"`)[0] + "}")
 		}
 	}

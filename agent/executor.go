@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
@@ -124,7 +125,7 @@ func (e *Executor) Run(ctx context.Context, in Input) (*Result, error) {
 	return e.run(ctx, in, e.cfg.Sink)
 }
 
-func (e *Executor) run(ctx context.Context, in Input, sink Sink) (*Result, error) {
+func (e *Executor) run(ctx context.Context, in Input, sink event.Sink) (*Result, error) {
 	r, err := e.wire(ctx, in, sink)
 	if err != nil {
 		return nil, err
@@ -166,36 +167,36 @@ func (e *Executor) noNativeTools() {
 }
 
 // start emits run_started and creates the session branch.
-func (r *run) start(ctx context.Context) (StopReason, error) {
-	r.emit(RunStarted{RunID: r.id, Mode: string(r.mode), ToolCalling: string(r.calling), Prompt: r.in.Prompt, Tools: r.offered.Names()})
+func (r *run) start(ctx context.Context) (event.StopReason, error) {
+	r.emit(event.RunStarted{RunID: r.id, Mode: string(r.mode), ToolCalling: string(r.calling), Prompt: r.in.Prompt, Tools: r.offered.Names()})
 	r.announceContext()
 	if r.branches != nil {
 		name, base, continued, err := r.branches.ensure(ctx, &r.e.branch, r.cfg.Workspace.Root(), r.in.Prompt)
 		if err != nil {
-			return StopError, err
+			return event.StopError, err
 		}
 		r.branch = name
-		r.emit(BranchCreated{Branch: name, Base: base, Continued: continued})
+		r.emit(event.BranchCreated{Branch: name, Base: base, Continued: continued})
 	}
 	return "", nil
 }
 
 // loop is the agent loop: one model call per iteration, then the calls
 // it asked for, until completion, a guard, cancellation or the limit.
-func (r *run) loop(ctx context.Context) (StopReason, error) {
+func (r *run) loop(ctx context.Context) (event.StopReason, error) {
 	for r.iter < r.max {
 		// The iterations done so far are kept before the next model
 		// call, the long wait in which a worker is most likely to die.
 		r.saveIteration(ctx)
 		if err := r.sinkErr(); err != nil {
-			return StopError, err
+			return event.StopError, err
 		}
 		r.iter++
 		if err := r.beforeCall(ctx); err != nil {
 			if ctx.Err() != nil {
-				return StopCanceled, context.Cause(ctx)
+				return event.StopCanceled, context.Cause(ctx)
 			}
-			return StopError, fmt.Errorf("agent: compaction: %w", err)
+			return event.StopError, fmt.Errorf("agent: compaction: %w", err)
 		}
 		sr, err := r.stream.run(ctx, r.cfg.Model.Chat(ctx, r.request()), r.cfg.Clock())
 		r.meter.observe(sr.Usage, len(r.msgs))
@@ -207,9 +208,9 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		if err != nil {
 			r.keepPartial(sr)
 			if ctx.Err() != nil {
-				return StopCanceled, context.Cause(ctx)
+				return event.StopCanceled, context.Cause(ctx)
 			}
-			return StopError, fmt.Errorf("agent: model: %w", err)
+			return event.StopError, fmt.Errorf("agent: model: %w", err)
 		}
 		r.noteText(sr.Display)
 		x := extractCalls(r.calling, sr, r.iter)
@@ -218,11 +219,11 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		// Every call the parser could not read, and every call it had to
 		// repair, is reported, whether or not other calls came with it.
 		if len(x.problems) > 0 {
-			r.emit(Notice{Kind: NoticeParseError, Text: strings.Join(x.problems, "\n\n")})
+			r.emit(event.Notice{Kind: event.NoticeParseError, Text: strings.Join(x.problems, "\n\n")})
 		}
 		for _, c := range x.calls {
 			if c.Repaired {
-				r.emit(Notice{Kind: NoticeCallRepaired, Text: fmt.Sprintf("The %s call (%s) was cut off or malformed; it was repaired before being judged: %s", c.Name, c.ID, excerpt(string(c.Args), 200))})
+				r.emit(event.Notice{Kind: event.NoticeCallRepaired, Text: fmt.Sprintf("The %s call (%s) was cut off or malformed; it was repaired before being judged: %s", c.Name, c.ID, excerpt(string(c.Args), 200))})
 			}
 		}
 		if len(x.calls) == 0 {
@@ -234,12 +235,12 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 				}
 				continue
 			case sr.Stop == llm.StopLength && !sr.Complete:
-				r.note(NoticeTruncated, "Your message was cut off by the length limit. Continue exactly where you stopped.")
+				r.note(event.NoticeTruncated, "Your message was cut off by the length limit. Continue exactly where you stopped.")
 				continue
 			case r.refuseCompletion():
 				continue
 			}
-			return StopCompleted, nil
+			return event.StopCompleted, nil
 		}
 
 		batch := r.runner.runBatch(ctx, fmt.Sprintf("g%d", r.iter), x.calls)
@@ -253,20 +254,20 @@ func (r *run) loop(ctx context.Context) (StopReason, error) {
 		}
 		switch {
 		case ctx.Err() != nil:
-			return StopCanceled, context.Cause(ctx)
+			return event.StopCanceled, context.Cause(ctx)
 		case repeats >= r.maxRepeat:
-			r.emit(Notice{Kind: NoticeRepeatedFailure, Text: fmt.Sprintf("Stopped: the same call failed %d times.", repeats)})
-			return StopRepeatedFailure, nil
+			r.emit(event.Notice{Kind: event.NoticeRepeatedFailure, Text: fmt.Sprintf("Stopped: the same call failed %d times.", repeats)})
+			return event.StopRepeatedFailure, nil
 		case sr.Complete && !batch.allFailed && !r.refuseCompletion():
 			// Calls written together with the signal have run; when they
 			// all failed, the model has to see why before it may finish.
-			return StopCompleted, nil
+			return event.StopCompleted, nil
 		}
 		if pivot {
 			r.pivot()
 		}
 	}
-	return StopMaxIterations, nil
+	return event.StopMaxIterations, nil
 }
 
 // fallBackToText handles a model that claimed native tool support but
@@ -281,7 +282,7 @@ func (r *run) fallBackToText(err error, sr streamResult) bool {
 	r.e.noNativeTools()
 	r.setCalling(ToolCallingText)
 	r.iter--
-	r.emit(Notice{Kind: NoticeToolCallingFallback, Text: "The model refused native tool definitions; switched to text tool calling."})
+	r.emit(event.Notice{Kind: event.NoticeToolCallingFallback, Text: "The model refused native tool definitions; switched to text tool calling."})
 	r.cfg.Logger.Warn("agent: model refused native tools; using text tool calling", "model", r.cfg.ModelName, "err", err)
 	return true
 }
@@ -294,16 +295,16 @@ func (r *run) refuseCompletion() bool {
 		return false
 	}
 	r.reminded = true
-	r.note(NoticeWriteReminder, writeReminder)
+	r.note(event.NoticeWriteReminder, writeReminder)
 	return true
 }
 
-func (r *run) pivot() { r.note(NoticePivotGuidance, fmt.Sprintf(pivotGuidance, r.pivotAfter)) }
+func (r *run) pivot() { r.note(event.NoticePivotGuidance, fmt.Sprintf(pivotGuidance, r.pivotAfter)) }
 
 // note adds a message of the loop's own to the history and reports it.
-func (r *run) note(kind NoticeKind, text string) {
+func (r *run) note(kind event.NoticeKind, text string) {
 	r.history = append(r.history, userNote(text))
-	r.emit(Notice{Kind: kind, Text: text})
+	r.emit(event.Notice{Kind: kind, Text: text})
 }
 
 // keepPartial keeps what an interrupted response said, so the next turn
@@ -324,7 +325,7 @@ func (r *run) noteText(t string) {
 }
 
 // finish runs the summary builder and closes the run.
-func (r *run) finish(ctx context.Context, stop StopReason, err error) (*Result, error) {
+func (r *run) finish(ctx context.Context, stop event.StopReason, err error) (*Result, error) {
 	res := &Result{RunID: r.id, Mode: r.mode, ToolCalling: r.calling, StopReason: stop, Iterations: r.iter, Branch: r.branch}
 	sctx := ctx
 	if ctx.Err() != nil {
@@ -346,10 +347,10 @@ func (r *run) finish(ctx context.Context, stop StopReason, err error) (*Result, 
 	if err == nil {
 		err = r.sinkErr()
 		if err != nil {
-			res.StopReason = StopError
+			res.StopReason = event.StopError
 		}
 	}
-	fin := RunFinished{StopReason: res.StopReason, Iterations: r.iter, Usage: r.usage, CheckpointID: res.CheckpointID}
+	fin := event.RunFinished{StopReason: res.StopReason, Iterations: r.iter, Usage: r.usage, CheckpointID: res.CheckpointID}
 	if err != nil {
 		fin.Error = err.Error()
 	}

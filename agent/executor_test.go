@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools/fstools"
@@ -28,7 +29,7 @@ func TestNativeMultiStepEditAndUndo(t *testing.T) {
 	res, err := x.Run(context.Background(), Input{Prompt: "Fix the typo in main.go and add a note"})
 	require.NoError(t, err)
 
-	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, event.StopCompleted, res.StopReason)
 	assert.Equal(t, ToolCallingNative, res.ToolCalling)
 	assert.Equal(t, 3, res.Iterations)
 	assert.Equal(t, "Fixed the greeting typo in main.go and wrote docs/NOTES.md.", res.FinalMessage)
@@ -36,8 +37,8 @@ func TestNativeMultiStepEditAndUndo(t *testing.T) {
 	assert.Equal(t, "fixed typo\n", e.read("docs/NOTES.md"))
 	require.NotEmpty(t, res.CheckpointID)
 	require.Len(t, res.FilesChanged, 2)
-	assert.Equal(t, FileChange{Path: "main.go", Kind: "modified", Added: 1, Removed: 1}, res.FilesChanged[0])
-	assert.Equal(t, FileChange{Path: "docs/NOTES.md", Kind: "added", Added: 1}, res.FilesChanged[1])
+	assert.Equal(t, event.FileChange{Path: "main.go", Kind: "modified", Added: 1, Removed: 1}, res.FilesChanged[0])
+	assert.Equal(t, event.FileChange{Path: "docs/NOTES.md", Kind: "added", Added: 1}, res.FilesChanged[1])
 	assert.Positive(t, res.Usage.PromptTokens)
 
 	// History: native results are role-tool messages, in call order.
@@ -62,11 +63,11 @@ func TestNativeMultiStepEditAndUndo(t *testing.T) {
 	// Edits are reported with their stats and checkpoint.
 	acts := e.rec.actions()
 	require.Len(t, acts, 3)
-	assert.Equal(t, StatusSuccess, acts[1].Status)
+	assert.Equal(t, event.StatusSuccess, acts[1].Status)
 	assert.Equal(t, "main.go", acts[1].Path)
 	assert.Equal(t, 1, acts[1].Added)
 	assert.Equal(t, res.CheckpointID, acts[1].CheckpointID)
-	fcs := eventsOf[FilesChanged](e.rec)
+	fcs := eventsOf[event.FilesChanged](e.rec)
 	require.Len(t, fcs, 2, "one after the writing batch, one final")
 	assert.True(t, fcs[1].Final)
 
@@ -92,7 +93,7 @@ func TestTextModeMultiStepEdit(t *testing.T) {
 `, map[string]string{"main.go": mainGo})
 	res, err := e.run(e.config(), "Fix the typo in main.go")
 	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, event.StopCompleted, res.StopReason)
 	assert.Equal(t, ToolCallingText, res.ToolCalling)
 	assert.Contains(t, e.read("main.go"), "Hello")
 	assert.Equal(t, "done\n", e.read("NOTES.md"))
@@ -148,12 +149,12 @@ func TestAllFileToolsUndoable(t *testing.T) {
 	acts := e.rec.actions()
 	require.Len(t, acts, 4)
 	for _, a := range acts {
-		assert.Equal(t, StatusSuccess, a.Status, a.Tool+": "+a.Output)
+		assert.Equal(t, event.StatusSuccess, a.Status, a.Tool+": "+a.Output)
 	}
 	assert.Equal(t, "old\n", e.read("moved/new.txt"))
 	assert.Equal(t, "one\nTWO\nthree\n", e.read("lines.txt"))
 	assert.Equal(t, "alpha\nBETA\n", e.read("p.txt"))
-	assert.Equal(t, groupEditing, eventsOf[ProgressGroupStarted](e.rec)[0].Title)
+	assert.Equal(t, groupEditing, eventsOf[event.ProgressGroupStarted](e.rec)[0].Title)
 
 	_, err = x.Undo(context.Background(), res.CheckpointID, checkpoint.UndoOptions{})
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/internal/edit"
@@ -77,7 +78,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	staging := h.stager != nil && stageable(e)
 	if as.Decision == safety.Deny || len(as.Paths) != len(paths) {
 		h.logger.Info("agent: file edit refused", "tool", c.Tool, "paths", paths, "reason", as.Reason())
-		return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", as.Reason()), Status: StatusDenied, Detail: as.Reason(), Path: paths[0]}
+		return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", as.Reason()), Status: event.StatusDenied, Detail: as.Reason(), Path: paths[0]}
 	}
 	ts := make([]target, len(paths))
 	decision, sensitive, reasons := as.Decision, false, as.Reasons
@@ -91,7 +92,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	for _, ch := range e.Changes {
 		// Every byte shown must belong to a path that was judged.
 		if findTarget(ts, e.Dir, ch.Path) == nil {
-			return failed(StatusError, fmt.Sprintf("Not changed: %s declares a change to %s, which is not among the paths it writes; this is a bug in the tool.", c.Tool, ch.Path))
+			return failed(event.StatusError, fmt.Sprintf("Not changed: %s declares a change to %s, which is not among the paths it writes; this is a bug in the tool.", c.Tool, ch.Path))
 		}
 	}
 	if staging {
@@ -124,7 +125,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 
 	cs, err := h.changes(ctx)
 	if err != nil {
-		return outcome{Text: "Not changed: cannot open a checkpoint to make the change undoable: " + err.Error(), Status: StatusError, Detail: err.Error(), Path: primary.pc.Rel}
+		return outcome{Text: "Not changed: cannot open a checkpoint to make the change undoable: " + err.Error(), Status: event.StatusError, Detail: err.Error(), Path: primary.pc.Rel}
 	}
 	// Checkpoints hold regular files; a call that only makes directories
 	// has no content to snapshot.
@@ -143,7 +144,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	o.AutoApproved = decision == safety.Confirm && approved.By() != approval.ByUser
 	if res.IsError {
 		if ctx.Err() != nil {
-			o.Status = StatusSkipped
+			o.Status = event.StatusSkipped
 		}
 		return o
 	}
@@ -167,7 +168,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		_, uerr := cs.UndoFile(context.WithoutCancel(ctx), bad, checkpoint.UndoOptions{})
 		h.logger.Warn("agent: written content differs from the declared change; reverted", "path", bad, "undo_err", uerr)
 		return outcome{Text: fmt.Sprintf("Not changed: %s wrote something other than the change it declared to %s, so the file was restored. Read the file and try again.", c.Tool, bad),
-			Status: StatusError, Detail: "differs from the declared change", Path: primary.pc.Rel}
+			Status: event.StatusError, Detail: "differs from the declared change", Path: primary.pc.Rel}
 	}
 	after, aerr := h.files.ReadFile(primary.pc.Rel)
 	if o.Added == 0 && o.Removed == 0 && aerr == nil {
@@ -176,7 +177,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	}
 	switch {
 	case primary.exists && aerr == nil && bytes.Equal(primary.before, after) && len(ts) == 1:
-		o.Status, o.Detail = StatusSkipped, "no changes"
+		o.Status, o.Detail = event.StatusSkipped, "no changes"
 	default:
 		o.Wrote = true
 		o.CheckpointID = cs.ID()
@@ -254,15 +255,15 @@ func (h *fileEditHandler) snapshot(ctx context.Context, cs changeSet, canonical 
 		t.snap = true
 		return outcome{}, true
 	case errors.Is(err, checkpoint.ErrProtectedPath):
-		return outcome{Text: fmt.Sprintf("Not changed: %s is inside .git, which the agent never writes.", t.pc.Rel), Status: StatusDenied, Detail: err.Error(), Path: t.pc.Rel}, false
+		return outcome{Text: fmt.Sprintf("Not changed: %s is inside .git, which the agent never writes.", t.pc.Rel), Status: event.StatusDenied, Detail: err.Error(), Path: t.pc.Rel}, false
 	case errors.Is(err, checkpoint.ErrNotRegular):
 		h.logger.Info("agent: not snapshotting a non-regular path", "tool", canonical, "path", t.pc.Rel)
 		return outcome{}, true
 	}
 	if ctx.Err() != nil {
-		return failed(StatusSkipped, "Not changed: the run was cancelled."), false
+		return failed(event.StatusSkipped, "Not changed: the run was cancelled."), false
 	}
-	return outcome{Text: fmt.Sprintf("Not changed: cannot snapshot %s, so the change could not be undone: %v", t.pc.Rel, err), Status: StatusError, Detail: err.Error(), Path: t.pc.Rel}, false
+	return outcome{Text: fmt.Sprintf("Not changed: cannot snapshot %s, so the change could not be undone: %v", t.pc.Rel, err), Status: event.StatusError, Detail: err.Error(), Path: t.pc.Rel}, false
 }
 
 // notFile reports a path that exists now but is not a regular file (the

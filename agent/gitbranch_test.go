@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // TestGitBranchPerSession: the second run of a session continues on the
@@ -51,7 +53,7 @@ func TestGitBranchPerSession(t *testing.T) {
 	assert.Equal(t, first.Branch, third.Branch)
 	assert.Equal(t, first.Branch, current(), "brought back to the session branch")
 
-	b := eventsOf[BranchCreated](e.rec)
+	b := eventsOf[event.BranchCreated](e.rec)
 	require.Len(t, b, 3)
 	assert.Equal(t, []bool{false, true, true}, []bool{b[0].Continued, b[1].Continued, b[2].Continued})
 	assert.Equal(t, "main", b[2].Base)

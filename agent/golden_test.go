@@ -43,7 +43,7 @@ func TestGoldenEventSequence(t *testing.T) {
 
 	var got bytes.Buffer
 	for _, ev := range e.rec.all() {
-		b, err := MarshalEvent(ev)
+		b, err := event.Marshal(ev)
 		require.NoError(t, err)
 		b = ids.ReplaceAll(b, []byte("${1}_ID"))
 		got.Write(promptTokens.ReplaceAll(b, []byte(`"prompt_tokens":"N"`)))
@@ -59,11 +59,11 @@ func TestGoldenEventSequence(t *testing.T) {
 
 	// Every line decodes back to the same event.
 	for _, ev := range e.rec.all() {
-		b, _ := MarshalEvent(ev)
+		b, _ := event.Marshal(ev)
 		back, err := event.Unmarshal(b)
 		require.NoError(t, err)
 		require.IsType(t, ev, back)
-		b2, _ := MarshalEvent(back)
+		b2, _ := event.Marshal(back)
 		require.JSONEq(t, string(b), string(b2))
 	}
 }

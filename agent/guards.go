@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // Loop guards: write validation (a task that asks for a change is not
@@ -56,7 +58,7 @@ func (g *loopGuard) observe(b *batchResult) (repeats int, pivot bool) {
 	}
 	for i := range b.results {
 		r := &b.results[i]
-		if r.out.Status != StatusError && r.out.Status != StatusDenied {
+		if r.out.Status != event.StatusError && r.out.Status != event.StatusDenied {
 			continue
 		}
 		sig := signature(r.canonical, r.call.Args)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
@@ -160,11 +161,11 @@ func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard
 // recorder is a Sink that keeps every event.
 type recorder struct {
 	mu     sync.Mutex
-	events []Event
-	hook   func(Event)
+	events []event.Event
+	hook   func(event.Event)
 }
 
-func (r *recorder) Emit(_ context.Context, e Event) error {
+func (r *recorder) Emit(_ context.Context, e event.Event) error {
 	r.mu.Lock()
 	r.events = append(r.events, e)
 	hook := r.hook
@@ -175,10 +176,10 @@ func (r *recorder) Emit(_ context.Context, e Event) error {
 	return nil
 }
 
-func (r *recorder) all() []Event {
+func (r *recorder) all() []event.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]Event(nil), r.events...)
+	return append([]event.Event(nil), r.events...)
 }
 
 // types lists the event types in order, for compact assertions.
@@ -191,10 +192,10 @@ func (r *recorder) types() []string {
 }
 
 // actions returns the final tool actions (not running or pending).
-func (r *recorder) actions() []ToolAction {
-	var out []ToolAction
+func (r *recorder) actions() []event.ToolAction {
+	var out []event.ToolAction
 	for _, e := range r.all() {
-		if a, ok := e.(ToolAction); ok && a.Status != StatusRunning && a.Status != StatusPending {
+		if a, ok := e.(event.ToolAction); ok && a.Status != event.StatusRunning && a.Status != event.StatusPending {
 			out = append(out, a)
 		}
 	}
@@ -203,9 +204,9 @@ func (r *recorder) actions() []ToolAction {
 
 // noticeKinds lists the kinds of the Notices recorded, in order; empty,
 // not nil, when there are none.
-func (r *recorder) noticeKinds() []NoticeKind {
-	kinds := []NoticeKind{}
-	for _, n := range eventsOf[Notice](r) {
+func (r *recorder) noticeKinds() []event.NoticeKind {
+	kinds := []event.NoticeKind{}
+	for _, n := range eventsOf[event.Notice](r) {
 		kinds = append(kinds, n.Kind)
 	}
 	return kinds
@@ -214,14 +215,14 @@ func (r *recorder) noticeKinds() []NoticeKind {
 func (r *recorder) text() string {
 	var b strings.Builder
 	for _, e := range r.all() {
-		if d, ok := e.(TextDelta); ok {
+		if d, ok := e.(event.TextDelta); ok {
 			b.WriteString(d.Text)
 		}
 	}
 	return b.String()
 }
 
-func eventsOf[T Event](r *recorder) []T {
+func eventsOf[T event.Event](r *recorder) []T {
 	var out []T
 	for _, e := range r.all() {
 		if v, ok := e.(T); ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 )
 
@@ -20,7 +21,7 @@ import (
 // but must not modify the messages. An error stops the run at the next
 // safe point, as an Emit error does.
 type IterationSink interface {
-	Sink
+	event.Sink
 	SaveIteration(ctx context.Context, st IterationState) error
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 )
 
@@ -74,6 +75,6 @@ func TestIterationSinkFailureStopsRun(t *testing.T) {
 	res, err := x.Run(context.Background(), Input{Prompt: "look at a.txt"})
 	require.ErrorIs(t, err, ErrSink)
 	require.ErrorContains(t, err, "disk full")
-	assert.Equal(t, StopError, res.StopReason)
+	assert.Equal(t, event.StopError, res.StopReason)
 	assert.Len(t, e.model.Requests(), 1)
 }

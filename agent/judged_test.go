@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/safety"
@@ -209,7 +210,7 @@ func TestConflictingAliasesRefused(t *testing.T) {
 			}
 			acts := e.rec.actions()
 			require.Len(t, acts, 1)
-			assert.Equal(t, StatusError, acts[0].Status)
+			assert.Equal(t, event.StatusError, acts[0].Status)
 			assert.Contains(t, acts[0].Output, "given twice")
 		})
 	}

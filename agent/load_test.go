@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/safety"
@@ -97,8 +98,8 @@ func newLoadSession(tb testing.TB, root, script string, open <-chan struct{}) *l
 	ls := &loadSession{ws: ws, gate: &gatedModel{ScriptedModel: llmtest.NewScripted(s), open: open}}
 	ls.exec, err = agent.New(agent.Config{Model: ls.gate, Tools: reg, Workspace: ws, Logger: slog.New(slog.DiscardHandler),
 		CommandRules: safety.CommandRules{Allow: []string{"ls"}}, // a host's allow-list: the command runs unasked
-		Sink: agent.SinkFunc(func(_ context.Context, ev agent.Event) error {
-			if a, ok := ev.(agent.ToolAction); ok && a.Status != agent.StatusRunning && a.Status != agent.StatusSuccess {
+		Sink: event.SinkFunc(func(_ context.Context, ev event.Event) error {
+			if a, ok := ev.(event.ToolAction); ok && a.Status != event.StatusRunning && a.Status != event.StatusSuccess {
 				ls.fails = append(ls.fails, a.Tool+": "+string(a.Status)+" "+a.Detail)
 			}
 			return nil
@@ -149,7 +150,7 @@ func runLoad(tb testing.TB, n int, script string) loadResult {
 				errs <- err
 				return
 			}
-			if res.StopReason != agent.StopCompleted || len(s.fails) > 0 {
+			if res.StopReason != event.StopCompleted || len(s.fails) > 0 {
 				errs <- fmt.Errorf("run stopped %s after %d iterations; failed actions: %v", res.StopReason, res.Iterations, s.fails)
 			}
 		})

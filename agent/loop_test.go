@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
 )
@@ -32,13 +33,13 @@ func TestWriteValidation(t *testing.T) {
 `, nil, func(t *testing.T, e *env) {
 		res, err := e.run(e.config(), "Create a file hello.txt that says hello")
 		require.NoError(t, err)
-		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.Equal(t, event.StopCompleted, res.StopReason)
 		assert.Equal(t, 3, res.Iterations)
 		assert.Equal(t, "hello\n", e.read("hello.txt"))
 		assert.Contains(t, lastUser(e.model.Requests()[1]), "no file was changed")
-		notices := eventsOf[Notice](e.rec)
+		notices := eventsOf[event.Notice](e.rec)
 		require.Len(t, notices, 1)
-		assert.Equal(t, NoticeWriteReminder, notices[0].Kind)
+		assert.Equal(t, event.NoticeWriteReminder, notices[0].Kind)
 	})
 }
 
@@ -50,7 +51,7 @@ func TestWriteValidationOnlyOnce(t *testing.T) {
 `, nil)
 	res, err := e.run(e.config(), "Fix the bug in main.go")
 	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, event.StopCompleted, res.StopReason)
 	assert.Equal(t, 2, res.Iterations)
 	assert.Equal(t, "The file is already correct, nothing to change.", res.FinalMessage)
 }
@@ -62,7 +63,7 @@ func TestNaturalStopCompletes(t *testing.T) {
 `, nil)
 	res, err := e.run(e.config(), "What is in this project?")
 	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, event.StopCompleted, res.StopReason)
 	assert.Equal(t, "The project has one file.", res.FinalMessage)
 }
 
@@ -75,11 +76,11 @@ func TestMaxIterations(t *testing.T) {
 		cfg.MaxIterations = 3
 		res, err := e.run(cfg, "What files are there?")
 		require.NoError(t, err)
-		assert.Equal(t, StopMaxIterations, res.StopReason)
+		assert.Equal(t, event.StopMaxIterations, res.StopReason)
 		assert.Equal(t, 3, res.Iterations)
 		assert.Equal(t, "Listed the files three times.", res.FinalMessage, "fallback summary call")
-		last := e.rec.all()[len(e.rec.all())-1].(RunFinished)
-		assert.Equal(t, StopMaxIterations, last.StopReason)
+		last := e.rec.all()[len(e.rec.all())-1].(event.RunFinished)
+		assert.Equal(t, event.StopMaxIterations, last.StopReason)
 	})
 }
 
@@ -89,7 +90,7 @@ func TestRepeatedFailureStops(t *testing.T) {
 	inBothModes(t, `{"capabilities":{"tools":true}}`+"\n"+strings.Repeat(line, 3)+`{"content":"The file does not exist."}`+"\n", nil, func(t *testing.T, e *env) {
 		res, err := e.run(e.config(), "Explain missing.go")
 		require.NoError(t, err)
-		assert.Equal(t, StopRepeatedFailure, res.StopReason)
+		assert.Equal(t, event.StopRepeatedFailure, res.StopReason)
 		assert.Equal(t, 3, res.Iterations)
 		third := e.model.Requests()[2].Messages
 		assert.Contains(t, third[len(third)-2].Content, "failed 2 times")
@@ -106,10 +107,10 @@ func TestPivotGuidance(t *testing.T) {
 `, nil, func(t *testing.T, e *env) {
 		res, err := e.run(e.config(), "Explain a.go and b.go")
 		require.NoError(t, err)
-		assert.Equal(t, StopCompleted, res.StopReason)
+		assert.Equal(t, event.StopCompleted, res.StopReason)
 		assert.Contains(t, lastUser(e.model.Requests()[2]), "Every action in the last 2 rounds failed")
 		kinds := e.rec.noticeKinds()
-		assert.Equal(t, []NoticeKind{NoticePivotGuidance}, kinds)
+		assert.Equal(t, []event.NoticeKind{event.NoticePivotGuidance}, kinds)
 	})
 }
 
@@ -123,14 +124,14 @@ func TestMalformedCallFedBackThenCorrected(t *testing.T) {
 `, nil)
 	res, err := e.run(e.config(), "Create a.txt")
 	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, event.StopCompleted, res.StopReason)
 	assert.Equal(t, "fixed", e.read("a.txt"))
 	fb := lastUser(e.model.Requests()[1])
 	assert.Contains(t, fb, "could not be parsed")
 	assert.Contains(t, fb, `<tool_call>{"name": "TOOL_NAME"`)
-	notices := eventsOf[Notice](e.rec)
+	notices := eventsOf[event.Notice](e.rec)
 	require.NotEmpty(t, notices)
-	assert.Equal(t, NoticeParseError, notices[0].Kind)
+	assert.Equal(t, event.NoticeParseError, notices[0].Kind)
 }
 
 // Native calls whose arguments are not an object get an error result for
@@ -160,9 +161,9 @@ func TestNativeBadArgumentsFedBackThenCorrected(t *testing.T) {
 	assert.Equal(t, "It prints Helo.", res.FinalMessage)
 	acts := e.rec.actions()
 	require.Len(t, acts, 2)
-	assert.Equal(t, StatusError, acts[0].Status)
+	assert.Equal(t, event.StatusError, acts[0].Status)
 	assert.Contains(t, acts[0].Output, "not a JSON object")
-	assert.Equal(t, StatusSuccess, acts[1].Status)
+	assert.Equal(t, event.StatusSuccess, acts[1].Status)
 }
 
 // A response cut off by the length limit is continued, not taken as done.
@@ -181,7 +182,7 @@ func TestLengthStopContinues(t *testing.T) {
 	res, err := e.run(cfg, "What is the answer?")
 	require.NoError(t, err)
 	assert.Equal(t, 2, turn)
-	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, event.StopCompleted, res.StopReason)
 }
 
 // A model that reports native tools but writes its call in text anyway
@@ -212,7 +213,7 @@ func TestCompletionWithCalls(t *testing.T) {
 `, nil)
 	res, err := e.run(e.config(), "Create a.txt")
 	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, event.StopCompleted, res.StopReason)
 	assert.Equal(t, 1, res.Iterations)
 	assert.Equal(t, "a", e.read("a.txt"))
 
@@ -266,10 +267,10 @@ func TestToolTimeout(t *testing.T) {
 	cfg.ToolTimeout = 30 * time.Millisecond
 	res, err := e.run(cfg, "Try hang")
 	require.NoError(t, err)
-	assert.Equal(t, StopCompleted, res.StopReason)
+	assert.Equal(t, event.StopCompleted, res.StopReason)
 	acts := e.rec.actions()
 	require.Len(t, acts, 1)
-	assert.Equal(t, StatusError, acts[0].Status)
+	assert.Equal(t, event.StatusError, acts[0].Status)
 }
 
 // A model that reports tool support but refuses tool specs makes the run
@@ -306,7 +307,7 @@ func TestFallbackToTextOnNoToolSupport(t *testing.T) {
 	assert.Equal(t, ToolCallingText, res.ToolCalling)
 	assert.Equal(t, 1, withTools, "the second run starts in text mode")
 	kinds := e.rec.noticeKinds()
-	assert.Equal(t, []NoticeKind{NoticeToolCallingFallback}, kinds)
+	assert.Equal(t, []event.NoticeKind{event.NoticeToolCallingFallback}, kinds)
 }
 
 // capsModel is a ModelFunc that reports capabilities.
@@ -330,5 +331,5 @@ func TestTextModeRespelledToolName(t *testing.T) {
 	acts := e.rec.actions()
 	require.Len(t, acts, 1)
 	assert.Equal(t, "read_file", acts[0].Tool)
-	assert.Equal(t, StatusSuccess, acts[0].Status)
+	assert.Equal(t, event.StatusSuccess, acts[0].Status)
 }

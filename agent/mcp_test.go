@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/mcp"
 )
 
@@ -129,7 +130,7 @@ func TestMCPToolArgumentsPrepared(t *testing.T) {
 				assert.Contains(t, acts[0].Output, "given twice")
 				return
 			}
-			assert.Equal(t, StatusSuccess, acts[0].Status, acts[0].Output)
+			assert.Equal(t, event.StatusSuccess, acts[0].Status, acts[0].Output)
 			assert.Equal(t, tc.want, got.Load())
 		})
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // Memory is the structured notes of a session: the files read and written, the commands run,
@@ -16,18 +18,18 @@ import (
 // Pass Result.Memory as Input.Memory to carry it to the next turn;
 // sessions do this for you. It encodes as JSON for storage.
 type Memory struct {
-	FilesRead    []string      `json:"files_read,omitempty"`
-	FilesWritten []string      `json:"files_written,omitempty"`
-	Commands     []CommandNote `json:"commands,omitempty"`
-	Errors       []string      `json:"errors,omitempty"`
-	Plan         []TodoItem    `json:"plan,omitempty"`
+	FilesRead    []string         `json:"files_read,omitempty"`
+	FilesWritten []string         `json:"files_written,omitempty"`
+	Commands     []CommandNote    `json:"commands,omitempty"`
+	Errors       []string         `json:"errors,omitempty"`
+	Plan         []event.TodoItem `json:"plan,omitempty"`
 }
 
 // CommandNote is one command the agent ran.
 type CommandNote struct {
-	Command string       `json:"command"`
-	Status  ActionStatus `json:"status"`
-	Detail  string       `json:"detail,omitempty"` // "exit code 1", the denial reason
+	Command string             `json:"command"`
+	Status  event.ActionStatus `json:"status"`
+	Detail  string             `json:"detail,omitempty"` // "exit code 1", the denial reason
 }
 
 // Bounds of the memory lists.
@@ -110,7 +112,7 @@ func (k *memoryKeeper) render() string {
 	return k.mem.Render()
 }
 
-func (k *memoryKeeper) setPlan(items []TodoItem) {
+func (k *memoryKeeper) setPlan(items []event.TodoItem) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.mem.Plan = slices.Clone(items)
@@ -140,10 +142,10 @@ func (k *memoryKeeper) observe(results []callResult) {
 			}
 		case r.out.Wrote && p != "":
 			m.FilesWritten = pushUnique(m.FilesWritten, p, memoryMaxFiles)
-		case r.tc != nil && len(r.tc.Effects.Reads) > 0 && r.out.Status == StatusSuccess && p != "":
+		case r.tc != nil && len(r.tc.Effects.Reads) > 0 && r.out.Status == event.StatusSuccess && p != "":
 			m.FilesRead = pushUnique(m.FilesRead, p, memoryMaxFiles)
 		}
-		if r.out.Status == StatusError || r.out.Status == StatusDenied {
+		if r.out.Status == event.StatusError || r.out.Status == event.StatusDenied {
 			what := r.canonical
 			if p != "" {
 				what += " " + p

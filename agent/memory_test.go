@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -31,18 +32,18 @@ func res(name, args string, o outcome) callResult {
 func TestMemoryObserve(t *testing.T) {
 	k := &memoryKeeper{mem: &Memory{}}
 	k.observe([]callResult{
-		res("read_file", `{"path":"a.go"}`, outcome{Status: StatusSuccess, Path: "a.go"}),
-		res("read_file", `{"path":"b.go"}`, outcome{Status: StatusSuccess}),
-		res("read_file", `{"path":"a.go"}`, outcome{Status: StatusSuccess, Path: "a.go"}), // moves to the end
-		res("edit_file", `{"path":"a.go"}`, outcome{Status: StatusSuccess, Path: "a.go", Wrote: true}),
-		res("edit_file", `{"path":"c.go"}`, outcome{Status: StatusError, Text: "Error: old_text not found in c.go\nclosest match…"}),
-		res("run_terminal_command", `{"command":"go test ./..."}`, outcome{Status: StatusError, Detail: "exit code 1", Text: "FAIL"}),
-		res("run_terminal_command", `{"command":"rm -rf /"}`, outcome{Status: StatusDenied, Detail: "critical", Text: "Not run: denied"}),
+		res("read_file", `{"path":"a.go"}`, outcome{Status: event.StatusSuccess, Path: "a.go"}),
+		res("read_file", `{"path":"b.go"}`, outcome{Status: event.StatusSuccess}),
+		res("read_file", `{"path":"a.go"}`, outcome{Status: event.StatusSuccess, Path: "a.go"}), // moves to the end
+		res("edit_file", `{"path":"a.go"}`, outcome{Status: event.StatusSuccess, Path: "a.go", Wrote: true}),
+		res("edit_file", `{"path":"c.go"}`, outcome{Status: event.StatusError, Text: "Error: old_text not found in c.go\nclosest match…"}),
+		res("run_terminal_command", `{"command":"go test ./..."}`, outcome{Status: event.StatusError, Detail: "exit code 1", Text: "FAIL"}),
+		res("run_terminal_command", `{"command":"rm -rf /"}`, outcome{Status: event.StatusDenied, Detail: "critical", Text: "Not run: denied"}),
 	})
 	m := k.snapshot()
 	require.Equal(t, []string{"b.go", "a.go"}, m.FilesRead)
 	require.Equal(t, []string{"a.go"}, m.FilesWritten)
-	require.Equal(t, []CommandNote{{"go test ./...", StatusError, "exit code 1"}, {"rm -rf /", StatusDenied, "critical"}}, m.Commands)
+	require.Equal(t, []CommandNote{{"go test ./...", event.StatusError, "exit code 1"}, {"rm -rf /", event.StatusDenied, "critical"}}, m.Commands)
 	require.Equal(t, []string{"edit_file c.go: Error: old_text not found in c.go", "run_terminal_command: FAIL", "run_terminal_command: Not run: denied"}, m.Errors)
 	require.Equal(t, `Files read: b.go, a.go
 Files written: a.go
@@ -63,8 +64,8 @@ func TestMemoryBounded(t *testing.T) {
 	k := &memoryKeeper{mem: &Memory{}}
 	for i := range 100 {
 		k.observe([]callResult{
-			res("read_file", fmt.Sprintf(`{"path":"f%d.go"}`, i), outcome{Status: StatusSuccess}),
-			res("run_terminal_command", fmt.Sprintf(`{"command":"echo %d"}`, i), outcome{Status: StatusError, Text: "boom"}),
+			res("read_file", fmt.Sprintf(`{"path":"f%d.go"}`, i), outcome{Status: event.StatusSuccess}),
+			res("run_terminal_command", fmt.Sprintf(`{"command":"echo %d"}`, i), outcome{Status: event.StatusError, Text: "boom"}),
 		})
 	}
 	m := k.snapshot()

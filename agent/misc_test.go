@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
@@ -82,7 +83,7 @@ func TestSinkFailureStopsRun(t *testing.T) {
 `, nil)
 	cfg := e.config()
 	boom := errors.New("disk full")
-	cfg.Sink = SinkFunc(func(_ context.Context, ev Event) error {
+	cfg.Sink = event.SinkFunc(func(_ context.Context, ev event.Event) error {
 		if ev.Type() == "tool_call_started" {
 			return boom
 		}
@@ -91,7 +92,7 @@ func TestSinkFailureStopsRun(t *testing.T) {
 	res, err := e.run(cfg, "Create a.txt")
 	require.ErrorIs(t, err, ErrSink)
 	require.ErrorIs(t, err, boom)
-	assert.Equal(t, StopError, res.StopReason)
+	assert.Equal(t, event.StopError, res.StopReason)
 	assert.False(t, e.exists("a.txt"), "no action after the sink failed")
 }
 
@@ -139,7 +140,7 @@ func TestReadOnlyCallsRunConcurrently(t *testing.T) {
 	assert.GreaterOrEqual(t, peak.Load(), int32(2))
 	var ids []string
 	for _, ev := range e.rec.all() {
-		if a, ok := ev.(ToolAction); ok {
+		if a, ok := ev.(event.ToolAction); ok {
 			ids = append(ids, a.CallID+":"+string(a.Status))
 		}
 	}
@@ -198,7 +199,7 @@ func TestGitBranch(t *testing.T) {
 		res, err := e.run(cfg, "Tidy up the code, please!")
 		require.NoError(t, err)
 		assert.Equal(t, "tether/20260322-150405-tidy-up-the-code-please", res.Branch)
-		b := eventsOf[BranchCreated](e.rec)
+		b := eventsOf[event.BranchCreated](e.rec)
 		require.Len(t, b, 1)
 		assert.Equal(t, "main", b[0].Base)
 		out, err := exec.Command("git", "-C", e.dir, "branch", "--show-current").Output()
@@ -213,7 +214,7 @@ func TestGitBranch(t *testing.T) {
 		cfg.GitBranch = &GitBranch{}
 		res, err := e.run(cfg, "Tidy up")
 		require.ErrorIs(t, err, ErrDirtyTree)
-		assert.Equal(t, StopError, res.StopReason)
+		assert.Equal(t, event.StopError, res.StopReason)
 		assert.Equal(t, []string{"run_started", "run_finished"}, e.rec.types())
 		assert.Equal(t, 2, e.model.Remaining()+1, "the model was never called")
 		cfg.GitBranch.AllowDirty = true

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 )
 
@@ -41,15 +42,15 @@ func TestReadOnlyModeBlocksWrite(t *testing.T) {
 		cfg.Policy = approval.AutoApprove()
 		res, err := e.run(cfg, "Create a.txt and explain main.go")
 		require.NoError(t, err)
-		assert.Equal(t, StopCompleted, res.StopReason, "no write validation in read-only modes")
+		assert.Equal(t, event.StopCompleted, res.StopReason, "no write validation in read-only modes")
 		assert.False(t, e.exists("a.txt"))
 		assert.Empty(t, ap.asked)
 		assert.Empty(t, res.CheckpointID)
 		acts := e.rec.actions()
 		require.Len(t, acts, 2)
-		assert.Equal(t, StatusDenied, acts[0].Status)
+		assert.Equal(t, event.StatusDenied, acts[0].Status)
 		assert.Contains(t, acts[0].Output, "not available in explore mode")
-		assert.Equal(t, StatusSuccess, acts[1].Status)
+		assert.Equal(t, event.StatusSuccess, acts[1].Status)
 		req := e.model.Requests()[0]
 		var offered []string
 		for _, s := range req.Tools {
@@ -83,9 +84,9 @@ func TestReviewModeGit(t *testing.T) {
 	assert.False(t, e.exists("x.txt"))
 	acts := e.rec.actions()
 	require.Len(t, acts, 3)
-	assert.NotEqual(t, StatusDenied, acts[0].Status, "git status runs (it may fail outside a repository)")
-	assert.Equal(t, StatusDenied, acts[1].Status)
-	assert.Equal(t, StatusDenied, acts[2].Status)
+	assert.NotEqual(t, event.StatusDenied, acts[0].Status, "git status runs (it may fail outside a repository)")
+	assert.Equal(t, event.StatusDenied, acts[1].Status)
+	assert.Equal(t, event.StatusDenied, acts[2].Status)
 }
 
 // Envelope mode: one ```yips-agent block; results come back
@@ -150,5 +151,5 @@ func TestModeOverrideAndSessionGrants(t *testing.T) {
 	assert.Equal(t, ModeExplore, res.Mode)
 	acts := e.rec.actions()
 	require.Len(t, acts, 3)
-	assert.Equal(t, []ActionStatus{StatusSuccess, StatusSuccess, StatusDenied}, []ActionStatus{acts[0].Status, acts[1].Status, acts[2].Status})
+	assert.Equal(t, []event.ActionStatus{event.StatusSuccess, event.StatusSuccess, event.StatusDenied}, []event.ActionStatus{acts[0].Status, acts[1].Status, acts[2].Status})
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -48,7 +49,7 @@ func (g *openWorldGate) approve(ctx context.Context, c *ToolCall) (approval.Appr
 		if g != nil {
 			g.logger.Info("agent: open-world call refused in a mode that cannot ask", "tool", c.Tool, "subject", subject)
 		}
-		return approval.Approved{}, ptr(outcome{Status: StatusDenied, Detail: "needs approval",
+		return approval.Approved{}, ptr(outcome{Status: event.StatusDenied, Detail: "needs approval",
 			Text: fmt.Sprintf("Not run: %s reaches %s outside this machine, which needs the user's approval, and this mode cannot ask for it. Do without it, or ask the user to allow the domain.", c.Tool, subject)})
 	}
 	approved, err := g.authorize(ctx, approval.Request{Kind: approval.KindOther, ToolName: c.Tool, CallID: c.ID,

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/tools/webtools"
 )
@@ -54,15 +55,15 @@ func TestOpenWorldReadNeedsApproval(t *testing.T) {
 		setup   func(cfg *Config, ap *approver)
 		asked   bool // a person was asked, with the URL as the subject
 		fetched bool
-		status  ActionStatus
+		status  event.ActionStatus
 	}{
-		{"asked and approved", srv.URL + "/a", nil, func(cfg *Config, ap *approver) { ap.answer = allowAll }, true, true, StatusSuccess},
-		{"asked and refused", srv.URL + "/a", nil, func(cfg *Config, ap *approver) { ap.answer = denyAll }, true, false, StatusDenied},
-		{"headless denies", srv.URL + "/a", nil, func(cfg *Config, ap *approver) { cfg.Approver, cfg.Policy = nil, approval.Headless(nil) }, false, false, StatusDenied},
-		{"read-only mode refuses", srv.URL + "/a", nil, func(cfg *Config, ap *approver) { ap.answer, cfg.Mode = allowAll, ModeExplore }, false, false, StatusDenied},
-		{"domain not on the allow list is never reached", "http://other.test:" + port + "/a", []string{"docs.test"}, func(cfg *Config, ap *approver) { ap.answer = allowAll }, false, false, StatusDenied},
-		{"allowed domain runs unasked", "http://docs.test:" + port + "/a", []string{"docs.test"}, func(cfg *Config, ap *approver) { ap.answer = denyAll }, false, true, StatusSuccess},
-		{"allowed domain, headless", "http://docs.test:" + port + "/a", []string{"docs.test"}, func(cfg *Config, ap *approver) { cfg.Approver, cfg.Policy = nil, approval.Headless(nil) }, false, true, StatusSuccess},
+		{"asked and approved", srv.URL + "/a", nil, func(cfg *Config, ap *approver) { ap.answer = allowAll }, true, true, event.StatusSuccess},
+		{"asked and refused", srv.URL + "/a", nil, func(cfg *Config, ap *approver) { ap.answer = denyAll }, true, false, event.StatusDenied},
+		{"headless denies", srv.URL + "/a", nil, func(cfg *Config, ap *approver) { cfg.Approver, cfg.Policy = nil, approval.Headless(nil) }, false, false, event.StatusDenied},
+		{"read-only mode refuses", srv.URL + "/a", nil, func(cfg *Config, ap *approver) { ap.answer, cfg.Mode = allowAll, ModeExplore }, false, false, event.StatusDenied},
+		{"domain not on the allow list is never reached", "http://other.test:" + port + "/a", []string{"docs.test"}, func(cfg *Config, ap *approver) { ap.answer = allowAll }, false, false, event.StatusDenied},
+		{"allowed domain runs unasked", "http://docs.test:" + port + "/a", []string{"docs.test"}, func(cfg *Config, ap *approver) { ap.answer = denyAll }, false, true, event.StatusSuccess},
+		{"allowed domain, headless", "http://docs.test:" + port + "/a", []string{"docs.test"}, func(cfg *Config, ap *approver) { cfg.Approver, cfg.Policy = nil, approval.Headless(nil) }, false, true, event.StatusSuccess},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +86,7 @@ func TestOpenWorldReadNeedsApproval(t *testing.T) {
 					require.Len(t, ap.asked, 1)
 					assert.Equal(t, approval.KindOther, ap.asked[0].Kind)
 					assert.Equal(t, tt.url, ap.asked[0].Subject(), "the person sees the exact URL")
-					req := eventsOf[ApprovalRequested](e.rec)
+					req := eventsOf[event.ApprovalRequested](e.rec)
 					require.Len(t, req, 1)
 					assert.Equal(t, tt.url, req[0].Display.Subject)
 				} else {

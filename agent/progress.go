@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"path"
 	"strings"
+
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // Progress group titles: what a UI shows above a batch of tool calls
@@ -70,7 +72,7 @@ const (
 // (success: "Wrote a.go"; otherwise "Write a.go (denied)") and the path
 // the call is about: the first it declares writing, else reading. tc is
 // nil for a call that could not be prepared.
-func actionTitles(tc *ToolCall, name string) (running string, final func(ActionStatus) string, path string) {
+func actionTitles(tc *ToolCall, name string) (running string, final func(event.ActionStatus) string, path string) {
 	var args json.RawMessage
 	if tc != nil {
 		args = tc.Args
@@ -84,8 +86,8 @@ func actionTitles(tc *ToolCall, name string) (running string, final func(ActionS
 	running = titleOf(name, args, path, formRunning)
 	done := titleOf(name, args, path, formDone)
 	base := titleOf(name, args, path, formBase)
-	return running, func(s ActionStatus) string {
-		if s == StatusSuccess {
+	return running, func(s event.ActionStatus) string {
+		if s == event.StatusSuccess {
 			return done
 		}
 		return base + " (" + string(s) + ")"

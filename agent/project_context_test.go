@@ -18,13 +18,13 @@ func TestProjectContextInRun(t *testing.T) {
 	require.Contains(t, sys, "## AGENTS.md\nUse tabs.")
 	evs := e.rec.all()
 	require.Equal(t, "run_started", evs[0].Type())
-	pcl, ok := evs[1].(ProjectContextLoaded)
+	pcl, ok := evs[1].(event.ProjectContextLoaded)
 	require.True(t, ok, "%T", evs[1])
 	require.Equal(t, "AGENTS.md", pcl.Files[0].Path)
 	require.Equal(t, "go.mod", pcl.Files[1].Path)
 
 	// The event survives its JSON form.
-	b, err := MarshalEvent(pcl)
+	b, err := event.Marshal(pcl)
 	require.NoError(t, err)
 	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
@@ -37,5 +37,5 @@ func TestExecutorProjectContext(t *testing.T) {
 	require.NoError(t, err)
 	pc, err := x.ProjectContext()
 	require.NoError(t, err)
-	require.Equal(t, []ProjectFile{{Path: "CLAUDE.md", Kind: "instructions", Bytes: 10}}, pc.Files)
+	require.Equal(t, []event.ProjectFile{{Path: "CLAUDE.md", Kind: "instructions", Bytes: 10}}, pc.Files)
 }

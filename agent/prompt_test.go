@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/tools"
@@ -46,8 +47,8 @@ func TestPromptGolden(t *testing.T) {
 	x, err := New(Config{Model: llmtest.NewScripted(llmtest.Script{}), Tools: promptRegistry(t),
 		Skills: []Skill{TodosSkill(), BuildSkill(projectctx.BuildCommands{})}, Subagents: &SubagentConfig{}})
 	require.NoError(t, err)
-	mem := &Memory{FilesRead: []string{"main.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: StatusError, Detail: "exit code 1"}},
-		Plan: []TodoItem{{Text: "Find the bug", Status: TodoDone}, {Text: "Fix it", Status: TodoInProgress}}}
+	mem := &Memory{FilesRead: []string{"main.go"}, Commands: []CommandNote{{Command: "go test ./...", Status: event.StatusError, Detail: "exit code 1"}},
+		Plan: []event.TodoItem{{Text: "Find the bug", Status: event.TodoDone}, {Text: "Fix it", Status: event.TodoInProgress}}}
 	for _, mode := range []Mode{ModeAgent, ModeExplore, ModePlan, ModeReview} {
 		for _, calling := range []ToolCalling{ToolCallingNative, ToolCallingText, ToolCallingEnvelope} {
 			t.Run(fmt.Sprintf("%s_%s", mode, calling), func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 )
@@ -40,11 +41,11 @@ func (g *readGuard) judge(ctx context.Context, c *ToolCall) (early *outcome, ask
 	case as.Decision == safety.Allow:
 		return nil, nil
 	case as.Decision == safety.Deny:
-		return ptr(outcome{Text: "Not read: " + as.Reason(), Status: StatusDenied, Detail: as.Reason(), Path: p}), nil
+		return ptr(outcome{Text: "Not read: " + as.Reason(), Status: event.StatusDenied, Detail: as.Reason(), Path: p}), nil
 	case !g.askable:
 		g.logger.Info("agent: read refused in a read-only mode", "tool", c.Tool, "path", p, "reason", as.Reason())
 		return ptr(outcome{Text: fmt.Sprintf("Not read: %s. This mode cannot ask the user for approval; do without this file.", as.Reason()),
-			Status: StatusDenied, Detail: as.Reason(), Path: p}), nil
+			Status: event.StatusDenied, Detail: as.Reason(), Path: p}), nil
 	}
 	return nil, &approval.Request{Kind: approval.KindOther, ToolName: c.Tool, CallID: c.ID,
 		Summary: fmt.Sprintf("%s %s", c.Tool, p), Decision: as.Decision, Severity: safety.SeverityHigh, Reasons: as.Reasons}

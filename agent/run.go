@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/safety"
@@ -76,7 +77,7 @@ type runProgress struct {
 
 // wire builds the sub-handlers for one run. Each receives functions and
 // small interfaces, never the Executor.
-func (e *Executor) wire(ctx context.Context, in Input, sink Sink) (*run, error) {
+func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, error) {
 	cfg := &e.cfg
 	mode := in.Mode
 	if mode == "" {
@@ -346,19 +347,19 @@ func canEdit(reg *tools.Registry) bool {
 type noWorkspace struct{}
 
 func (noWorkspace) handle(context.Context, *ToolCall) outcome {
-	return failed(StatusError, ErrNoWorkspace.Error())
+	return failed(event.StatusError, ErrNoWorkspace.Error())
 }
 
 // emitter is the run's single ordered path to the sink. After the sink
 // fails, nothing more is sent and the loop stops at its next check.
 type emitter struct {
 	ctx  context.Context
-	sink Sink
+	sink event.Sink
 	mu   sync.Mutex
 	err  error
 }
 
-func (m *emitter) emit(e Event) {
+func (m *emitter) emit(e event.Event) {
 	if m.sink == nil {
 		return
 	}

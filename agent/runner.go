@@ -7,12 +7,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
 
-func failed(status ActionStatus, text string) outcome {
+func failed(status event.ActionStatus, text string) outcome {
 	return outcome{Text: text, Status: status, Detail: firstLine(text)}
 }
 
@@ -63,12 +64,12 @@ type toolRunner struct {
 	open     *openWorldGate          // asks about open-world reads; nil refuses them
 	allowed  func(c *ToolCall) error // the mode's gate; nil allows all
 	chain    ToolHandler             // host middleware around dispatch
-	emit     func(Event)
+	emit     func(event.Event)
 	stopped  func() error // non-nil once the sink failed
 	parallel int
 
 	mu     sync.Mutex
-	active map[string]ToolAction // call id → its running action, for pending events
+	active map[string]event.ToolAction // call id → its running action, for pending events
 }
 
 // routed is a call after preparation and the mode's gate.
@@ -78,8 +79,8 @@ type routed struct {
 	tc         *ToolCall
 	early      *outcome          // set when the call is refused before running
 	ask        *approval.Request // a read that needs approval first
-	action     ToolAction
-	finalTitle func(ActionStatus) string
+	action     event.ToolAction
+	finalTitle func(event.ActionStatus) string
 	concurrent bool // runs alongside other calls
 }
 
@@ -89,7 +90,7 @@ func (r *toolRunner) runBatch(ctx context.Context, groupID string, calls []call)
 		rs[i] = r.route(ctx, c)
 	}
 	title := groupTitle(rs)
-	r.emit(ProgressGroupStarted{GroupID: groupID, Title: title})
+	r.emit(event.ProgressGroupStarted{GroupID: groupID, Title: title})
 
 	out := batchResult{results: make([]callResult, len(calls)), allFailed: true}
 	for i := 0; i < len(rs); {
@@ -102,24 +103,24 @@ func (r *toolRunner) runBatch(ctx context.Context, groupID string, calls []call)
 		r.runSpan(ctx, groupID, rs[i:j], out.results[i:j])
 		i = j
 	}
-	worst := StatusSuccess
+	worst := event.StatusSuccess
 	for _, res := range out.results {
 		if res.out.Wrote {
 			out.wrote = true
 		}
-		if res.out.Status == StatusSuccess {
+		if res.out.Status == event.StatusSuccess {
 			out.allFailed = false
 		}
 		worst = worse(worst, res.out.Status)
 	}
-	r.emit(ProgressGroupFinished{GroupID: groupID, Title: title, Status: worst})
+	r.emit(event.ProgressGroupFinished{GroupID: groupID, Title: title, Status: worst})
 	return out
 }
 
 func (r *toolRunner) route(ctx context.Context, c call) routed {
 	rt := routed{c: c, canonical: c.Name}
 	if p := callProblem(c); p != "" {
-		rt.early = ptr(failed(StatusError, p))
+		rt.early = ptr(failed(event.StatusError, p))
 		return rt
 	}
 	tc, err := r.prepare(ctx, c)
@@ -132,12 +133,12 @@ func (r *toolRunner) route(ctx context.Context, c call) routed {
 		tc.Args, err = c.Args, nil
 	}
 	if err != nil {
-		rt.early = ptr(failed(StatusError, "Error: "+err.Error()))
+		rt.early = ptr(failed(event.StatusError, "Error: "+err.Error()))
 		return rt
 	}
 	if r.allowed != nil {
 		if err := r.allowed(tc); err != nil {
-			rt.early = ptr(failed(StatusDenied, err.Error()))
+			rt.early = ptr(failed(event.StatusDenied, err.Error()))
 			return rt
 		}
 	}
@@ -163,7 +164,7 @@ func readOnly(e tools.Effects) bool {
 // runSpan runs rs (one call, or several concurrent read-only calls).
 func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, dst []callResult) {
 	for i := range rs {
-		rs[i].action = ToolAction{GroupID: groupID, CallID: rs[i].c.ID, Tool: rs[i].canonical, Status: StatusRunning}
+		rs[i].action = event.ToolAction{GroupID: groupID, CallID: rs[i].c.ID, Tool: rs[i].canonical, Status: event.StatusRunning}
 		rs[i].action.Title, rs[i].finalTitle, rs[i].action.Path = actionTitles(rs[i].tc, rs[i].canonical)
 	}
 	if len(rs) == 1 {
@@ -193,10 +194,10 @@ func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, d
 	}
 }
 
-func (r *toolRunner) announce(a ToolAction) {
+func (r *toolRunner) announce(a event.ToolAction) {
 	r.mu.Lock()
 	if r.active == nil {
-		r.active = make(map[string]ToolAction)
+		r.active = make(map[string]event.ToolAction)
 	}
 	r.active[a.CallID] = a
 	r.mu.Unlock()
@@ -210,7 +211,7 @@ func (r *toolRunner) pending(callID string) {
 	a, ok := r.active[callID]
 	r.mu.Unlock()
 	if ok {
-		a.Status = StatusPending
+		a.Status = event.StatusPending
 		r.emit(a)
 	}
 }
@@ -221,10 +222,10 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 		return *rt.early
 	}
 	if err := ctx.Err(); err != nil {
-		return failed(StatusSkipped, "Not run: the run was cancelled.")
+		return failed(event.StatusSkipped, "Not run: the run was cancelled.")
 	}
 	if r.stopped != nil && r.stopped() != nil {
-		return failed(StatusSkipped, "Not run: the run stopped because its events could not be delivered.")
+		return failed(event.StatusSkipped, "Not run: the run stopped because its events could not be delivered.")
 	}
 	if rt.tc.Effects.ReadOnly && r.reads != nil {
 		// Judge again now: an earlier call of the batch may have changed
@@ -235,7 +236,7 @@ func (r *toolRunner) one(ctx context.Context, rt routed) outcome {
 			return *early
 		case ask != nil && rt.concurrent:
 			// Approvals are asked one at a time, never from a concurrent span.
-			return failed(StatusDenied, "Not read: the path changed during this batch and now needs approval; ask for it again on its own.")
+			return failed(event.StatusDenied, "Not read: the path changed during this batch and now needs approval; ask for it again on its own.")
 		case ask != nil:
 			if o := r.reads.ask(ctx, *ask); o != nil {
 				return *o
@@ -255,7 +256,7 @@ func (r *toolRunner) dispatch(ctx context.Context, tc *ToolCall) outcome {
 	// What a person approves is declared now: a call whose declaration
 	// failed when the batch was routed is refused before anyone is asked.
 	if err := r.declare(ctx, tc); err != nil {
-		return failed(StatusError, "Error: "+err.Error())
+		return failed(event.StatusError, "Error: "+err.Error())
 	}
 	if !needsOpenWorldApproval(tc.Effects) {
 		return r.byEffects(ctx, tc)
@@ -286,9 +287,9 @@ func (r *toolRunner) byEffects(ctx context.Context, tc *ToolCall) outcome {
 		// earlier call wrote it): what is judged is declared now.
 		if err := r.declare(ctx, tc); err != nil {
 			if errors.Is(err, safety.ErrOutsideWorkspace) {
-				return failed(StatusDenied, "Not changed: "+err.Error())
+				return failed(event.StatusDenied, "Not changed: "+err.Error())
 			}
-			return failed(StatusError, "Error: "+err.Error())
+			return failed(event.StatusError, "Error: "+err.Error())
 		}
 	}
 	e := tc.Effects
@@ -304,13 +305,13 @@ func (r *toolRunner) byEffects(ctx context.Context, tc *ToolCall) outcome {
 	case r.others != nil:
 		return r.others.handle(ctx, tc)
 	}
-	return failed(StatusDenied, fmt.Sprintf("Not run: %s may change things, and nothing in this run can judge or allow it.", tc.Tool))
+	return failed(event.StatusDenied, fmt.Sprintf("Not run: %s may change things, and nothing in this run can judge or allow it.", tc.Tool))
 }
 
 // refusedByTool is the outcome of a call its own tool refuses.
 func refusedByTool(tc *ToolCall) outcome {
 	why := strings.Join(tc.Effects.Reasons, "; ")
-	return outcome{Text: fmt.Sprintf("Not run: %s refuses this call: %s", tc.Tool, why), Status: StatusDenied, Detail: why}
+	return outcome{Text: fmt.Sprintf("Not run: %s refuses this call: %s", tc.Tool, why), Status: event.StatusDenied, Detail: why}
 }
 
 func (r *toolRunner) finish(rt routed, o outcome) callResult {
@@ -331,13 +332,13 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 
 // fromToolResult maps a registry result to an outcome.
 func fromToolResult(res tools.Result) outcome {
-	o := outcome{Text: res.Text, Status: StatusSuccess, Path: res.Meta.Path, StartLine: res.Meta.StartLine,
+	o := outcome{Text: res.Text, Status: event.StatusSuccess, Path: res.Meta.Path, StartLine: res.Meta.StartLine,
 		Added: res.Meta.Added, Removed: res.Meta.Removed, Images: res.Images}
 	if len(res.Meta.Chunks) > 1 {
 		o.Chunks = res.Meta.Chunks
 	}
 	if res.IsError {
-		o.Status = StatusError
+		o.Status = event.StatusError
 		if res.Meta.TimedOut {
 			o.Detail = "timed out"
 		}
@@ -366,9 +367,9 @@ func resultDetail(res tools.Result, fallback string) string {
 }
 
 // statusRank orders statuses from best to worst for group summaries.
-var statusRank = map[ActionStatus]int{StatusSuccess: 0, StatusSkipped: 1, StatusError: 2, StatusDenied: 3}
+var statusRank = map[event.ActionStatus]int{event.StatusSuccess: 0, event.StatusSkipped: 1, event.StatusError: 2, event.StatusDenied: 3}
 
-func worse(a, b ActionStatus) ActionStatus {
+func worse(a, b event.ActionStatus) event.ActionStatus {
 	if statusRank[b] > statusRank[a] {
 		return b
 	}
@@ -379,17 +380,17 @@ func ptr[T any](v T) *T { return &v }
 
 // deniedStatus is the status of a call the gate refused: denied, or
 // skipped when the refusal came from the run being cancelled.
-func deniedStatus(ctx context.Context) ActionStatus {
+func deniedStatus(ctx context.Context) event.ActionStatus {
 	if ctx.Err() != nil {
-		return StatusSkipped
+		return event.StatusSkipped
 	}
-	return StatusDenied
+	return event.StatusDenied
 }
 
 // errorStatus classifies an error from a handler step.
-func errorStatus(ctx context.Context, err error) ActionStatus {
+func errorStatus(ctx context.Context, err error) event.ActionStatus {
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		return StatusSkipped
+		return event.StatusSkipped
 	}
-	return StatusError
+	return event.StatusError
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -54,9 +55,9 @@ type SkillEnv struct {
 	// Workspace is the run's workspace; nil when none is configured.
 	Workspace *safety.Workspace
 	// Emit sends an event into the run's ordered stream.
-	Emit func(Event)
+	Emit func(event.Event)
 	// SetPlan replaces the plan in the session memory.
-	SetPlan func([]TodoItem)
+	SetPlan func([]event.TodoItem)
 	// RunCommand runs a shell command through the run's terminal handler,
 	// exactly as run_terminal_command would: the command rules, the
 	// approval policy and the checkpoint apply.
@@ -67,7 +68,7 @@ type SkillEnv struct {
 type SkillResult struct {
 	Text string
 	// Status is the action's status; empty means success.
-	Status ActionStatus
+	Status event.ActionStatus
 	// Detail is one line for a UI.
 	Detail string
 }
@@ -126,7 +127,7 @@ func (h skillHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		if _, err := h.authorize(ctx, req); err != nil {
 			var d *approval.DeniedError
 			if errors.As(err, &d) {
-				return outcome{Text: d.ForModel(), Status: StatusDenied, Detail: d.Reason}
+				return outcome{Text: d.ForModel(), Status: event.StatusDenied, Detail: d.Reason}
 			}
 			return failed(errorStatus(ctx, err), fmt.Sprintf("Not run: %v", err))
 		}
@@ -141,9 +142,9 @@ func (h skillHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	}
 	res := h.skill.Invoke(ctx, env, c.Args)
 	if res.Status == "" {
-		res.Status = StatusSuccess
+		res.Status = event.StatusSuccess
 	}
-	if res.Detail == "" && res.Status != StatusSuccess {
+	if res.Detail == "" && res.Status != event.StatusSuccess {
 		res.Detail = firstLine(res.Text)
 	}
 	return outcome{Text: res.Text, Status: res.Status, Detail: res.Detail}
@@ -168,7 +169,7 @@ func commandRunner(prepare func(context.Context, call) (*ToolCall, error), th ca
 			err = fmt.Errorf("%s does not declare the command it runs", tc.Tool)
 		}
 		if err != nil {
-			return SkillResult{Text: "Error: " + err.Error(), Status: StatusError, Detail: firstLine(err.Error())}
+			return SkillResult{Text: "Error: " + err.Error(), Status: event.StatusError, Detail: firstLine(err.Error())}
 		}
 		o := th.handle(ctx, tc)
 		return SkillResult{Text: o.Text, Status: o.Status, Detail: o.Detail}

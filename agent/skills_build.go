@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/projectctx"
 	"github.com/tetherdev/tether/tools"
 )
@@ -34,7 +35,7 @@ func runBuild(ctx context.Context, env SkillEnv, args json.RawMessage, configure
 	}
 	if len(args) > 0 {
 		if err := json.Unmarshal(args, &a); err != nil {
-			return SkillResult{Text: `Error: the arguments must be {"action": "build"|"test", "args": "…"}`, Status: StatusError}
+			return SkillResult{Text: `Error: the arguments must be {"action": "build"|"test", "args": "…"}`, Status: event.StatusError}
 		}
 	}
 	action := strings.ToLower(strings.TrimSpace(a.Action))
@@ -42,16 +43,16 @@ func runBuild(ctx context.Context, env SkillEnv, args json.RawMessage, configure
 		action = "build"
 	}
 	if action != "build" && action != "test" {
-		return SkillResult{Text: fmt.Sprintf(`Error: unknown action %q; use "build" or "test"`, a.Action), Status: StatusError}
+		return SkillResult{Text: fmt.Sprintf(`Error: unknown action %q; use "build" or "test"`, a.Action), Status: event.StatusError}
 	}
 	bc := configured
 	if (action == "build" && bc.Build == "") || (action == "test" && bc.Test == "") {
 		if env.Workspace == nil {
-			return SkillResult{Text: "Error: " + ErrNoWorkspace.Error(), Status: StatusError}
+			return SkillResult{Text: "Error: " + ErrNoWorkspace.Error(), Status: event.StatusError}
 		}
 		found, err := projectctx.DetectBuild(env.Workspace.FS())
 		if err != nil {
-			return SkillResult{Text: "Error: " + err.Error() + ". Run the right command with run_terminal_command instead.", Status: StatusError}
+			return SkillResult{Text: "Error: " + err.Error() + ". Run the right command with run_terminal_command instead.", Status: event.StatusError}
 		}
 		if bc.Build == "" {
 			bc.Build = found.Build
@@ -65,13 +66,13 @@ func runBuild(ctx context.Context, env SkillEnv, args json.RawMessage, configure
 		cmd = bc.Test
 	}
 	if cmd == "" {
-		return SkillResult{Text: fmt.Sprintf("Error: %v: the project has no %s command. Use run_terminal_command with the right command.", projectctx.ErrNoBuildCommand, action), Status: StatusError}
+		return SkillResult{Text: fmt.Sprintf("Error: %v: the project has no %s command. Use run_terminal_command with the right command.", projectctx.ErrNoBuildCommand, action), Status: event.StatusError}
 	}
 	if extra := strings.TrimSpace(a.Args); extra != "" {
 		cmd += " " + extra // judged with the rest by the safety analysis
 	}
 	if env.RunCommand == nil {
-		return SkillResult{Text: "Error: " + ErrSkillOutsideRun.Error(), Status: StatusError}
+		return SkillResult{Text: "Error: " + ErrSkillOutsideRun.Error(), Status: event.StatusError}
 	}
 	res := env.RunCommand(ctx, cmd)
 	res.Text = "$ " + cmd + "\n" + res.Text

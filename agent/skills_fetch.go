@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -43,9 +44,9 @@ func (s fetchSkill) Effects(ctx context.Context, call tools.Call) (tools.Effects
 func skillResultOf(res tools.Result, err error) SkillResult {
 	switch {
 	case err != nil:
-		return SkillResult{Text: "Error: " + err.Error(), Status: StatusError, Detail: firstLine(err.Error())}
+		return SkillResult{Text: "Error: " + err.Error(), Status: event.StatusError, Detail: firstLine(err.Error())}
 	case res.IsError:
-		return SkillResult{Text: res.Text, Status: StatusError, Detail: firstLine(res.Text)}
+		return SkillResult{Text: res.Text, Status: event.StatusError, Detail: firstLine(res.Text)}
 	}
 	return SkillResult{Text: res.Text, Detail: firstLine(res.Text)}
 }

@@ -28,20 +28,20 @@ func TestSkillsInRun(t *testing.T) {
 	cfg.Skills = []Skill{TodosSkill(), BuildSkill(projectctx.BuildCommands{Test: "echo tests-ok"})}
 	res, err := e.run(cfg, "Run the tests and tell me if they pass")
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 
-	todos := eventsOf[TodosUpdated](e.rec)
+	todos := eventsOf[event.TodosUpdated](e.rec)
 	require.Len(t, todos, 2)
-	require.Equal(t, []TodoItem{{Text: "Run the tests", Status: TodoInProgress}, {Text: "Report", Status: TodoPending}}, todos[0].Items)
-	require.Equal(t, []TodoItem{{Text: "Run the tests", Status: TodoDone}, {Text: "Report", Status: TodoDone}}, todos[1].Items)
+	require.Equal(t, []event.TodoItem{{Text: "Run the tests", Status: event.TodoInProgress}, {Text: "Report", Status: event.TodoPending}}, todos[0].Items)
+	require.Equal(t, []event.TodoItem{{Text: "Run the tests", Status: event.TodoDone}, {Text: "Report", Status: event.TodoDone}}, todos[1].Items)
 	require.Equal(t, "call_1_0", todos[0].CallID)
 
 	acts := e.rec.actions()
 	require.Equal(t, "skill__todos", acts[0].Tool)
-	require.Equal(t, StatusSuccess, acts[0].Status)
+	require.Equal(t, event.StatusSuccess, acts[0].Status)
 	build := acts[1]
 	require.Equal(t, "skill__build", build.Tool)
-	require.Equal(t, StatusSuccess, build.Status, build.Output)
+	require.Equal(t, event.StatusSuccess, build.Status, build.Output)
 	require.True(t, strings.HasPrefix(build.Output, "$ echo tests-ok\n"), build.Output)
 	require.Contains(t, build.Output, "tests-ok\n")
 	require.Len(t, ap.asked, 1, "the build command was judged and asked like any command")
@@ -53,11 +53,11 @@ func TestSkillsInRun(t *testing.T) {
 	require.Contains(t, sys, "SESSION MEMORY")
 	require.Contains(t, sys, "[~] Run the tests")
 	require.Contains(t, sys, "echo tests-ok → success")
-	require.Equal(t, []TodoItem{{Text: "Run the tests", Status: TodoDone}, {Text: "Report", Status: TodoDone}}, res.Memory.Plan)
+	require.Equal(t, []event.TodoItem{{Text: "Run the tests", Status: event.TodoDone}, {Text: "Report", Status: event.TodoDone}}, res.Memory.Plan)
 	require.Equal(t, "echo tests-ok", res.Memory.Commands[0].Command)
 
 	// Events decode to their own types.
-	b, err := MarshalEvent(todos[1])
+	b, err := event.Marshal(todos[1])
 	require.NoError(t, err)
 	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
@@ -74,18 +74,18 @@ func TestBuildSkillDenied(t *testing.T) {
 	_, err := e.run(cfg, "build it")
 	require.NoError(t, err)
 	a := e.rec.actions()[0]
-	require.Equal(t, StatusDenied, a.Status)
+	require.Equal(t, event.StatusDenied, a.Status)
 	require.True(t, strings.HasPrefix(a.Output, "$ go build ./...\n"), a.Output)
 }
 
 func TestParseTodos(t *testing.T) {
 	for _, tc := range []struct {
 		args string
-		want []TodoItem
+		want []event.TodoItem
 		err  string
 	}{
-		{`{"todos":["a",{"title":"b","done":true},{"task":"c","status":"In-Progress"}]}`, []TodoItem{{Text: "a", Status: TodoPending}, {Text: "b", Status: TodoDone}, {Text: "c", Status: TodoInProgress}}, ""},
-		{`{"todos":[]}`, []TodoItem{}, ""},
+		{`{"todos":["a",{"title":"b","done":true},{"task":"c","status":"In-Progress"}]}`, []event.TodoItem{{Text: "a", Status: event.TodoPending}, {Text: "b", Status: event.TodoDone}, {Text: "c", Status: event.TodoInProgress}}, ""},
+		{`{"todos":[]}`, []event.TodoItem{}, ""},
 		{`[]`, nil, "JSON object"},
 		{`{"list":[]}`, nil, `missing "todos"`},
 		{`{"todos":[{"status":"done"}]}`, nil, `no "text"`},
@@ -130,17 +130,17 @@ func TestHostSkill(t *testing.T) {
 	cfg.Skills = []Skill{SkillFunc{Spec: tools.Spec{Name: "greet", Description: "Greet someone.", ReadOnly: true},
 		Run: func(_ context.Context, env SkillEnv, args json.RawMessage) SkillResult {
 			gotEnv = env
-			env.Emit(Notice{Kind: "greeting", Text: string(args)})
-			return SkillResult{Text: "hello Ada", Status: StatusError, Detail: ""}
+			env.Emit(event.Notice{Kind: "greeting", Text: string(args)})
+			return SkillResult{Text: "hello Ada", Status: event.StatusError, Detail: ""}
 		}}}
 	_, err := e.run(cfg, "greet Ada")
 	require.NoError(t, err)
 	require.Equal(t, "call_1_0", gotEnv.CallID)
 	require.NotNil(t, gotEnv.RunCommand)
-	n := eventsOf[Notice](e.rec)
+	n := eventsOf[event.Notice](e.rec)
 	require.Equal(t, `{"who":"Ada"}`, n[0].Text)
 	a := e.rec.actions()[0]
-	require.Equal(t, StatusError, a.Status)
+	require.Equal(t, event.StatusError, a.Status)
 	require.Equal(t, "hello Ada", a.Detail)
 }
 
@@ -149,9 +149,9 @@ func TestHostSkill(t *testing.T) {
 func TestHostSkillThatChangesThings(t *testing.T) {
 	for _, tc := range []struct {
 		approver *approver
-		want     ActionStatus
+		want     event.ActionStatus
 		ran      bool
-	}{{nil, StatusDenied, false}, {&approver{answer: allowAll}, StatusSuccess, true}} {
+	}{{nil, event.StatusDenied, false}, {&approver{answer: allowAll}, event.StatusSuccess, true}} {
 		e := newEnv(t, `{"tool_calls":[{"name":"deploy","arguments":{"env":"staging"}}]}
 {"content":"Done. [TASK_COMPLETE]"}`, nil)
 		cfg := e.config()

@@ -6,15 +6,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 
 // todoBox is the checkbox a plan item is shown with in the prompt.
-func todoBox(s TodoStatus) string {
+func todoBox(s event.TodoStatus) string {
 	switch s {
-	case TodoDone:
+	case event.TodoDone:
 		return "[x]"
-	case TodoInProgress:
+	case event.TodoInProgress:
 		return "[~]"
 	}
 	return "[ ]"
@@ -28,7 +29,7 @@ const todosDescription = "Keep your plan for this task as a checklist the user c
 	`Example: {"todos": [{"text": "Find the failing test", "status": "done"}, {"text": "Fix the parser", "status": "in_progress"}]}. Returns the list as recorded.`
 
 // TodosSkill returns the "todos" skill: the model writes its plan as a
-// checklist, the run sends it to the host as a TodosUpdated event and
+// checklist, the run sends it to the host as an event.TodosUpdated and
 // keeps it in the session memory, where the model sees it every
 // iteration, even after older turns were compacted away.
 func TodosSkill() Skill {
@@ -44,18 +45,18 @@ func TodosSkill() Skill {
 func runTodos(_ context.Context, env SkillEnv, args json.RawMessage) SkillResult {
 	items, err := parseTodos(args)
 	if err != nil {
-		return SkillResult{Text: "Error: " + err.Error(), Status: StatusError}
+		return SkillResult{Text: "Error: " + err.Error(), Status: event.StatusError}
 	}
 	if env.SetPlan != nil {
 		env.SetPlan(items)
 	}
 	if env.Emit != nil {
-		env.Emit(TodosUpdated{CallID: env.CallID, Items: items})
+		env.Emit(event.TodosUpdated{CallID: env.CallID, Items: items})
 	}
 	done := 0
 	var b strings.Builder
 	for _, t := range items {
-		if t.Status == TodoDone {
+		if t.Status == event.TodoDone {
 			done++
 		}
 		fmt.Fprintf(&b, "%s %s\n", todoBox(t.Status), t.Text)
@@ -69,7 +70,7 @@ func runTodos(_ context.Context, env SkillEnv, args json.RawMessage) SkillResult
 // for a step; "status" or "state", with done synonyms (completed,
 // complete, finished) and in-progress ones (in-progress, active, doing).
 // A bare string step is pending.
-func parseTodos(args json.RawMessage) ([]TodoItem, error) {
+func parseTodos(args json.RawMessage) ([]event.TodoItem, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(args, &top); err != nil {
 		return nil, fmt.Errorf(`the arguments must be a JSON object {"todos": [{"text": "…", "status": "pending"}]}`)
@@ -91,18 +92,18 @@ func parseTodos(args json.RawMessage) ([]TodoItem, error) {
 	if len(list) > maxTodos {
 		return nil, fmt.Errorf("the plan has %d steps; keep it to %d or fewer by merging small steps", len(list), maxTodos)
 	}
-	items := make([]TodoItem, 0, len(list))
+	items := make([]event.TodoItem, 0, len(list))
 	for i, raw := range list {
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
-			items = append(items, TodoItem{Text: strings.TrimSpace(s), Status: TodoPending})
+			items = append(items, event.TodoItem{Text: strings.TrimSpace(s), Status: event.TodoPending})
 			continue
 		}
 		var m map[string]any
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return nil, fmt.Errorf("step %d is neither a string nor an object", i+1)
 		}
-		var t TodoItem
+		var t event.TodoItem
 		for _, k := range []string{"text", "content", "title", "task", "description"} {
 			if v, ok := m[k].(string); ok && strings.TrimSpace(v) != "" {
 				t.Text = strings.TrimSpace(v)
@@ -129,14 +130,14 @@ func parseTodos(args json.RawMessage) ([]TodoItem, error) {
 	return items, nil
 }
 
-func todoStatus(s string) (TodoStatus, bool) {
+func todoStatus(s string) (event.TodoStatus, bool) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "pending", "todo", "not_started", "open":
-		return TodoPending, true
+		return event.TodoPending, true
 	case "in_progress", "in-progress", "inprogress", "active", "doing", "started":
-		return TodoInProgress, true
+		return event.TodoInProgress, true
 	case "done", "completed", "complete", "finished":
-		return TodoDone, true
+		return event.TodoDone, true
 	}
 	return "", false
 }

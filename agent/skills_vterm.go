@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -38,17 +39,17 @@ func runVirtualTerminal(ctx context.Context, env SkillEnv, args json.RawMessage)
 		Cmd     string `json:"cmd"` // a name small models use
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
-		return SkillResult{Text: `Error: the arguments must be {"command": "…"}`, Status: StatusError}
+		return SkillResult{Text: `Error: the arguments must be {"command": "…"}`, Status: event.StatusError}
 	}
 	cmd := strings.TrimSpace(a.Command)
 	if cmd == "" {
 		cmd = strings.TrimSpace(a.Cmd)
 	}
 	if cmd == "" {
-		return SkillResult{Text: `Error: "command" is empty: give the shell command to run`, Status: StatusError}
+		return SkillResult{Text: `Error: "command" is empty: give the shell command to run`, Status: event.StatusError}
 	}
 	if env.RunCommand == nil {
-		return SkillResult{Text: fmt.Sprintf("Error: virtual_terminal cannot run commands in %s mode, which only reads.", env.Mode), Status: StatusDenied}
+		return SkillResult{Text: fmt.Sprintf("Error: virtual_terminal cannot run commands in %s mode, which only reads.", env.Mode), Status: event.StatusDenied}
 	}
 	return env.RunCommand(ctx, cmd)
 }

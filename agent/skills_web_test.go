@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools/webtools"
 )
 
@@ -41,14 +42,14 @@ func TestFetchSkill(t *testing.T) {
 	cfg.Mode = ModeExplore
 	res, err := e.run(cfg, "How are tests run?")
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 	acts := e.rec.actions()
 	require.Equal(t, "skill__fetch", acts[0].Tool)
-	require.Equal(t, StatusSuccess, acts[0].Status, acts[0].Output)
+	require.Equal(t, event.StatusSuccess, acts[0].Status, acts[0].Output)
 	require.Contains(t, acts[0].Output, "Title: Docs")
 	require.Contains(t, acts[0].Output, "Use `go test`.")
 	require.NotContains(t, acts[0].Output, "MENU")
-	require.Equal(t, StatusDenied, acts[1].Status)
+	require.Equal(t, event.StatusDenied, acts[1].Status)
 	require.Contains(t, acts[1].Output, "not on the host's allow list")
 
 	e2 := newEnv(t, `{"tool_calls":[{"name":"fetch","arguments":{"url":"`+srv.URL+`"}}]}
@@ -62,7 +63,7 @@ func TestFetchSkill(t *testing.T) {
 	require.Len(t, ap.asked, 1)
 	require.Equal(t, srv.URL, ap.asked[0].Subject())
 	acts2 := e2.rec.actions()
-	require.Equal(t, StatusSuccess, acts2[len(acts2)-1].Status, acts2[len(acts2)-1].Output)
+	require.Equal(t, event.StatusSuccess, acts2[len(acts2)-1].Status, acts2[len(acts2)-1].Output)
 }
 
 // TestVirtualTerminalSkill: commands go through the run's persistent
@@ -79,9 +80,9 @@ func TestVirtualTerminalSkill(t *testing.T) {
 	require.NoError(t, err)
 	acts := e.rec.actions()
 	require.Equal(t, "skill__virtual_terminal", acts[0].Tool)
-	require.Equal(t, StatusSuccess, acts[1].Status, acts[1].Output)
+	require.Equal(t, event.StatusSuccess, acts[1].Status, acts[1].Output)
 	require.Contains(t, acts[1].Output, "in-sub", "the cd of the first call carried over")
-	require.Equal(t, StatusError, acts[2].Status)
+	require.Equal(t, event.StatusError, acts[2].Status)
 	require.Contains(t, acts[2].Output, `"command" is empty`)
 	require.NotEmpty(t, ap.asked, "commands were judged like run_terminal_command")
 
@@ -97,5 +98,5 @@ func TestVirtualTerminalSkill(t *testing.T) {
 	require.True(t, os.IsNotExist(statErr))
 	acts2 := e2.rec.actions()
 	require.Len(t, acts2, 1)
-	require.NotEqual(t, StatusSuccess, acts2[0].Status)
+	require.NotEqual(t, event.StatusSuccess, acts2[0].Status)
 }

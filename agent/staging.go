@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/safety"
@@ -61,11 +62,11 @@ func (h *fileEditHandler) stage(ctx context.Context, c *ToolCall, ts []target) o
 	for _, ch := range c.Effects.Changes {
 		t := findTarget(ts, c.Effects.Dir, ch.Path) // present: handle checked every change
 		if t.exists != ch.Existed || !bytes.Equal(t.before, ch.Before) {
-			return failed(StatusError, fmt.Sprintf("Not staged: %s changed while the change was being prepared; read it again and redo the change.", t.pc.Rel))
+			return failed(event.StatusError, fmt.Sprintf("Not staged: %s changed while the change was being prepared; read it again and redo the change.", t.pc.Rel))
 		}
 		p, err := h.stager.PreviewWrite(ctx, t.pc.Rel, ch.After)
 		if errors.Is(err, approval.ErrNoChange) {
-			return outcome{Text: fmt.Sprintf("%s already has this content; nothing to stage.", t.pc.Rel), Status: StatusSkipped, Detail: "no changes", Path: t.pc.Rel}
+			return outcome{Text: fmt.Sprintf("%s already has this content; nothing to stage.", t.pc.Rel), Status: event.StatusSkipped, Detail: "no changes", Path: t.pc.Rel}
 		}
 		if err != nil {
 			return outcome{Text: "Not staged: " + err.Error(), Status: errorStatus(ctx, err), Detail: err.Error(), Path: t.pc.Rel}
@@ -75,7 +76,7 @@ func (h *fileEditHandler) stage(ctx context.Context, c *ToolCall, ts []target) o
 		added += p.Stats.Added
 		removed += p.Stats.Removed
 	}
-	return outcome{Text: strings.Join(texts, "\n"), Status: StatusSuccess, Detail: fmt.Sprintf("staged +%d −%d", added, removed),
+	return outcome{Text: strings.Join(texts, "\n"), Status: event.StatusSuccess, Detail: fmt.Sprintf("staged +%d −%d", added, removed),
 		Path: ts[0].pc.Rel, Added: added, Removed: removed}
 }
 
@@ -91,7 +92,7 @@ func (h applyHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		Token string `json:"token"`
 	}
 	if err := json.Unmarshal(c.Args, &a); err != nil || a.Token == "" {
-		return failed(StatusError, `Error: apply_file_change needs {"token": "chg_…"}, the token a staged change returned.`)
+		return failed(event.StatusError, `Error: apply_file_change needs {"token": "chg_…"}, the token a staged change returned.`)
 	}
 	applied, cs, err := applyStaged(ctx, h.stager, a.Token, c.ID, c.Tool, h.authorize, h.changes)
 	if err != nil {
@@ -102,7 +103,7 @@ func (h applyHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		return outcome{Text: "Not applied: " + err.Error(), Status: errorStatus(ctx, err), Detail: firstLine(err.Error()), Path: applied.Rel}
 	}
 	return outcome{Text: fmt.Sprintf("Applied the staged change to %s (+%d −%d).", applied.Rel, applied.Stats.Added, applied.Stats.Removed),
-		Status: StatusSuccess, Detail: applied.Stats.String(), Path: applied.Rel,
+		Status: event.StatusSuccess, Detail: applied.Stats.String(), Path: applied.Rel,
 		Added: applied.Stats.Added, Removed: applied.Stats.Removed, Wrote: true, CheckpointID: cs.ID()}
 }
 

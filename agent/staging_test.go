@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 )
@@ -77,16 +78,16 @@ func TestStagingModeInRun(t *testing.T) {
 			require.NoError(t, err)
 			acts := e.rec.actions()
 			require.Len(t, acts, 3, "write, apply, apply again")
-			assert.Equal(t, StatusSuccess, acts[0].Status, acts[0].Output)
+			assert.Equal(t, event.StatusSuccess, acts[0].Status, acts[0].Output)
 			assert.Contains(t, acts[0].Output, "Nothing has been written yet")
-			assert.NotEqual(t, StatusSuccess, acts[2].Status, "a token is used once: %s", acts[2].Output)
+			assert.NotEqual(t, event.StatusSuccess, acts[2].Status, "a token is used once: %s", acts[2].Output)
 			if tc.applied {
-				assert.Equal(t, StatusSuccess, acts[1].Status, acts[1].Output)
+				assert.Equal(t, event.StatusSuccess, acts[1].Status, acts[1].Output)
 				assert.Equal(t, "KEY=new\n", e.read(tc.path))
 				assert.Contains(t, acts[2].Output, "already used")
 				require.NotEmpty(t, res.CheckpointID, "the applied change is undoable")
 			} else {
-				assert.Equal(t, StatusDenied, acts[1].Status, acts[1].Output)
+				assert.Equal(t, event.StatusDenied, acts[1].Status, acts[1].Output)
 				assert.Equal(t, "KEY=old\n", e.read(tc.path))
 			}
 		})

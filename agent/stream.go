@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/toolcall"
 )
@@ -17,7 +18,7 @@ import (
 // "Writing <file>…"). It never runs tools and never touches history: it
 // returns a streamResult and the executor decides.
 type streamProcessor struct {
-	emit       func(Event)
+	emit       func(event.Event)
 	now        func() time.Time
 	newParser  func() *toolcall.Stream // parses calls and <think> out of content
 	isFileEdit func(name string) bool  // names a tool that may write files, for calls written in text
@@ -101,10 +102,10 @@ func (s *streamState) chunk(c llm.Chunk) {
 		s.collapse()
 		idx := len(s.res.Native)
 		s.res.Native = append(s.res.Native, tc)
-		s.p.emit(ToolCallStarted{Name: tc.Name, Index: idx})
+		s.p.emit(event.ToolCallStarted{Name: tc.Name, Index: idx})
 		if s.p.fileWriting != nil {
 			if path := s.p.fileWriting(tc.Name, tc.Arguments); path != "" {
-				s.p.emit(FileWriting{Tool: tc.Name, Path: path})
+				s.p.emit(event.FileWriting{Tool: tc.Name, Path: path})
 			}
 		}
 	}
@@ -114,7 +115,7 @@ func (s *streamState) chunk(c llm.Chunk) {
 func (s *streamState) addThinking(t string) {
 	s.lastThink = s.p.now()
 	if out := s.thinkTh.add(s.think.feed(t), s.lastThink); out != "" {
-		s.p.emit(ThinkingDelta{Text: out})
+		s.p.emit(event.ThinkingDelta{Text: out})
 	}
 }
 
@@ -141,7 +142,7 @@ func (s *streamState) parsed(evs []toolcall.Event) {
 				s.blockNames = make(map[int]string)
 			}
 			s.blockNames[ev.Block] = ev.Name
-			s.p.emit(ToolCallStarted{Name: ev.Name, Index: ev.Block})
+			s.p.emit(event.ToolCallStarted{Name: ev.Name, Index: ev.Block})
 		case toolcall.EventCallName:
 			if s.blockNames == nil {
 				s.blockNames = make(map[int]string)
@@ -149,7 +150,7 @@ func (s *streamState) parsed(evs []toolcall.Event) {
 			s.blockNames[ev.Block] = ev.Name
 		case toolcall.EventCallPath:
 			if name := s.blockNames[ev.Block]; name != "" && s.p.isFileEdit(name) {
-				s.p.emit(FileWriting{Tool: name, Path: ev.Path})
+				s.p.emit(event.FileWriting{Tool: name, Path: ev.Path})
 			}
 		}
 	}
@@ -162,14 +163,14 @@ func (s *streamState) addDisplay(t string) {
 	s.display.WriteString(t)
 	if out := s.th.add(t, s.p.now()); out != "" {
 		s.collapse() // the answer has begun: thinking is over
-		s.p.emit(TextDelta{Text: out})
+		s.p.emit(event.TextDelta{Text: out})
 	}
 }
 
 func (s *streamState) flushText() {
 	if out := s.th.flush(s.p.now()); out != "" {
 		s.collapse()
-		s.p.emit(TextDelta{Text: out})
+		s.p.emit(event.TextDelta{Text: out})
 	}
 }
 
@@ -184,10 +185,10 @@ func (s *streamState) collapse() {
 	s.collapsed = true
 	s.thinkTh.add(s.think.end(), s.lastThink)
 	if out := s.thinkTh.flush(s.lastThink); out != "" {
-		s.p.emit(ThinkingDelta{Text: out})
+		s.p.emit(event.ThinkingDelta{Text: out})
 	}
 	d := s.lastThink.Sub(s.thinkStart)
-	s.p.emit(ThinkingCollapsed{DurationMS: max(d, 0).Milliseconds()})
+	s.p.emit(event.ThinkingCollapsed{DurationMS: max(d, 0).Milliseconds()})
 }
 
 func (s *streamState) finish() {

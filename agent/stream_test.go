@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/toolcall"
 )
@@ -115,7 +116,7 @@ func TestEchoFilter(t *testing.T) {
 
 func newTestProcessor(clock *fakeClock, rec *recorder) *streamProcessor {
 	return &streamProcessor{
-		emit:       func(e Event) { rec.Emit(context.Background(), e) },
+		emit:       func(e event.Event) { rec.Emit(context.Background(), e) },
 		now:        clock.Now,
 		newParser:  func() *toolcall.Stream { return toolcall.NewStream() },
 		isFileEdit: func(name string) bool { return name == "write_file" },
@@ -147,17 +148,17 @@ func TestStreamEarlyThinkingCollapse(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Native, 1)
 	assert.Equal(t, "Plan: write the file. Go.", res.Thinking)
-	var collapsed ThinkingCollapsed
+	var collapsed event.ThinkingCollapsed
 	var types []string
 	for _, e := range rec.all() {
 		types = append(types, e.Type())
-		if c, ok := e.(ThinkingCollapsed); ok {
+		if c, ok := e.(event.ThinkingCollapsed); ok {
 			collapsed = c
 		}
 	}
 	assert.Equal(t, []string{"thinking_delta", "thinking_delta", "thinking_collapsed", "tool_call_started", "file_writing"}, types)
 	assert.Equal(t, 20*time.Millisecond, collapsed.Duration(), "the 30 s of buffering are not thinking")
-	assert.Equal(t, FileWriting{Tool: "write_file", Path: "src/app.go"}, rec.all()[4])
+	assert.Equal(t, event.FileWriting{Tool: "write_file", Path: "src/app.go"}, rec.all()[4])
 }
 
 // In text mode "Writing <file>…" appears while the call's content is
@@ -177,7 +178,7 @@ func TestStreamTextModeFileWriting(t *testing.T) {
 				return
 			}
 			for _, e := range rec.all() {
-				if _, ok := e.(FileWriting); ok && writingAt < 0 {
+				if _, ok := e.(event.FileWriting); ok && writingAt < 0 {
 					writingAt = i
 				}
 			}

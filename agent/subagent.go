@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
 )
@@ -81,7 +82,7 @@ func subagentSpec(c *SubagentConfig) tools.Spec {
 type subagentHandler struct {
 	e          *Executor
 	parentMode Mode
-	emit       func(Event)
+	emit       func(event.Event)
 }
 
 func (h subagentHandler) handle(ctx context.Context, c *ToolCall) outcome {
@@ -93,14 +94,14 @@ func (h subagentHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		Rounds    int    `json:"rounds"`
 	}
 	if err := json.Unmarshal(c.Args, &a); err != nil {
-		return failed(StatusError, `Error: the arguments must be {"task": "…", "max_rounds": N}`)
+		return failed(event.StatusError, `Error: the arguments must be {"task": "…", "max_rounds": N}`)
 	}
 	task := strings.TrimSpace(a.Task)
 	if task == "" {
 		task = strings.TrimSpace(a.Prompt)
 	}
 	if task == "" {
-		return failed(StatusError, `Error: missing "task": describe the sub-task completely; the helper does not see this conversation.`)
+		return failed(event.StatusError, `Error: missing "task": describe the sub-task completely; the helper does not see this conversation.`)
 	}
 	limit := orDefault(sc.MaxRounds, DefaultSubagentRounds)
 	rounds := limit
@@ -121,13 +122,13 @@ func (h subagentHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		child.Mode = h.parentMode
 	}
 	depth := h.e.depth + 1
-	child.Sink = SinkFunc(func(_ context.Context, ev Event) error {
-		h.emit(SubagentEvent{ParentCallID: c.ID, Depth: depth, Event: ev})
+	child.Sink = event.SinkFunc(func(_ context.Context, ev event.Event) error {
+		h.emit(event.SubagentEvent{ParentCallID: c.ID, Depth: depth, Event: ev})
 		return nil
 	})
 	x, err := New(child)
 	if err != nil {
-		return failed(StatusError, "Error: the helper could not start: "+err.Error())
+		return failed(event.StatusError, "Error: the helper could not start: "+err.Error())
 	}
 	x.depth = depth
 	x.capsMu.Lock()
@@ -138,14 +139,14 @@ func (h subagentHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		return failed(errorStatus(ctx, err), "Error: the helper failed: "+err.Error())
 	}
 	text := strings.TrimSpace(res.FinalMessage)
-	o := outcome{Text: text, Status: StatusSuccess, Detail: fmt.Sprintf("%d rounds, %s", res.Iterations, res.StopReason)}
+	o := outcome{Text: text, Status: event.StatusSuccess, Detail: fmt.Sprintf("%d rounds, %s", res.Iterations, res.StopReason)}
 	switch res.StopReason {
-	case StopMaxIterations:
+	case event.StopMaxIterations:
 		o.Text += fmt.Sprintf("\n\n(The helper used all %d of its rounds; its answer may be incomplete.)", rounds)
-	case StopCanceled:
-		o.Status = StatusSkipped
-	case StopError, StopRepeatedFailure:
-		o.Status = StatusError
+	case event.StopCanceled:
+		o.Status = event.StatusSkipped
+	case event.StopError, event.StopRepeatedFailure:
+		o.Status = event.StatusError
 		if err != nil {
 			o.Text += "\n\nThe helper stopped with an error: " + err.Error()
 		}

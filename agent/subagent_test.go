@@ -23,34 +23,34 @@ func TestSubagent(t *testing.T) {
 	cfg.Subagents = &SubagentConfig{}
 	res, err := e.run(cfg, "Ask a helper what util.go defines")
 	require.NoError(t, err)
-	require.Equal(t, StopCompleted, res.StopReason)
+	require.Equal(t, event.StopCompleted, res.StopReason)
 	require.Equal(t, "The helper says util.go defines Add.", res.FinalMessage)
 
 	// The parent's action carries the child's answer.
-	var parent ToolAction
+	var parent event.ToolAction
 	for _, a := range e.rec.actions() {
 		if a.Tool == SubagentToolName {
 			parent = a
 		}
 	}
-	require.Equal(t, StatusSuccess, parent.Status)
+	require.Equal(t, event.StatusSuccess, parent.Status)
 	require.Equal(t, "util.go defines Add.", parent.Output)
 	require.Equal(t, "p1", parent.CallID)
 
 	// Child events are nested, in order, between the parent's running
 	// and final action events.
 	all := e.rec.all()
-	running := slices.IndexFunc(all, func(ev Event) bool {
-		a, ok := ev.(ToolAction)
-		return ok && a.Tool == SubagentToolName && a.Status == StatusRunning
+	running := slices.IndexFunc(all, func(ev event.Event) bool {
+		a, ok := ev.(event.ToolAction)
+		return ok && a.Tool == SubagentToolName && a.Status == event.StatusRunning
 	})
-	done := slices.IndexFunc(all, func(ev Event) bool {
-		a, ok := ev.(ToolAction)
-		return ok && a.Tool == SubagentToolName && a.Status == StatusSuccess
+	done := slices.IndexFunc(all, func(ev event.Event) bool {
+		a, ok := ev.(event.ToolAction)
+		return ok && a.Tool == SubagentToolName && a.Status == event.StatusSuccess
 	})
-	var nested []Event
+	var nested []event.Event
 	for i, ev := range all {
-		if s, ok := ev.(SubagentEvent); ok {
+		if s, ok := ev.(event.SubagentEvent); ok {
 			require.Greater(t, i, running)
 			require.Less(t, i, done)
 			require.Equal(t, "p1", s.ParentCallID)
@@ -58,7 +58,7 @@ func TestSubagent(t *testing.T) {
 			nested = append(nested, s.Event)
 		}
 	}
-	start, ok := nested[0].(RunStarted)
+	start, ok := nested[0].(event.RunStarted)
 	require.True(t, ok)
 	require.Equal(t, string(ModeExplore), start.Mode, "read-only is the default policy")
 	require.NotContains(t, start.Tools, SubagentToolName, "a helper does not delegate again")
@@ -66,14 +66,14 @@ func TestSubagent(t *testing.T) {
 	require.Equal(t, "run_finished", nested[len(nested)-1].Type())
 
 	// The nested form survives JSON.
-	sub := all[slices.IndexFunc(all, func(ev Event) bool { _, ok := ev.(SubagentEvent); return ok })]
-	b, err := MarshalEvent(sub)
+	sub := all[slices.IndexFunc(all, func(ev event.Event) bool { _, ok := ev.(event.SubagentEvent); return ok })]
+	b, err := event.Marshal(sub)
 	require.NoError(t, err)
 	require.Contains(t, string(b), `{"type":"subagent_event","parent_call_id":"p1","depth":1,"event":{"type":"run_started"`)
 	back, err := event.Unmarshal(b)
 	require.NoError(t, err)
-	require.IsType(t, SubagentEvent{}, back)
-	require.IsType(t, RunStarted{}, back.(SubagentEvent).Event)
+	require.IsType(t, event.SubagentEvent{}, back)
+	require.IsType(t, event.RunStarted{}, back.(event.SubagentEvent).Event)
 }
 
 // TestSubagentRoundLimit: the call's max_rounds is capped by the config
@@ -113,7 +113,7 @@ func TestSubagentInheritWrites(t *testing.T) {
 	res, err := x.Run(context.Background(), Input{Prompt: "delegate the file"})
 	require.NoError(t, err)
 	require.Equal(t, "hi\n", e.read("hello.txt"))
-	var out ToolAction
+	var out event.ToolAction
 	for _, a := range e.rec.actions() {
 		if a.Tool == SubagentToolName {
 			out = a

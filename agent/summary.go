@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 )
 
@@ -16,7 +17,7 @@ import (
 type summaryBuilder struct {
 	chat   func(ctx context.Context, req llm.Request) (llm.Response, error)
 	req    llm.Request // model name, temperature; Messages set per call
-	emit   func(Event)
+	emit   func(event.Event)
 	logger *slog.Logger
 }
 
@@ -32,7 +33,7 @@ type summaryInput struct {
 
 type summaryOutput struct {
 	final, tools string
-	files        []FileChange
+	files        []event.FileChange
 	checkpointID string
 	usage        llm.Usage
 }
@@ -65,7 +66,7 @@ func (s *summaryBuilder) finalize(ctx context.Context, in summaryInput) summaryO
 	if out.final == "" {
 		out.final = out.tools
 	}
-	s.emit(FinalMessage{Text: out.final, Summary: out.tools})
+	s.emit(event.FinalMessage{Text: out.final, Summary: out.tools})
 	if in.changes != nil {
 		fc := filesChanged(ctx, in.changes, s.logger)
 		fc.Final = true
@@ -83,7 +84,7 @@ func toolSummary(results []callResult) string {
 	var b strings.Builder
 	for _, r := range results {
 		_, final, _ := actionTitles(r.tc, r.canonical)
-		title := final(StatusSuccess)
+		title := final(event.StatusSuccess)
 		fmt.Fprintf(&b, "- %s: %s", title, r.out.Status)
 		if r.out.Detail != "" {
 			fmt.Fprintf(&b, " (%s)", excerpt(r.out.Detail, 120))
@@ -96,15 +97,15 @@ func toolSummary(results []callResult) string {
 // filesChanged reports the checkpoint's net diff: what each file looks
 // like now against its pre-image, so a file written three times is one
 // entry with its total +N −N.
-func filesChanged(ctx context.Context, cs changeSet, logger *slog.Logger) FilesChanged {
-	fc := FilesChanged{CheckpointID: cs.ID(), Files: []FileChange{}}
+func filesChanged(ctx context.Context, cs changeSet, logger *slog.Logger) event.FilesChanged {
+	fc := event.FilesChanged{CheckpointID: cs.ID(), Files: []event.FileChange{}}
 	d, err := cs.Diff(context.WithoutCancel(ctx))
 	if err != nil {
 		logger.Warn("agent: cannot diff the checkpoint", "checkpoint", cs.ID(), "err", err)
 		return fc
 	}
 	for _, f := range d.Files {
-		fc.Files = append(fc.Files, FileChange{Path: f.Path, OldPath: f.OldPath, Kind: string(f.Kind), Added: f.Added, Removed: f.Removed})
+		fc.Files = append(fc.Files, event.FileChange{Path: f.Path, OldPath: f.OldPath, Kind: string(f.Kind), Added: f.Added, Removed: f.Removed})
 	}
 	fc.Added, fc.Removed = d.Added, d.Removed
 	return fc

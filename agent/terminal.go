@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/internal/edit"
@@ -50,10 +51,10 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	if h.readOnlyGit {
 		if why := readOnlyGitProblem(cmd); why != "" {
 			h.logger.Info("agent: command refused in read-only mode", "command", cmd, "reason", why)
-			return failed(StatusDenied, "Not run: "+why+". In this mode only read-only git commands (git status, log, diff, show, blame, grep, ls-files…) may run.")
+			return failed(event.StatusDenied, "Not run: "+why+". In this mode only read-only git commands (git status, log, diff, show, blame, grep, ls-files…) may run.")
 		}
 		if a := h.assess(ctx, cmd, cwd); a.Decision == safety.Deny {
-			return failed(StatusDenied, "Not run: "+a.Reason())
+			return failed(event.StatusDenied, "Not run: "+a.Reason())
 		}
 		return h.run(ctx, c, tools.Effects{}, true)
 	}
@@ -72,7 +73,7 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	if approved.Command() != cmd {
 		// The gate hands back what it approved; anything else is a bug
 		// that must not run.
-		return failed(StatusError, "Not run: the approved command differs from the prepared one.")
+		return failed(event.StatusError, "Not run: the approved command differs from the prepared one.")
 	}
 	var snaps []snapped
 	if a.Command != nil {
@@ -157,7 +158,7 @@ func (h *terminalHandler) run(ctx context.Context, c *ToolCall, approved tools.E
 	}
 	o := fromToolResult(h.execute(ctx, tools.Call{ID: c.ID, Name: c.Tool, Arguments: c.Args}))
 	o.AutoApproved = autoApproved
-	if ctx.Err() != nil && o.Status == StatusError {
+	if ctx.Err() != nil && o.Status == event.StatusError {
 		o.Detail = "cancelled: the command and its child processes were killed"
 	}
 	return o

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
 )
@@ -35,7 +36,7 @@ type ToolCall struct {
 // UI shows about it.
 type ToolOutcome struct {
 	Text         string
-	Status       ActionStatus
+	Status       event.ActionStatus
 	Detail       string
 	Path         string
 	StartLine    int

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -51,7 +52,7 @@ func TestToolMiddleware(t *testing.T) {
 	noWrites := func(next ToolHandler) ToolHandler {
 		return ToolHandlerFunc(func(ctx context.Context, c *ToolCall) ToolOutcome {
 			if len(c.Effects.Writes) > 0 {
-				return ToolOutcome{Text: "Not changed: writes are off today.", Status: StatusDenied, Detail: "writes are off"}
+				return ToolOutcome{Text: "Not changed: writes are off today.", Status: event.StatusDenied, Detail: "writes are off"}
 			}
 			return next.HandleTool(ctx, c)
 		})
@@ -108,11 +109,11 @@ func TestParseProblemsReportedBesideCalls(t *testing.T) {
 	_, err := e.run(e.config(), "Look at a.txt")
 	require.NoError(t, err)
 	kinds := e.rec.noticeKinds()
-	assert.Equal(t, []NoticeKind{NoticeParseError, NoticeCallRepaired}, kinds)
+	assert.Equal(t, []event.NoticeKind{event.NoticeParseError, event.NoticeCallRepaired}, kinds)
 	acts := e.rec.actions()
 	require.Len(t, acts, 2)
-	assert.Equal(t, StatusSuccess, acts[0].Status)
-	assert.Equal(t, StatusSuccess, acts[1].Status, "the repaired call ran")
+	assert.Equal(t, event.StatusSuccess, acts[0].Status)
+	assert.Equal(t, event.StatusSuccess, acts[1].Status, "the repaired call ran")
 }
 
 // A host's read-only tool that declares nothing is still judged by the
@@ -166,6 +167,6 @@ func TestChangeOutsideDeclaredWritesRefused(t *testing.T) {
 	assert.Empty(t, ap.asked)
 	acts := e.rec.actions()
 	require.Len(t, acts, 1)
-	assert.Equal(t, StatusError, acts[0].Status)
+	assert.Equal(t, event.StatusError, acts[0].Status)
 	assert.Contains(t, acts[0].Output, "not among the paths it writes")
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -19,10 +20,10 @@ const (
 )
 
 // withToolProgress wraps execute so that every call reports its progress
-// as ToolProgress events. It wraps the one execute function every handler
+// as event.ToolProgress events. It wraps the one execute function every handler
 // uses (terminal, file edits, others, plain registry calls), so no handler
 // needs to know about it.
-func withToolProgress(execute func(context.Context, tools.Call) tools.Result, emit func(Event), now func() time.Time) func(context.Context, tools.Call) tools.Result {
+func withToolProgress(execute func(context.Context, tools.Call) tools.Result, emit func(event.Event), now func() time.Time) func(context.Context, tools.Call) tools.Result {
 	return func(ctx context.Context, c tools.Call) tools.Result {
 		p := &progressRelay{callID: c.ID, emit: emit, now: now}
 		res := execute(tools.WithReporter(ctx, p.report), c)
@@ -37,7 +38,7 @@ func withToolProgress(execute func(context.Context, tools.Call) tools.Result, em
 // goroutines, so it locks.
 type progressRelay struct {
 	callID string
-	emit   func(Event)
+	emit   func(event.Event)
 	now    func() time.Time
 
 	mu      sync.Mutex
@@ -81,7 +82,7 @@ func (p *progressRelay) flushLocked(final bool) {
 		p.lines = p.lines[:0]
 		return
 	}
-	p.emit(ToolProgress{CallID: p.callID, Tool: p.tool, Output: strings.Join(p.lines, "\n"), Dropped: p.dropped})
+	p.emit(event.ToolProgress{CallID: p.callID, Tool: p.tool, Output: strings.Join(p.lines, "\n"), Dropped: p.dropped})
 	p.lines, p.dropped = p.lines[:0], 0
 	p.last = p.now()
 	p.sent++
@@ -94,8 +95,8 @@ func (p *progressRelay) finish() {
 }
 
 // structural describes a read chunk or a search's per-file counts.
-func structural(callID string, pr tools.Progress) ToolProgress {
-	e := ToolProgress{CallID: callID, Tool: pr.Tool, Path: pr.Path, StartLine: pr.StartLine, EndLine: pr.EndLine, Files: pr.Files, Dropped: pr.Dropped}
+func structural(callID string, pr tools.Progress) event.ToolProgress {
+	e := event.ToolProgress{CallID: callID, Tool: pr.Tool, Path: pr.Path, StartLine: pr.StartLine, EndLine: pr.EndLine, Files: pr.Files, Dropped: pr.Dropped}
 	switch {
 	case len(pr.Files) > 0:
 		matches := 0

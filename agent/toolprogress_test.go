@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -55,15 +56,15 @@ func TestGoldenToolProgress(t *testing.T) {
 			var got bytes.Buffer
 			for _, ev := range e.rec.all() {
 				switch ev.(type) {
-				case ToolAction, ToolProgress:
+				case event.ToolAction, event.ToolProgress:
 				default:
 					continue
 				}
-				if a, ok := ev.(ToolAction); ok {
+				if a, ok := ev.(event.ToolAction); ok {
 					a.Output = "" // the result text is pinned elsewhere
 					ev = a
 				}
-				b, err := MarshalEvent(ev)
+				b, err := event.Marshal(ev)
 				require.NoError(t, err)
 				got.Write(b)
 				got.WriteByte('\n')
@@ -88,9 +89,9 @@ func quoteJSON(s string) string {
 // relay: events are throttled, lines per event and events per call are
 // bounded, and nothing is lost from the count.
 func TestProgressRelayBounds(t *testing.T) {
-	var events []ToolProgress
+	var events []event.ToolProgress
 	clock := time.Unix(0, 0)
-	p := &progressRelay{callID: "c1", emit: func(e Event) { events = append(events, e.(ToolProgress)) },
+	p := &progressRelay{callID: "c1", emit: func(e event.Event) { events = append(events, e.(event.ToolProgress)) },
 		now: func() time.Time { clock = clock.Add(30 * time.Millisecond); return clock }}
 	total := 0
 	for i := range 2000 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -115,7 +116,7 @@ func TestAttachmentsInRun(t *testing.T) {
 	require.Equal(t, "User's selected code from "+prefix+"/calc.go:L3-L5 (already provided — do not re-read):\n```\nfunc Two() int {\n\treturn 2\n}\n```\n\n"+
 		"Contents of notes.txt (already provided — do not re-read):\n```\nhello\n```\n\nWhat does Two return?", user)
 	require.Equal(t, user, res.History[0].Content, "the history keeps what the model saw")
-	require.Equal(t, "What does Two return?", eventsOf[RunStarted](e.rec)[0].Prompt, "UIs show the user's own words")
+	require.Equal(t, "What does Two return?", eventsOf[event.RunStarted](e.rec)[0].Prompt, "UIs show the user's own words")
 
 	for _, bad := range []Attachment{
 		{Path: "calc.go", StartLine: 40, EndLine: 41},

@@ -58,4 +58,12 @@
 // delivered twice; the error is returned instead. Its zero value is a
 // sensible default, and its Sleep and Now fields let tests run retries
 // instantly.
+//
+// # Token counts
+//
+// [EstimateTokens] sizes a conversation without a tokenizer (about four
+// ASCII bytes a token, a token a rune beyond ASCII, erring high), and
+// [EstimateToolSpecTokens] the native tool specs sent beside it. A
+// [TokenCounter] is where a caller with the backend's tokenizer plugs in
+// exact counts instead.
 package llm

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // persistingSink is a session's sink: it stores every event before the
@@ -15,14 +16,14 @@ import (
 type persistingSink struct {
 	m    *Manager
 	id   string
-	host agent.Sink // nil when the host has none
+	host event.Sink // nil when the host has none
 }
 
 var _ agent.IterationSink = (*persistingSink)(nil)
 
 // Emit persists ev first: what a UI shows is always in the log, also
 // when the turn was cancelled.
-func (p *persistingSink) Emit(ctx context.Context, ev agent.Event) error {
+func (p *persistingSink) Emit(ctx context.Context, ev event.Event) error {
 	if _, err := p.m.store.AppendEvent(context.WithoutCancel(ctx), p.id, p.m.now(), ev); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	sessionsqlite "github.com/tetherdev/tether/agent/session/sqlitestore"
 	"github.com/tetherdev/tether/approval"
@@ -48,7 +49,7 @@ type app struct {
 
 // openApp wires the agent for the current directory. The approver and
 // sink are the front end's.
-func openApp(ctx context.Context, o options, approver approval.Approver, sink agent.Sink) (*app, error) {
+func openApp(ctx context.Context, o options, approver approval.Approver, sink event.Sink) (*app, error) {
 	a := &app{mode: agent.Mode(o.mode)}
 	ok := false
 	defer func() {
@@ -187,7 +188,7 @@ func (a *app) openSession(ctx context.Context, id string) error {
 }
 
 // replay feeds the current session's stored events to apply, in order.
-func (a *app) replay(ctx context.Context, apply func(agent.Event)) error {
+func (a *app) replay(ctx context.Context, apply func(event.Event)) error {
 	if a.sess == nil {
 		return nil
 	}

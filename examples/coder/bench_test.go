@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // longSession is a transcript of n tasks, each a prompt, a Markdown
@@ -13,14 +13,14 @@ import (
 func longSession(n int) *transcript {
 	tr := newTranscript(newStyles(), &markdown{})
 	for i := range n {
-		tr.apply(agent.RunStarted{Prompt: fmt.Sprintf("task %d", i)})
-		tr.apply(agent.TextDelta{Text: "Looking at **main.go** and `util.go`:\n\n- one\n- two\n"})
+		tr.apply(event.RunStarted{Prompt: fmt.Sprintf("task %d", i)})
+		tr.apply(event.TextDelta{Text: "Looking at **main.go** and `util.go`:\n\n- one\n- two\n"})
 		g := fmt.Sprintf("g%d", i)
-		tr.apply(agent.ProgressGroupStarted{GroupID: g, Title: "Reading files"})
-		tr.apply(agent.ToolAction{GroupID: g, CallID: g + "a", Status: agent.StatusSuccess, Title: "Read main.go"})
-		tr.apply(agent.ToolAction{GroupID: g, CallID: g + "b", Status: agent.StatusSuccess, Title: "Read util.go"})
-		tr.apply(agent.ProgressGroupFinished{GroupID: g, Status: agent.StatusSuccess})
-		tr.apply(agent.RunFinished{StopReason: agent.StopCompleted, Iterations: 2})
+		tr.apply(event.ProgressGroupStarted{GroupID: g, Title: "Reading files"})
+		tr.apply(event.ToolAction{GroupID: g, CallID: g + "a", Status: event.StatusSuccess, Title: "Read main.go"})
+		tr.apply(event.ToolAction{GroupID: g, CallID: g + "b", Status: event.StatusSuccess, Title: "Read util.go"})
+		tr.apply(event.ProgressGroupFinished{GroupID: g, Status: event.StatusSuccess})
+		tr.apply(event.RunFinished{StopReason: event.StopCompleted, Iterations: 2})
 	}
 	return tr
 }
@@ -34,8 +34,8 @@ func BenchmarkRedraw(b *testing.B) {
 	for _, mode := range []string{"whole", "last-paragraph"} {
 		b.Run(mode, func(b *testing.B) {
 			tr := longSession(100)
-			tr.apply(agent.RunStarted{Prompt: "stream"})
-			tr.apply(agent.TextDelta{Text: answer})
+			tr.apply(event.RunStarted{Prompt: "stream"})
+			tr.apply(event.TextDelta{Text: answer})
 			open := tr.blocks[len(tr.blocks)-1]
 			tr.render(100, "*")
 			b.ReportAllocs()

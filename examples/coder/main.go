@@ -52,7 +52,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
 )
@@ -132,7 +132,7 @@ func runTUI(ctx context.Context, o options, in, out *os.File) error {
 	defer cancel()
 	var t *tui
 	ap := &tuiApprover{send: func(m tea.Msg) { t.send(m) }}
-	a, err := openApp(ctx, o, ap, agent.SinkFunc(func(ctx context.Context, e agent.Event) error {
+	a, err := openApp(ctx, o, ap, event.SinkFunc(func(ctx context.Context, e event.Event) error {
 		return t.sink().Emit(ctx, e)
 	}))
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/examples/internal/mcpmount/mcpmounttest"
 )
@@ -35,10 +35,10 @@ func TestMCPConfig(t *testing.T) {
 `)
 	var (
 		mu   sync.Mutex
-		acts []agent.ToolAction
+		acts []event.ToolAction
 	)
-	sink := agent.SinkFunc(func(_ context.Context, e agent.Event) error {
-		if a, ok := e.(agent.ToolAction); ok && a.Status != agent.StatusRunning {
+	sink := event.SinkFunc(func(_ context.Context, e event.Event) error {
+		if a, ok := e.(event.ToolAction); ok && a.Status != event.StatusRunning {
 			mu.Lock()
 			acts = append(acts, a)
 			mu.Unlock()
@@ -62,7 +62,7 @@ func TestMCPConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(acts) != 1 || acts[0].Tool != "probe__echo" || acts[0].Status != agent.StatusSuccess || !strings.Contains(acts[0].Output, "echo: from the model") {
+	if len(acts) != 1 || acts[0].Tool != "probe__echo" || acts[0].Status != event.StatusSuccess || !strings.Contains(acts[0].Output, "echo: from the model") {
 		t.Fatalf("the MCP call did not run: %+v", acts)
 	}
 	if b, _ := os.ReadFile(logFile); !strings.Contains(string(b), "mcp server disconnected") {

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 )
 
@@ -58,7 +59,7 @@ func runPlain(ctx context.Context, o options, stdin io.Reader, stdout io.Writer)
 	st := newStyles()
 	p := &plain{st: st, out: colorprofile.NewWriter(stdout, os.Environ()), lines: lines,
 		tr: newTranscript(st, &markdown{plain: true})}
-	a, err := openApp(ctx, o, approval.Func(p.approve), agent.SinkFunc(p.emit))
+	a, err := openApp(ctx, o, approval.Func(p.approve), event.SinkFunc(p.emit))
 	if err != nil {
 		return err
 	}
@@ -101,7 +102,7 @@ func (p *plain) println(s string) {
 }
 
 // emit prints the blocks the event completed.
-func (p *plain) emit(_ context.Context, e agent.Event) error {
+func (p *plain) emit(_ context.Context, e event.Event) error {
 	p.mu.Lock()
 	p.tr.apply(e)
 	p.mu.Unlock()

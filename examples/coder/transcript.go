@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // blockKind says what a transcript block shows.
@@ -28,7 +28,7 @@ type block struct {
 	depth int // 0 for the run itself, 1 for a subagent's work
 	title string
 	dur   time.Duration
-	acts  []agent.ToolAction
+	acts  []event.ToolAction
 	live  map[string]string // call id → output so far, while it runs
 
 	cache  string
@@ -49,7 +49,7 @@ type transcript struct {
 	groups         map[string]*block
 	expandThinking bool
 
-	todos        []agent.TodoItem
+	todos        []event.TodoItem
 	activity     string // "Writing main.go…" until the next action
 	tokensUsed   int    // prompt+completion over the session's runs
 	promptTokens int    // the last call's prompt: how full the context is
@@ -89,16 +89,16 @@ func (t *transcript) streaming(k blockKind) *block {
 	return nil
 }
 
-func (t *transcript) apply(e agent.Event) { t.applyAt(e, 0, "") }
+func (t *transcript) apply(e event.Event) { t.applyAt(e, 0, "") }
 
-func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
+func (t *transcript) applyAt(e event.Event, depth int, scope string) {
 	switch e := e.(type) {
-	case agent.RunStarted:
+	case event.RunStarted:
 		if depth == 0 {
 			b := t.add(&block{kind: blockUser})
 			b.text.WriteString(e.Prompt)
 		}
-	case agent.ThinkingDelta:
+	case event.ThinkingDelta:
 		if depth > 0 {
 			return
 		}
@@ -107,7 +107,7 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 			b = t.add(&block{kind: blockThinking, open: true})
 		}
 		b.text.WriteString(e.Text)
-	case agent.ThinkingCollapsed:
+	case event.ThinkingCollapsed:
 		if depth > 0 {
 			return
 		}
@@ -117,7 +117,7 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 				break
 			}
 		}
-	case agent.TextDelta:
+	case event.TextDelta:
 		if depth > 0 {
 			return // a subagent's text is its tool result, shown in its group
 		}
@@ -126,12 +126,12 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 			b = t.add(&block{kind: blockText, open: true})
 		}
 		b.text.WriteString(e.Text)
-	case agent.FileWriting:
+	case event.FileWriting:
 		t.activity = "Writing " + e.Path + "…"
-	case agent.ProgressGroupStarted:
+	case event.ProgressGroupStarted:
 		b := t.add(&block{kind: blockGroup, open: true, depth: depth, title: e.Title})
 		t.groups[scope+e.GroupID] = b
-	case agent.ToolAction:
+	case event.ToolAction:
 		t.activity = ""
 		g := t.groups[scope+e.GroupID]
 		if g == nil {
@@ -146,13 +146,13 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 			}
 		}
 		g.acts = append(g.acts, e)
-	case agent.ToolProgress:
+	case event.ToolProgress:
 		t.progress(e, depth)
-	case agent.ProgressGroupFinished:
+	case event.ProgressGroupFinished:
 		if g := t.groups[scope+e.GroupID]; g != nil {
 			g.open, g.cache = false, ""
 		}
-	case agent.FilesChanged:
+	case event.FilesChanged:
 		if e.Final && depth == 0 {
 			var b strings.Builder
 			fmt.Fprintf(&b, "%s %s %s", t.st.bold.Render("files changed"), t.st.stat(e.Added, e.Removed),
@@ -162,19 +162,19 @@ func (t *transcript) applyAt(e agent.Event, depth int, scope string) {
 			}
 			t.info(b.String())
 		}
-	case agent.Notice:
+	case event.Notice:
 		t.info(t.st.warn.Render(fmt.Sprintf("%s! %s: %s", strings.Repeat("  ", depth), e.Kind, oneLine(e.Text, 300))))
-	case agent.ContextCompacted:
+	case event.ContextCompacted:
 		t.info(t.st.dim.Render(fmt.Sprintf("context compacted: %d → %d tokens", e.TokensBefore, e.TokensAfter)))
-	case agent.BranchCreated:
+	case event.BranchCreated:
 		t.info(t.st.dim.Render("working on branch " + e.Branch))
-	case agent.TodosUpdated:
+	case event.TodosUpdated:
 		if depth == 0 {
 			t.todos = e.Items
 		}
-	case agent.SubagentEvent:
+	case event.SubagentEvent:
 		t.applyAt(e.Event, depth+1+e.Depth, scope+e.ParentCallID+"/")
-	case agent.RunFinished:
+	case event.RunFinished:
 		if depth > 0 {
 			return
 		}
@@ -201,7 +201,7 @@ const maxLive = 8 << 10
 
 // progress adds a running call's new output lines to the action of the
 // call it names (at the same subagent depth), while it runs.
-func (t *transcript) progress(p agent.ToolProgress, depth int) {
+func (t *transcript) progress(p event.ToolProgress, depth int) {
 	if p.Output == "" && p.Dropped == 0 {
 		return
 	}
@@ -211,7 +211,7 @@ func (t *transcript) progress(p agent.ToolProgress, depth int) {
 			continue
 		}
 		for _, a := range g.acts {
-			if a.CallID != p.CallID || a.Status != agent.StatusRunning {
+			if a.CallID != p.CallID || a.Status != event.StatusRunning {
 				continue
 			}
 			if g.live == nil {
@@ -293,25 +293,25 @@ func (t *transcript) renderGroup(g *block, frame string) string {
 		detail := oneLine(a.Detail, 160)
 		var line string
 		switch a.Status {
-		case agent.StatusRunning:
+		case event.StatusRunning:
 			line = st.accent.Render(frame) + " " + a.Title
-		case agent.StatusPending:
+		case event.StatusPending:
 			line = st.warn.Render("? "+a.Title) + st.dim.Render(" (waiting for your approval)")
-		case agent.StatusSuccess:
+		case event.StatusSuccess:
 			line = st.ok.Render("✓") + " " + a.Title + " " + st.dim.Render(detail)
-		case agent.StatusDenied:
+		case event.StatusDenied:
 			line = st.bad.Render("✗ "+a.Title) + " " + st.bad.Render(detail)
-		case agent.StatusError:
+		case event.StatusError:
 			line = st.bad.Render("✗") + " " + a.Title + " " + st.warn.Render(detail)
 		default:
 			line = st.dim.Render("– " + a.Title + " " + detail)
 		}
 		lines = append(lines, pad+"  "+strings.TrimRight(line, " "))
 		out := a.Output
-		if a.Status == agent.StatusRunning {
+		if a.Status == event.StatusRunning {
 			out = g.live[a.CallID]
 		}
-		if a.Tool == "run_terminal_command" && a.Status != agent.StatusDenied && a.Status != agent.StatusPending {
+		if a.Tool == "run_terminal_command" && a.Status != event.StatusDenied && a.Status != event.StatusPending {
 			for _, l := range lastLines(out, 4) {
 				lines = append(lines, pad+"    "+st.dim.Render("│ "+oneLine(l, 200)))
 			}
@@ -330,10 +330,10 @@ func (t *transcript) renderTodos() string {
 	lines := make([]string, 0, len(t.todos)+1)
 	for _, it := range t.todos {
 		switch it.Status {
-		case agent.TodoDone:
+		case event.TodoDone:
 			done++
 			lines = append(lines, st.ok.Render("  ✓ ")+st.dim.Render(it.Text))
-		case agent.TodoInProgress:
+		case event.TodoInProgress:
 			lines = append(lines, st.accent.Render("  ▸ "+it.Text))
 		default:
 			lines = append(lines, "  ☐ "+it.Text)

@@ -17,14 +17,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // Messages from the agent's goroutines to the event loop. The sink and the
 // approver both go through Program.Send, one channel, so an approval card
 // never overtakes the events that led to it.
 type (
-	eventMsg   struct{ ev agent.Event }
+	eventMsg   struct{ ev event.Event }
 	runDoneMsg struct {
 		text  string // what to show, for work other than a task
 		err   error
@@ -89,9 +89,9 @@ func newTUI(ctx context.Context, a *app) *tui {
 
 func (t *tui) Init() tea.Cmd { return textarea.Blink }
 
-// sink is the agent.Sink of a run shown in this program.
-func (t *tui) sink() agent.Sink {
-	return agent.SinkFunc(func(_ context.Context, e agent.Event) error {
+// sink is the event.Sink of a run shown in this program.
+func (t *tui) sink() event.Sink {
+	return event.SinkFunc(func(_ context.Context, e event.Event) error {
 		t.send(eventMsg{e})
 		return nil
 	})

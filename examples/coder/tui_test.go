@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/safety"
@@ -46,7 +47,7 @@ func newTestTUI(t *testing.T, script string) (*tui, string) {
 	var tu *tui
 	ap := &tuiApprover{send: func(m tea.Msg) { tu.send(m) }}
 	o := options{model: "script:" + filepath.Join(pkgDir, "testdata", script), db: ":memory:", mode: "agent", approvalTimeout: time.Minute}
-	a, err := openApp(context.Background(), o, ap, agent.SinkFunc(func(ctx context.Context, e agent.Event) error { return tu.sink().Emit(ctx, e) }))
+	a, err := openApp(context.Background(), o, ap, event.SinkFunc(func(ctx context.Context, e event.Event) error { return tu.sink().Emit(ctx, e) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,32 +221,32 @@ func TestTranscript(t *testing.T) {
 	st := newStyles()
 	for _, tc := range []struct {
 		name   string
-		events []agent.Event
+		events []event.Event
 		expand bool
 		want   []string
 		absent []string
 	}{
-		{"thinking collapsed", []agent.Event{
-			agent.RunStarted{Prompt: "fix it"}, agent.ThinkingDelta{Text: "secret plan"}, agent.ThinkingCollapsed{DurationMS: 1500},
-			agent.TextDelta{Text: "**Done**"},
+		{"thinking collapsed", []event.Event{
+			event.RunStarted{Prompt: "fix it"}, event.ThinkingDelta{Text: "secret plan"}, event.ThinkingCollapsed{DurationMS: 1500},
+			event.TextDelta{Text: "**Done**"},
 		}, false, []string{"› fix it", "thought for 1.5s", "Done"}, []string{"secret plan", "**"}},
-		{"thinking expanded", []agent.Event{
-			agent.ThinkingDelta{Text: "secret plan"}, agent.ThinkingCollapsed{DurationMS: 1500},
+		{"thinking expanded", []event.Event{
+			event.ThinkingDelta{Text: "secret plan"}, event.ThinkingCollapsed{DurationMS: 1500},
 		}, true, []string{"thought for 1.5s", "secret plan"}, nil},
-		{"progress group", []agent.Event{
-			agent.ProgressGroupStarted{GroupID: "g1", Title: "Running commands"},
-			agent.ToolAction{GroupID: "g1", CallID: "c1", Tool: "run_terminal_command", Status: agent.StatusRunning, Title: "Running `make`"},
-			agent.ToolAction{GroupID: "g1", CallID: "c1", Tool: "run_terminal_command", Status: agent.StatusSuccess, Title: "Ran `make`", Detail: "exit code 0", Output: "built\nok\n"},
-			agent.ToolAction{GroupID: "g1", CallID: "c2", Tool: "run_terminal_command", Status: agent.StatusDenied, Title: "Run `rm -rf /`", Detail: "refused"},
+		{"progress group", []event.Event{
+			event.ProgressGroupStarted{GroupID: "g1", Title: "Running commands"},
+			event.ToolAction{GroupID: "g1", CallID: "c1", Tool: "run_terminal_command", Status: event.StatusRunning, Title: "Running `make`"},
+			event.ToolAction{GroupID: "g1", CallID: "c1", Tool: "run_terminal_command", Status: event.StatusSuccess, Title: "Ran `make`", Detail: "exit code 0", Output: "built\nok\n"},
+			event.ToolAction{GroupID: "g1", CallID: "c2", Tool: "run_terminal_command", Status: event.StatusDenied, Title: "Run `rm -rf /`", Detail: "refused"},
 		}, false, []string{"▸ Running commands", "✓ Ran `make` exit code 0", "│ ok", "✗ Run `rm -rf /` refused"}, []string{"Running `make`"}},
-		{"subagent nested", []agent.Event{
-			agent.SubagentEvent{ParentCallID: "s1", Event: agent.ProgressGroupStarted{GroupID: "g1", Title: "Reading files"}},
-			agent.SubagentEvent{ParentCallID: "s1", Event: agent.ToolAction{GroupID: "g1", CallID: "c1", Status: agent.StatusSuccess, Title: "Read main.go"}},
-			agent.SubagentEvent{ParentCallID: "s1", Event: agent.TextDelta{Text: "child chatter"}},
+		{"subagent nested", []event.Event{
+			event.SubagentEvent{ParentCallID: "s1", Event: event.ProgressGroupStarted{GroupID: "g1", Title: "Reading files"}},
+			event.SubagentEvent{ParentCallID: "s1", Event: event.ToolAction{GroupID: "g1", CallID: "c1", Status: event.StatusSuccess, Title: "Read main.go"}},
+			event.SubagentEvent{ParentCallID: "s1", Event: event.TextDelta{Text: "child chatter"}},
 		}, false, []string{"  ↳ subagent: Reading files", "    ✓ Read main.go"}, []string{"child chatter"}},
-		{"run finished", []agent.Event{
-			agent.FilesChanged{Final: true, Added: 2, Removed: 1, Files: []agent.FileChange{{Path: "a.go", Kind: "modified", Added: 2, Removed: 1}}},
-			agent.RunFinished{StopReason: agent.StopCompleted, Iterations: 2, Usage: llm.Usage{PromptTokens: 1200, CompletionTokens: 300}},
+		{"run finished", []event.Event{
+			event.FilesChanged{Final: true, Added: 2, Removed: 1, Files: []event.FileChange{{Path: "a.go", Kind: "modified", Added: 2, Removed: 1}}},
+			event.RunFinished{StopReason: event.StopCompleted, Iterations: 2, Usage: llm.Usage{PromptTokens: 1200, CompletionTokens: 300}},
 		}, false, []string{"files changed +2 −1", "modified a.go +2 −1", "── completed · 2 model call(s) · 1.5k tokens"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -271,7 +272,7 @@ func TestTranscript(t *testing.T) {
 
 func TestTodosPanel(t *testing.T) {
 	tr := newTranscript(newStyles(), &markdown{plain: true})
-	tr.apply(agent.TodosUpdated{Items: []agent.TodoItem{{Text: "read", Status: agent.TodoDone}, {Text: "write", Status: agent.TodoInProgress}, {Text: "test", Status: agent.TodoPending}}})
+	tr.apply(event.TodosUpdated{Items: []event.TodoItem{{Text: "read", Status: event.TodoDone}, {Text: "write", Status: event.TodoInProgress}, {Text: "test", Status: event.TodoPending}}})
 	got := ansi.Strip(tr.renderTodos())
 	for _, w := range []string{"plan 1/3", "✓ read", "▸ write", "☐ test"} {
 		if !strings.Contains(got, w) {
@@ -344,8 +345,8 @@ func TestAttachments(t *testing.T) {
 // window exactly and no line is wider than it.
 func TestResize(t *testing.T) {
 	tu, _ := newTestTUI(t, "review.jsonl")
-	tu.Update(eventMsg{agent.RunStarted{Prompt: "explain"}})
-	tu.Update(eventMsg{agent.TextDelta{Text: strings.Repeat("A long line of **Markdown** that has to wrap. ", 20)}})
+	tu.Update(eventMsg{event.RunStarted{Prompt: "explain"}})
+	tu.Update(eventMsg{event.TextDelta{Text: strings.Repeat("A long line of **Markdown** that has to wrap. ", 20)}})
 	for _, size := range [][2]int{{100, 30}, {60, 20}, {140, 45}, {40, 12}} {
 		tu.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		lines := strings.Split(tu.View().Content, "\n")
@@ -365,12 +366,12 @@ func TestResize(t *testing.T) {
 // the call the progress event names, and the final output once it is done.
 func TestLiveOutput(t *testing.T) {
 	tr := newTranscript(newStyles(), &markdown{})
-	tr.apply(agent.ProgressGroupStarted{GroupID: "g", Title: "Running commands"})
-	tr.apply(agent.ToolAction{GroupID: "g", CallID: "c", Tool: "run_terminal_command", Status: agent.StatusRunning, Title: "Running `make`"})
-	tr.apply(agent.ToolAction{GroupID: "g", CallID: "d", Tool: "run_terminal_command", Status: agent.StatusRunning, Title: "Running `make doc`"})
-	tr.apply(agent.ToolProgress{CallID: "c", Tool: "run_terminal_command", Output: "compiling a\ncompiling b"})
-	tr.apply(agent.ToolProgress{CallID: "c", Tool: "run_terminal_command", Output: "linking", Dropped: 3})
-	tr.apply(agent.ToolProgress{CallID: "d", Tool: "run_terminal_command", Output: "DOC-OUTPUT"})
+	tr.apply(event.ProgressGroupStarted{GroupID: "g", Title: "Running commands"})
+	tr.apply(event.ToolAction{GroupID: "g", CallID: "c", Tool: "run_terminal_command", Status: event.StatusRunning, Title: "Running `make`"})
+	tr.apply(event.ToolAction{GroupID: "g", CallID: "d", Tool: "run_terminal_command", Status: event.StatusRunning, Title: "Running `make doc`"})
+	tr.apply(event.ToolProgress{CallID: "c", Tool: "run_terminal_command", Output: "compiling a\ncompiling b"})
+	tr.apply(event.ToolProgress{CallID: "c", Tool: "run_terminal_command", Output: "linking", Dropped: 3})
+	tr.apply(event.ToolProgress{CallID: "d", Tool: "run_terminal_command", Output: "DOC-OUTPUT"})
 	out := ansi.Strip(tr.render(80, "*"))
 	for _, w := range []string{"│ compiling a", "│ compiling b", "│ … 3 lines not shown", "│ linking"} {
 		if !strings.Contains(out, w) {
@@ -380,7 +381,7 @@ func TestLiveOutput(t *testing.T) {
 	if a, d, doc := strings.Index(out, "linking"), strings.Index(out, "make doc"), strings.Index(out, "DOC-OUTPUT"); a < 0 || d < a || doc < d {
 		t.Errorf("output not under the call that produced it:\n%s", out)
 	}
-	tr.apply(agent.ToolAction{GroupID: "g", CallID: "c", Tool: "run_terminal_command", Status: agent.StatusSuccess, Title: "Ran `make`", Output: "done\n"})
+	tr.apply(event.ToolAction{GroupID: "g", CallID: "c", Tool: "run_terminal_command", Status: event.StatusSuccess, Title: "Ran `make`", Output: "done\n"})
 	if out := ansi.Strip(tr.render(80, "*")); strings.Contains(out, "linking") || !strings.Contains(out, "│ done") {
 		t.Errorf("after the command ended:\n%s", out)
 	}

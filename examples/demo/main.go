@@ -37,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
@@ -249,7 +250,7 @@ func (d *demo) run(ctx context.Context, modelName string, keep bool) error {
 	}
 
 	d.section("Checks")
-	d.check(res.StopReason == agent.StopCompleted, fmt.Sprintf("the run completed (stop reason %s)", res.StopReason))
+	d.check(res.StopReason == event.StopCompleted, fmt.Sprintf("the run completed (stop reason %s)", res.StopReason))
 	if d.recorded {
 		d.checkRecorded(dir, tr, ap)
 	}
@@ -294,14 +295,14 @@ func (d *demo) checkRecorded(dir string, tr *transcript, ap *scriptedApprover) {
 	}
 	d.check(refused, "the approver was asked about `rm -rf ~/.cache` (critical) and refused it")
 	for _, a := range tr.seen.actions {
-		if strings.Contains(a.Title, "rm -rf") && a.Status != agent.StatusDenied {
+		if strings.Contains(a.Title, "rm -rf") && a.Status != event.StatusDenied {
 			d.check(false, "rm -rf was not run")
 		}
 	}
 	ran := false
 	for _, a := range tr.seen.actions {
 		if strings.Contains(a.Title, "go test") {
-			ran = a.Status == agent.StatusSuccess
+			ran = a.Status == event.StatusSuccess
 		}
 	}
 	if goOnPath() {

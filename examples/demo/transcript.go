@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 )
 
 // palette colours text only when it goes to a terminal and NO_COLOR is
@@ -47,10 +47,10 @@ type transcript struct {
 	inThink bool
 	// seen records what happened, for the demo's own checks.
 	seen struct {
-		actions []agent.ToolAction // final statuses only
-		notices []agent.Notice
+		actions []event.ToolAction // final statuses only
+		notices []event.Notice
 		final   string
-		stop    agent.StopReason
+		stop    event.StopReason
 	}
 }
 
@@ -95,38 +95,38 @@ func (t *transcript) stream(s string) {
 	t.midLine = t.blank == 0
 }
 
-// Emit implements agent.Sink.
-func (t *transcript) Emit(_ context.Context, e agent.Event) error {
+// Emit implements event.Sink.
+func (t *transcript) Emit(_ context.Context, e event.Event) error {
 	p := t.p
-	if _, ok := e.(agent.ThinkingDelta); !ok && t.inThink {
+	if _, ok := e.(event.ThinkingDelta); !ok && t.inThink {
 		t.inThink = false
 		t.newline()
 	}
 	switch e := e.(type) {
-	case agent.RunStarted:
+	case event.RunStarted:
 		t.line(p.dim(fmt.Sprintf("── run %s: mode %s, tool calling %s, %d tools", e.RunID, e.Mode, e.ToolCalling, len(e.Tools))))
-	case agent.ThinkingDelta:
+	case event.ThinkingDelta:
 		if !t.inThink {
 			t.newline()
 			t.stream(p.dim("thinking: "))
 			t.inThink = true
 		}
 		t.stream(p.dim(e.Text))
-	case agent.ThinkingCollapsed:
+	case event.ThinkingCollapsed:
 		t.line(p.dim(fmt.Sprintf("(thought for %.1fs)", e.Duration().Seconds())))
-	case agent.TextDelta:
+	case event.TextDelta:
 		t.stream(e.Text)
-	case agent.ProgressGroupStarted:
+	case event.ProgressGroupStarted:
 		t.line("%s", p.bold("▸ "+e.Title))
-	case agent.ToolAction:
+	case event.ToolAction:
 		t.action(e)
-	case agent.Notice:
+	case event.Notice:
 		t.seen.notices = append(t.seen.notices, e)
 		t.line("%s", p.yellow("! "+string(e.Kind)+": "+firstLine(e.Text)))
-	case agent.FinalMessage:
+	case event.FinalMessage:
 		t.seen.final = e.Text
 		t.line("%s %s", p.bold("■ answer:"), e.Text)
-	case agent.RunFinished:
+	case event.RunFinished:
 		t.seen.stop = e.StopReason
 		msg := fmt.Sprintf("── run finished: %s after %d model calls", e.StopReason, e.Iterations)
 		if e.Error != "" {
@@ -139,20 +139,20 @@ func (t *transcript) Emit(_ context.Context, e agent.Event) error {
 	return nil
 }
 
-func (t *transcript) action(a agent.ToolAction) {
+func (t *transcript) action(a event.ToolAction) {
 	p := t.p
 	switch a.Status {
-	case agent.StatusRunning, agent.StatusPending:
+	case event.StatusRunning, event.StatusPending:
 		return // the final status says it all
 	}
 	t.seen.actions = append(t.seen.actions, a)
 	detail := firstLine(a.Detail)
 	switch a.Status {
-	case agent.StatusSuccess:
+	case event.StatusSuccess:
 		t.line("  %s %s %s", p.green("✓"), a.Title, p.dim(detail))
-	case agent.StatusDenied:
+	case event.StatusDenied:
 		t.line("  %s %s %s", p.red("✗"), a.Title, p.red(detail))
-	case agent.StatusError:
+	case event.StatusError:
 		t.line("  %s %s %s", p.red("✗"), a.Title, p.yellow(detail))
 	default:
 		t.line("  %s %s %s", p.dim("–"), a.Title, p.dim(detail))

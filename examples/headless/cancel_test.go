@@ -53,7 +53,7 @@ func TestCancelEndsTheRunningPrompt(t *testing.T) {
 	flags := []string{"-workspace", ws, "-model", "script:testdata/cancel.jsonl", "-allow", "sleep"}
 	sleeping := false
 	finished := 0
-	evs := interact(t, flags, `{"type":"prompt","text":"do the slow step"}`, func(e event, in io.Writer) bool {
+	evs := interact(t, flags, `{"type":"prompt","text":"do the slow step"}`, func(e wireLine, in io.Writer) bool {
 		switch e.str("type") {
 		case "tool_action":
 			if sleeping || e.str("status") != "running" {

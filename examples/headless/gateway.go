@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
@@ -99,10 +100,10 @@ func (g *gateway) approve(ctx context.Context, req approval.Request) (approval.R
 
 // sink writes the executor's events, noting each approval id before the
 // host can see it.
-func (g *gateway) sink(out io.Writer) agent.Sink {
-	lines := agent.JSONLines(out)
-	return agent.SinkFunc(func(ctx context.Context, e agent.Event) error {
-		if r, ok := e.(agent.ApprovalRequested); ok && g.approvals != nil {
+func (g *gateway) sink(out io.Writer) event.Sink {
+	lines := event.JSONLines(out)
+	return event.SinkFunc(func(ctx context.Context, e event.Event) error {
+		if r, ok := e.(event.ApprovalRequested); ok && g.approvals != nil {
 			g.mu.Lock()
 			g.announced[r.ID] = nil
 			g.mu.Unlock()

@@ -34,7 +34,7 @@ func files(t *testing.T, fs map[string]string) string {
 // run starts the binary with flags and plays a host over pipes: first is
 // written at once, and on sees every event with the input to answer on.
 // Input is closed after the last run_finished or when on returns true.
-func interact(t *testing.T, flags []string, first string, on func(e event, in io.Writer) (done bool)) []event {
+func interact(t *testing.T, flags []string, first string, on func(e wireLine, in io.Writer) (done bool)) []wireLine {
 	t.Helper()
 	cmd := exec.Command(binary, flags...)
 	in, err := cmd.StdinPipe()
@@ -54,12 +54,12 @@ func interact(t *testing.T, flags []string, first string, on func(e event, in io
 	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
 	defer timer.Stop()
 	io.WriteString(in, first+"\n")
-	var evs []event
+	var evs []wireLine
 	sc := bufio.NewScanner(out)
 	sc.Buffer(nil, 1<<20)
 	closed := false
 	for sc.Scan() {
-		var e event
+		var e wireLine
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("bad line %q", sc.Text())
 		}
@@ -101,7 +101,7 @@ func TestTwoKeyWriteRefused(t *testing.T) {
 func TestCdSubThenWriteUndone(t *testing.T) {
 	ws := files(t, map[string]string{"sub/a.txt": "alpha\n", "a.txt": "root alpha\n"})
 	db := filepath.Join(t.TempDir(), "cp.db")
-	run := func(req string) []event {
+	run := func(req string) []wireLine {
 		cmd := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/cd_sub.jsonl", "-checkpoints", db, "-allow", "cd,touch,sed -i")
 		cmd.Stdin = strings.NewReader(req + "\n")
 		var stderr strings.Builder
@@ -179,7 +179,7 @@ func TestApprovalPreviewIsWhatIsWritten(t *testing.T) {
 	shown := map[string]string{}
 	evs := interact(t, []string{"-workspace", ws, "-model", "script:testdata/previews.jsonl", "-approvals", "stdin"},
 		`{"type":"prompt","text":"update the env files"}`,
-		func(e event, in io.Writer) bool {
+		func(e wireLine, in io.Writer) bool {
 			switch e.str("type") {
 			case "approval_requested":
 				d := e["display"].(map[string]any)
@@ -223,7 +223,7 @@ func TestStagingTokens(t *testing.T) {
 	step := 0
 	evs := interact(t, []string{"-workspace", ws, "-model", "script:testdata/staged.jsonl", "-staging"},
 		`{"type":"prompt","text":"set the API key"}`,
-		func(e event, in io.Writer) bool {
+		func(e wireLine, in io.Writer) bool {
 			switch e.str("type") {
 			case "tool_action":
 				if e.str("status") == "success" {
@@ -250,7 +250,7 @@ func TestStagingTokens(t *testing.T) {
 			}
 			return false
 		})
-	results := slices.DeleteFunc(slices.Clone(evs), func(e event) bool { t := e.str("type"); return t != "change_applied" && t != "error" })
+	results := slices.DeleteFunc(slices.Clone(evs), func(e wireLine) bool { t := e.str("type"); return t != "change_applied" && t != "error" })
 	if len(results) != 3 {
 		t.Fatalf("want three apply results, got %v", results)
 	}

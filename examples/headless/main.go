@@ -27,7 +27,7 @@
 //
 // Events are the agent's own (run_started, text_delta, tool_action,
 // approval_requested, approval_resolved, files_changed, final_message,
-// run_finished, …: see agent.MarshalEvent) plus the gateway's:
+// run_finished, …: see event.Marshal) plus the gateway's:
 //
 //	{"type":"undo_finished","checkpoint":"…","restored":[…],"removed":[…],"skipped":[…]}
 //	{"type":"change_applied","token":"chg_…","path":"…","checkpoint":"…","added":N,"removed":N}

@@ -56,13 +56,14 @@ func project(t *testing.T) string {
 	return dir
 }
 
-type event map[string]any
+// wireLine is one decoded JSON line of the gateway's output.
+type wireLine map[string]any
 
-func (e event) str(k string) string { s, _ := e[k].(string); return s }
+func (e wireLine) str(k string) string { s, _ := e[k].(string); return s }
 
 // session runs the binary with the script and the request lines and
 // returns its events.
-func session(t *testing.T, ws, script string, requests ...string) []event {
+func session(t *testing.T, ws, script string, requests ...string) []wireLine {
 	t.Helper()
 	cmd := exec.Command(binary, "-workspace", ws, "-model", "script:"+filepath.Join("testdata", script))
 	cmd.Stdin = strings.NewReader(strings.Join(requests, "\n") + "\n")
@@ -75,11 +76,11 @@ func session(t *testing.T, ws, script string, requests ...string) []event {
 	return parseEvents(t, out)
 }
 
-func parseEvents(t *testing.T, out []byte) []event {
+func parseEvents(t *testing.T, out []byte) []wireLine {
 	t.Helper()
-	var evs []event
+	var evs []wireLine
 	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
-		var e event
+		var e wireLine
 		if err := json.Unmarshal(line, &e); err != nil {
 			t.Fatalf("output line is not JSON: %q: %v", line, err)
 		}
@@ -91,8 +92,8 @@ func parseEvents(t *testing.T, out []byte) []event {
 	return evs
 }
 
-func ofType(evs []event, typ string) []event {
-	var out []event
+func ofType(evs []wireLine, typ string) []wireLine {
+	var out []wireLine
 	for _, e := range evs {
 		if e.str("type") == typ {
 			out = append(out, e)
@@ -102,8 +103,8 @@ func ofType(evs []event, typ string) []event {
 }
 
 // finalActions returns the tool_action events with a final status.
-func finalActions(evs []event) []event {
-	var out []event
+func finalActions(evs []wireLine) []wireLine {
+	var out []wireLine
 	for _, e := range ofType(evs, "tool_action") {
 		if s := e.str("status"); s != "running" && s != "pending" {
 			out = append(out, e)
@@ -219,7 +220,7 @@ func TestMultiFileEditAndUndo(t *testing.T) {
 func TestPersistentCheckpointsUndoAcrossRestarts(t *testing.T) {
 	ws := project(t)
 	db := filepath.Join(t.TempDir(), "cp.db")
-	run := func(req string) []event {
+	run := func(req string) []wireLine {
 		cmd := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/multi_edit.jsonl", "-checkpoints", db)
 		cmd.Stdin = strings.NewReader(req + "\n")
 		out, err := cmd.Output()
@@ -285,14 +286,14 @@ func TestHostAnswersApprovals(t *testing.T) {
 	defer cmd.Process.Kill()
 	io.WriteString(in, `{"type":"prompt","text":"run the tests, then clean up"}`+"\n")
 
-	var evs []event
+	var evs []wireLine
 	sc := bufio.NewScanner(outPipe)
 	sc.Buffer(nil, 1<<20)
 	asked := 0
 	timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
 	defer timer.Stop()
 	for sc.Scan() {
-		var e event
+		var e wireLine
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("bad line %q", sc.Text())
 		}
@@ -432,7 +433,7 @@ func TestSessionGrantCoversExactCommandOnly(t *testing.T) {
 	sc := bufio.NewScanner(outPipe)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var e event
+		var e wireLine
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("bad line %q", sc.Text())
 		}
@@ -470,11 +471,11 @@ func TestApprovalTimeout(t *testing.T) {
 	timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
 	defer timer.Stop()
 	io.WriteString(in, `{"type":"prompt","text":"run the tests, then clean up"}`+"\n")
-	var resolved []event
+	var resolved []wireLine
 	sc := bufio.NewScanner(outPipe)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var e event
+		var e wireLine
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("bad line %q", sc.Text())
 		}
@@ -516,11 +517,11 @@ func TestUndoKeepsTheUsersLaterEdits(t *testing.T) {
 	defer timer.Stop()
 	io.WriteString(in, `{"type":"prompt","text":"rename Greet to Hello"}`+"\n")
 	mine := "package main\n\n// my own edit\nfunc Hello(n string) string { return \"hey \" + n }\n"
-	var undo event
+	var undo wireLine
 	sc := bufio.NewScanner(outPipe)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var e event
+		var e wireLine
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("bad line %q", sc.Text())
 		}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/safety"
 )
@@ -39,7 +39,7 @@ func newApprovals(timeout time.Duration, logger *slog.Logger) *approvals {
 }
 
 // announce notes a card as it is sent to the page.
-func (a *approvals) announce(r agent.ApprovalRequested) {
+func (a *approvals) announce(r event.ApprovalRequested) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.shown[r.ID] = &card{severity: r.Display.Severity}

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
@@ -108,7 +109,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		Approver:        s.approvals.manager,
 		ApprovalTimeout: -1, // the Manager's own timeout applies
 		Checkpoints:     cps,
-		Sink:            agent.SinkFunc(s.emit),
+		Sink:            event.SinkFunc(s.emit),
 		Logger:          logger,
 	}
 	if s.sessions, err = session.NewManager(sessStore, cfg); err != nil {
@@ -175,15 +176,15 @@ func (s *server) close() {
 // emit is the executors' sink, called after the session store persisted
 // the event: it notes approval cards and appends the event to the live
 // log of the session the turn runs in.
-func (s *server) emit(ctx context.Context, e agent.Event) error {
+func (s *server) emit(ctx context.Context, e event.Event) error {
 	id, _ := ctx.Value(sessionKey{}).(string)
 	switch e := e.(type) {
-	case agent.ApprovalRequested:
+	case event.ApprovalRequested:
 		s.approvals.announce(e)
-	case agent.ApprovalResolved:
+	case event.ApprovalResolved:
 		s.approvals.forget(e.ID) // also a card the Manager never saw (cancelled first)
 	}
-	b, err := agent.MarshalEvent(e)
+	b, err := event.Marshal(e)
 	if err != nil {
 		return err
 	}
@@ -212,7 +213,7 @@ func (s *server) liveLog(ctx context.Context, id string) (*liveLog, error) {
 		if err != nil {
 			return nil, fmt.Errorf("session %s: reading its events: %w", id, err)
 		}
-		b, err := agent.MarshalEvent(ev.Event)
+		b, err := event.Marshal(ev.Event)
 		if err != nil {
 			return nil, err
 		}
