@@ -100,15 +100,8 @@ func (s *MemoryStore) Commit(ctx context.Context, id string, b Batch) error {
 		return fmt.Errorf("checkpoint %q: %w", id, ErrNotFound)
 	}
 	// Validate everything before changing anything, so a Commit is all or none.
-	for _, f := range b.Files {
-		if f.Checkpoint != id {
-			return fmt.Errorf("checkpoint: commit to %s: file record for %s belongs to checkpoint %q", id, f.Path, f.Checkpoint)
-		}
-	}
-	for _, c := range b.Changes {
-		if c.Checkpoint != id {
-			return fmt.Errorf("checkpoint: commit to %s: change %d belongs to checkpoint %q", id, c.Seq, c.Checkpoint)
-		}
+	if err := b.Belongs(id); err != nil {
+		return fmt.Errorf("checkpoint: commit to %s: %w", id, err)
 	}
 	for h, data := range b.Blobs {
 		if _, ok := s.blobs[h]; !ok {

@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"time"
 )
@@ -115,6 +116,23 @@ type Batch struct {
 	Changes     []Change          // upserted by (Checkpoint, Seq)
 	DropChanges []int64           // seqs of changes to delete
 	State       State             // if non-empty, the checkpoint's new state
+}
+
+// Belongs checks that every record of the batch is for checkpoint id, as
+// a store must before committing it: a record filed under another
+// checkpoint would be undone with the wrong run.
+func (b Batch) Belongs(id string) error {
+	for _, f := range b.Files {
+		if f.Checkpoint != id {
+			return fmt.Errorf("file record for %s belongs to checkpoint %q", f.Path, f.Checkpoint)
+		}
+	}
+	for _, c := range b.Changes {
+		if c.Checkpoint != id {
+			return fmt.Errorf("change %d belongs to checkpoint %q", c.Seq, c.Checkpoint)
+		}
+	}
+	return nil
 }
 
 // Store persists checkpoints. Implementations must be safe for concurrent

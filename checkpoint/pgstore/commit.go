@@ -23,15 +23,8 @@ func (s *Store) Commit(ctx context.Context, id string, b checkpoint.Batch) (err 
 			err = fmt.Errorf("checkpoint: commit to %s: %w", id, err)
 		}
 	}()
-	for _, f := range b.Files {
-		if f.Checkpoint != id {
-			return fmt.Errorf("file record for %s belongs to checkpoint %q", f.Path, f.Checkpoint)
-		}
-	}
-	for _, c := range b.Changes {
-		if c.Checkpoint != id {
-			return fmt.Errorf("change %d belongs to checkpoint %q", c.Seq, c.Checkpoint)
-		}
+	if err := b.Belongs(id); err != nil {
+		return err
 	}
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
