@@ -14,12 +14,19 @@ import (
 
 // resources and prompts: what a server offers besides tools.
 
-func resources(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, o := newFlagSet("resources", stderr)
+// connectFor parses the flags of subcommand name and connects to the
+// server they name, for the subcommands that only read from it.
+func connectFor(ctx context.Context, name string, args []string, stderr io.Writer) (*mcp.Client, *options, error) {
+	fs, o := newFlagSet(name, stderr)
 	if err := fs.Parse(args); err != nil {
-		return err
+		return nil, nil, err
 	}
 	c, err := o.client.connect(ctx, fs, stderr, nil)
+	return c, o, err
+}
+
+func resources(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, o, err := connectFor(ctx, "resources", args, stderr)
 	if err != nil {
 		return err
 	}
@@ -47,11 +54,7 @@ func resources(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func prompts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, o := newFlagSet("prompts", stderr)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	c, err := o.client.connect(ctx, fs, stderr, nil)
+	c, o, err := connectFor(ctx, "prompts", args, stderr)
 	if err != nil {
 		return err
 	}

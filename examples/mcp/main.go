@@ -283,11 +283,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 }
 
 func list(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, o := newFlagSet("list", stderr)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	c, err := o.client.connect(ctx, fs, stderr, nil)
+	c, _, err := connectFor(ctx, "list", args, stderr)
 	if err != nil {
 		return err
 	}
