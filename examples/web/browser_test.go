@@ -136,6 +136,20 @@ func prompt(t *testing.T, ctx context.Context, text string) {
 	)
 }
 
+// pendingCard waits until exactly one approval card is unanswered, with
+// this subject and its buttons visible, so that the `.card:not([data-resolved])`
+// selectors that follow act on it and on no earlier card.
+func pendingCard(t *testing.T, ctx context.Context, subject string) {
+	t.Helper()
+	want, _ := json.Marshal(subject)
+	do(t, ctx, "the one pending approval card is "+string(want),
+		until(`(() => { const c = document.querySelectorAll(".card:not([data-resolved])");
+			return c.length === 1 && c[0].querySelector(".subject")?.textContent === `+string(want)+`; })()`),
+		visible(`.card:not([data-resolved]) .allow-once`),
+		visible(`.card:not([data-resolved]) .deny`),
+	)
+}
+
 func waitIdle(t *testing.T, ctx context.Context, what string) {
 	t.Helper()
 	do(t, ctx, what, visible(`body[data-running="no"]`))
@@ -167,7 +181,7 @@ func TestBrowserSession(t *testing.T) {
 
 	// Turn 1: streamed text, then a command to approve.
 	prompt(t, ctx, "Run the checks and tidy notes.txt")
-	do(t, ctx, "first approval card", visible(`.card:not([data-resolved]) .allow-once`))
+	pendingCard(t, ctx, "echo approved > approved.txt")
 	do(t, ctx, "streamed text", until(`document.querySelector(".turn .text strong")?.textContent === "world"`))
 	greeting, thinking := text(t, ctx, `.turn .text`), text(t, ctx, `details.thinking summary`)
 	if !strings.Contains(greeting, "Hello world, I will run the checks first.") {
@@ -176,19 +190,13 @@ func TestBrowserSession(t *testing.T) {
 	if !strings.HasPrefix(thinking, "Thought for") {
 		t.Errorf("thinking summary %q: want it collapsed as \"Thought for …\"", thinking)
 	}
-	subject := text(t, ctx, `.card:not([data-resolved]) .subject`)
-	if subject != "echo approved > approved.txt" {
-		t.Errorf("card subject %q", subject)
-	}
 	screenshot(t, ctx, shots, "1-approval.png")
 	do(t, ctx, "allow once", click(`.card:not([data-resolved]) .allow-once`))
 
-	// The second command is refused with a message for the model.
-	do(t, ctx, "second approval card", visible(`.card:not([data-resolved]) .deny`))
-	subject = text(t, ctx, `.card:not([data-resolved]) .subject`)
-	if subject != "touch refused.txt" {
-		t.Errorf("second card subject %q", subject)
-	}
+	// The second command is refused with a message for the model. The
+	// first card is marked resolved when the server says so, which can
+	// come after the second card appears: wait for both.
+	pendingCard(t, ctx, "touch refused.txt")
 	do(t, ctx, "refuse with a message",
 		chromedp.SendKeys(chromedp.CSS(`.card:not([data-resolved]) .deny-message`), "not now"),
 		click(`.card:not([data-resolved]) .deny`),
