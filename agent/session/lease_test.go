@@ -30,7 +30,7 @@ func TestLeaseAcrossWorkers(t *testing.T) {
 			yield(llm.Chunk{Done: true, StopReason: llm.StopEnd}, nil)
 		}
 	})
-	const ttl = 150 * time.Millisecond
+	const ttl = 600 * time.Millisecond // renewed every ttl/3: long enough that a busy CI machine does not miss two renewals
 	a, err := NewManager(store, slow, WithWorker("worker-a"), WithLeaseTTL(ttl))
 	require.NoError(t, err)
 	b, err := NewManager(store, f.cfg, WithWorker("worker-b"), WithLeaseTTL(ttl))

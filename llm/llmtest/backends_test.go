@@ -323,8 +323,12 @@ func TestBackendsConnectionRefused(t *testing.T) {
 }
 
 // TestBackendsCancel cancels ctx while the server is silent mid-stream and
-// requires the iteration to end, with ctx's error, within 100 ms.
+// requires the iteration to end with ctx's error, and the connection to
+// close, long before the one-minute stall timeout could have ended it.
+// The bound is generous because CI machines are slow under -race; what it
+// tells apart is "at once" from "when the stall timer fires".
 func TestBackendsCancel(t *testing.T) {
+	const promptly = 5 * time.Second
 	for _, be := range backends {
 		t.Run(be.name, func(t *testing.T) {
 			srv := be.fake(oneTurn)
@@ -333,39 +337,34 @@ func TestBackendsCancel(t *testing.T) {
 			m := be.model(t, srv, backendOpts{stall: time.Minute})
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			var cancelled time.Time
+			cancelled := make(chan time.Time, 1)
+			armed := false
 			var gotErr error
-			n := 0
 			for c, err := range m.Chat(ctx, userHello) {
 				if err != nil {
 					gotErr = err
 					break
 				}
-				if c.Content != "" || c.Thinking != "" {
-					n++
-				}
-				if n == 1 && cancelled.IsZero() {
+				if !armed && (c.Content != "" || c.Thinking != "") {
+					armed = true
 					go func() {
 						time.Sleep(50 * time.Millisecond) // let the stream block on the stall
-						cancelled = time.Now()
+						cancelled <- time.Now()
 						cancel()
 					}()
 				}
 			}
-			elapsed := time.Since(cancelled)
 			if !errors.Is(gotErr, context.Canceled) {
 				t.Fatalf("error %v, want context.Canceled", gotErr)
 			}
-			if elapsed > 100*time.Millisecond {
-				t.Errorf("stream ended %v after cancel, want ≤ 100ms", elapsed)
+			at := <-cancelled
+			if elapsed := time.Since(at); elapsed > promptly {
+				t.Errorf("stream ended %v after cancel, want it at once", elapsed)
 			}
 			select {
 			case <-srv.ClientGone():
-				if d := time.Since(cancelled); d > 100*time.Millisecond {
-					t.Errorf("server saw the connection close %v after cancel, want ≤ 100ms", d)
-				}
-			case <-time.After(100*time.Millisecond - elapsed):
-				t.Error("the server did not see the connection close within 100ms of cancel")
+			case <-time.After(promptly):
+				t.Errorf("the server did not see the connection close within %v of cancel", promptly)
 			}
 		})
 	}
@@ -390,8 +389,8 @@ func TestBackendsEarlyBreak(t *testing.T) {
 			}
 			select {
 			case <-srv.ClientGone():
-			case <-time.After(100 * time.Millisecond):
-				t.Error("breaking out of the loop did not close the HTTP stream within 100ms")
+			case <-time.After(5 * time.Second):
+				t.Error("breaking out of the loop did not close the HTTP stream")
 			}
 		})
 	}
