@@ -53,7 +53,7 @@ var errLeaseLost = errors.New("session: this worker lost its lease on the sessio
 // live, no other worker holds a valid lease on the session.
 func (s *Session) hold(ctx context.Context) (context.Context, func(), error) {
 	m := s.m
-	if err := m.store.Lease(ctx, s.id, m.worker, m.now(), m.now().Add(m.leaseTTL)); err != nil {
+	if err := s.claim(ctx); err != nil {
 		return nil, nil, err
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -85,4 +85,30 @@ func (s *Session) hold(ctx context.Context) (context.Context, func(), error) {
 		_ = m.store.Release(context.WithoutCancel(ctx), s.id, m.worker)
 	}
 	return ctx, release, nil
+}
+
+// leaseGrace is how long claiming a session waits out another worker's
+// lease before failing with ErrBusy. A turn that ends in another process
+// saves its conversation and releases its lease just after its last
+// event, and a host reacting to that event (a second server showing the
+// same session) must get the session rather than a refusal.
+const leaseGrace = 2 * time.Second
+
+// claim takes the session's lease for this worker, retrying while
+// another worker holds it, for up to leaseGrace.
+func (s *Session) claim(ctx context.Context) error {
+	m := s.m
+	giveUp := time.Now().Add(leaseGrace)
+	for {
+		now := m.now()
+		err := m.store.Lease(ctx, s.id, m.worker, now, now.Add(m.leaseTTL))
+		if err == nil || !errors.Is(err, ErrBusy) || time.Now().After(giveUp) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }

@@ -61,6 +61,29 @@ func TestLeaseAcrossWorkers(t *testing.T) {
 	require.NoError(t, b.Delete(ctx, sa.ID()))
 }
 
+// TestRunWaitsForALeaseBeingReleased: a worker whose turn has just ended
+// releases its lease after its last event; a prompt sent in that moment
+// from another worker waits for the release instead of failing.
+func TestRunWaitsForALeaseBeingReleased(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemoryStore()
+	f := newFixture(t, t.TempDir(), checkpoint.NewMemoryStore(), `{"content":"Got it. [TASK_COMPLETE]"}`)
+	m, err := NewManager(store, f.cfg, WithWorker("worker-b"))
+	require.NoError(t, err)
+	s, err := m.Create(ctx, "shared")
+	require.NoError(t, err)
+	require.NoError(t, store.Lease(ctx, s.ID(), "worker-a", time.Now(), time.Now().Add(time.Minute)))
+	released := make(chan error, 1)
+	go func() {
+		time.Sleep(300 * time.Millisecond) // worker-a saving its conversation
+		released <- store.Release(ctx, s.ID(), "worker-a")
+	}()
+	res, err := s.Run(ctx, agent.Input{Prompt: "hello"})
+	require.NoError(t, err)
+	require.Contains(t, res.FinalMessage, "Got it.")
+	require.NoError(t, <-released)
+}
+
 func TestLeaseOptions(t *testing.T) {
 	f := newFixture(t, t.TempDir(), checkpoint.NewMemoryStore(), "")
 	_, err := NewManager(NewMemoryStore(), f.cfg, WithWorker(""))

@@ -254,7 +254,9 @@ func titleFrom(prompt string) string {
 // worker completed. in.History and in.Memory must be empty: the session supplies
 // them. The turn holds the session's lease in the store: a worker in
 // another process sharing the store gets a *LeaseError (ErrBusy) until
-// the turn ends, or until the lease expires if this process dies. A turn
+// the turn ends, or until the lease expires if this process dies; Run
+// waits up to two seconds for such a lease first, so that a prompt sent
+// the moment another worker's turn ended is not refused. A turn
 // that cannot renew its lease stops, and its conversation is not saved
 // over that of the worker that may hold the session now.
 func (s *Session) Run(ctx context.Context, in agent.Input) (*agent.Result, error) {

@@ -83,6 +83,8 @@ func TestServersShareSessionsInPostgres(t *testing.T) {
 	runs := 0
 	b.events(t, session, func(ev map[string]any) bool {
 		switch ev["type"] {
+		case "host_error":
+			t.Fatalf("the other server's turn failed: %v", ev["error"])
 		case "text_delta":
 			text.WriteString(ev["text"].(string))
 		case "run_finished":

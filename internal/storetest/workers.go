@@ -29,8 +29,10 @@ type Opener func(t testing.TB, dir string) (checkpoint.Store, session.Store)
 const workerEnv = "TETHER_STORETEST_WORKER"
 
 // childLease is the lease of a worker that is about to be killed: short,
-// so that the test sees another worker take the session over.
-const childLease = 1500 * time.Millisecond
+// so that the test sees another worker take the session over, yet longer
+// than the two seconds a Run waits for a lease before it reports ErrBusy,
+// so that the test sees that refusal first.
+const childLease = 6 * time.Second
 
 // Workers runs the multi-process tests on a store: a session written by
 // one process is resumed, replayed and undone by another; a worker killed
