@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -40,11 +41,12 @@ type Client struct {
 	// and a host's own call cannot interleave their unregister/register.
 	registering sync.Mutex
 
-	mu      sync.Mutex
-	skipped []error
-	roots   []string        // URIs currently offered
-	reg     *tools.Registry // where Register put the tools; refreshed on list changes
-	closed  bool
+	mu       sync.Mutex
+	skipped  []error
+	roots    []string        // URIs currently offered
+	rootList []*sdk.Root     // the same roots as the server is told them
+	reg      *tools.Registry // where Register put the tools; refreshed on list changes
+	closed   bool
 }
 
 // Connect starts or dials the server, performs the MCP handshake and
@@ -56,6 +58,7 @@ func Connect(ctx context.Context, cfg ServerConfig) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, progress: &progressRoutes{}, wire: newWire()}
 	c.client = sdk.NewClient(&sdk.Implementation{Name: "tether", Version: "v0"}, c.options())
+	c.client.AddReceivingMiddleware(c.answerRoots)
 	if err := c.SetRoots(cfg.Roots...); err != nil {
 		return nil, err
 	}
@@ -295,6 +298,12 @@ func (c *Client) Close() error {
 		if c.cfg.Logger != nil {
 			c.cfg.Logger.Info("mcp server lingered and was terminated", "server", c.cfg.Name, "grace", c.cfg.TerminateGrace)
 		}
+		err = nil
+	}
+	if errors.Is(err, os.ErrProcessDone) {
+		// The server exited on its own just as the grace period ran out:
+		// the SDK's SIGTERM and SIGKILL then find no process, and it
+		// reports that instead of the exit it lost the race to.
 		err = nil
 	}
 	if c.cfg.Logger != nil {

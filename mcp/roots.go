@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -25,15 +26,22 @@ func (c *Client) SetRoots(dirs ...string) error {
 		uris = append(uris, u)
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if slices.Equal(c.roots, uris) {
+		c.mu.Unlock()
 		return nil
 	}
-	// Add before removing, so the server never sees an empty list in
-	// between; AddRoots replaces roots with the same URI.
+	old := c.roots
+	c.roots, c.rootList = uris, roots
+	c.mu.Unlock()
+	// The server is answered from c.rootList (answerRoots), which is
+	// already the whole new list: the SDK's own add and remove below only
+	// send the list-changed notifications, and every roots/list they
+	// prompt gets the same final answer. Servers that handle those
+	// notifications concurrently (the reference filesystem server does)
+	// would otherwise apply an intermediate list last.
 	c.client.AddRoots(roots...)
 	var gone []string
-	for _, u := range c.roots {
+	for _, u := range old {
 		if !slices.Contains(uris, u) {
 			gone = append(gone, u)
 		}
@@ -41,8 +49,24 @@ func (c *Client) SetRoots(dirs ...string) error {
 	if len(gone) > 0 {
 		c.client.RemoveRoots(gone...)
 	}
-	c.roots = uris
 	return nil
+}
+
+// answerRoots answers the server's roots/list with the client's current
+// list, so that the answer never lags a SetRoots in progress.
+func (c *Client) answerRoots(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method != "roots/list" {
+			return next(ctx, method, req)
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		roots := slices.Clone(c.rootList)
+		if roots == nil {
+			roots = []*sdk.Root{} // an empty list, not null
+		}
+		return &sdk.ListRootsResult{Roots: roots}, nil
+	}
 }
 
 // Roots returns the URIs currently offered as roots.
