@@ -127,12 +127,9 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	if err != nil {
 		return outcome{Text: "Not changed: cannot open a checkpoint to make the change undoable: " + err.Error(), Status: event.StatusError, Detail: err.Error(), Path: primary.pc.Rel}
 	}
-	// Checkpoints hold regular files; a call that only makes directories
-	// has no content to snapshot.
+	// A directory is snapshotted through the files under it, and one the
+	// call creates is recorded so that undo removes it again.
 	for i := range ts {
-		if e.CreatesOnly {
-			break
-		}
 		if o, ok := h.snapshot(ctx, cs, c.Tool, &ts[i]); !ok {
 			return o
 		}
@@ -151,11 +148,12 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	call := checkpoint.Call{ID: c.ID, Tool: c.Tool}
 	for i := range ts {
 		if ts[i].snap {
-			if notFile(h.files, ts[i].pc.Rel) {
+			err := cs.Record(context.WithoutCancel(ctx), call, ts[i].pc.Rel)
+			if errors.Is(err, checkpoint.ErrNotRegular) {
 				releaseNonFile(ctx, cs, ts[i].pc.Rel, h.logger)
 				continue
 			}
-			if err := cs.Record(context.WithoutCancel(ctx), call, ts[i].pc.Rel); err != nil {
+			if err != nil {
 				h.logger.Warn("agent: change not recorded in the checkpoint", "path", ts[i].pc.Rel, "err", err)
 				o.Text += "\n[warning: this change is not recorded in the checkpoint and cannot be undone from it]"
 			}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"path/filepath"
+	"strings"
 
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
@@ -33,7 +34,10 @@ type terminalHandler struct {
 	// the command writes (redirects, sed -i, cp, mv, touch, rm…) are
 	// snapshotted before it runs and recorded after, so undo covers them.
 	changes func(ctx context.Context) (changeSet, error)
-	read    func(path string) ([]byte, error)
+	files   interface {
+		ReadFile(path string) ([]byte, error)
+		Lstat(path string) (fs.FileInfo, error)
+	}
 	// commandDir, when set, is where the next command starts, for tools
 	// that declare a command but no directory.
 	commandDir func() string
@@ -85,17 +89,30 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	return o
 }
 
-// snapped is a file a command may write, with its content before.
+// snapped is a path a command may write, as it was before: content and
+// file info (nil when missing). A directory is covered by the checkpoint
+// file by file.
 type snapped struct {
 	rel    string
 	before []byte
-	exists bool
+	info   fs.FileInfo
 	cs     changeSet
 }
 
-// snapshot takes the pre-images of the files the analysis says the
-// command writes. It is a floor, not a proof: a program may write files
-// no argument names, and those are not covered.
+// unchanged reports a regular or missing path the command left exactly
+// as it was: same existence, content and permission bits.
+func (s snapped) unchanged(after []byte, info fs.FileInfo) bool {
+	if s.info == nil || info == nil {
+		return s.info == nil && info == nil
+	}
+	return s.info.Mode().IsRegular() && info.Mode().IsRegular() && s.info.Mode() == info.Mode() && bytes.Equal(after, s.before)
+}
+
+// snapshot takes the pre-images of the paths the analysis says the
+// command writes: files, and every file under a named directory (rm -rf,
+// mv, cp -r). A glob (rm *.log) is expanded the way the shell will expand
+// it. It is a floor, not a proof: a program may write files no argument
+// names, and those are not covered.
 func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis, cwd string) []snapped {
 	if h.changes == nil || h.check == nil {
 		return nil
@@ -109,45 +126,79 @@ func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis
 		if cwd != "" && !filepath.IsAbs(name) && name != "" && name[0] != '~' {
 			name = filepath.Join(cwd, name)
 		}
-		pc := h.check(name, safety.OpWrite)
-		if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." {
-			continue
+		for _, pc := range h.expandGlob(name) {
+			if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." {
+				continue
+			}
+			cs, err := h.changes(ctx)
+			if err != nil {
+				h.logger.Warn("agent: no checkpoint for a command's writes", "err", err)
+				return out
+			}
+			before, info := h.state(pc.Rel)
+			if err := cs.Snapshot(ctx, pc.Rel); err != nil {
+				h.logger.Info("agent: a path the command writes is not undoable", "path", pc.Rel, "err", err)
+				continue // .git, or too large: not undoable, but the command may still run
+			}
+			out = append(out, snapped{rel: pc.Rel, before: before, info: info, cs: cs})
 		}
-		cs, err := h.changes(ctx)
-		if err != nil {
-			h.logger.Warn("agent: no checkpoint for a command's writes", "err", err)
-			return out
-		}
-		before, rerr := h.read(pc.Rel)
-		if err := cs.Snapshot(ctx, pc.Rel); err != nil {
-			continue // a directory, .git, or too large: not undoable, but the command may still run
-		}
-		out = append(out, snapped{rel: pc.Rel, before: before, exists: rerr == nil, cs: cs})
 	}
 	return out
 }
 
-// record notes what the command changed in the snapshotted files.
+// expandGlob checks name and, when it is a glob, every workspace path it
+// matches now, as the shell will expand it; a glob matching nothing is
+// passed to the command literally, so it stands for itself.
+func (h *terminalHandler) expandGlob(name string) []safety.PathCheck {
+	pc := h.check(name, safety.OpWrite)
+	if !strings.ContainsAny(name, "*?[") || pc.Resolved == "" {
+		return []safety.PathCheck{pc}
+	}
+	m, err := filepath.Glob(pc.Resolved)
+	if err != nil || len(m) == 0 {
+		return []safety.PathCheck{pc}
+	}
+	out := make([]safety.PathCheck, len(m))
+	for i, p := range m {
+		out[i] = h.check(p, safety.OpWrite)
+	}
+	return out
+}
+
+// record notes what the command changed in the snapshotted paths.
 func (h *terminalHandler) record(ctx context.Context, c *ToolCall, snaps []snapped, o *outcome) {
 	for _, s := range snaps {
-		after, err := h.read(s.rel)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) { // became a directory (mkdir)
+		after, info := h.state(s.rel)
+		if s.unchanged(after, info) {
+			continue
+		}
+		err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: c.Tool}, s.rel)
+		if errors.Is(err, checkpoint.ErrNotRegular) { // a file became a directory
 			releaseNonFile(ctx, s.cs, s.rel, h.logger)
 			continue
 		}
-		if (err == nil) == s.exists && bytes.Equal(after, s.before) {
-			continue
-		}
-		if err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: c.Tool}, s.rel); err != nil {
+		if err != nil {
 			h.logger.Warn("agent: command's change not recorded in the checkpoint", "path", s.rel, "err", err)
 			continue
 		}
-		st := edit.Count(s.before, after)
-		o.Added += st.Added
-		o.Removed += st.Removed
+		if (s.info == nil || s.info.Mode().IsRegular()) && (info == nil || info.Mode().IsRegular()) {
+			st := edit.Count(s.before, after)
+			o.Added += st.Added
+			o.Removed += st.Removed
+		}
 		o.Wrote = true
 		o.CheckpointID = s.cs.ID()
 	}
+}
+
+// state returns rel's content and file info (nil when it does not exist).
+func (h *terminalHandler) state(rel string) ([]byte, fs.FileInfo) {
+	info, err := h.files.Lstat(rel)
+	if err != nil {
+		return nil, nil
+	}
+	data, _ := h.files.ReadFile(rel) // nil for a directory
+	return data, info
 }
 
 // run executes the prepared call, marked with the effects the gate

@@ -125,6 +125,12 @@ func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(strin
 // reports it skipped (undone false). The caller commits the record.
 func (c *Checkpoint) undoFile(ctx context.Context, rec FileRecord, opts UndoOptions, rep *UndoReport) (_ FileRecord, undone bool, _ error) {
 	defer c.m.lockPaths(rec.Path)()
+	if isDirRecord(rec) {
+		// A directory the agent created: it goes with the other created
+		// directories, once empty. It is not a file, so no report line.
+		rec.Status = FileUndone
+		return rec, true, nil
+	}
 	cur, _, err := c.m.capture(rec.Path)
 	if err != nil && !(opts.Force && errors.Is(err, ErrNotRegular)) {
 		rep.Skipped = append(rep.Skipped, Skip{Path: rec.Path, Reason: err.Error()})
