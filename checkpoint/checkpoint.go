@@ -353,7 +353,7 @@ func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 	if err != nil {
 		return err
 	}
-	if cur.Same(rec.Post) {
+	if cur.Identical(rec.Post) {
 		return nil // nothing changed
 	}
 	b := Batch{Blobs: map[string][]byte{}}

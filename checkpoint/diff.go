@@ -72,7 +72,7 @@ func (c *Checkpoint) Diff(ctx context.Context) (Diff, error) {
 		renamed[src.Path] = true
 	}
 	for _, r := range recs {
-		if r.Status != FilePending || renamed[r.Path] || r.Pre.Same(r.Post) {
+		if r.Status != FilePending || renamed[r.Path] || r.Pre.Identical(r.Post) {
 			continue
 		}
 		old, oldPath := r.Pre, r.Path
@@ -113,7 +113,7 @@ func renameSources(recs []FileRecord) map[string]FileRecord {
 			if ok {
 				break
 			}
-			if g, live := gone[p]; live && g.Pre.Same(r.Post) {
+			if g, live := gone[p]; live && g.Pre.Identical(r.Post) {
 				src, ok = g, true
 			}
 		}

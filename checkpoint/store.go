@@ -47,6 +47,13 @@ func (i Image) Same(o Image) bool {
 	return !i.Exists || i.Hash == o.Hash
 }
 
+// Identical reports whether two images are the same file: existence,
+// content and permission bits. A chmod is a change the agent can make
+// (chmod +x) and undo must reverse, though it is no conflicting edit.
+func (i Image) Identical(o Image) bool {
+	return i.Same(o) && i.Mode == o.Mode
+}
+
 // FileStatus is what has happened to one file of a checkpoint.
 type FileStatus string
 

@@ -170,7 +170,7 @@ func (c *Checkpoint) recordTree(rel string, call Call, b *Batch) error {
 			}
 			return err
 		}
-		if cur.Same(rec.Post) && ok {
+		if cur.Identical(rec.Post) && ok {
 			continue
 		}
 		if cur.Exists {

@@ -138,7 +138,8 @@ func (c *Checkpoint) undoFile(ctx context.Context, rec FileRecord, opts UndoOpti
 		return rec, false, nil
 	}
 	switch {
-	case err == nil && cur.Same(rec.Pre):
+	case err == nil && cur.Same(rec.Pre) && (cur.Mode == rec.Pre.Mode || cur.Mode != rec.Post.Mode):
+		// Only a mode the agent set is reverted; anyone else's chmod stays.
 		rep.Unchanged = append(rep.Unchanged, rec.Path)
 	case err == nil && cur.Same(rec.Post) && !rec.Tainted, opts.Force:
 		if opts.Force && !(cur.Same(rec.Post) && !rec.Tainted) {

@@ -182,6 +182,30 @@ func (w *Workspace) Remove(path string) error {
 	return nil
 }
 
+// Chmod sets the permission bits of the file path, exactly (no umask):
+// what a checkpoint needs to put back a mode a command changed. A final
+// symlink is followed, as chmod(1) does; the parent directory is held and
+// re-validated first, like Remove.
+func (w *Workspace) Chmod(path string, mode fs.FileMode) error {
+	if f, sub, ok := w.route(path); ok {
+		return asWritten(f.ws.Chmod(sub, mode), path)
+	}
+	pc, err := w.use("chmod", path, OpWrite, true)
+	if err != nil {
+		return err
+	}
+	dir, err := w.pinParent("chmod", path, OpWrite, true, pc)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	_, base := splitRel(pc.Rel)
+	if err := dir.Chmod(base, mode.Perm()); err != nil {
+		return w.ioErr("chmod", path, OpWrite, true, pc, err)
+	}
+	return nil
+}
+
 // Rename moves oldpath to newpath; both must be inside the workspace. A
 // final symlink is moved itself, not its target. Both parent directories
 // are held and re-validated first; within one directory the rename then
