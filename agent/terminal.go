@@ -118,13 +118,20 @@ func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis
 		return nil
 	}
 	var out []snapped
+	dir := cwd
 	for _, p := range a.Paths {
+		if p.Op == safety.OpChdir {
+			// `cd sub && sed -i … a.txt` writes sub/a.txt: later paths of
+			// the line are taken from the directory it changed into.
+			dir = inDir(dir, p.Path)
+			continue
+		}
 		if p.Op != safety.OpWrite {
 			continue
 		}
 		name := p.Path
-		if cwd != "" && !filepath.IsAbs(name) && name != "" && name[0] != '~' {
-			name = filepath.Join(cwd, name)
+		if dir != "" && !filepath.IsAbs(name) && name != "" && name[0] != '~' {
+			name = filepath.Join(dir, name)
 		}
 		for _, pc := range h.expandGlob(name) {
 			if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." {

@@ -51,7 +51,7 @@ func TestUndoTerminal(t *testing.T) {
 		{name: "binary written by printf", files: map[string]seedFile{"bin.dat": {data: "\x00\x01"}}, calls: []modelCall{sh(`printf '\000\377\001' > bin.dat`)},
 			changed: []string{"bin.dat"}, restored: []string{"bin.dat"}},
 		{name: "ln -s", files: map[string]seedFile{"a.txt": {data: "a\n"}}, calls: []modelCall{sh("ln -s a.txt link.txt")},
-			changed: []string{}, removed: []string{"link.txt"}},
+			changed: []string{"link.txt"}, removed: []string{"link.txt"}},
 		{name: "cd then write", files: map[string]seedFile{"sub/a.txt": {data: "alpha\n"}},
 			calls:   []modelCall{sh("cd sub"), sh("touch new.txt && sed -i 's/alpha/beta/' a.txt")},
 			changed: []string{"sub/a.txt", "sub/new.txt"}, restored: []string{"sub/a.txt"}, removed: []string{"sub/new.txt"}},

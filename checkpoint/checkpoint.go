@@ -347,9 +347,18 @@ func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 	defer c.m.lockPaths(rel)()
 	rec, ok := c.files[rel]
 	if !ok || rec.Status != FilePending {
+		// A link made since Snapshot: the snapshot is of the link's own
+		// name, which key now resolves through the link.
+		if nf, err := keyNoFollow(c.m.files, name); err == nil && nf != rel {
+			defer c.m.lockPaths(nf)()
+			rel = nf
+			rec, ok = c.files[rel]
+		}
+	}
+	if !ok || rec.Status != FilePending {
 		return &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: no snapshot of this file in the checkpoint; call Snapshot before changing it", ErrNotFound)}
 	}
-	cur, data, err := c.m.capture(rel)
+	cur, data, err := c.m.captureAfter(rel)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ type Info struct {
 type Image struct {
 	Exists bool
 	Hash   string      // empty when !Exists
-	Mode   fs.FileMode // permission bits; zero when !Exists
+	Mode   fs.FileMode // permission bits (and ModeSymlink for a link the agent made); zero when !Exists
 }
 
 // Same reports whether two images have the same existence and content.

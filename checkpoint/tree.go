@@ -163,7 +163,7 @@ func (c *Checkpoint) recordTree(rel string, call Call, b *Batch) error {
 				}
 			}
 		}
-		cur, data, err := c.m.capture(p)
+		cur, data, err := c.m.captureAfter(p)
 		if err != nil {
 			if errors.Is(err, ErrNotRegular) {
 				continue

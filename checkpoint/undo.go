@@ -131,7 +131,7 @@ func (c *Checkpoint) undoFile(ctx context.Context, rec FileRecord, opts UndoOpti
 		rec.Status = FileUndone
 		return rec, true, nil
 	}
-	cur, _, err := c.m.capture(rec.Path)
+	cur, _, err := c.m.captureAfter(rec.Path)
 	if err != nil && !(opts.Force && errors.Is(err, ErrNotRegular)) {
 		rep.Skipped = append(rep.Skipped, Skip{Path: rec.Path, Reason: err.Error()})
 		c.m.log.Warn("checkpoint: undo skipped file", "checkpoint", c.info.ID, "path", rec.Path, "err", err)

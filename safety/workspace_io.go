@@ -206,6 +206,29 @@ func (w *Workspace) Chmod(path string, mode fs.FileMode) error {
 	return nil
 }
 
+// Readlink returns the target of the symbolic link path, as written in
+// the link (it may point anywhere; nothing is followed).
+func (w *Workspace) Readlink(path string) (string, error) {
+	if f, sub, ok := w.route(path); ok {
+		return f.ws.Readlink(sub)
+	}
+	pc, err := w.use("readlink", path, OpRead, false)
+	if err != nil {
+		return "", err
+	}
+	dir, err := w.pinParent("readlink", path, OpRead, false, pc)
+	if err != nil {
+		return "", err
+	}
+	defer dir.Close()
+	_, base := splitRel(pc.Rel)
+	target, err := dir.Readlink(base)
+	if err != nil {
+		return "", w.ioErr("readlink", path, OpRead, false, pc, err)
+	}
+	return target, nil
+}
+
 // Rename moves oldpath to newpath; both must be inside the workspace. A
 // final symlink is moved itself, not its target. Both parent directories
 // are held and re-validated first; within one directory the rename then

@@ -54,3 +54,30 @@ func TestChmodExactAndConfined(t *testing.T) {
 		t.Errorf("a file outside the workspace changed mode: %v", fi.Mode().Perm())
 	}
 }
+
+// TestReadlinkDoesNotFollow: Readlink reports a link's own target, even
+// one outside the workspace, and refuses a link whose directory escapes.
+func TestReadlinkDoesNotFollow(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	target := filepath.Join(outside, "victim")
+	if err := os.Symlink(target, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	w, err := OpenWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if got, err := w.Readlink("link"); err != nil || got != target {
+		t.Errorf("Readlink(link) = %q, %v; want %q", got, err, target)
+	}
+	if _, err := w.Readlink("out/anything"); err == nil {
+		t.Error("Readlink through a directory link leaving the workspace succeeded")
+	}
+	if _, err := w.Readlink("missing"); err == nil {
+		t.Error("Readlink of a missing path succeeded")
+	}
+}
