@@ -63,7 +63,7 @@ func TestUndoTerminal(t *testing.T) {
 		// The repository is the user's: checkpoints never read or write
 		// .git, so undo leaves it; the files the commands name come back.
 		cases = append(cases, undoCase{name: "git init, add, commit", files: map[string]seedFile{"a.txt": {data: "a\n"}},
-			calls: []modelCall{sh("git init -q && echo b > b.txt && git add . && git -c user.name=t -c user.email=t@t commit -qm init")},
+			calls:   []modelCall{sh("git init -q && echo b > b.txt && git add . && git -c user.name=t -c user.email=t@t commit -qm init")},
 			changed: []string{"b.txt"}, removed: []string{"b.txt"}, skip: []string{".git"}})
 	}
 	runUndoCases(t, cases)
