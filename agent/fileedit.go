@@ -80,6 +80,15 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		h.logger.Info("agent: file edit refused", "tool", c.Tool, "paths", paths, "reason", as.Reason())
 		return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", as.Reason()), Status: event.StatusDenied, Detail: as.Reason(), Path: paths[0]}
 	}
+	if h.stager != nil && !staging && !e.CreatesOnly {
+		// Staging promises that nothing is written before a token is
+		// applied, and a token holds one file's new content: a move or a
+		// removal cannot be staged, so it is refused rather than run.
+		h.logger.Info("agent: change refused in staging mode", "tool", c.Tool, "paths", paths)
+		return outcome{Text: fmt.Sprintf("Not changed: in staging mode only new file contents can be staged, and %s would move or remove files (%s). "+
+			"Stage the new file with write_file instead and tell the user which file to remove, or ask the user to make this change.", c.Tool, strings.Join(paths, " → ")),
+			Status: event.StatusDenied, Detail: "cannot be staged", Path: paths[0]}
+	}
 	ts := make([]target, len(paths))
 	decision, sensitive, reasons := as.Decision, false, as.Reasons
 	for i, pc := range as.Paths {

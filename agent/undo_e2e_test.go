@@ -170,8 +170,16 @@ type undoSession struct {
 
 func newUndoSession(t *testing.T, files map[string]seedFile, store checkpoint.Store) *undoSession {
 	t.Helper()
-	e := newEnv(t, "", nil)
-	writeSeed(t, e.dir, files)
+	dir := t.TempDir()
+	writeSeed(t, dir, files)
+	return newUndoSessionAt(t, dir, store)
+}
+
+// newUndoSessionAt opens a session on an existing workspace, as a host
+// does after a restart.
+func newUndoSessionAt(t *testing.T, dir string, store checkpoint.Store) *undoSession {
+	t.Helper()
+	e := newEnvAt(t, dir, "", nil)
 	require.NoError(t, e.reg.Register(fstools.NewModifyLines(e.ws), fstools.NewPatch(e.ws), fstools.NewRename(e.ws), fstools.NewFolder(e.ws)))
 	if store == nil {
 		store = checkpoint.NewMemoryStore()
@@ -186,9 +194,7 @@ func newUndoSession(t *testing.T, files map[string]seedFile, store checkpoint.St
 func (s *undoSession) turn(calls []modelCall) *Result {
 	t := s.t
 	t.Helper()
-	script, err := llmtest.ParseScript(strings.NewReader(sessionScript(t, calls)))
-	require.NoError(t, err)
-	s.model = llmtest.NewScripted(script)
+	s.play(calls)
 	cfg := s.config()
 	cfg.Approver, cfg.Checkpoints, cfg.Session = &approver{answer: allowAll}, s.cps, "undo-e2e"
 	before := len(s.rec.actions())
@@ -198,6 +204,13 @@ func (s *undoSession) turn(calls []modelCall) *Result {
 		require.NotContains(t, []event.ActionStatus{event.StatusError, event.StatusDenied}, a.Status, "%s %s: %s", a.Tool, a.Title, a.Detail)
 	}
 	return res
+}
+
+// play makes the session's model make calls, one response each.
+func (s *undoSession) play(calls []modelCall) {
+	script, err := llmtest.ParseScript(strings.NewReader(sessionScript(s.t, calls)))
+	require.NoError(s.t, err)
+	s.model = llmtest.NewScripted(script)
 }
 
 // changedPaths lists a run's files_changed as "path" or "old -> new".
