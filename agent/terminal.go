@@ -80,12 +80,18 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		return failed(event.StatusError, "Not run: the approved command differs from the prepared one.")
 	}
 	var snaps []snapped
+	var uncovered []string
 	if a.Command != nil {
-		snaps = h.snapshot(ctx, a.Command.Analysis, cwd)
+		snaps, uncovered = h.snapshot(ctx, a.Command.Analysis, cwd)
 	}
 	o := h.run(ctx, c, c.Effects, false)
 	o.AutoApproved = approved.By() != approval.ByUser
 	h.record(ctx, c, snaps, &o)
+	if len(uncovered) > 0 {
+		// Said to the model (and so to the person reading along): undo
+		// will not bring these back, whatever the command did to them.
+		o.Text += "\n[not covered by undo: " + strings.Join(uncovered, "; ") + "]"
+	}
 	return o
 }
 
@@ -113,11 +119,10 @@ func (s snapped) unchanged(after []byte, info fs.FileInfo) bool {
 // mv, cp -r). A glob (rm *.log) is expanded the way the shell will expand
 // it. It is a floor, not a proof: a program may write files no argument
 // names, and those are not covered.
-func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis, cwd string) []snapped {
+func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis, cwd string) (out []snapped, uncovered []string) {
 	if h.changes == nil || h.check == nil {
-		return nil
+		return nil, nil
 	}
-	var out []snapped
 	dir := cwd
 	for _, p := range a.Paths {
 		if p.Op == safety.OpChdir {
@@ -140,17 +145,33 @@ func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis
 			cs, err := h.changes(ctx)
 			if err != nil {
 				h.logger.Warn("agent: no checkpoint for a command's writes", "err", err)
-				return out
+				return out, append(uncovered, "no checkpoint: "+err.Error())
 			}
 			before, info := h.state(pc.Rel)
 			if err := cs.Snapshot(ctx, pc.Rel); err != nil {
+				// .git, or too large: not undoable, but the command may
+				// still run; the result says so.
 				h.logger.Info("agent: a path the command writes is not undoable", "path", pc.Rel, "err", err)
-				continue // .git, or too large: not undoable, but the command may still run
+				uncovered = append(uncovered, uncoveredReason(pc.Rel, err))
+				continue
 			}
 			out = append(out, snapped{rel: pc.Rel, before: before, info: info, cs: cs})
 		}
 	}
-	return out
+	return out, uncovered
+}
+
+// uncoveredReason says in a few words why a path is not in the checkpoint.
+func uncoveredReason(rel string, err error) string {
+	switch {
+	case errors.Is(err, checkpoint.ErrProtectedPath):
+		return rel + " (inside .git, which checkpoints never hold)"
+	case errors.Is(err, checkpoint.ErrTooLarge):
+		return rel + " (too large to snapshot)"
+	case errors.Is(err, checkpoint.ErrNotRegular):
+		return rel + " (not a regular file)"
+	}
+	return rel + " (" + err.Error() + ")"
 }
 
 // expandGlob checks name and, when it is a glob, every workspace path it

@@ -4,6 +4,11 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/checkpoint"
 )
 
 // TestUndoTerminal: sessions that change the workspace with shell
@@ -58,6 +63,29 @@ func TestUndoTerminal(t *testing.T) {
 		{name: "cd inside the command", files: map[string]seedFile{"sub/a.txt": {data: "alpha\n"}},
 			calls:   []modelCall{sh("cd sub && sed -i 's/alpha/beta/' a.txt")},
 			changed: []string{"sub/a.txt"}, restored: []string{"sub/a.txt"}},
+		{name: "mv a directory into another", files: map[string]seedFile{"dir/a.txt": {data: "a\n"}, "into/keep.txt": {data: "k\n"}},
+			calls: []modelCall{sh("mv dir into/")}, changed: []string{"dir/a.txt -> into/dir/a.txt"},
+			restored: []string{"dir/a.txt"}, removed: []string{"into/dir/a.txt"}},
+		{name: "cp over an existing file", files: map[string]seedFile{"a.txt": {data: "a\n"}, "b.txt": {data: "b\n"}},
+			calls: []modelCall{sh("cp a.txt b.txt")}, changed: []string{"b.txt"}, restored: []string{"b.txt"}},
+		{name: "names with spaces and quotes", files: map[string]seedFile{"my notes.txt": {data: "n\n"}},
+			calls:   []modelCall{sh(`echo x > "it's new.txt" && sed -i 's/n/m/' 'my notes.txt'`)},
+			changed: []string{"it's new.txt", "my notes.txt"}, restored: []string{"my notes.txt"}, removed: []string{"it's new.txt"}},
+		{name: "created and deleted in one run", calls: []modelCall{write("tmp.txt", "t\n"), sh("rm tmp.txt"), write("kept.txt", "k\n")},
+			changed: []string{"kept.txt"}, removed: []string{"kept.txt"}},
+		{name: "rename then recreate the old name", files: map[string]seedFile{"a.txt": {data: "a\n"}},
+			calls:   []modelCall{rename("a.txt", "b.txt", false), write("a.txt", "fresh\n")},
+			changed: []string{"a.txt", "b.txt"}, restored: []string{"a.txt"}, removed: []string{"b.txt"}},
+		// rm -rf takes a symlink and an empty directory that undo cannot put
+		// back (documented); the files come back.
+		{name: "rm -rf with a link and an empty directory inside", files: map[string]seedFile{"dir/a.txt": {data: "a\n"}, "dir/link": {link: "a.txt"}, "dir/empty": {dir: true}},
+			calls: []modelCall{sh("rm -rf dir")}, changed: []string{"dir/a.txt"}, restored: []string{"dir/a.txt"}, skip: []string{"dir/link", "dir/empty"}},
+		// A program's own writes are not named by any argument: undo does
+		// not know of them, and neither files_changed nor the report lists
+		// them; what the line names is still covered.
+		{name: "a write no argument names", files: map[string]seedFile{"a.txt": {data: "a\n"}},
+			calls:   []modelCall{sh(`echo b >> a.txt && awk 'BEGIN { print "x" > "hidden.txt" }'`)},
+			changed: []string{"a.txt"}, restored: []string{"a.txt"}, skip: []string{"hidden.txt"}},
 	}
 	if _, err := exec.LookPath("git"); err == nil {
 		// The repository is the user's: checkpoints never read or write
@@ -67,4 +95,23 @@ func TestUndoTerminal(t *testing.T) {
 			changed: []string{"b.txt"}, removed: []string{"b.txt"}, skip: []string{".git"}})
 	}
 	runUndoCases(t, cases)
+}
+
+// TestUndoSaysWhatItCannotCover: a file the checkpoint cannot hold (too
+// large here) is still changed by the command, the result tells the
+// model it is not covered by undo, and undo neither lists nor touches it.
+func TestUndoSaysWhatItCannotCover(t *testing.T) {
+	big := strings.Repeat("x", 2<<20)
+	s := newUndoSession(t, map[string]seedFile{"big.bin": {data: big}, "a.txt": {data: "a\n"}}, nil)
+	var err error
+	s.cps, err = checkpoint.New(s.ws, checkpoint.NewMemoryStore(), checkpoint.WithMaxFileSize(1<<20))
+	require.NoError(t, err)
+	res := s.turn([]modelCall{sh("echo y >> big.bin && echo b >> a.txt")})
+	assert.Contains(t, lastResult(s.model.Requests()[1]), "[not covered by undo: big.bin (too large to snapshot)]")
+	assert.Equal(t, []string{"a.txt"}, changedPaths(res))
+	rep, err := s.undo(res.CheckpointID, checkpoint.UndoOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.txt"}, rep.Restored)
+	assert.Equal(t, "a\n", s.read("a.txt"))
+	assert.Equal(t, big+"y\n", s.read("big.bin"), "left as the command made it, as the result said")
 }
