@@ -22,6 +22,8 @@ func TestUndoTerminal(t *testing.T) {
 	cases := []undoCase{
 		{name: "mkdir -p and redirect", calls: []modelCall{sh("mkdir -p a/b && echo x > a/b/c")},
 			changed: []string{"a/b/c"}, removed: []string{"a/b/c"}},
+		{name: "mkdir -p alone", files: map[string]seedFile{"a.txt": {data: "a\n"}},
+			calls: []modelCall{sh("mkdir -p build/out/deep && echo b >> a.txt")}, changed: []string{"a.txt"}, restored: []string{"a.txt"}},
 		{name: "rm -rf a directory", files: tree, calls: []modelCall{sh("rm -rf dir")},
 			changed: []string{"dir/a.txt", "dir/run.sh", "dir/sub/b.txt"}, restored: []string{"dir/a.txt", "dir/run.sh", "dir/sub/b.txt"}},
 		{name: "rm a file", files: map[string]seedFile{"a.txt": {data: "a\n"}, "b.txt": {data: "b\n"}}, calls: []modelCall{sh("rm a.txt")},

@@ -151,6 +151,13 @@ func (c *Checkpoint) recordTree(rel string, call Call, b *Batch) error {
 			under = append(under, f)
 		}
 	}
+	// Directories made in it that hold no file of the agent's (mkdir -p
+	// n/m) are recorded by themselves, so undo removes them too.
+	for _, d := range t.dirs {
+		if rec, ok := c.files[d]; (!ok || rec.Status != FilePending) && !slices.Contains(existed, d) {
+			b.Files = append(b.Files, FileRecord{Checkpoint: c.info.ID, Path: d, Order: c.nextSeq, Status: FilePending, CreatedDirs: []string{d}})
+		}
+	}
 	slices.Sort(under)
 	defer c.m.lockPaths(under...)()
 	for _, p := range under {

@@ -111,7 +111,9 @@ func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(strin
 	}
 	slices.Sort(dirs)
 	for _, d := range slices.Backward(slices.Compact(dirs)) {
-		_ = c.m.files.Remove(native(d)) // fails harmlessly when not empty or already gone
+		if c.m.isDir(d) { // never a file someone put where the directory was
+			_ = c.m.files.Remove(native(d)) // fails harmlessly when not empty or already gone
+		}
 	}
 	c.m.log.Info("checkpoint: undo", "checkpoint", c.info.ID, "restored", len(rep.Restored), "removed", len(rep.Removed),
 		"unchanged", len(rep.Unchanged), "skipped", len(rep.Skipped), "force", opts.Force)

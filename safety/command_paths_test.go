@@ -53,6 +53,12 @@ func TestCommandPaths(t *testing.T) {
 		{"find . -fprint out.txt", "write:out.txt@0"},
 		{"chmod 600 ~/.ssh/config", "write:~/.ssh/config@0"},
 		{"chmod -x run.sh", "write:run.sh@0"},
+		{"mkdir -p build/out", "write:build/out@0"},
+		{"mkdir -m 700 -p keys", "write:keys@0"},
+		{"tee -p .env", "write:.env@0"},
+		{"touch -d yesterday -c a.txt", "write:a.txt@0"},
+		{"truncate -s 0 log.txt", "write:log.txt@0"},
+		{"patch -p 1 main.go", "write:main.go@0"},
 		{"chmod -R -w src", "write:src@0"},
 		{"chmod +x run.sh", "write:run.sh@0"},
 	} {

@@ -192,8 +192,29 @@ func remoteSpec(s string) bool {
 	return ok && host != "" && !strings.ContainsAny(host, "/") && !strings.HasPrefix(s, "-")
 }
 
+// writeValued lists the options of a file-writing command that take a
+// value, per command, like valuedOptions: `mkdir -p dir` and `tee -p
+// out` take -p alone, so reading the next word as its value would hide
+// the path written.
+func writeValued(base string) string {
+	switch base {
+	case "tee":
+		return ""
+	case "touch":
+		return "-r --reference -t -d --date"
+	case "mkdir", "mkfifo", "mknod":
+		return "-m --mode --context"
+	case "truncate":
+		return "-s --size -r --reference"
+	case "patch":
+		return "-p -i --input -o --output -d --directory -r --reject-file -F --fuzz -D --ifdef -B --prefix -z --suffix"
+	default: // archivers
+		return "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x"
+	}
+}
+
 func writeFiles(c *call) {
-	flags, ops := opts(c.args, "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x", false)
+	flags, ops := opts(c.args, writeValued(c.base), false)
 	switch c.base {
 	case "tar", "unzip", "gunzip", "gzip", "zip", "bzip2", "xz", "unxz", "7z":
 		if f, ok := hasPrefixFlag(flags, "--to-command", "--checkpoint-action", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F", "-TT", "--unzip-command", "--rsh-command"); ok && (c.base == "tar" || c.base == "zip") {
