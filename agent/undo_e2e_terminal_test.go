@@ -59,6 +59,8 @@ func TestUndoTerminal(t *testing.T) {
 			changed: []string{"bin.dat"}, restored: []string{"bin.dat"}},
 		{name: "ln -s", files: map[string]seedFile{"a.txt": {data: "a\n"}}, calls: []modelCall{sh("ln -s a.txt link.txt")},
 			changed: []string{"link.txt"}, removed: []string{"link.txt"}},
+		{name: "ln -s to a directory", files: tree, calls: []modelCall{sh("ln -s dir dlink")},
+			changed: []string{"dlink"}, removed: []string{"dlink"}},
 		{name: "cd then write", files: map[string]seedFile{"sub/a.txt": {data: "alpha\n"}},
 			calls:   []modelCall{sh("cd sub"), sh("touch new.txt && sed -i 's/alpha/beta/' a.txt")},
 			changed: []string{"sub/a.txt", "sub/new.txt"}, restored: []string{"sub/a.txt"}, removed: []string{"sub/new.txt"}},

@@ -341,23 +341,21 @@ func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
+	if !c.tracked(rel) {
+		// A link made since Snapshot: the snapshot is of the link's own
+		// name, which key now resolves through the link.
+		if nf, err := keyNoFollow(c.m.files, name); err == nil && c.tracked(nf) {
+			rel = nf
+		}
+	}
+	if !c.tracked(rel) {
+		return &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: no snapshot of this file in the checkpoint; call Snapshot before changing it", ErrNotFound)}
+	}
 	if c.m.isDir(rel) || c.trees[rel] != nil || c.pendingUnder(rel) {
 		return c.recordDir(ctx, call, rel)
 	}
 	defer c.m.lockPaths(rel)()
-	rec, ok := c.files[rel]
-	if !ok || rec.Status != FilePending {
-		// A link made since Snapshot: the snapshot is of the link's own
-		// name, which key now resolves through the link.
-		if nf, err := keyNoFollow(c.m.files, name); err == nil && nf != rel {
-			defer c.m.lockPaths(nf)()
-			rel = nf
-			rec, ok = c.files[rel]
-		}
-	}
-	if !ok || rec.Status != FilePending {
-		return &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: no snapshot of this file in the checkpoint; call Snapshot before changing it", ErrNotFound)}
-	}
+	rec := c.files[rel]
 	cur, data, err := c.m.captureAfter(rel)
 	if err != nil {
 		return err

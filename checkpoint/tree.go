@@ -137,8 +137,14 @@ func (c *Checkpoint) recordTree(rel string, call Call, b *Batch) error {
 			under = append(under, p)
 		}
 	}
+	// New files are looked for only where the directory's content before
+	// is known: a tree taken by Snapshot, or a directory the agent made
+	// (rec pending, nothing there before). Anything else found there may
+	// be someone else's file, which undo must never delete.
+	rec, ok := c.files[rel]
+	made := ok && rec.Status == FilePending && !rec.Pre.Exists
 	var t tree
-	if c.m.isDir(rel) {
+	if c.m.isDir(rel) && (c.trees[rel] != nil || made) {
 		var err error
 		if t, err = c.m.walk(rel); err != nil {
 			return err
@@ -190,6 +196,14 @@ func (c *Checkpoint) recordTree(rel string, call Call, b *Batch) error {
 		c.nextSeq++
 	}
 	return nil
+}
+
+// tracked reports a path Record may be called for: snapshotted (a file
+// record still pending, or a directory whose tree was taken) or holding
+// pending records beneath it. c.mu must be held.
+func (c *Checkpoint) tracked(rel string) bool {
+	rec, ok := c.files[rel]
+	return ok && rec.Status == FilePending || c.trees[rel] != nil || c.pendingUnder(rel)
 }
 
 // pendingUnder reports pending records beneath the directory path rel.

@@ -74,6 +74,10 @@ func TestDirectoriesAndLinks(t *testing.T) {
 			[]string{"modified d/a.txt"}, nil, []string{"d/a.txt"}},
 		{"make a link", []string{"l"}, func(dir string) error { return os.Symlink("d/a.txt", filepath.Join(dir, "l")) },
 			[]string{"added l"}, []string{"l"}, nil},
+		// The link's name is what was snapshotted: the directory it points
+		// to is not the agent's, and its files are not "created".
+		{"make a link to a directory", []string{"dl"}, func(dir string) error { return os.Symlink("d", filepath.Join(dir, "dl")) },
+			[]string{"added dl"}, []string{"dl"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -194,6 +198,11 @@ func TestTreeLimits(t *testing.T) {
 	}
 	if len(cp.Records()) != 0 {
 		t.Errorf("a refused directory left records: %v", cp.Records())
+	}
+	// Record needs a Snapshot first: a directory's content before is
+	// otherwise unknown, and its files must not be taken for new ones.
+	if err := cp.Record(ctx, checkpoint.Call{}, "many"); !errors.Is(err, checkpoint.ErrNotFound) {
+		t.Errorf("Record of a directory never snapshotted: %v, want ErrNotFound", err)
 	}
 	if err := cp.Remove(ctx, checkpoint.Call{}, "link"); !errors.Is(err, checkpoint.ErrNotRegular) {
 		t.Errorf("Remove(link): %v, want ErrNotRegular", err)
