@@ -166,6 +166,9 @@ func sessionScript(t *testing.T, calls []modelCall) string {
 type undoSession struct {
 	*env
 	cps *checkpoint.Manager
+	// text makes the model write its calls in the content, as a model
+	// without native tool calling does.
+	text bool
 }
 
 func newUndoSession(t *testing.T, files map[string]seedFile, store checkpoint.Store) *undoSession {
@@ -208,7 +211,11 @@ func (s *undoSession) turn(calls []modelCall) *Result {
 
 // play makes the session's model make calls, one response each.
 func (s *undoSession) play(calls []modelCall) {
-	script, err := llmtest.ParseScript(strings.NewReader(sessionScript(s.t, calls)))
+	text := sessionScript(s.t, calls)
+	if s.text {
+		text = textScript(s.t, text)
+	}
+	script, err := llmtest.ParseScript(strings.NewReader(text))
 	require.NoError(s.t, err)
 	s.model = llmtest.NewScripted(script)
 }
@@ -221,6 +228,37 @@ func changedPaths(res *Result) []string {
 			out = append(out, f.OldPath+" -> "+f.Path)
 		} else {
 			out = append(out, f.Path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// diskChanges lists the files and links that differ between two trees.
+func diskChanges(before, after map[string]treeEntry) []string {
+	out := []string{}
+	for p, b := range before {
+		if a, ok := after[p]; b.kind != "dir" && (!ok || a != b) {
+			out = append(out, p)
+		}
+	}
+	for p, a := range after {
+		if _, ok := before[p]; a.kind != "dir" && !ok {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// reportedPaths lists every path files_changed names, both ends of a
+// rename included.
+func reportedPaths(res *Result) []string {
+	out := []string{}
+	for _, f := range res.FilesChanged {
+		out = append(out, f.Path)
+		if f.OldPath != "" {
+			out = append(out, f.OldPath)
 		}
 	}
 	slices.Sort(out)
@@ -258,20 +296,30 @@ type undoCase struct {
 
 func runUndoCases(t *testing.T, cases []undoCase) {
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newUndoSession(t, tc.files, nil)
-			before := readTree(t, s.dir, tc.skip...)
-			res := s.turn(tc.calls)
-			if tc.check != nil {
-				tc.check(t, s)
+		for _, text := range []bool{false, true} {
+			name := tc.name + "/native"
+			if text {
+				name = tc.name + "/text"
 			}
-			assert.Equal(t, sorted(tc.changed), changedPaths(res), "files_changed")
-			rep, err := s.undo(res.CheckpointID, checkpoint.UndoOptions{})
-			require.NoError(t, err)
-			assert.Equal(t, sorted(tc.restored), sorted(rep.Restored), "restored")
-			assert.Equal(t, sorted(tc.removed), sorted(rep.Removed), "removed")
-			assert.Empty(t, rep.Skipped, "skipped")
-			requireSameTree(t, before, readTree(t, s.dir, tc.skip...), "after undo")
-		})
+			t.Run(name, func(t *testing.T) { runUndoCase(t, tc, text) })
+		}
 	}
+}
+
+func runUndoCase(t *testing.T, tc undoCase, text bool) {
+	s := newUndoSession(t, tc.files, nil)
+	s.text = text
+	before := readTree(t, s.dir, tc.skip...)
+	res := s.turn(tc.calls)
+	if tc.check != nil {
+		tc.check(t, s)
+	}
+	assert.Equal(t, sorted(tc.changed), changedPaths(res), "files_changed")
+	assert.Equal(t, diskChanges(before, readTree(t, s.dir, tc.skip...)), reportedPaths(res), "files_changed against the disk")
+	rep, err := s.undo(res.CheckpointID, checkpoint.UndoOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, sorted(tc.restored), sorted(rep.Restored), "restored")
+	assert.Equal(t, sorted(tc.removed), sorted(rep.Removed), "removed")
+	assert.Empty(t, rep.Skipped, "skipped")
+	requireSameTree(t, before, readTree(t, s.dir, tc.skip...), "after undo")
 }
