@@ -293,7 +293,7 @@ func (c *Checkpoint) Rename(ctx context.Context, call Call, oldname, newname str
 // Snapshot takes name's pre-image now without changing it. Call it before
 // the agent changes a file by other means (a shell command, a formatter),
 // then Record afterwards. For a directory it snapshots every regular file
-// beneath it (at most MaxTreeFiles).
+// beneath it (at most DefaultMaxTreeFiles, or WithMaxTreeFiles).
 func (c *Checkpoint) Snapshot(ctx context.Context, name string) error {
 	rel, err := key(c.m.files, name)
 	if err != nil {

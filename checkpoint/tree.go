@@ -22,10 +22,14 @@ import (
 // and symlinks and other non-regular files under a directory are neither
 // snapshotted nor removed.
 
-// MaxTreeFiles bounds the regular files one Snapshot or Record of a
-// directory covers; past it the directory is refused with ErrTooLarge
-// and nothing under it is recorded.
-const MaxTreeFiles = 10_000
+// DefaultMaxTreeFiles bounds the regular files one Snapshot or Record of
+// a directory covers unless WithMaxTreeFiles says otherwise; past it the
+// directory is refused with ErrTooLarge and nothing under it is recorded.
+const DefaultMaxTreeFiles = 10_000
+
+// MaxTreeBytes bounds the total size of the files one directory snapshot
+// covers, since their pre-images are held in memory until committed.
+const MaxTreeBytes = 256 << 20
 
 // dirLister lists a directory: (*safety.Workspace).ReadDir. Without it a
 // directory cannot be snapshotted (ErrNotRegular, as before).
@@ -47,6 +51,7 @@ func (m *Manager) walk(rel string) (tree, error) {
 		return tree{}, &PathError{Op: "snapshot", Path: rel, Err: fmt.Errorf("%w (a directory; this Files cannot list it)", ErrNotRegular)}
 	}
 	var t tree
+	var size int64
 	pending := []string{rel}
 	for len(pending) > 0 {
 		dir := pending[len(pending)-1]
@@ -64,8 +69,14 @@ func (m *Manager) walk(rel string) (tree, error) {
 				t.dirs = append(t.dirs, p)
 				pending = append(pending, p)
 			case e.Type().IsRegular():
-				if len(t.files) == MaxTreeFiles {
-					return tree{}, &PathError{Op: "snapshot", Path: rel, Err: fmt.Errorf("%w: more than %d files under this directory", ErrTooLarge, MaxTreeFiles)}
+				if len(t.files) == m.maxTree {
+					return tree{}, &PathError{Op: "snapshot", Path: rel, Err: fmt.Errorf("%w: more than %d files under this directory", ErrTooLarge, m.maxTree)}
+				}
+				if fi, err := e.Info(); err == nil {
+					size += fi.Size()
+				}
+				if size > MaxTreeBytes {
+					return tree{}, &PathError{Op: "snapshot", Path: rel, Err: fmt.Errorf("%w: more than %d bytes under this directory", ErrTooLarge, MaxTreeBytes)}
 				}
 				t.files = append(t.files, p)
 			}

@@ -174,27 +174,35 @@ func openTreeManager(t *testing.T, dir, db string) (*safety.Workspace, *sqlitest
 	return ws, store, m
 }
 
-// TestTreeLimits: a directory with more files than MaxTreeFiles is
+// TestTreeLimits: a directory with more files than WithMaxTreeFiles is
 // refused whole, and a pre-existing link is never taken as a pre-image
 // (it could not be put back), so removing one through a checkpoint fails.
 func TestTreeLimits(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "many"), 0o755)
-	for i := range checkpoint.MaxTreeFiles + 1 {
+	const limit = 50
+	for i := range limit + 1 {
 		os.WriteFile(filepath.Join(dir, "many", "f"+itoa(i)), nil, 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o644)
 	os.Symlink("a.txt", filepath.Join(dir, "link"))
-	ws, store, m := openTreeManager(t, dir, filepath.Join(t.TempDir(), "cp.db"))
+	ws, store, _ := openTreeManager(t, dir, filepath.Join(t.TempDir(), "cp.db"))
 	defer ws.Close()
 	defer store.Close()
+	if _, err := checkpoint.New(ws, store, checkpoint.WithMaxTreeFiles(0)); err == nil {
+		t.Error("WithMaxTreeFiles(0) accepted")
+	}
+	m, err := checkpoint.New(ws, store, checkpoint.WithMaxTreeFiles(limit))
+	if err != nil {
+		t.Fatal(err)
+	}
 	cp, err := m.Begin(ctx, "s", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := cp.Snapshot(ctx, "many"); !errors.Is(err, checkpoint.ErrTooLarge) {
-		t.Errorf("Snapshot of %d files: %v, want ErrTooLarge", checkpoint.MaxTreeFiles+1, err)
+		t.Errorf("Snapshot of %d files: %v, want ErrTooLarge", limit+1, err)
 	}
 	if len(cp.Records()) != 0 {
 		t.Errorf("a refused directory left records: %v", cp.Records())
