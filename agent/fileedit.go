@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"path"
 	"path/filepath"
@@ -271,13 +270,6 @@ func (h *fileEditHandler) snapshot(ctx context.Context, cs changeSet, canonical 
 		return failed(event.StatusSkipped, "Not changed: the run was cancelled."), false
 	}
 	return outcome{Text: fmt.Sprintf("Not changed: cannot snapshot %s, so the change could not be undone: %v", t.pc.Rel, err), Status: event.StatusError, Detail: err.Error(), Path: t.pc.Rel}, false
-}
-
-// notFile reports a path that exists now but is not a regular file (the
-// tool or command made a directory there).
-func notFile(files fileReader, rel string) bool {
-	_, err := files.ReadFile(rel)
-	return err != nil && !errors.Is(err, fs.ErrNotExist)
 }
 
 // releaseNonFile takes a path that became a directory out of undo: a
