@@ -202,7 +202,7 @@ func (h *terminalHandler) record(ctx context.Context, c *ToolCall, snaps []snapp
 		}
 		err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: c.Tool}, s.rel)
 		if errors.Is(err, checkpoint.ErrNotRegular) { // a file became a directory
-			releaseNonFile(ctx, s.cs, s.rel, h.logger)
+			releaseFromUndo(ctx, s.cs, s.rel, h.logger)
 			continue
 		}
 		if err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tetherdev/tether/checkpoint"
 )
 
 func write(path, content string) modelCall {
@@ -101,4 +103,30 @@ func TestUndoFileTools(t *testing.T) {
 		{name: "create_folder then file", calls: []modelCall{{"create_folder", map[string]any{"path": "pkg/util"}}, write("pkg/util/u.go", "package util\n")},
 			changed: []string{"pkg/util/u.go"}, removed: []string{"pkg/util/u.go"}},
 	})
+}
+
+// TestRenameOfAHugeDirectory: a folder with more files than a checkpoint
+// snapshots is still renamed, as before directories were covered, and
+// the result says that undo will not bring it back.
+func TestRenameOfAHugeDirectory(t *testing.T) {
+	files := map[string]seedFile{}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		files["big/"+n+".txt"] = seedFile{data: n + "\n"}
+	}
+	s := newUndoSession(t, files, nil)
+	var err error
+	s.cps, err = checkpoint.New(s.ws, checkpoint.NewMemoryStore(), checkpoint.WithMaxTreeFiles(3))
+	require.NoError(t, err)
+	res := s.turn([]modelCall{rename("big", "moved", false)})
+	assert.Contains(t, lastResult(s.model.Requests()[1]), "[not covered by undo: big (too many files to snapshot)]")
+	after := readTree(t, s.dir)
+	assert.Equal(t, "a\n", s.read("moved/a.txt"))
+	// Undo must not take the moved files for new ones and delete them.
+	if res.CheckpointID != "" {
+		rep, err := s.undo(res.CheckpointID, checkpoint.UndoOptions{})
+		require.NoError(t, err)
+		assert.Empty(t, rep.Removed)
+		assert.Empty(t, rep.Restored)
+	}
+	requireSameTree(t, after, readTree(t, s.dir), "after undo")
 }

@@ -229,3 +229,45 @@ func itoa(i int) string {
 		}
 	}
 }
+
+// TestKeepDirectory: keeping a directory accepts every change recorded
+// beneath it, so Undo restores none of them.
+func TestKeepDirectory(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "d", "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "d", "sub", "a.txt"), []byte("a"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("b"), 0o644)
+	ws, store, m := openTreeManager(t, dir, filepath.Join(t.TempDir(), "cp.db"))
+	defer ws.Close()
+	defer store.Close()
+	cp, err := m.Begin(ctx, "s", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"d", "b.txt"} {
+		if err := cp.Snapshot(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.RemoveAll(filepath.Join(dir, "d"))
+	os.Remove(filepath.Join(dir, "b.txt"))
+	for _, p := range []string{"d", "b.txt"} {
+		if err := cp.Record(ctx, checkpoint.Call{}, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cp.KeepFile(ctx, "d"); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := cp.Undo(ctx, checkpoint.UndoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rep.Restored, []string{"b.txt"}) {
+		t.Errorf("restored %q, want only b.txt", rep.Restored)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "d")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a kept removal came back: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 )
 
 // UndoOptions controls Undo and UndoFile. The zero value is the safe
@@ -214,7 +215,8 @@ func (c *Checkpoint) Keep(ctx context.Context) error {
 }
 
 // KeepFile accepts the changes to one file; Undo leaves it alone from now
-// on. A later agent write to it starts from the kept content.
+// on. A later agent write to it starts from the kept content. For a
+// directory it accepts every file the checkpoint recorded beneath it.
 func (c *Checkpoint) KeepFile(ctx context.Context, name string) error {
 	rel, err := key(c.m.files, name)
 	if err != nil {
@@ -222,13 +224,22 @@ func (c *Checkpoint) KeepFile(ctx context.Context, name string) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	rec, ok := c.files[rel]
-	if !ok {
-		return &PathError{Op: "keep", Path: rel, Err: fmt.Errorf("%w: the checkpoint did not touch this file", ErrNotFound)}
+	var b Batch
+	for p, rec := range c.files {
+		if (p == rel || strings.HasPrefix(p, rel+"/")) && rec.Status == FilePending {
+			rec.Status = FileKept
+			b.Files = append(b.Files, rec)
+		}
 	}
-	if rec.Status != FilePending {
+	delete(c.trees, rel)
+	if len(b.Files) == 0 {
+		if _, ok := c.files[rel]; ok {
+			return nil // already kept or undone
+		}
+		if !c.m.isDir(rel) {
+			return &PathError{Op: "keep", Path: rel, Err: fmt.Errorf("%w: the checkpoint did not touch this file", ErrNotFound)}
+		}
 		return nil
 	}
-	rec.Status = FileKept
-	return c.commit(ctx, Batch{Files: []FileRecord{rec}})
+	return c.commit(ctx, b)
 }
