@@ -201,12 +201,15 @@ func (h *terminalHandler) record(ctx context.Context, c *ToolCall, snaps []snapp
 			continue
 		}
 		err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: c.Tool}, s.rel)
-		if errors.Is(err, checkpoint.ErrNotRegular) { // a file became a directory
-			releaseFromUndo(ctx, s.cs, s.rel, h.logger)
-			continue
-		}
 		if err != nil {
-			h.logger.Warn("agent: command's change not recorded in the checkpoint", "path", s.rel, "err", err)
+			// Not recorded (a file became a directory, a directory grew
+			// too large): released, so undo neither reports it as someone
+			// else's change nor restores part of it.
+			releaseFromUndo(ctx, s.cs, s.rel, h.logger)
+			if !errors.Is(err, checkpoint.ErrNotRegular) {
+				h.logger.Warn("agent: command's change not recorded in the checkpoint", "path", s.rel, "err", err)
+				o.Text += "\n[not covered by undo: " + uncoveredReason(s.rel, err) + "]"
+			}
 			continue
 		}
 		if (s.info == nil || s.info.Mode().IsRegular()) && (info == nil || info.Mode().IsRegular()) {

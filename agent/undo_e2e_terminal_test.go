@@ -119,3 +119,25 @@ func TestUndoSaysWhatItCannotCover(t *testing.T) {
 	assert.Equal(t, "a\n", s.read("a.txt"))
 	assert.Equal(t, big+"y\n", s.read("big.bin"), "left as the command made it, as the result said")
 }
+
+// TestUndoOfAFolderGrownTooLarge: a command copies a folder to one with
+// more files than a checkpoint snapshots; the copy is not claimed by undo
+// (no bogus conflict, nothing deleted) and the result says so.
+func TestUndoOfAFolderGrownTooLarge(t *testing.T) {
+	files := map[string]seedFile{"a.txt": {data: "a\n"}}
+	for _, n := range []string{"1", "2", "3", "4"} {
+		files["src/"+n+".txt"] = seedFile{data: n + "\n"}
+	}
+	s := newUndoSession(t, files, nil)
+	var err error
+	s.cps, err = checkpoint.New(s.ws, checkpoint.NewMemoryStore(), checkpoint.WithMaxTreeFiles(3))
+	require.NoError(t, err)
+	res := s.turn([]modelCall{sh("cp -r src copy && echo b >> a.txt")})
+	assert.Contains(t, lastResult(s.model.Requests()[1]), "[not covered by undo: copy (too large to snapshot)]")
+	assert.Equal(t, []string{"a.txt"}, changedPaths(res))
+	rep, err := s.undo(res.CheckpointID, checkpoint.UndoOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.txt"}, rep.Restored)
+	assert.Empty(t, rep.Removed)
+	assert.Equal(t, "4\n", s.read("copy/4.txt"), "left as the command made it, as the result said")
+}
