@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,6 +89,9 @@ func TestUndoTerminal(t *testing.T) {
 		// A program's own writes are not named by any argument: undo does
 		// not know of them, and neither files_changed nor the report lists
 		// them; what the line names is still covered.
+		{name: "sed -i with a backup suffix", files: map[string]seedFile{"a.txt": {data: "a\n"}},
+			calls:   []modelCall{sh("sed -i.bak 's/a/b/' a.txt")},
+			changed: []string{"a.txt"}, restored: []string{"a.txt"}, skip: []string{"a.txt.bak"}},
 		{name: "a write no argument names", files: map[string]seedFile{"a.txt": {data: "a\n"}},
 			calls:   []modelCall{sh(`echo b >> a.txt && awk 'BEGIN { print "x" > "hidden.txt" }'`)},
 			changed: []string{"a.txt"}, restored: []string{"a.txt"}, skip: []string{"hidden.txt"}},
@@ -96,7 +101,25 @@ func TestUndoTerminal(t *testing.T) {
 		// .git, so undo leaves it; the files the commands name come back.
 		cases = append(cases, undoCase{name: "git init, add, commit", files: map[string]seedFile{"a.txt": {data: "a\n"}},
 			calls:   []modelCall{sh("git init -q && echo b > b.txt && git add . && git -c user.name=t -c user.email=t@t commit -qm init")},
-			changed: []string{"b.txt"}, removed: []string{"b.txt"}, skip: []string{".git"}})
+			changed: []string{"b.txt"}, removed: []string{"b.txt"}, skip: []string{".git"}},
+			// The user's uncommitted edit, thrown away by the agent's
+			// checkout, comes back with undo.
+			undoCase{name: "git checkout discards an uncommitted edit", files: map[string]seedFile{"a.txt": {data: "committed\n"}},
+				setup: func(t *testing.T, dir string) {
+					gitIn(t, dir, "init", "-q")
+					gitIn(t, dir, "add", ".")
+					gitIn(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
+					require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("the user's work\n"), 0o644))
+				},
+				calls:   []modelCall{sh("git checkout -- a.txt")},
+				changed: []string{"a.txt"}, restored: []string{"a.txt"}, skip: []string{".git"}},
+			undoCase{name: "git mv", files: map[string]seedFile{"a.txt": {data: "a\n"}},
+				setup: func(t *testing.T, dir string) {
+					gitIn(t, dir, "init", "-q")
+					gitIn(t, dir, "add", ".")
+				},
+				calls:   []modelCall{sh("git mv a.txt b.txt")},
+				changed: []string{"a.txt -> b.txt"}, restored: []string{"a.txt"}, removed: []string{"b.txt"}, skip: []string{".git"}})
 	}
 	runUndoCases(t, cases)
 }
@@ -140,4 +163,12 @@ func TestUndoOfAFolderGrownTooLarge(t *testing.T) {
 	assert.Equal(t, []string{"a.txt"}, rep.Restored)
 	assert.Empty(t, rep.Removed)
 	assert.Equal(t, "4\n", s.read("copy/4.txt"), "left as the command made it, as the result said")
+}
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
 }

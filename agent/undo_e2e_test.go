@@ -290,8 +290,10 @@ type undoCase struct {
 	changed  []string // files_changed, as changedPaths formats them
 	restored []string
 	removed  []string
-	skip     []string                           // paths undo leaves as the run made them (documented)
-	check    func(t *testing.T, s *undoSession) // on the workspace after the run, before undo
+	skip     []string // paths undo leaves as the run made them (documented)
+	setup    func(t *testing.T, dir string)
+
+	check func(t *testing.T, s *undoSession) // on the workspace after the run, before undo
 }
 
 func runUndoCases(t *testing.T, cases []undoCase) {
@@ -309,6 +311,9 @@ func runUndoCases(t *testing.T, cases []undoCase) {
 func runUndoCase(t *testing.T, tc undoCase, text bool) {
 	s := newUndoSession(t, tc.files, nil)
 	s.text = text
+	if tc.setup != nil {
+		tc.setup(t, s.dir)
+	}
 	before := readTree(t, s.dir, tc.skip...)
 	res := s.turn(tc.calls)
 	if tc.check != nil {
