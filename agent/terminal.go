@@ -186,9 +186,16 @@ func (h *terminalHandler) expandGlob(name string) []safety.PathCheck {
 	if err != nil || len(m) == 0 {
 		return []safety.PathCheck{pc}
 	}
-	out := make([]safety.PathCheck, len(m))
-	for i, p := range m {
-		out[i] = h.check(p, safety.OpWrite)
+	dotted := strings.HasPrefix(filepath.Base(name), ".")
+	var out []safety.PathCheck
+	for _, p := range m {
+		if strings.HasPrefix(filepath.Base(p), ".") && !dotted {
+			continue // the shell's * does not match hidden files; filepath.Glob does
+		}
+		out = append(out, h.check(p, safety.OpWrite))
+	}
+	if len(out) == 0 {
+		return []safety.PathCheck{pc}
 	}
 	return out
 }

@@ -32,6 +32,10 @@ func TestUndoTerminal(t *testing.T) {
 			changed: []string{"a.txt"}, restored: []string{"a.txt"}},
 		{name: "rm a glob", files: map[string]seedFile{"x.log": {data: "x\n"}, "y.log": {data: "y\n"}, "keep.txt": {data: "k\n"}},
 			calls: []modelCall{sh("rm *.log")}, changed: []string{"x.log", "y.log"}, restored: []string{"x.log", "y.log"}},
+		// * leaves hidden files alone, as the shell does: .env is neither
+		// touched nor claimed.
+		{name: "rm -rf a star", files: map[string]seedFile{".env": {data: "K=v\n"}, "a.txt": {data: "a\n"}, "d/b.txt": {data: "b\n"}},
+			calls: []modelCall{sh("rm -rf *")}, changed: []string{"a.txt", "d/b.txt"}, restored: []string{"a.txt", "d/b.txt"}},
 		{name: "mv a file", files: map[string]seedFile{"a.txt": {data: "a\n"}}, calls: []modelCall{sh("mv a.txt b.txt")},
 			changed: []string{"a.txt -> b.txt"}, restored: []string{"a.txt"}, removed: []string{"b.txt"}},
 		{name: "mv a file over another", files: map[string]seedFile{"a.txt": {data: "a\n"}, "b.txt": {data: "b\n"}},
