@@ -114,6 +114,8 @@ type Config struct {
 	// Executor.ApplyChange applies a token once, if the file has not
 	// changed. A headless host passes the same Stager to
 	// approval.Headless, restricted to the tokens its client approved.
+	// A token holds new file content, so calls that move or remove files
+	// (rename_file) are refused in this mode, with a message saying so.
 	Staging *approval.Stager
 
 	// ToolMiddleware wraps the agent's tool handler, the first outermost:

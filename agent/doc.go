@@ -67,6 +67,26 @@
 // with the checkpoint id: undo them with
 // x.Checkpoints().Open(ctx, res.CheckpointID) and Undo.
 //
+// # What undo restores
+//
+// Undo restores exactly the files the checkpoint recorded and reports
+// each one (restored, removed, unchanged, or skipped because someone else
+// changed it since). File tools declare every file they write, so their
+// changes are covered byte for byte, with permission bits, including a
+// rename of a whole directory. For a shell command the checkpoint covers
+// the paths the command's analysis names as written, taken in the
+// directory the command runs in (the shell's current directory, and for
+// later parts of the line any `cd` it makes), globs expanded as the shell
+// will: redirects, rm (a directory: every file under it), mv and cp
+// (every file that appears under a destination directory), sed -i,
+// touch, chmod, ln -s (the link is removed again). Directories the run
+// created are removed once empty; directories it deleted come back with
+// their files. Three things are outside it, by design: what a program
+// writes that no argument names (a build, a script, `git init` making
+// .git), which is never listed as changed nor touched by undo; anything
+// inside .git, which a checkpoint never reads or writes; and symlinks or
+// empty directories a command deletes, which are not put back.
+//
 // # Tool calling
 //
 // Native when the model reports tool support (specs in the request,

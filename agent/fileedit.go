@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tetherdev/tether/agent/event"
@@ -61,6 +61,9 @@ type target struct {
 	before []byte
 	exists bool
 	snap   bool // snapshotted in the checkpoint
+	// uncovered says why a directory the call changes is not in the
+	// checkpoint (too many files); the result tells the model.
+	uncovered string
 }
 
 func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
@@ -79,6 +82,15 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	if as.Decision == safety.Deny || len(as.Paths) != len(paths) {
 		h.logger.Info("agent: file edit refused", "tool", c.Tool, "paths", paths, "reason", as.Reason())
 		return outcome{Text: fmt.Sprintf("Not changed: %s. Only files inside the workspace can be changed.", as.Reason()), Status: event.StatusDenied, Detail: as.Reason(), Path: paths[0]}
+	}
+	if h.stager != nil && !staging && !e.CreatesOnly {
+		// Staging promises that nothing is written before a token is
+		// applied, and a token holds one file's new content: a move or a
+		// removal cannot be staged, so it is refused rather than run.
+		h.logger.Info("agent: change refused in staging mode", "tool", c.Tool, "paths", paths)
+		return outcome{Text: fmt.Sprintf("Not changed: in staging mode only new file contents can be staged, and %s would move or remove files (%s). "+
+			"Stage the new file with write_file instead and tell the user which file to remove, or ask the user to make this change.", c.Tool, strings.Join(paths, " → ")),
+			Status: event.StatusDenied, Detail: "cannot be staged", Path: paths[0]}
 	}
 	ts := make([]target, len(paths))
 	decision, sensitive, reasons := as.Decision, false, as.Reasons
@@ -127,12 +139,9 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	if err != nil {
 		return outcome{Text: "Not changed: cannot open a checkpoint to make the change undoable: " + err.Error(), Status: event.StatusError, Detail: err.Error(), Path: primary.pc.Rel}
 	}
-	// Checkpoints hold regular files; a call that only makes directories
-	// has no content to snapshot.
+	// A directory is snapshotted through the files under it, and one the
+	// call creates is recorded so that undo removes it again.
 	for i := range ts {
-		if e.CreatesOnly {
-			break
-		}
 		if o, ok := h.snapshot(ctx, cs, c.Tool, &ts[i]); !ok {
 			return o
 		}
@@ -149,16 +158,33 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		return o
 	}
 	call := checkpoint.Call{ID: c.ID, Tool: c.Tool}
+	partial := slices.ContainsFunc(ts, func(t target) bool { return t.uncovered != "" })
 	for i := range ts {
-		if ts[i].snap {
-			if notFile(h.files, ts[i].pc.Rel) {
-				releaseNonFile(ctx, cs, ts[i].pc.Rel, h.logger)
-				continue
-			}
-			if err := cs.Record(context.WithoutCancel(ctx), call, ts[i].pc.Rel); err != nil {
-				h.logger.Warn("agent: change not recorded in the checkpoint", "path", ts[i].pc.Rel, "err", err)
-				o.Text += "\n[warning: this change is not recorded in the checkpoint and cannot be undone from it]"
-			}
+		if !ts[i].snap {
+			continue
+		}
+		if partial {
+			// One end of the change is not in the checkpoint (a directory
+			// too large): undoing the other end alone would take the moved
+			// files for new ones and delete them, so neither is undone.
+			releaseFromUndo(ctx, cs, ts[i].pc.Rel, h.logger)
+			continue
+		}
+		err := cs.Record(context.WithoutCancel(ctx), call, ts[i].pc.Rel)
+		if err == nil {
+			continue
+		}
+		// Not recorded, so not undoable: released, or undo would report
+		// the path as someone else's change.
+		releaseFromUndo(ctx, cs, ts[i].pc.Rel, h.logger)
+		if !errors.Is(err, checkpoint.ErrNotRegular) { // a file that became a directory is expected
+			h.logger.Warn("agent: change not recorded in the checkpoint", "path", ts[i].pc.Rel, "err", err)
+			o.Text += "\n[warning: this change is not recorded in the checkpoint and cannot be undone from it]"
+		}
+	}
+	for _, t := range ts {
+		if t.uncovered != "" {
+			o.Text += "\n[not covered by undo: " + t.uncovered + "]"
 		}
 	}
 	if bad := h.unapproved(e, ts); bad != "" {
@@ -256,6 +282,13 @@ func (h *fileEditHandler) snapshot(ctx context.Context, cs changeSet, canonical 
 		return outcome{}, true
 	case errors.Is(err, checkpoint.ErrProtectedPath):
 		return outcome{Text: fmt.Sprintf("Not changed: %s is inside .git, which the agent never writes.", t.pc.Rel), Status: event.StatusDenied, Detail: err.Error(), Path: t.pc.Rel}, false
+	case errors.Is(err, checkpoint.ErrTooLarge) && !t.exists:
+		// A directory too large to snapshot file by file (a file that
+		// exists would have been read): the call may still move it, as
+		// before checkpoints covered directories, but undo will not.
+		h.logger.Info("agent: directory too large to snapshot", "tool", canonical, "path", t.pc.Rel, "err", err)
+		t.uncovered = t.pc.Rel + " (too many files to snapshot)"
+		return outcome{}, true
 	case errors.Is(err, checkpoint.ErrNotRegular):
 		h.logger.Info("agent: not snapshotting a non-regular path", "tool", canonical, "path", t.pc.Rel)
 		return outcome{}, true
@@ -266,18 +299,12 @@ func (h *fileEditHandler) snapshot(ctx context.Context, cs changeSet, canonical 
 	return outcome{Text: fmt.Sprintf("Not changed: cannot snapshot %s, so the change could not be undone: %v", t.pc.Rel, err), Status: event.StatusError, Detail: err.Error(), Path: t.pc.Rel}, false
 }
 
-// notFile reports a path that exists now but is not a regular file (the
-// tool or command made a directory there).
-func notFile(files fileReader, rel string) bool {
-	_, err := files.ReadFile(rel)
-	return err != nil && !errors.Is(err, fs.ErrNotExist)
-}
-
-// releaseNonFile takes a path that became a directory out of undo: a
-// checkpoint restores files, and would otherwise report the directory as
-// someone else's change.
-func releaseNonFile(ctx context.Context, cs changeSet, rel string, logger *slog.Logger) {
+// releaseFromUndo takes a path whose change the checkpoint could not
+// record (a file that became a directory, a directory too large) out of
+// undo, with everything recorded beneath it: undo then neither reports it
+// as someone else's change nor restores half of it.
+func releaseFromUndo(ctx context.Context, cs changeSet, rel string, logger *slog.Logger) {
 	if err := cs.KeepFile(context.WithoutCancel(ctx), rel); err != nil {
-		logger.Warn("agent: cannot release a non-file path from the checkpoint", "path", rel, "err", err)
+		logger.Warn("agent: cannot release a path from the checkpoint", "path", rel, "err", err)
 	}
 }

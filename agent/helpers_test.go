@@ -40,7 +40,13 @@ type env struct {
 // (JSON lines, see llmtest).
 func newEnv(t *testing.T, script string, files map[string]string) *env {
 	t.Helper()
-	dir := t.TempDir()
+	return newEnvAt(t, t.TempDir(), script, files)
+}
+
+// newEnvAt is newEnv on an existing directory, for a test that restarts
+// on the same workspace.
+func newEnvAt(t *testing.T, dir, script string, files map[string]string) *env {
+	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -245,7 +245,7 @@ func TestConfigErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrConfig)
 }
 
-// A command that makes directories leaves nothing for undo to trip on.
+// A command that makes a directory: undo removes it again, as it is empty.
 func TestMkdirThenUndo(t *testing.T) {
 	e := newEnv(t, `{"capabilities":{"tools":true}}
 {"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"mkdir build && echo x > notes.txt"}}]}
@@ -261,7 +261,7 @@ func TestMkdirThenUndo(t *testing.T) {
 	_, err = x.Undo(context.Background(), res.CheckpointID, checkpoint.UndoOptions{})
 	require.NoError(t, err)
 	assert.False(t, e.exists("notes.txt"))
-	assert.True(t, e.exists("build"), "directories are not in checkpoints")
+	assert.False(t, e.exists("build"), "an empty directory the run created is removed")
 }
 
 // The shell keeps `cd` between commands; the files a later command names

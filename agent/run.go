@@ -194,7 +194,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 	if !spec.ReadOnly {
 		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: execute}
 		if cfg.Workspace != nil {
-			th.changes, th.read = r.changes, cfg.Workspace.ReadFile
+			th.changes, th.files = r.changes, cfg.Workspace
 			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
 				execute: execute, stager: cfg.Staging, logger: cfg.Logger}
 			if cfg.Staging != nil {

@@ -42,7 +42,9 @@ func applyChangeTool() tools.Tool {
 }
 
 // stageable reports effects that staging can hold: content for every
-// path written, no removal (a rename is judged and run directly).
+// path written, no removal. The file-edit handler refuses the others (a
+// rename, a deletion) in staging mode; only a call that creates nothing
+// but directories runs directly.
 func stageable(e tools.Effects) bool {
 	if len(e.Changes) == 0 || len(e.Changes) != len(e.Writes) {
 		return false

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"path/filepath"
+	"strings"
 
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
@@ -33,7 +34,10 @@ type terminalHandler struct {
 	// the command writes (redirects, sed -i, cp, mv, touch, rm…) are
 	// snapshotted before it runs and recorded after, so undo covers them.
 	changes func(ctx context.Context) (changeSet, error)
-	read    func(path string) ([]byte, error)
+	files   interface {
+		ReadFile(path string) ([]byte, error)
+		Lstat(path string) (fs.FileInfo, error)
+	}
 	// commandDir, when set, is where the next command starts, for tools
 	// that declare a command but no directory.
 	commandDir func() string
@@ -76,78 +80,163 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		return failed(event.StatusError, "Not run: the approved command differs from the prepared one.")
 	}
 	var snaps []snapped
+	var uncovered []string
 	if a.Command != nil {
-		snaps = h.snapshot(ctx, a.Command.Analysis, cwd)
+		snaps, uncovered = h.snapshot(ctx, a.Command.Analysis, cwd)
 	}
 	o := h.run(ctx, c, c.Effects, false)
 	o.AutoApproved = approved.By() != approval.ByUser
 	h.record(ctx, c, snaps, &o)
+	if len(uncovered) > 0 {
+		// Said to the model (and so to the person reading along): undo
+		// will not bring these back, whatever the command did to them.
+		o.Text += "\n[not covered by undo: " + strings.Join(uncovered, "; ") + "]"
+	}
 	return o
 }
 
-// snapped is a file a command may write, with its content before.
+// snapped is a path a command may write, as it was before: content and
+// file info (nil when missing). A directory is covered by the checkpoint
+// file by file.
 type snapped struct {
 	rel    string
 	before []byte
-	exists bool
+	info   fs.FileInfo
 	cs     changeSet
 }
 
-// snapshot takes the pre-images of the files the analysis says the
-// command writes. It is a floor, not a proof: a program may write files
-// no argument names, and those are not covered.
-func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis, cwd string) []snapped {
-	if h.changes == nil || h.check == nil {
-		return nil
+// unchanged reports a regular or missing path the command left exactly
+// as it was: same existence, content and permission bits.
+func (s snapped) unchanged(after []byte, info fs.FileInfo) bool {
+	if s.info == nil || info == nil {
+		return s.info == nil && info == nil
 	}
-	var out []snapped
+	return s.info.Mode().IsRegular() && info.Mode().IsRegular() && s.info.Mode() == info.Mode() && bytes.Equal(after, s.before)
+}
+
+// snapshot takes the pre-images of the paths the analysis says the
+// command writes: files, and every file under a named directory (rm -rf,
+// mv, cp -r). A glob (rm *.log) is expanded the way the shell will expand
+// it. It is a floor, not a proof: a program may write files no argument
+// names, and those are not covered.
+func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis, cwd string) (out []snapped, uncovered []string) {
+	if h.changes == nil || h.check == nil {
+		return nil, nil
+	}
+	dir := cwd
 	for _, p := range a.Paths {
+		if p.Op == safety.OpChdir {
+			// `cd sub && sed -i … a.txt` writes sub/a.txt: later paths of
+			// the line are taken from the directory it changed into.
+			dir = inDir(dir, p.Path)
+			continue
+		}
 		if p.Op != safety.OpWrite {
 			continue
 		}
 		name := p.Path
-		if cwd != "" && !filepath.IsAbs(name) && name != "" && name[0] != '~' {
-			name = filepath.Join(cwd, name)
+		if dir != "" && !filepath.IsAbs(name) && name != "" && name[0] != '~' {
+			name = filepath.Join(dir, name)
 		}
-		pc := h.check(name, safety.OpWrite)
-		if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." {
-			continue
+		for _, pc := range h.expandGlob(name) {
+			if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." {
+				continue
+			}
+			cs, err := h.changes(ctx)
+			if err != nil {
+				h.logger.Warn("agent: no checkpoint for a command's writes", "err", err)
+				return out, append(uncovered, "no checkpoint: "+err.Error())
+			}
+			before, info := h.state(pc.Rel)
+			if err := cs.Snapshot(ctx, pc.Rel); err != nil {
+				// .git, or too large: not undoable, but the command may
+				// still run; the result says so.
+				h.logger.Info("agent: a path the command writes is not undoable", "path", pc.Rel, "err", err)
+				uncovered = append(uncovered, uncoveredReason(pc.Rel, err))
+				continue
+			}
+			out = append(out, snapped{rel: pc.Rel, before: before, info: info, cs: cs})
 		}
-		cs, err := h.changes(ctx)
-		if err != nil {
-			h.logger.Warn("agent: no checkpoint for a command's writes", "err", err)
-			return out
+	}
+	return out, uncovered
+}
+
+// uncoveredReason says in a few words why a path is not in the checkpoint.
+func uncoveredReason(rel string, err error) string {
+	switch {
+	case errors.Is(err, checkpoint.ErrProtectedPath):
+		return rel + " (inside .git, which checkpoints never hold)"
+	case errors.Is(err, checkpoint.ErrTooLarge):
+		return rel + " (too large to snapshot)"
+	case errors.Is(err, checkpoint.ErrNotRegular):
+		return rel + " (not a regular file)"
+	}
+	return rel + " (" + err.Error() + ")"
+}
+
+// expandGlob checks name and, when it is a glob, every workspace path it
+// matches now, as the shell will expand it; a glob matching nothing is
+// passed to the command literally, so it stands for itself.
+func (h *terminalHandler) expandGlob(name string) []safety.PathCheck {
+	pc := h.check(name, safety.OpWrite)
+	if !strings.ContainsAny(name, "*?[") || pc.Resolved == "" {
+		return []safety.PathCheck{pc}
+	}
+	m, err := filepath.Glob(pc.Resolved)
+	if err != nil || len(m) == 0 {
+		return []safety.PathCheck{pc}
+	}
+	dotted := strings.HasPrefix(filepath.Base(name), ".")
+	var out []safety.PathCheck
+	for _, p := range m {
+		if strings.HasPrefix(filepath.Base(p), ".") && !dotted {
+			continue // the shell's * does not match hidden files; filepath.Glob does
 		}
-		before, rerr := h.read(pc.Rel)
-		if err := cs.Snapshot(ctx, pc.Rel); err != nil {
-			continue // a directory, .git, or too large: not undoable, but the command may still run
-		}
-		out = append(out, snapped{rel: pc.Rel, before: before, exists: rerr == nil, cs: cs})
+		out = append(out, h.check(p, safety.OpWrite))
+	}
+	if len(out) == 0 {
+		return []safety.PathCheck{pc}
 	}
 	return out
 }
 
-// record notes what the command changed in the snapshotted files.
+// record notes what the command changed in the snapshotted paths.
 func (h *terminalHandler) record(ctx context.Context, c *ToolCall, snaps []snapped, o *outcome) {
 	for _, s := range snaps {
-		after, err := h.read(s.rel)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) { // became a directory (mkdir)
-			releaseNonFile(ctx, s.cs, s.rel, h.logger)
+		after, info := h.state(s.rel)
+		if s.unchanged(after, info) {
 			continue
 		}
-		if (err == nil) == s.exists && bytes.Equal(after, s.before) {
+		err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: c.Tool}, s.rel)
+		if err != nil {
+			// Not recorded (a file became a directory, a directory grew
+			// too large): released, so undo neither reports it as someone
+			// else's change nor restores part of it.
+			releaseFromUndo(ctx, s.cs, s.rel, h.logger)
+			if !errors.Is(err, checkpoint.ErrNotRegular) {
+				h.logger.Warn("agent: command's change not recorded in the checkpoint", "path", s.rel, "err", err)
+				o.Text += "\n[not covered by undo: " + uncoveredReason(s.rel, err) + "]"
+			}
 			continue
 		}
-		if err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: c.Tool}, s.rel); err != nil {
-			h.logger.Warn("agent: command's change not recorded in the checkpoint", "path", s.rel, "err", err)
-			continue
+		if (s.info == nil || s.info.Mode().IsRegular()) && (info == nil || info.Mode().IsRegular()) {
+			st := edit.Count(s.before, after)
+			o.Added += st.Added
+			o.Removed += st.Removed
 		}
-		st := edit.Count(s.before, after)
-		o.Added += st.Added
-		o.Removed += st.Removed
 		o.Wrote = true
 		o.CheckpointID = s.cs.ID()
 	}
+}
+
+// state returns rel's content and file info (nil when it does not exist).
+func (h *terminalHandler) state(rel string) ([]byte, fs.FileInfo) {
+	info, err := h.files.Lstat(rel)
+	if err != nil {
+		return nil, nil
+	}
+	data, _ := h.files.ReadFile(rel) // nil for a directory
+	return data, info
 }
 
 // run executes the prepared call, marked with the effects the gate

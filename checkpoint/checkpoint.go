@@ -27,6 +27,11 @@ type Checkpoint struct {
 	files   map[string]FileRecord
 	nextSeq int64
 	deleted bool // Manager.Delete dropped it from the store
+	// trees maps a directory snapshotted and not yet recorded to the
+	// directories it held (itself included), so that Record can tell the
+	// directories the agent created inside it. In memory only: Snapshot
+	// and Record bracket one call.
+	trees map[string][]string
 }
 
 // ID returns the checkpoint's id, for Manager.Open after a restart.
@@ -287,7 +292,8 @@ func (c *Checkpoint) Rename(ctx context.Context, call Call, oldname, newname str
 
 // Snapshot takes name's pre-image now without changing it. Call it before
 // the agent changes a file by other means (a shell command, a formatter),
-// then Record afterwards.
+// then Record afterwards. For a directory it snapshots every regular file
+// beneath it (at most DefaultMaxTreeFiles, or WithMaxTreeFiles).
 func (c *Checkpoint) Snapshot(ctx context.Context, name string) error {
 	rel, err := key(c.m.files, name)
 	if err != nil {
@@ -297,6 +303,9 @@ func (c *Checkpoint) Snapshot(ctx context.Context, name string) error {
 	defer c.mu.Unlock()
 	if err := c.writable(); err != nil {
 		return err
+	}
+	if c.m.isDir(rel) {
+		return c.snapshotTree(ctx, rel)
 	}
 	defer c.m.lockPaths(rel)()
 	if rec, ok := c.files[rel]; ok && rec.Status == FilePending {
@@ -318,7 +327,10 @@ func (c *Checkpoint) Snapshot(ctx context.Context, name string) error {
 
 // Record notes the current content of name, changed by call since
 // Snapshot, as the agent's work: Undo will restore the snapshot, and Diff
-// and the per-call stats include it.
+// and the per-call stats include it. For a directory (then or now) it
+// records every file changed, removed or created beneath it; a path that
+// did not exist and is now a directory is recorded as a directory the
+// agent created, which Undo removes once empty.
 func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 	rel, err := key(c.m.files, name)
 	if err != nil {
@@ -329,16 +341,26 @@ func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
-	defer c.m.lockPaths(rel)()
-	rec, ok := c.files[rel]
-	if !ok || rec.Status != FilePending {
+	if !c.tracked(rel) {
+		// A link made since Snapshot: the snapshot is of the link's own
+		// name, which key now resolves through the link.
+		if nf, err := keyNoFollow(c.m.files, name); err == nil && c.tracked(nf) {
+			rel = nf
+		}
+	}
+	if !c.tracked(rel) {
 		return &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: no snapshot of this file in the checkpoint; call Snapshot before changing it", ErrNotFound)}
 	}
-	cur, data, err := c.m.capture(rel)
+	if c.m.isDir(rel) || c.trees[rel] != nil || c.pendingUnder(rel) {
+		return c.recordDir(ctx, call, rel)
+	}
+	defer c.m.lockPaths(rel)()
+	rec := c.files[rel]
+	cur, data, err := c.m.captureAfter(rel)
 	if err != nil {
 		return err
 	}
-	if cur.Same(rec.Post) {
+	if cur.Identical(rec.Post) {
 		return nil // nothing changed
 	}
 	b := Batch{Blobs: map[string][]byte{}}

@@ -58,28 +58,25 @@ func (d Diff) String() string {
 // Diff returns the net change of every file still pending in the
 // checkpoint (kept and undone files are not shown), in the order the
 // files were first touched. A rename whose destination did not exist
-// before shows as one renamed file.
+// before shows as one renamed file, whether it was made with Rename or
+// recorded around a command or tool (a file removed and another created
+// with exactly its content and mode).
 func (c *Checkpoint) Diff(ctx context.Context) (Diff, error) {
 	c.mu.Lock()
 	recs := c.sortedFiles()
 	c.mu.Unlock()
 	d := Diff{Checkpoint: c.info.ID}
+	source := renameSources(recs) // destination → source
 	renamed := map[string]bool{}
-	byPath := map[string]FileRecord{}
-	for _, r := range recs {
-		byPath[r.Path] = r
+	for _, src := range source {
+		renamed[src.Path] = true
 	}
 	for _, r := range recs {
-		if src, ok := byPath[r.RenamedFrom]; ok && r.RenamedFrom != "" && !r.Pre.Exists && !src.Post.Exists && src.Status == FilePending {
-			renamed[src.Path] = true
-		}
-	}
-	for _, r := range recs {
-		if r.Status != FilePending || renamed[r.Path] || r.Pre.Same(r.Post) {
+		if r.Status != FilePending || renamed[r.Path] || r.Pre.Identical(r.Post) {
 			continue
 		}
 		old, oldPath := r.Pre, r.Path
-		if src, ok := byPath[r.RenamedFrom]; ok && renamed[r.RenamedFrom] {
+		if src, ok := source[r.Path]; ok {
 			old, oldPath = src.Pre, src.Path
 		}
 		fd, err := c.fileDiff(ctx, oldPath, r.Path, old, r.Post)
@@ -92,6 +89,40 @@ func (c *Checkpoint) Diff(ctx context.Context) (Diff, error) {
 		d.Removed += fd.Removed
 	}
 	return d, nil
+}
+
+// renameSources pairs each pending new file with the pending removed
+// file it was renamed from: the one Rename named, or else the first
+// removed file with the same content and mode.
+func renameSources(recs []FileRecord) map[string]FileRecord {
+	gone := map[string]FileRecord{}
+	var goneOrder []string
+	for _, r := range recs {
+		if r.Status == FilePending && r.Pre.Exists && !r.Post.Exists {
+			gone[r.Path] = r
+			goneOrder = append(goneOrder, r.Path)
+		}
+	}
+	out := map[string]FileRecord{}
+	for _, r := range recs {
+		if r.Status != FilePending || r.Pre.Exists || !r.Post.Exists {
+			continue
+		}
+		src, ok := gone[r.RenamedFrom]
+		for _, p := range goneOrder {
+			if ok {
+				break
+			}
+			if g, live := gone[p]; live && g.Pre.Identical(r.Post) {
+				src, ok = g, true
+			}
+		}
+		if ok {
+			out[r.Path] = src
+			delete(gone, src.Path)
+		}
+	}
+	return out
 }
 
 // DiffFile returns the net change to one file.

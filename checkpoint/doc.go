@@ -15,7 +15,13 @@
 // stored: content-addressed by sha256 (so identical contents are stored
 // once), "did not exist" for a new file, permission bits kept. A rename
 // records both ends. After every agent write the post-image is recorded
-// too, so Undo can tell the agent's work from anyone else's.
+// too, so Undo can tell the agent's work from anyone else's. A directory
+// is covered through its files: Snapshot of a directory takes every file
+// beneath it, and Record finds the files (and empty directories) that
+// appeared in it, so a removed or moved folder comes back whole and a
+// created one goes. A symbolic link the agent makes is recorded and
+// removed by Undo; a link is never a pre-image, as it could not be put
+// back.
 //
 // # Undo never destroys work the agent did not do
 //

@@ -45,6 +45,11 @@ type (
 	chmoder interface {
 		Chmod(name string, mode fs.FileMode) error
 	}
+	// linkReader reads a symbolic link's target without following it:
+	// (*safety.Workspace).Readlink.
+	linkReader interface {
+		Readlink(name string) (string, error)
+	}
 )
 
 // key returns the canonical, slash-separated workspace-relative form of p
@@ -137,6 +142,29 @@ func (m *Manager) capture(rel string) (Image, []byte, error) {
 		return Image{}, nil, &PathError{Op: "snapshot", Path: rel, Err: err}
 	}
 	return Image{Exists: true, Hash: hashOf(data), Mode: fi.Mode().Perm()}, data, nil
+}
+
+// captureAfter is capture for what the agent left: it also accepts a
+// symbolic link (`ln -s`), whose image is its target, stored as its
+// content so that a diff shows it. Undo removes a link the agent made; a
+// pre-image is never a link (capture refuses one), since a link could
+// not be put back through Files.
+func (m *Manager) captureAfter(rel string) (Image, []byte, error) {
+	img, data, err := m.capture(rel)
+	r, ok := m.files.(linkReader)
+	if !errors.Is(err, ErrNotRegular) || !ok {
+		return img, data, err
+	}
+	fi, lerr := m.files.Lstat(native(rel))
+	if lerr != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return img, data, err
+	}
+	target, rerr := r.Readlink(native(rel))
+	if rerr != nil {
+		return img, data, err
+	}
+	data = []byte(target)
+	return Image{Exists: true, Hash: hashOf(data), Mode: fs.ModeSymlink | fi.Mode().Perm()}, data, nil
 }
 
 // missingParents returns the parent directories of rel that do not exist,

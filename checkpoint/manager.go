@@ -29,6 +29,7 @@ type Manager struct {
 	store   Store
 	log     *slog.Logger
 	maxSize int64
+	maxTree int // regular files one directory snapshot may cover
 	now     func() time.Time
 
 	mu   sync.Mutex
@@ -66,6 +67,19 @@ func WithMaxFileSize(n int64) Option {
 	}
 }
 
+// WithMaxTreeFiles sets how many regular files a snapshot of one
+// directory (rm -rf dir, a moved folder) may cover; a larger directory is
+// refused whole with ErrTooLarge. The default is DefaultMaxTreeFiles.
+func WithMaxTreeFiles(n int) Option {
+	return func(m *Manager) error {
+		if n <= 0 {
+			return fmt.Errorf("checkpoint: WithMaxTreeFiles(%d): the limit must be positive", n)
+		}
+		m.maxTree = n
+		return nil
+	}
+}
+
 // WithClock replaces time.Now, for reproducible tests.
 func WithClock(now func() time.Time) Option {
 	return func(m *Manager) error {
@@ -92,6 +106,7 @@ func New(files Files, store Store, opts ...Option) (*Manager, error) {
 		store:   store,
 		log:     slog.New(slog.DiscardHandler),
 		maxSize: DefaultMaxFileSize,
+		maxTree: DefaultMaxTreeFiles,
 		now:     time.Now,
 		open:    map[string]*Checkpoint{},
 	}

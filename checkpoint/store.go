@@ -35,7 +35,7 @@ type Info struct {
 type Image struct {
 	Exists bool
 	Hash   string      // empty when !Exists
-	Mode   fs.FileMode // permission bits; zero when !Exists
+	Mode   fs.FileMode // permission bits (and ModeSymlink for a link the agent made); zero when !Exists
 }
 
 // Same reports whether two images have the same existence and content.
@@ -45,6 +45,13 @@ func (i Image) Same(o Image) bool {
 		return false
 	}
 	return !i.Exists || i.Hash == o.Hash
+}
+
+// Identical reports whether two images are the same file: existence,
+// content and permission bits. A chmod is a change the agent can make
+// (chmod +x) and undo must reverse, though it is no conflicting edit.
+func (i Image) Identical(o Image) bool {
+	return i.Same(o) && i.Mode == o.Mode
 }
 
 // FileStatus is what has happened to one file of a checkpoint.

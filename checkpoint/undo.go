@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 )
 
 // UndoOptions controls Undo and UndoFile. The zero value is the safe
@@ -111,7 +112,9 @@ func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(strin
 	}
 	slices.Sort(dirs)
 	for _, d := range slices.Backward(slices.Compact(dirs)) {
-		_ = c.m.files.Remove(native(d)) // fails harmlessly when not empty or already gone
+		if c.m.isDir(d) { // never a file someone put where the directory was
+			_ = c.m.files.Remove(native(d)) // fails harmlessly when not empty or already gone
+		}
 	}
 	c.m.log.Info("checkpoint: undo", "checkpoint", c.info.ID, "restored", len(rep.Restored), "removed", len(rep.Removed),
 		"unchanged", len(rep.Unchanged), "skipped", len(rep.Skipped), "force", opts.Force)
@@ -125,14 +128,21 @@ func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(strin
 // reports it skipped (undone false). The caller commits the record.
 func (c *Checkpoint) undoFile(ctx context.Context, rec FileRecord, opts UndoOptions, rep *UndoReport) (_ FileRecord, undone bool, _ error) {
 	defer c.m.lockPaths(rec.Path)()
-	cur, _, err := c.m.capture(rec.Path)
+	if isDirRecord(rec) {
+		// A directory the agent created: it goes with the other created
+		// directories, once empty. It is not a file, so no report line.
+		rec.Status = FileUndone
+		return rec, true, nil
+	}
+	cur, _, err := c.m.captureAfter(rec.Path)
 	if err != nil && !(opts.Force && errors.Is(err, ErrNotRegular)) {
 		rep.Skipped = append(rep.Skipped, Skip{Path: rec.Path, Reason: err.Error()})
 		c.m.log.Warn("checkpoint: undo skipped file", "checkpoint", c.info.ID, "path", rec.Path, "err", err)
 		return rec, false, nil
 	}
 	switch {
-	case err == nil && cur.Same(rec.Pre):
+	case err == nil && cur.Same(rec.Pre) && (cur.Mode == rec.Pre.Mode || cur.Mode != rec.Post.Mode):
+		// Only a mode the agent set is reverted; anyone else's chmod stays.
 		rep.Unchanged = append(rep.Unchanged, rec.Path)
 	case err == nil && cur.Same(rec.Post) && !rec.Tainted, opts.Force:
 		if opts.Force && !(cur.Same(rec.Post) && !rec.Tainted) {
@@ -205,7 +215,8 @@ func (c *Checkpoint) Keep(ctx context.Context) error {
 }
 
 // KeepFile accepts the changes to one file; Undo leaves it alone from now
-// on. A later agent write to it starts from the kept content.
+// on. A later agent write to it starts from the kept content. For a
+// directory it accepts every file the checkpoint recorded beneath it.
 func (c *Checkpoint) KeepFile(ctx context.Context, name string) error {
 	rel, err := key(c.m.files, name)
 	if err != nil {
@@ -213,13 +224,22 @@ func (c *Checkpoint) KeepFile(ctx context.Context, name string) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	rec, ok := c.files[rel]
-	if !ok {
-		return &PathError{Op: "keep", Path: rel, Err: fmt.Errorf("%w: the checkpoint did not touch this file", ErrNotFound)}
+	var b Batch
+	for p, rec := range c.files {
+		if (p == rel || strings.HasPrefix(p, rel+"/")) && rec.Status == FilePending {
+			rec.Status = FileKept
+			b.Files = append(b.Files, rec)
+		}
 	}
-	if rec.Status != FilePending {
+	delete(c.trees, rel)
+	if len(b.Files) == 0 {
+		if _, ok := c.files[rel]; ok {
+			return nil // already kept or undone
+		}
+		if !c.m.isDir(rel) {
+			return &PathError{Op: "keep", Path: rel, Err: fmt.Errorf("%w: the checkpoint did not touch this file", ErrNotFound)}
+		}
 		return nil
 	}
-	rec.Status = FileKept
-	return c.commit(ctx, Batch{Files: []FileRecord{rec}})
+	return c.commit(ctx, b)
 }

@@ -26,6 +26,11 @@ func TestCommandPaths(t *testing.T) {
 		{"cp a.txt b.txt", "read:a.txt@0 write:b.txt@0"},
 		{"cp -t dest a b", "write:dest@0 read:a@0 read:b@0"},
 		{"mv old new", "write:old@0 write:new@0"},
+		{"mv -f .env x", "write:.env@0 write:x@0"},
+		{"cp -f .env x", "read:.env@0 write:x@0"},
+		{"mv -T old new", "write:old@0 write:new@0"},
+		{"rsync -f '- tmp' src/ dst/", "read:src/@0 write:dst/@0"},
+		{"rsync -t src dst", "read:src@0 write:dst@0"},
 		{"tee -a log.txt out.txt", "write:log.txt@0 write:out.txt@0"},
 		{"touch .git/hooks/pre-commit", "write:.git/hooks/pre-commit@0"},
 		{"rm -f .env", "write:.env@0"},
@@ -47,6 +52,15 @@ func TestCommandPaths(t *testing.T) {
 		{"cat \"$(echo .env)\"", ""},
 		{"find . -fprint out.txt", "write:out.txt@0"},
 		{"chmod 600 ~/.ssh/config", "write:~/.ssh/config@0"},
+		{"chmod -x run.sh", "write:run.sh@0"},
+		{"mkdir -p build/out", "write:build/out@0"},
+		{"mkdir -m 700 -p keys", "write:keys@0"},
+		{"tee -p .env", "write:.env@0"},
+		{"touch -d yesterday -c a.txt", "write:a.txt@0"},
+		{"truncate -s 0 log.txt", "write:log.txt@0"},
+		{"patch -p 1 main.go", "write:main.go@0"},
+		{"chmod -R -w src", "write:src@0"},
+		{"chmod +x run.sh", "write:run.sh@0"},
 	} {
 		a := AnalyzeCommand(tc.cmd)
 		var got []string

@@ -43,8 +43,27 @@ func remove(c *call) {
 
 var worldWritable = regexp.MustCompile(`^(0?[0-7]?[0-7][0-7][2367]|[ugoa]*[+=][rwxXst]*w[rwxXst]*|[0-7]*[4-7][0-7]{3}|[ugoa]*[+=][rwxX]*s[rwxXst]*)$`)
 
+// minusMode is a symbolic chmod mode that starts with a minus (-x,
+// -rw): chmod takes it for the mode, not for an option.
+var minusMode = regexp.MustCompile(`^-[rwxXst]+$`)
+
 func permissions(c *call) {
-	flags, ops := opts(c.args, "--reference", false)
+	args := c.args
+	var mode []word
+	if c.base == "chmod" {
+		for i, w := range args {
+			if w.s == "--" {
+				break
+			}
+			if !w.dynamic && minusMode.MatchString(w.s) {
+				mode = []word{w}
+				args = append(append([]word{}, args[:i]...), args[i+1:]...)
+				break
+			}
+		}
+	}
+	flags, ops := opts(args, "--reference", false)
+	ops = append(mode, ops...)
 	recursive := has(flags, "R", "--recursive")
 	if len(ops) == 0 {
 		c.concern(SeverityMedium, false, c.base+" changes file metadata")
@@ -76,6 +95,24 @@ func permissions(c *call) {
 	}
 }
 
+// valuedOptions lists the options of a copying command that take a
+// value, per command: the same letter means different things (-f is
+// mv's --force but rsync's --filter; -t is cp's --target-directory but
+// rsync's --times), and taking a flag's operand for its value would hide
+// a path from the analysis (`mv -f .env x`).
+func valuedOptions(base string) string {
+	switch base {
+	case "install":
+		return "-t --target-directory -S --suffix -m --mode -o --owner -g --group"
+	case "rsync":
+		return "-e --rsh --rsync-path --exclude --include --filter -f -T --temp-dir"
+	case "scp", "sftp":
+		return "-c -F -i -J -l -o -P -S"
+	default: // cp, mv, ln, link
+		return "-t --target-directory -S --suffix"
+	}
+}
+
 func copyMove(c *call) {
 	switch c.base {
 	case "scp", "sftp":
@@ -91,9 +128,9 @@ func copyMove(c *call) {
 			c.concern(SeverityHigh, true, "rsync runs a remote shell command ("+f+")")
 		}
 	}
-	flags, ops := opts(c.args, "-t --target-directory -S --suffix -m --mode -o --owner -g --group -e --rsh --rsync-path --exclude --include --filter -f -T", false)
+	flags, ops := opts(c.args, valuedOptions(c.base), false)
 	dest := -1
-	if _, ok := hasPrefixFlag(flags, "-t", "--target-directory"); ok {
+	if _, ok := hasPrefixFlag(flags, "-t", "--target-directory"); ok && c.base != "rsync" {
 		for i, w := range c.args {
 			if (w.s == "-t" || w.s == "--target-directory") && i+1 < len(c.args) {
 				c.path(c.args[i+1], OpWrite)
@@ -155,8 +192,29 @@ func remoteSpec(s string) bool {
 	return ok && host != "" && !strings.ContainsAny(host, "/") && !strings.HasPrefix(s, "-")
 }
 
+// writeValued lists the options of a file-writing command that take a
+// value, per command, like valuedOptions: `mkdir -p dir` and `tee -p
+// out` take -p alone, so reading the next word as its value would hide
+// the path written.
+func writeValued(base string) string {
+	switch base {
+	case "tee":
+		return ""
+	case "touch":
+		return "-r --reference -t -d --date"
+	case "mkdir", "mkfifo", "mknod":
+		return "-m --mode --context"
+	case "truncate":
+		return "-s --size -r --reference"
+	case "patch":
+		return "-p -i --input -o --output -d --directory -r --reject-file -F --fuzz -D --ifdef -B --prefix -z --suffix"
+	default: // archivers
+		return "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x"
+	}
+}
+
 func writeFiles(c *call) {
-	flags, ops := opts(c.args, "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x", false)
+	flags, ops := opts(c.args, writeValued(c.base), false)
 	switch c.base {
 	case "tar", "unzip", "gunzip", "gzip", "zip", "bzip2", "xz", "unxz", "7z":
 		if f, ok := hasPrefixFlag(flags, "--to-command", "--checkpoint-action", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F", "-TT", "--unzip-command", "--rsh-command"); ok && (c.base == "tar" || c.base == "zip") {

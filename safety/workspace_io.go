@@ -182,6 +182,53 @@ func (w *Workspace) Remove(path string) error {
 	return nil
 }
 
+// Chmod sets the permission bits of the file path, exactly (no umask):
+// what a checkpoint needs to put back a mode a command changed. A final
+// symlink is followed, as chmod(1) does; the parent directory is held and
+// re-validated first, like Remove.
+func (w *Workspace) Chmod(path string, mode fs.FileMode) error {
+	if f, sub, ok := w.route(path); ok {
+		return asWritten(f.ws.Chmod(sub, mode), path)
+	}
+	pc, err := w.use("chmod", path, OpWrite, true)
+	if err != nil {
+		return err
+	}
+	dir, err := w.pinParent("chmod", path, OpWrite, true, pc)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	_, base := splitRel(pc.Rel)
+	if err := dir.Chmod(base, mode.Perm()); err != nil {
+		return w.ioErr("chmod", path, OpWrite, true, pc, err)
+	}
+	return nil
+}
+
+// Readlink returns the target of the symbolic link path, as written in
+// the link (it may point anywhere; nothing is followed).
+func (w *Workspace) Readlink(path string) (string, error) {
+	if f, sub, ok := w.route(path); ok {
+		return f.ws.Readlink(sub)
+	}
+	pc, err := w.use("readlink", path, OpRead, false)
+	if err != nil {
+		return "", err
+	}
+	dir, err := w.pinParent("readlink", path, OpRead, false, pc)
+	if err != nil {
+		return "", err
+	}
+	defer dir.Close()
+	_, base := splitRel(pc.Rel)
+	target, err := dir.Readlink(base)
+	if err != nil {
+		return "", w.ioErr("readlink", path, OpRead, false, pc, err)
+	}
+	return target, nil
+}
+
 // Rename moves oldpath to newpath; both must be inside the workspace. A
 // final symlink is moved itself, not its target. Both parent directories
 // are held and re-validated first; within one directory the rename then
