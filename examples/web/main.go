@@ -51,6 +51,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
 )
@@ -73,6 +74,7 @@ type options struct {
 	readOnlyCmds    bool
 	logLevel        slog.Level
 	mcpConfig       string
+	folders         folders.Flag
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -109,6 +111,7 @@ flags:
 	var o options
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on; port 0 picks a free one. Anything but a loopback address exposes the agent to the network")
 	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
+	fs.Var(&o.folders, "folder", folders.Usage)
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
 	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share (default: in memory)")
 	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before the action is denied")

@@ -58,7 +58,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if err != nil {
 		return nil, err
 	}
-	ws, err := safety.OpenWorkspace(o.workspace)
+	ws, err := safety.OpenWorkspace(o.workspace, o.folders.Options()...)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
