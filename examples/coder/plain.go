@@ -259,12 +259,16 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 
 // undo reverts a checkpoint named by id or by its number in the list.
 func (p *plain) undo(ctx context.Context, args []string) {
-	infos, err := p.app.checkpoints(ctx)
-	if err != nil || len(infos) == 0 {
+	picker, err := newUndoPicker(ctx, p.app, p.st)
+	if err != nil {
+		p.println(p.st.bad.Render("error: " + err.Error()))
+		return
+	}
+	if picker == nil {
 		p.println(p.st.dim.Render("no checkpoints in this session yet"))
 		return
 	}
-	picker := &undoPicker{a: p.app, st: p.st, infos: infos, sel: len(infos) - 1}
+	infos := picker.infos
 	if len(args) == 0 {
 		p.println(picker.view(plainWidth))
 		p.println(p.st.dim.Render("/undo N or /undo ID undoes one; /undo N since also every later one"))

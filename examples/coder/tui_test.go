@@ -312,6 +312,12 @@ func TestReviewFlow(t *testing.T) {
 	tm.Type("tidy the list")
 	tm.Send(press("enter"))
 	waitOutput("Spelled out two items")
+	// The /undo picker shows each checkpoint's review state as the
+	// checkpoint tells it: open before the review, decided after it.
+	tm.Type("/undo")
+	tm.Send(press("enter"))
+	waitOutput("open    tidy the list")
+	tm.Send(press("esc"))
 	tm.Type("/review")
 	tm.Send(press("enter"))
 	waitOutput("hunk 1/2")
@@ -319,6 +325,10 @@ func TestReviewFlow(t *testing.T) {
 	waitOutput("hunk 1/1")
 	tm.Send(press("r"))
 	waitOutput("review: 1 accepted, 1 rejected")
+	tm.Type("/undo")
+	tm.Send(press("enter"))
+	waitOutput("decided tidy the list")
+	tm.Send(press("esc"))
 	tm.Type("/compact")
 	tm.Send(press("enter"))
 	waitOutput("nothing to compact yet")
