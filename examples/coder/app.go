@@ -26,6 +26,7 @@ import (
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
+	"github.com/tetherdev/tether/tools/pdftools"
 )
 
 // app is everything the coder does that is not drawing: the workspace,
@@ -83,6 +84,9 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		bopts.Sandbox = a.ws.NewSandbox(o.folders.Dirs()...)
 	}
 	if _, err := builtin.Register(reg, a.ws, bopts); err != nil {
+		return nil, err
+	}
+	if err := reg.Register(pdftools.NewRead(a.ws)); err != nil {
 		return nil, err
 	}
 	if o.mcpConfig != "" {

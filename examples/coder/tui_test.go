@@ -424,3 +424,21 @@ func TestReviewConflict(t *testing.T) {
 		t.Errorf("a refused rejection was counted")
 	}
 }
+
+// TestLiveStep shows how far a running read has come (a chunk of a file,
+// a page of a PDF) beside its action, and drops it once the call is done.
+func TestLiveStep(t *testing.T) {
+	tr := newTranscript(newStyles(), &markdown{})
+	tr.apply(event.ProgressGroupStarted{GroupID: "g", Title: "Reading files"})
+	tr.apply(event.ToolAction{GroupID: "g", CallID: "c", Tool: "read_pdf", Status: event.StatusRunning, Title: "Reading paper.pdf"})
+	tr.apply(event.ToolProgress{CallID: "c", Tool: "read_pdf", Title: "Reading paper.pdf page 1 of 3", Done: 1, Total: 3})
+	tr.apply(event.ToolProgress{CallID: "c", Tool: "read_pdf", Title: "Reading paper.pdf page 2 of 3", Done: 2, Total: 3})
+	out := ansi.Strip(tr.render(80, "*"))
+	if !strings.Contains(out, "* Reading paper.pdf · Reading paper.pdf page 2 of 3") || strings.Contains(out, "page 1 of 3") {
+		t.Errorf("running read does not show its latest page:\n%s", out)
+	}
+	tr.apply(event.ToolAction{GroupID: "g", CallID: "c", Tool: "read_pdf", Status: event.StatusSuccess, Title: "Read paper.pdf"})
+	if out := ansi.Strip(tr.render(80, "*")); strings.Contains(out, "page 2 of 3") || !strings.Contains(out, "✓ Read paper.pdf") {
+		t.Errorf("finished read still shows its step:\n%s", out)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
+	"github.com/tetherdev/tether/tools/pdftools"
 )
 
 //go:embed static
@@ -75,6 +76,9 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	reg := &tools.Registry{}
 	shell, err := builtin.Register(reg, ws, builtin.Options{})
 	if err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
+	if err := reg.Register(pdftools.NewRead(ws)); err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	if o.mcpConfig != "" {
