@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
@@ -107,8 +108,19 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 		writeError(w, statusOf(err), err)
 		return
 	}
+	if s.board != nil {
+		// Another web process on the database may run this session's
+		// turn; its events reach this page from the store.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		go l.follow(ctx, followEvery, s.logger)
+	}
 	l.stream(r.Context(), w, after, func() bool { return s.running(id) })
 }
+
+// followEvery is how often an open event stream looks for events another
+// process stored: how late a card from another web process appears.
+const followEvery = 250 * time.Millisecond
 
 // promptRequest is one user turn.
 type promptRequest struct {
@@ -178,7 +190,7 @@ func (s *server) approve(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &ans) {
 		return
 	}
-	if err := s.approvals.resolve(ans); err != nil {
+	if err := s.approvals.resolve(r.Context(), ans); err != nil {
 		writeError(w, statusOf(err), err)
 		return
 	}

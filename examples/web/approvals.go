@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/approval/pgapproval"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -16,9 +18,15 @@ import (
 // card (ApprovalRequested) just before it registers the request with the
 // Manager, so a quick click can arrive first; such an early answer is
 // kept and applied the moment the request is registered.
+//
+// With a PostgreSQL -db, the Manager's requests are also published on a
+// pgapproval board, so that a card of a turn running in another web
+// process on the same database is answered there, through the database.
 type approvals struct {
-	manager *approval.Manager
-	logger  *slog.Logger
+	manager  *approval.Manager
+	approver approval.Approver // the agent's: the Manager, or the board's wrapper of it
+	board    *pgapproval.Board // nil without a shared database
+	logger   *slog.Logger
 
 	// mu guards shown: the ids of cards on screen and not yet resolved,
 	// each with the severity it showed and an answer that came before
@@ -32,9 +40,15 @@ type card struct {
 	early    *approval.Response
 }
 
-func newApprovals(timeout time.Duration, logger *slog.Logger) *approvals {
-	a := &approvals{logger: logger, shown: map[string]*card{}}
+// newApprovals makes the Manager; board, when not nil, shares its
+// requests with the other processes on the database.
+func newApprovals(timeout time.Duration, board *pgapproval.Board, logger *slog.Logger) *approvals {
+	a := &approvals{logger: logger, board: board, shown: map[string]*card{}}
 	a.manager = &approval.Manager{Timeout: timeout, Notify: a.notify}
+	a.approver = a.manager
+	if board != nil {
+		a.approver = board.Approver(a.manager) // after Notify is set: it wraps it
+	}
 	return a
 }
 
@@ -77,8 +91,9 @@ type answer struct {
 
 var errBadAnswer = errors.New("bad approval answer")
 
-// resolve applies the page's answer to a card.
-func (a *approvals) resolve(ans answer) error {
+// resolve applies the page's answer to a card: one of this process's
+// turns, or, through the board, another process's.
+func (a *approvals) resolve(ctx context.Context, ans answer) error {
 	if ans.ID == "" {
 		return fmt.Errorf(`%w: "id" is required: the id of the approval card`, errBadAnswer)
 	}
@@ -93,23 +108,53 @@ func (a *approvals) resolve(ans answer) error {
 	default:
 		return fmt.Errorf("%w: choice %q: want allow_once, allow_session or deny", errBadAnswer, ans.Choice)
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	c := a.shown[ans.ID]
-	if resp.Choice == approval.AllowSession && c != nil && c.severity == safety.SeverityCritical.String() {
-		// The card offers no such button; a hand-made request gets told why.
-		return fmt.Errorf("%w: a critical action can only be allowed once", errBadAnswer)
-	}
-	err := a.manager.Resolve(ans.ID, resp)
-	if errors.Is(err, approval.ErrUnknownRequest) && c != nil {
-		if c.early != nil {
-			return fmt.Errorf("%w: %s was already answered", approval.ErrStale, ans.ID)
-		}
-		c.early = &resp // applied by notify on registration
-		err = nil
+	local, err := a.resolveLocal(ans.ID, resp)
+	if !local && a.board != nil {
+		err = a.resolveShared(ctx, ans.ID, resp)
 	}
 	if err == nil {
-		a.logger.Info("web: approval answered", "id", ans.ID, "choice", ans.Choice)
+		a.logger.Info("web: approval answered", "id", ans.ID, "choice", ans.Choice, "here", local)
 	}
 	return err
+}
+
+// errCriticalOnce refuses a session grant of a critical action: the card
+// offers no such button; a hand-made request gets told why.
+var errCriticalOnce = fmt.Errorf("%w: a critical action can only be allowed once", errBadAnswer)
+
+// resolveLocal answers a card of this process's turns; local is false
+// when neither the Manager nor a card on screen knows the id.
+func (a *approvals) resolveLocal(id string, resp approval.Response) (local bool, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c := a.shown[id]
+	if resp.Choice == approval.AllowSession && c != nil && c.severity == safety.SeverityCritical.String() {
+		return true, errCriticalOnce
+	}
+	err = a.manager.Resolve(id, resp)
+	if errors.Is(err, approval.ErrUnknownRequest) && c != nil {
+		if c.early != nil {
+			return true, fmt.Errorf("%w: %s was already answered", approval.ErrStale, id)
+		}
+		c.early = &resp // applied by notify on registration
+		return true, nil
+	}
+	return !errors.Is(err, approval.ErrUnknownRequest), err
+}
+
+// resolveShared answers a request another process published. The board
+// says whether it is still open: the first answer from any process wins.
+func (a *approvals) resolveShared(ctx context.Context, id string, resp approval.Response) error {
+	if resp.Choice == approval.AllowSession {
+		pending, err := a.board.Pending(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range pending {
+			if r.ID == id && r.Severity >= safety.SeverityCritical {
+				return errCriticalOnce
+			}
+		}
+	}
+	return a.board.Resolve(ctx, id, resp)
 }

@@ -32,7 +32,9 @@
 // -approval-timeout is denied. Sessions persist in -db when given, so they
 // and their checkpoints can be resumed after a restart: a SQLite file, or
 // a postgres:// URL that several web processes share (each lists and
-// resumes the others' sessions; a turn runs in one process at a time).
+// resumes the others' sessions; a turn runs in one process at a time, and
+// its events and approval cards reach the pages of every process, any of
+// which may answer them).
 //
 // Exit status: 2 for bad flags, 1 when the server cannot start.
 package main
@@ -113,7 +115,7 @@ flags:
 	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
 	fs.Var(&o.folders, "folder", folders.Usage)
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
-	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share (default: in memory)")
+	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share, each showing and answering the others' turns and approval cards (default: in memory)")
 	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before the action is denied")
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")

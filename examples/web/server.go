@@ -16,6 +16,7 @@ import (
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/approval/pgapproval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm/modelstr"
@@ -38,6 +39,7 @@ type server struct {
 	sessions  *session.Manager
 	closers   []func() error
 	approvals *approvals
+	board     *pgapproval.Board // with a PostgreSQL -db: approvals shared between processes
 	logger    *slog.Logger
 	baseCtx   context.Context
 	closeOnce sync.Once
@@ -102,7 +104,15 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 			rules.Allow = append(rules.Allow, r)
 		}
 	}
-	s.approvals = newApprovals(o.approvalTimeout, logger)
+	if isPostgres(o.db) {
+		// Cards are shared with the other web processes on the database,
+		// so a turn running in one is answered from the page of any.
+		if s.board, err = pgapproval.Open(ctx, o.db, pgapproval.WithLogger(logger)); err != nil {
+			return nil, fmt.Errorf("approvals: %w", err)
+		}
+		s.closers = append(s.closers, s.board.Close)
+	}
+	s.approvals = newApprovals(o.approvalTimeout, s.board, logger)
 	cfg := agent.Config{
 		Model:           model,
 		Tools:           reg,
@@ -110,7 +120,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		CommandDir:      shell.Cwd,
 		CommandRules:    rules,
 		Policy:          approval.Interactive(),
-		Approver:        s.approvals.manager,
+		Approver:        s.approvals.approver,
 		ApprovalTimeout: -1, // the Manager's own timeout applies
 		Checkpoints:     cps,
 		Sink:            event.SinkFunc(s.emit),
@@ -188,16 +198,13 @@ func (s *server) emit(ctx context.Context, e event.Event) error {
 	case event.ApprovalResolved:
 		s.approvals.forget(e.ID) // also a card the Manager never saw (cancelled first)
 	}
-	b, err := event.Marshal(e)
-	if err != nil {
-		return err
-	}
 	l, err := s.liveLog(ctx, id)
 	if err != nil {
 		return err
 	}
-	l.appendJSON(b)
-	return nil
+	// The store already holds e; a cancelled turn's last events must
+	// still reach the page.
+	return l.feed(context.WithoutCancel(ctx))
 }
 
 // liveLog returns the session's log, loading its stored events the first
@@ -212,16 +219,9 @@ func (s *server) liveLog(ctx context.Context, id string) (*liveLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := newLiveLog()
-	for ev, err := range sess.Events(ctx, 0) {
-		if err != nil {
-			return nil, fmt.Errorf("session %s: reading its events: %w", id, err)
-		}
-		b, err := event.Marshal(ev.Event)
-		if err != nil {
-			return nil, err
-		}
-		l.entries = append(l.entries, b)
+	l := newLiveLog(sess)
+	if err := l.feed(ctx); err != nil {
+		return nil, err
 	}
 	s.logs[id] = l
 	return l, nil
