@@ -129,6 +129,8 @@ func (c *approvalCard) view(width, height int, now time.Time) string {
 	}
 	lines = append(lines, "")
 	if c.refusing {
+		// The input draws its placeholder only as wide as it is told.
+		c.in.SetWidth(max(width-8-lipgloss.Width(c.in.Prompt), 10))
 		lines = append(lines, c.in.View(), st.dim.Render("Enter refuses · Esc goes back"))
 	} else {
 		choices := st.ok.Render("[y]") + " allow once  "

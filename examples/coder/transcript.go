@@ -280,6 +280,9 @@ func (t *transcript) renderBlock(b *block, width int, frame string) string {
 		head := "▸ thinking…"
 		if !b.open {
 			head = fmt.Sprintf("▸ thought for %s", b.dur.Round(100*time.Millisecond))
+			if b.dur < 50*time.Millisecond {
+				head = "▸ thought for a moment" // not "0s": it did think
+			}
 		}
 		if !t.expandThinking {
 			return st.dim.Render(head + "  (ctrl+t expands)")
