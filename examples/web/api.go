@@ -24,7 +24,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, fmt.Errorf("request body: %w", err))
+		writeError(w, http.StatusBadRequest, fmt.Errorf("request body: want one JSON object with the fields this endpoint takes: %w", err))
 		return false
 	}
 	return true
@@ -58,6 +58,15 @@ func statusOf(err error) int {
 }
 
 var errBadRequest = errors.New("bad request")
+
+// openSession opens the session a request names; a request that names
+// none is told what to send.
+func (s *server) openSession(ctx context.Context, id string) (*session.Session, error) {
+	if id == "" {
+		return nil, fmt.Errorf(`%w: "session" is required: the id of a session (GET /api/sessions lists them; POST /api/sessions makes one)`, errBadRequest)
+	}
+	return s.sessions.Open(ctx, id)
+}
 
 func (s *server) listSessions(w http.ResponseWriter, r *http.Request) {
 	list, err := s.sessions.List(r.Context())
@@ -145,7 +154,7 @@ func (s *server) prompt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, errors.New(`"text" is empty: type a prompt`))
 		return
 	}
-	sess, err := s.sessions.Open(r.Context(), req.Session)
+	sess, err := s.openSession(r.Context(), req.Session)
 	if err != nil {
 		writeError(w, statusOf(err), err)
 		return
@@ -180,6 +189,10 @@ func (s *server) cancel(w http.ResponseWriter, r *http.Request) {
 		Session string `json:"session"`
 	}
 	if !decode(w, r, &req) {
+		return
+	}
+	if req.Session == "" {
+		writeError(w, http.StatusBadRequest, fmt.Errorf(`%w: "session" is required: the session whose turn to stop`, errBadRequest))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"stopped": s.stopTurn(req.Session)})

@@ -34,7 +34,7 @@ type fileView struct {
 // changes lists the session's checkpoints, newest first, with the net
 // change of each one that still has something to decide.
 func (s *server) changes(w http.ResponseWriter, r *http.Request) {
-	sess, err := s.sessions.Open(r.Context(), r.URL.Query().Get("session"))
+	sess, err := s.openSession(r.Context(), r.URL.Query().Get("session"))
 	if err != nil {
 		writeError(w, statusOf(err), err)
 		return
@@ -114,7 +114,7 @@ func (s *server) checkpointAction(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	sess, err := s.sessions.Open(r.Context(), req.Session)
+	sess, err := s.openSession(r.Context(), req.Session)
 	if err != nil {
 		writeError(w, statusOf(err), err)
 		return

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -58,6 +59,33 @@ func TestChangesShowReviewState(t *testing.T) {
 		}
 		if got, files := review(); got != step.review || files != step.files {
 			t.Errorf("after %q %s: review %q with %d files, want %q with %d", step.action, step.path, got, files, step.review, step.files)
+		}
+	}
+}
+
+// TestRequestsWithoutSession: a request that names no session is told
+// what to send, not that session "" does not exist.
+func TestRequestsWithoutSession(t *testing.T) {
+	ts := startServer(t, `{"content":"unused"}`+"\n", nil)
+	for _, path := range []string{"/api/prompt", "/api/checkpoint", "/api/cancel"} {
+		body := map[string]any{}
+		if path == "/api/prompt" {
+			body["text"] = "hello"
+		}
+		if code, resp := ts.post(t, path, body); code != http.StatusBadRequest || !strings.Contains(resp["error"].(string), `"session" is required`) {
+			t.Errorf("POST %s without a session: %d %v", path, code, resp)
+		}
+	}
+	for _, path := range []string{"/api/changes", "/api/events"} {
+		resp, err := ts.client.Get(ts.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]string
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body["error"], `"session" is required`) {
+			t.Errorf("GET %s without a session: %d %v", path, resp.StatusCode, body)
 		}
 	}
 }

@@ -215,7 +215,7 @@ func (s *server) liveLog(ctx context.Context, id string) (*liveLog, error) {
 	if l, ok := s.logs[id]; ok {
 		return l, nil
 	}
-	sess, err := s.sessions.Open(ctx, id)
+	sess, err := s.openSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
