@@ -77,7 +77,11 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, rg Range, onPage fu
 	if err != nil {
 		return Doc{}, openError(err)
 	}
-	n := rd.NumPage()
+	pages, err := pageList(rd)
+	if err != nil {
+		return Doc{}, err
+	}
+	n := len(pages)
 	doc = Doc{Pages: n, Title: strings.TrimSpace(rd.Trailer().Key("Info").Key("Title").Text())}
 	first := max(rg.First, 1)
 	if n == 0 {
@@ -101,7 +105,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, rg Range, onPage fu
 		if i > first && b.Len() >= MaxOutputBytes {
 			break
 		}
-		text := strings.TrimSpace(pageText(rd.Page(i), MaxOutputBytes))
+		text := strings.TrimSpace(pageText(pages[i-1], MaxOutputBytes))
 		fmt.Fprintf(&b, "--- Page %d of %d ---\n", i, n)
 		if text == "" {
 			doc.EmptyPages++
