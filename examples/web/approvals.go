@@ -37,7 +37,10 @@ type approvals struct {
 
 type card struct {
 	severity string
-	early    *approval.Response
+	// remote: the card's turn runs in another process on the database,
+	// which alone can register it; it is answered through the board.
+	remote bool
+	early  *approval.Response
 }
 
 // newApprovals makes the Manager; board, when not nil, shares its
@@ -52,11 +55,12 @@ func newApprovals(timeout time.Duration, board *pgapproval.Board, logger *slog.L
 	return a
 }
 
-// announce notes a card as it is sent to the page.
-func (a *approvals) announce(r event.ApprovalRequested) {
+// announce notes a card as it is sent to the page; remote says its turn
+// runs in another process.
+func (a *approvals) announce(r event.ApprovalRequested, remote bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.shown[r.ID] = &card{severity: r.Display.Severity}
+	a.shown[r.ID] = &card{severity: r.Display.Severity, remote: remote}
 }
 
 // forget drops a card once the agent reports it resolved.
@@ -108,9 +112,9 @@ func (a *approvals) resolve(ctx context.Context, ans answer) error {
 	default:
 		return fmt.Errorf("%w: choice %q: want allow_once, allow_session or deny", errBadAnswer, ans.Choice)
 	}
-	local, err := a.resolveLocal(ans.ID, resp)
+	local, remote, err := a.resolveLocal(ans.ID, resp)
 	if !local && a.board != nil {
-		err = a.resolveShared(ctx, ans.ID, resp)
+		err = a.resolveShared(ctx, ans.ID, resp, remote)
 	}
 	if err == nil {
 		a.logger.Info("web: approval answered", "id", ans.ID, "choice", ans.Choice, "here", local)
@@ -122,39 +126,26 @@ func (a *approvals) resolve(ctx context.Context, ans answer) error {
 // offers no such button; a hand-made request gets told why.
 var errCriticalOnce = fmt.Errorf("%w: a critical action can only be allowed once", errBadAnswer)
 
-// resolveLocal answers a card of this process's turns; local is false
-// when neither the Manager nor a card on screen knows the id.
-func (a *approvals) resolveLocal(id string, resp approval.Response) (local bool, err error) {
+// resolveLocal answers a card of this process's turns. local is false
+// when the card is not this process's to answer: remote when the page
+// showed it from another process's turn, else when nothing here knows it.
+func (a *approvals) resolveLocal(id string, resp approval.Response) (local, remote bool, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	c := a.shown[id]
 	if resp.Choice == approval.AllowSession && c != nil && c.severity == safety.SeverityCritical.String() {
-		return true, errCriticalOnce
+		return true, false, errCriticalOnce
+	}
+	if c != nil && c.remote {
+		return false, true, nil
 	}
 	err = a.manager.Resolve(id, resp)
 	if errors.Is(err, approval.ErrUnknownRequest) && c != nil {
 		if c.early != nil {
-			return true, fmt.Errorf("%w: %s was already answered", approval.ErrStale, id)
+			return true, false, fmt.Errorf("%w: %s was already answered", approval.ErrStale, id)
 		}
 		c.early = &resp // applied by notify on registration
-		return true, nil
+		return true, false, nil
 	}
-	return !errors.Is(err, approval.ErrUnknownRequest), err
-}
-
-// resolveShared answers a request another process published. The board
-// says whether it is still open: the first answer from any process wins.
-func (a *approvals) resolveShared(ctx context.Context, id string, resp approval.Response) error {
-	if resp.Choice == approval.AllowSession {
-		pending, err := a.board.Pending(ctx)
-		if err != nil {
-			return err
-		}
-		for _, r := range pending {
-			if r.ID == id && r.Severity >= safety.SeverityCritical {
-				return errCriticalOnce
-			}
-		}
-	}
-	return a.board.Resolve(ctx, id, resp)
+	return !errors.Is(err, approval.ErrUnknownRequest), false, err
 }

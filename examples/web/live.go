@@ -29,6 +29,7 @@ import (
 // a page sees a turn that runs in another web process as it happens.
 type liveLog struct {
 	sess *session.Session
+	note func(event.Event) // sees each stored event before the page does
 
 	mu      sync.Mutex
 	entries [][]byte      // entries[i] has sequence number i+1
@@ -38,8 +39,8 @@ type liveLog struct {
 	stored int64      // Seq of the last stored event appended; guarded by feedMu
 }
 
-func newLiveLog(sess *session.Session) *liveLog {
-	return &liveLog{sess: sess, changed: make(chan struct{})}
+func newLiveLog(sess *session.Session, note func(event.Event)) *liveLog {
+	return &liveLog{sess: sess, note: note, changed: make(chan struct{})}
 }
 
 // feed appends the session's stored events that are not in the log yet.
@@ -54,6 +55,7 @@ func (l *liveLog) feed(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		l.note(ev.Event)
 		l.appendJSON(b)
 		l.stored = ev.Seq
 	}

@@ -188,42 +188,53 @@ func (s *server) close() {
 }
 
 // emit is the executors' sink, called after the session store persisted
-// the event: it notes approval cards and appends the event to the live
-// log of the session the turn runs in.
+// the event: it feeds the session's live log from the store, which is
+// where the page's events come from.
 func (s *server) emit(ctx context.Context, e event.Event) error {
 	id, _ := ctx.Value(sessionKey{}).(string)
+	// The store already holds e; a cancelled turn's last events must
+	// still reach the page.
+	_, err := s.liveLog(context.WithoutCancel(ctx), id)
+	return err
+}
+
+// noteCard keeps the approval cards of session id in step with its
+// events, wherever its turn runs: a card of a turn that is not running
+// here is another process's, answered through the board.
+func (s *server) noteCard(id string, e event.Event) {
 	switch e := e.(type) {
 	case event.ApprovalRequested:
-		s.approvals.announce(e)
+		s.approvals.announce(e, !s.running(id))
 	case event.ApprovalResolved:
 		s.approvals.forget(e.ID) // also a card the Manager never saw (cancelled first)
 	}
-	l, err := s.liveLog(ctx, id)
-	if err != nil {
-		return err
-	}
-	// The store already holds e; a cancelled turn's last events must
-	// still reach the page.
-	return l.feed(context.WithoutCancel(ctx))
 }
 
-// liveLog returns the session's log, loading its stored events the first
-// time, so a resumed session shows its past turns.
+// liveLog returns the session's log holding at least every event stored
+// so far, loading its past events the first time, so a resumed session
+// shows its past turns.
 func (s *server) liveLog(ctx context.Context, id string) (*liveLog, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if l, ok := s.logs[id]; ok {
-		return l, nil
+	l, ok := s.logs[id]
+	s.mu.Unlock()
+	if !ok {
+		sess, err := s.openSession(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		if l, ok = s.logs[id]; !ok {
+			l = newLiveLog(sess, func(e event.Event) { s.noteCard(id, e) })
+			s.logs[id] = l
+		}
+		s.mu.Unlock()
 	}
-	sess, err := s.openSession(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	l := newLiveLog(sess)
+	// Outside s.mu: feeding reads the store, and notes cards, which asks
+	// whether a turn runs here. Another caller's feed in progress is
+	// waited for, so the log is whole when this returns.
 	if err := l.feed(ctx); err != nil {
 		return nil, err
 	}
-	s.logs[id] = l
 	return l, nil
 }
 
