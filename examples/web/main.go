@@ -98,7 +98,9 @@ OPENAI_API_KEY) or script:FILE, a scripted model for offline runs: JSON
 lines, one model response per line, e.g.
   {"content":"Reading it.","tool_calls":[{"name":"read_file","arguments":{"path":"main.go"}}]}
 
-Sessions and checkpoints stay in memory unless -db names a SQLite file.
+Sessions and checkpoints stay in memory unless -db names a SQLite file or a
+PostgreSQL URL; on PostgreSQL several web processes share sessions and
+approval cards.
 
 Exit status: 0 after Ctrl-C, 1 when the server cannot start, 2 for bad flags.
 
