@@ -51,6 +51,7 @@ type approvalCard struct {
 	refusing bool // typing the message that goes to the model with a refusal
 	in       textinput.Model
 	done     bool
+	typed    bool // plain mode: answers are typed lines (y, s, n: why); there is no Esc
 }
 
 func newApprovalCard(ask *approvalAsk, st styles) *approvalCard {
@@ -137,7 +138,10 @@ func (c *approvalCard) view(width, height int, now time.Time) string {
 		if !c.critical() {
 			choices += st.warn.Render("[s]") + " allow for this session (" + d.Rule + ")  "
 		}
-		choices += st.bad.Render("[n]") + " refuse, telling the model why  " + st.dim.Render("[esc] refuse")
+		choices += st.bad.Render("[n]") + " refuse, telling the model why"
+		if !c.typed {
+			choices += "  " + st.dim.Render("[esc] refuse")
+		}
 		lines = append(lines, choices)
 	}
 	if !c.ask.deadline.IsZero() {

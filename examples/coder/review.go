@@ -27,6 +27,9 @@ type reviewView struct {
 	file, hunk         int
 	msg                string
 	accepted, rejected int
+	// typed: keys arrive one typed line at a time (plain mode), which
+	// says them at its own prompt; arrows and Esc do not exist there.
+	typed bool
 }
 
 func newReview(ctx context.Context, a *app, st styles) (*reviewView, error) {
@@ -166,7 +169,9 @@ func (rv *reviewView) view(width, height int) string {
 	if rv.msg != "" {
 		lines = append(lines, st.warn.Render(rv.msg))
 	}
-	lines = append(lines, st.dim.Render("↑/↓ hunk · ←/→ file · a accept hunk · r reject hunk · A keep file · R revert file · esc done"))
+	if !rv.typed {
+		lines = append(lines, st.dim.Render("↑/↓ hunk · ←/→ file · a accept hunk · r reject hunk · A keep file · R revert file · esc done"))
+	}
 	return st.card.Width(width).Render(strings.Join(lines, "\n"))
 }
 
@@ -195,6 +200,7 @@ type undoPicker struct {
 	// checkpoint itself tells: one reviewed file by file stays open.
 	decided []checkpoint.Decided
 	sel     int
+	typed   bool // plain mode: undo is typed as /undo N, no keys to pick with
 }
 
 // newUndoPicker lists the session's checkpoints with their review state,
@@ -246,6 +252,8 @@ func (p *undoPicker) view(width int) string {
 		}
 		lines = append(lines, line)
 	}
-	lines = append(lines, st.dim.Render("↑/↓ pick · enter undo this checkpoint · b undo it and every later one · esc close"))
+	if !p.typed {
+		lines = append(lines, st.dim.Render("↑/↓ pick · enter undo this checkpoint · b undo it and every later one · esc close"))
+	}
 	return st.card.Width(width).Render(strings.Join(lines, "\n"))
 }
