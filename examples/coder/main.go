@@ -53,6 +53,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tetherdev/tether/agent/event"
+	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
@@ -88,7 +89,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fl.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before it denies")
 	fl.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
 	fl.Var(&o.folders, "folder", folders.Usage)
-	if err := fl.Parse(args); err != nil {
+	if err := flagparse.Parse(fl, args); err != nil {
 		return o, err
 	}
 	if fl.NArg() > 0 {

@@ -82,6 +82,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/checkpoint/sqlitestore"
+	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
@@ -131,7 +132,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	o.features.flags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := flagparse.Parse(fs, args); err != nil {
 		return o, err
 	}
 	if err := o.features.check(); err != nil {

@@ -53,6 +53,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
@@ -123,7 +124,7 @@ flags:
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
-	if err := fs.Parse(args); err != nil {
+	if err := flagparse.Parse(fs, args); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {

@@ -8,6 +8,7 @@
 package folders
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -51,7 +52,7 @@ func (f *Flag) Set(v string) error {
 		name, dir = "", v
 	}
 	if dir == "" {
-		return fmt.Errorf("want [NAME=]DIR, got %q", v)
+		return errors.New("want [NAME=]DIR")
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -61,18 +62,18 @@ func (f *Flag) Set(v string) error {
 		name = filepath.Base(abs)
 	}
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
-		return fmt.Errorf("%q: the folder name %q must be a single path segment (write NAME=DIR)", v, name)
+		return fmt.Errorf("the folder name %q must be a single path segment (write NAME=DIR)", name)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return fmt.Errorf("%q: %w", v, err)
+		return err // names the directory
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("%q: %s is not a directory", v, abs)
+		return fmt.Errorf("%s is not a directory", abs)
 	}
 	for _, x := range *f {
 		if x.Name == name {
-			return fmt.Errorf("%q: a folder is already named %q (write NAME=DIR to pick another name)", v, name)
+			return fmt.Errorf("a folder is already named %q (write NAME=DIR to pick another name)", name)
 		}
 	}
 	*f = append(*f, Folder{Name: name, Dir: abs})
