@@ -113,8 +113,14 @@ func (a *approvals) resolve(ctx context.Context, ans answer) error {
 		return fmt.Errorf("%w: choice %q: want allow_once, allow_session or deny", errBadAnswer, ans.Choice)
 	}
 	local, remote, err := a.resolveLocal(ans.ID, resp)
-	if !local && a.board != nil {
+	switch {
+	case local:
+	case a.board != nil:
 		err = a.resolveShared(ctx, ans.ID, resp, remote)
+	case remote:
+		// A card replayed from a turn that no longer runs (the server
+		// restarted while it waited): nobody is left to receive an answer.
+		err = fmt.Errorf("%w: %s: the turn that asked is no longer running", approval.ErrStale, ans.ID)
 	}
 	if err == nil {
 		a.logger.Info("web: approval answered", "id", ans.ID, "choice", ans.Choice, "here", local)
