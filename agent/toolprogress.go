@@ -94,9 +94,11 @@ func (p *progressRelay) finish() {
 	p.flushLocked(true)
 }
 
-// structural describes a read chunk or a search's per-file counts.
+// structural describes a read chunk, a search's per-file counts, or a
+// step a tool counts itself (a PDF's pages, an MCP tool's progress).
 func structural(callID string, pr tools.Progress) event.ToolProgress {
-	e := event.ToolProgress{CallID: callID, Tool: pr.Tool, Path: pr.Path, StartLine: pr.StartLine, EndLine: pr.EndLine, Files: pr.Files, Dropped: pr.Dropped}
+	e := event.ToolProgress{CallID: callID, Tool: pr.Tool, Path: pr.Path, StartLine: pr.StartLine, EndLine: pr.EndLine, Files: pr.Files, Dropped: pr.Dropped,
+		Done: pr.Done, Total: pr.Total}
 	switch {
 	case len(pr.Files) > 0:
 		matches := 0
@@ -109,6 +111,8 @@ func structural(callID string, pr tools.Progress) event.ToolProgress {
 		}
 	case pr.StartLine > 0:
 		e.Title = fmt.Sprintf("Reading %s lines %d–%d", pr.Path, pr.StartLine, pr.EndLine)
+	case pr.Message != "":
+		e.Title = pr.Message
 	}
 	return e
 }

@@ -125,3 +125,18 @@ func TestProgressSearchTitle(t *testing.T) {
 	e := structural("c", tools.Progress{Tool: "search_workspace", Files: []tools.FileCount{{Path: "a.go", Matches: 2}, {Path: "b.go", Matches: 1}}, Dropped: 4})
 	require.Equal(t, "Found 3 matches in 2 files (and 4 more files)", e.Title)
 }
+
+// TestProgressCountedSteps: a tool that counts its own steps (read_pdf's
+// pages, an MCP tool's progress) reaches the UI with its words as the
+// title and its count for a progress bar.
+func TestProgressCountedSteps(t *testing.T) {
+	var events []event.ToolProgress
+	p := &progressRelay{callID: "c1", emit: func(e event.Event) { events = append(events, e.(event.ToolProgress)) }, now: time.Now}
+	p.report(tools.Progress{Tool: "read_pdf", Path: "a.pdf", Done: 2, Total: 3, Message: "Reading a.pdf page 2 of 3"})
+	p.report(tools.Progress{Tool: "srv__count", Done: 5})
+	p.finish()
+	require.Equal(t, []event.ToolProgress{
+		{CallID: "c1", Tool: "read_pdf", Path: "a.pdf", Title: "Reading a.pdf page 2 of 3", Done: 2, Total: 3},
+		{CallID: "c1", Tool: "srv__count", Done: 5},
+	}, events)
+}

@@ -155,6 +155,11 @@ type ToolProgress struct {
 	Output  string            `json:"output,omitempty"`
 	Dropped int               `json:"dropped,omitempty"`
 	Files   []tools.FileCount `json:"files,omitempty"`
+	// Done and Total are how far a call has come in its own units (pages
+	// of a PDF, an MCP tool's steps), for a progress bar; Total is 0 when
+	// the tool does not know. The tool's own words are the Title.
+	Done  float64 `json:"done,omitempty"`
+	Total float64 `json:"total,omitempty"`
 }
 
 func (ToolProgress) Type() string { return "tool_progress" }

@@ -26,6 +26,7 @@ import (
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
+	"github.com/tetherdev/tether/tools/pdftools"
 )
 
 // app is everything the coder does that is not drawing: the workspace,
@@ -74,15 +75,18 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 	if err != nil {
 		return nil, err
 	}
-	if a.ws, err = safety.OpenWorkspace(cwd); err != nil {
+	if a.ws, err = safety.OpenWorkspace(cwd, o.folders.Options()...); err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	reg := &tools.Registry{}
 	bopts := builtin.Options{}
 	if o.sandbox {
-		bopts.Sandbox = a.ws.NewSandbox()
+		bopts.Sandbox = a.ws.NewSandbox(o.folders.Dirs()...)
 	}
 	if _, err := builtin.Register(reg, a.ws, bopts); err != nil {
+		return nil, err
+	}
+	if err := reg.Register(pdftools.NewRead(a.ws)); err != nil {
 		return nil, err
 	}
 	if o.mcpConfig != "" {
@@ -249,22 +253,22 @@ func (a *app) workspaceFiles() []string {
 		return a.files
 	}
 	a.files = []string{}
-	root := a.ws.Root()
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	// The workspace's FS covers every root: a -folder's files are listed
+	// under its name, as the tools name them.
+	fs.WalkDir(a.ws.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if d.IsDir() {
 			switch d.Name() {
 			case ".git", "node_modules", "vendor", ".venv", "__pycache__":
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
-		rel, _ := filepath.Rel(root, p)
-		a.files = append(a.files, filepath.ToSlash(rel))
+		a.files = append(a.files, p)
 		if len(a.files) >= 20000 {
-			return filepath.SkipAll
+			return fs.SkipAll
 		}
 		return nil
 	})

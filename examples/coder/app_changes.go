@@ -95,8 +95,13 @@ func (a *app) undo(ctx context.Context, st styles, id string, since, force bool)
 	if a.sess == nil || cp.Info().Session != a.sess.ID() {
 		return "", fmt.Errorf("checkpoint %s is not in this session; /undo lists the session's checkpoints", id)
 	}
-	if state := cp.Info().State; state != checkpoint.StateOpen && !since {
-		return st.dim.Render(fmt.Sprintf("nothing to undo: the changes of %s were already %s", id, state)), nil
+	// A checkpoint decided file by file or hunk by hunk stays open; what it
+	// says of itself tells whether anything is left to undo.
+	if d := cp.Decided(); d.Pending == 0 && !since {
+		if d.Kept+d.Undone+d.Settled == 0 {
+			return st.dim.Render(fmt.Sprintf("nothing to undo: %s changed no files", id)), nil
+		}
+		return st.dim.Render(fmt.Sprintf("nothing to undo: the changes of %s were already %s", id, d)), nil
 	}
 	var rep checkpoint.UndoReport
 	if since {

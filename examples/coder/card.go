@@ -51,6 +51,7 @@ type approvalCard struct {
 	refusing bool // typing the message that goes to the model with a refusal
 	in       textinput.Model
 	done     bool
+	typed    bool // plain mode: answers are typed lines (y, s, n: why); there is no Esc
 }
 
 func newApprovalCard(ask *approvalAsk, st styles) *approvalCard {
@@ -129,13 +130,18 @@ func (c *approvalCard) view(width, height int, now time.Time) string {
 	}
 	lines = append(lines, "")
 	if c.refusing {
+		// The input draws its placeholder only as wide as it is told.
+		c.in.SetWidth(max(width-8-lipgloss.Width(c.in.Prompt), 10))
 		lines = append(lines, c.in.View(), st.dim.Render("Enter refuses · Esc goes back"))
 	} else {
 		choices := st.ok.Render("[y]") + " allow once  "
 		if !c.critical() {
 			choices += st.warn.Render("[s]") + " allow for this session (" + d.Rule + ")  "
 		}
-		choices += st.bad.Render("[n]") + " refuse, telling the model why  " + st.dim.Render("[esc] refuse")
+		choices += st.bad.Render("[n]") + " refuse, telling the model why"
+		if !c.typed {
+			choices += "  " + st.dim.Render("[esc] refuse")
+		}
 		lines = append(lines, choices)
 	}
 	if !c.ask.deadline.IsZero() {

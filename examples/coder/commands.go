@@ -118,12 +118,12 @@ func (t *tui) command(text string) tea.Cmd {
 			t.output(a.undo(ctx, st, args[0], false, len(args) > 1 && args[1] == "force"))
 			break
 		}
-		infos, err := a.checkpoints(ctx)
-		if err != nil || len(infos) == 0 {
+		picker, err := newUndoPicker(ctx, a, st)
+		if err != nil || picker == nil {
 			t.output(st.dim.Render("no checkpoints in this session yet"), err)
 			break
 		}
-		t.picker = &undoPicker{a: a, st: st, infos: infos, sel: len(infos) - 1}
+		t.picker = picker
 	case "/compact":
 		// A model call: it runs like a task, Esc cancels it.
 		sess := a.sess

@@ -245,7 +245,7 @@ var unstable = []struct {
 	{regexp.MustCompile(`cp_[0-9a-f]+`), "cp_ID"},
 	{regexp.MustCompile(`[0-9.]+k? tok(ens)?`), "N tok$1"},
 	{regexp.MustCompile(`in (\d+m)?\d+s *`), "in Ns "}, // and the padding, whose width varies with it
-	{regexp.MustCompile(`thought for [0-9.]+m?s`), "thought for Ns"},
+	{regexp.MustCompile(`thought for ([0-9.]+m?s|a moment)`), "thought for Ns"},
 }
 
 // golden compares a screen with testdata/screens/name.golden after

@@ -53,6 +53,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tetherdev/tether/agent/event"
+	"github.com/tetherdev/tether/examples/internal/flagparse"
+	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
 )
@@ -65,6 +67,7 @@ func main() {
 type options struct {
 	model, db, logFile, sessionID, mode string
 	mcpConfig                           string
+	folders                             folders.Flag
 	auto, sandbox                       bool
 	approvalTimeout                     time.Duration
 }
@@ -85,7 +88,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fl.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux): they can write only in the workspace")
 	fl.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before it denies")
 	fl.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
-	if err := fl.Parse(args); err != nil {
+	fl.Var(&o.folders, "folder", folders.Usage)
+	if err := flagparse.Parse(fl, args); err != nil {
 		return o, err
 	}
 	if fl.NArg() > 0 {

@@ -86,6 +86,7 @@ func TestPiped(t *testing.T) {
 	say("a", "Review · file 1/1 checked.txt")
 	say("R", "review: 1 accepted, 1 rejected")
 	say("/keep", "kept")
+	say("/undo", "/undo N or /undo ID undoes one")
 	say("/undo 1", "nothing to undo: the changes of")
 	say("/compact", "nothing to compact yet")
 	say("/sessions", "/resume ID opens")
@@ -97,6 +98,12 @@ func TestPiped(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "\x1b[") {
 		t.Error("escape sequences written to a pipe")
+	}
+	// Typed lines have no arrows and no Esc: no card or list offers them.
+	for _, key := range []string{"esc", "↑/↓"} {
+		if strings.Contains(out.String(), key) {
+			t.Errorf("plain output offers %q, a key that does nothing there:\n%s", key, out.String())
+		}
 	}
 	if b, _ := os.ReadFile(filepath.Join(ws, "hello.txt")); string(b) != "Hello, world\n" {
 		t.Errorf("hello.txt = %q after its hunk was accepted", b)

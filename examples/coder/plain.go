@@ -155,6 +155,7 @@ func (p *plain) task(ctx context.Context, prompt string) {
 func (p *plain) approve(ctx context.Context, req approval.Request) (approval.Response, error) {
 	p.flush()
 	card := newApprovalCard(&approvalAsk{req: req}, p.st)
+	card.typed = true
 	p.println(card.view(plainWidth, 60, time.Now()))
 	for {
 		p.mu.Lock()
@@ -259,12 +260,17 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 
 // undo reverts a checkpoint named by id or by its number in the list.
 func (p *plain) undo(ctx context.Context, args []string) {
-	infos, err := p.app.checkpoints(ctx)
-	if err != nil || len(infos) == 0 {
+	picker, err := newUndoPicker(ctx, p.app, p.st)
+	if err != nil {
+		p.println(p.st.bad.Render("error: " + err.Error()))
+		return
+	}
+	if picker == nil {
 		p.println(p.st.dim.Render("no checkpoints in this session yet"))
 		return
 	}
-	picker := &undoPicker{a: p.app, st: p.st, infos: infos, sel: len(infos) - 1}
+	infos := picker.infos
+	picker.typed = true
 	if len(args) == 0 {
 		p.println(picker.view(plainWidth))
 		p.println(p.st.dim.Render("/undo N or /undo ID undoes one; /undo N since also every later one"))
@@ -285,10 +291,15 @@ func (p *plain) undo(ctx context.Context, args []string) {
 // l, h, q), the same keys as the full-screen review.
 func (p *plain) review(ctx context.Context) {
 	rv, err := newReview(ctx, p.app, p.st)
-	if err != nil || len(rv.files) == 0 {
+	if err != nil {
+		p.println(p.st.bad.Render("error: " + err.Error()))
+		return
+	}
+	if len(rv.files) == 0 {
 		p.println(p.st.dim.Render("nothing to review: no undecided changes"))
 		return
 	}
+	rv.typed = true
 	for {
 		p.println(rv.view(plainWidth, 60))
 		fmt.Fprint(p.out, "review (a/r hunk, A/R file, j/k hunk, h/l file, q) › ")

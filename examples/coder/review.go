@@ -27,6 +27,9 @@ type reviewView struct {
 	file, hunk         int
 	msg                string
 	accepted, rejected int
+	// typed: keys arrive one typed line at a time (plain mode), which
+	// says them at its own prompt; arrows and Esc do not exist there.
+	typed bool
 }
 
 func newReview(ctx context.Context, a *app, st styles) (*reviewView, error) {
@@ -166,7 +169,9 @@ func (rv *reviewView) view(width, height int) string {
 	if rv.msg != "" {
 		lines = append(lines, st.warn.Render(rv.msg))
 	}
-	lines = append(lines, st.dim.Render("↑/↓ hunk · ←/→ file · a accept hunk · r reject hunk · A keep file · R revert file · esc done"))
+	if !rv.typed {
+		lines = append(lines, st.dim.Render("↑/↓ hunk · ←/→ file · a accept hunk · r reject hunk · A keep file · R revert file · esc done"))
+	}
 	return st.card.Width(width).Render(strings.Join(lines, "\n"))
 }
 
@@ -191,7 +196,29 @@ type undoPicker struct {
 	a     *app
 	st    styles
 	infos []checkpoint.Info
-	sel   int
+	// decided is how far each checkpoint's review has come, as the
+	// checkpoint itself tells: one reviewed file by file stays open.
+	decided []checkpoint.Decided
+	sel     int
+	typed   bool // plain mode: undo is typed as /undo N, no keys to pick with
+}
+
+// newUndoPicker lists the session's checkpoints with their review state,
+// the last one selected. It returns nil when there are none.
+func newUndoPicker(ctx context.Context, a *app, st styles) (*undoPicker, error) {
+	infos, err := a.checkpoints(ctx)
+	if err != nil || len(infos) == 0 {
+		return nil, err
+	}
+	p := &undoPicker{a: a, st: st, infos: infos, sel: len(infos) - 1}
+	for _, in := range infos {
+		cp, err := a.cps.Open(ctx, in.ID)
+		if err != nil {
+			return nil, fmt.Errorf("checkpoint %s: %w", in.ID, err)
+		}
+		p.decided = append(p.decided, cp.Decided())
+	}
+	return p, nil
 }
 
 // key handles one key; done reports the picker closed, out what to show.
@@ -217,7 +244,7 @@ func (p *undoPicker) view(width int) string {
 	st := p.st
 	lines := []string{st.bold.Render("Undo · checkpoints of this session, oldest first")}
 	for i, in := range p.infos {
-		line := fmt.Sprintf("%d. %s  %-7s %s", i+1, in.ID, in.State, oneLine(in.Label, 60))
+		line := fmt.Sprintf("%d. %s  %-7s %s", i+1, in.ID, p.decided[i], oneLine(in.Label, 60))
 		if i == p.sel {
 			line = st.selected.Render("▶ " + line)
 		} else {
@@ -225,6 +252,8 @@ func (p *undoPicker) view(width int) string {
 		}
 		lines = append(lines, line)
 	}
-	lines = append(lines, st.dim.Render("↑/↓ pick · enter undo this checkpoint · b undo it and every later one · esc close"))
+	if !p.typed {
+		lines = append(lines, st.dim.Render("↑/↓ pick · enter undo this checkpoint · b undo it and every later one · esc close"))
+	}
 	return st.card.Width(width).Render(strings.Join(lines, "\n"))
 }

@@ -30,6 +30,7 @@ type block struct {
 	dur   time.Duration
 	acts  []event.ToolAction
 	live  map[string]string // call id → output so far, while it runs
+	step  map[string]string // call id → the tool's latest word on how far it is ("Reading a.pdf page 2 of 3")
 
 	cache  string
 	cacheW int
@@ -200,9 +201,10 @@ func (t *transcript) applyAt(e event.Event, depth int, scope string) {
 const maxLive = 8 << 10
 
 // progress adds a running call's new output lines to the action of the
-// call it names (at the same subagent depth), while it runs.
+// call it names (at the same subagent depth), while it runs; a report
+// without output (a chunk read, a page of a PDF) replaces the call's step.
 func (t *transcript) progress(p event.ToolProgress, depth int) {
-	if p.Output == "" && p.Dropped == 0 {
+	if p.Output == "" && p.Dropped == 0 && p.Title == "" {
 		return
 	}
 	for i := len(t.blocks) - 1; i >= 0; i-- {
@@ -213,6 +215,14 @@ func (t *transcript) progress(p event.ToolProgress, depth int) {
 		for _, a := range g.acts {
 			if a.CallID != p.CallID || a.Status != event.StatusRunning {
 				continue
+			}
+			g.cache = ""
+			if p.Output == "" && p.Dropped == 0 {
+				if g.step == nil {
+					g.step = map[string]string{}
+				}
+				g.step[a.CallID] = p.Title
+				return
 			}
 			if g.live == nil {
 				g.live = map[string]string{}
@@ -227,7 +237,7 @@ func (t *transcript) progress(p event.ToolProgress, depth int) {
 			if len(out) > maxLive {
 				out = out[len(out)-maxLive:]
 			}
-			g.live[a.CallID], g.cache = out, ""
+			g.live[a.CallID] = out
 			return
 		}
 	}
@@ -270,6 +280,9 @@ func (t *transcript) renderBlock(b *block, width int, frame string) string {
 		head := "▸ thinking…"
 		if !b.open {
 			head = fmt.Sprintf("▸ thought for %s", b.dur.Round(100*time.Millisecond))
+			if b.dur < 50*time.Millisecond {
+				head = "▸ thought for a moment" // not "0s": it did think
+			}
 		}
 		if !t.expandThinking {
 			return st.dim.Render(head + "  (ctrl+t expands)")
@@ -295,6 +308,9 @@ func (t *transcript) renderGroup(g *block, frame string) string {
 		switch a.Status {
 		case event.StatusRunning:
 			line = st.accent.Render(frame) + " " + a.Title
+			if step := g.step[a.CallID]; step != "" {
+				line += " " + st.dim.Render("· "+oneLine(step, 120))
+			}
 		case event.StatusPending:
 			line = st.warn.Render("? "+a.Title) + st.dim.Render(" (waiting for your approval)")
 		case event.StatusSuccess:

@@ -311,10 +311,22 @@ func (t *tui) layout() {
 	below := lipgloss.Height(t.bottom())
 	t.vp.SetWidth(t.width)
 	t.vp.SetHeight(max(t.height-below, 1))
-	t.vp.SetContent(t.tr.render(t.width, t.spin.View()))
+	content := t.tr.render(t.width, t.spin.View())
+	if content == "" {
+		content = t.welcome()
+	}
+	t.vp.SetContent(content)
 	if follow {
 		t.vp.GotoBottom()
 	}
+}
+
+// welcome fills the empty transcript of a new session: what is running
+// where, and how to start.
+func (t *tui) welcome() string {
+	return t.st.bold.Render("Tether coder") + t.st.dim.Render(" · "+t.app.modelName+" · "+t.app.ws.Root()) + "\n\n" +
+		t.st.dim.Render("Type a task and press Enter. @file attaches a file, Shift-Tab switches the mode,\n"+
+			"/help lists the commands and keys, Ctrl-C twice on an empty prompt quits.")
 }
 
 // bottom is everything under the transcript: plan, activity, input,

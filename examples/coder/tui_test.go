@@ -114,6 +114,36 @@ func TestApprovalCard(t *testing.T) {
 	}
 }
 
+// TestWelcome: a new session's empty transcript says how to start, and
+// gives way to the first output.
+func TestWelcome(t *testing.T) {
+	tu, ws := newTestTUI(t, "review.jsonl")
+	view := ansi.Strip(tu.View().Content)
+	for _, want := range []string{"Tether coder", ws, "Type a task and press Enter", "/help"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("welcome lacks %q:\n%s", want, view)
+		}
+	}
+	typeText(tu, "/mode")
+	tu.Update(press("enter"))
+	if view := ansi.Strip(tu.View().Content); strings.Contains(view, "Type a task and press Enter") || !strings.Contains(view, "mode agent") {
+		t.Errorf("after /mode:\n%s", view)
+	}
+}
+
+// TestRefusalPrompt: the refusal's message box says what it is for
+// before anything is typed.
+func TestRefusalPrompt(t *testing.T) {
+	tu, _ := newTestTUI(t, "review.jsonl")
+	ask := &approvalAsk{req: approval.Request{Kind: approval.KindCommand, ToolName: "run_terminal_command", Command: "make", Severity: safety.SeverityMedium},
+		deadline: time.Now().Add(30 * time.Second), reply: make(chan approval.Response, 1)}
+	tu.Update(ask)
+	tu.Update(press("n"))
+	if view := ansi.Strip(tu.View().Content); !strings.Contains(view, "tell the model: why, for the model (Enter sends, empty refuses without a message)") {
+		t.Errorf("the refusal box does not explain itself:\n%s", view)
+	}
+}
+
 // TestApprovalWithdrawn closes a card whose request timed out.
 func TestApprovalWithdrawn(t *testing.T) {
 	tu, _ := newTestTUI(t, "review.jsonl")
@@ -230,6 +260,9 @@ func TestTranscript(t *testing.T) {
 			event.RunStarted{Prompt: "fix it"}, event.ThinkingDelta{Text: "secret plan"}, event.ThinkingCollapsed{DurationMS: 1500},
 			event.TextDelta{Text: "**Done**"},
 		}, false, []string{"› fix it", "thought for 1.5s", "Done"}, []string{"secret plan", "**"}},
+		{"thinking too short to time", []event.Event{
+			event.ThinkingDelta{Text: "quick"}, event.ThinkingCollapsed{DurationMS: 3},
+		}, false, []string{"thought for a moment"}, []string{"0s"}},
 		{"thinking expanded", []event.Event{
 			event.ThinkingDelta{Text: "secret plan"}, event.ThinkingCollapsed{DurationMS: 1500},
 		}, true, []string{"thought for 1.5s", "secret plan"}, nil},
@@ -312,6 +345,12 @@ func TestReviewFlow(t *testing.T) {
 	tm.Type("tidy the list")
 	tm.Send(press("enter"))
 	waitOutput("Spelled out two items")
+	// The /undo picker shows each checkpoint's review state as the
+	// checkpoint tells it: open before the review, decided after it.
+	tm.Type("/undo")
+	tm.Send(press("enter"))
+	waitOutput("open    tidy the list")
+	tm.Send(press("esc"))
 	tm.Type("/review")
 	tm.Send(press("enter"))
 	waitOutput("hunk 1/2")
@@ -319,6 +358,12 @@ func TestReviewFlow(t *testing.T) {
 	waitOutput("hunk 1/1")
 	tm.Send(press("r"))
 	waitOutput("review: 1 accepted, 1 rejected")
+	tm.Type("/undo")
+	tm.Send(press("enter"))
+	waitOutput("decided tidy the list")
+	tm.Send(press("enter"))
+	waitOutput("nothing to undo: the changes of")
+	waitOutput("were already decided")
 	tm.Type("/compact")
 	tm.Send(press("enter"))
 	waitOutput("nothing to compact yet")
@@ -412,5 +457,23 @@ func TestReviewConflict(t *testing.T) {
 	}
 	if rv.rejected != 0 {
 		t.Errorf("a refused rejection was counted")
+	}
+}
+
+// TestLiveStep shows how far a running read has come (a chunk of a file,
+// a page of a PDF) beside its action, and drops it once the call is done.
+func TestLiveStep(t *testing.T) {
+	tr := newTranscript(newStyles(), &markdown{})
+	tr.apply(event.ProgressGroupStarted{GroupID: "g", Title: "Reading files"})
+	tr.apply(event.ToolAction{GroupID: "g", CallID: "c", Tool: "read_pdf", Status: event.StatusRunning, Title: "Reading paper.pdf"})
+	tr.apply(event.ToolProgress{CallID: "c", Tool: "read_pdf", Title: "Reading paper.pdf page 1 of 3", Done: 1, Total: 3})
+	tr.apply(event.ToolProgress{CallID: "c", Tool: "read_pdf", Title: "Reading paper.pdf page 2 of 3", Done: 2, Total: 3})
+	out := ansi.Strip(tr.render(80, "*"))
+	if !strings.Contains(out, "* Reading paper.pdf · Reading paper.pdf page 2 of 3") || strings.Contains(out, "page 1 of 3") {
+		t.Errorf("running read does not show its latest page:\n%s", out)
+	}
+	tr.apply(event.ToolAction{GroupID: "g", CallID: "c", Tool: "read_pdf", Status: event.StatusSuccess, Title: "Read paper.pdf"})
+	if out := ansi.Strip(tr.render(80, "*")); strings.Contains(out, "page 2 of 3") || !strings.Contains(out, "✓ Read paper.pdf") {
+		t.Errorf("finished read still shows its step:\n%s", out)
 	}
 }

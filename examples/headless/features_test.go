@@ -109,3 +109,37 @@ func TestToolProgressEncoded(t *testing.T) {
 		t.Errorf("tool_progress: %v", p)
 	}
 }
+
+// TestPDFProgressEncoded: read_pdf reports each page as a tool_progress
+// line with its title and count, between the running and final actions.
+func TestPDFProgressEncoded(t *testing.T) {
+	ws := project(t)
+	pdf, err := os.ReadFile(filepath.Join("..", "..", "tools", "pdftools", "testdata", "twocol.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "paper.pdf"), pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	script := `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"read_pdf","arguments":{"path":"paper.pdf","last_page":2}}]}
+{"content":"Read it. [TASK_COMPLETE]"}
+`
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, stderr bytes.Buffer
+	in := strings.NewReader(`{"type":"prompt","text":"Read paper.pdf","mode":"explore"}` + "\n")
+	if code := run(t.Context(), []string{"-workspace", ws, "-model", "script:" + path}, in, &out, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got []string
+	for _, p := range ofType(parseEvents(t, out.Bytes()), "tool_progress") {
+		got = append(got, fmt.Sprintf("%s %s %v/%v", p.str("tool"), p.str("title"), p["done"], p["total"]))
+	}
+	want := []string{"read_pdf Reading paper.pdf page 1 of 3 1/2", "read_pdf Reading paper.pdf page 2 of 3 2/2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tool_progress:\n%q\nwant\n%q", got, want)
+	}
+}

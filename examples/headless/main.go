@@ -49,6 +49,7 @@
 //	-git-branch              a git branch per session
 //	-mcp-config FILE         the tools of the MCP servers in FILE (mcpServers JSON), as SERVER__TOOL
 //	-wire-log FILE           every HTTP request and response to the model server, keys redacted
+//	-folder [NAME=]DIR       a further root of a multi-root workspace (repeatable): its files are NAME/…
 //
 // read_pdf (text of PDFs in the workspace) is always offered.
 //
@@ -81,6 +82,8 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/checkpoint/sqlitestore"
+	"github.com/tetherdev/tether/examples/internal/flagparse"
+	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -107,6 +110,7 @@ type options struct {
 	staging         bool
 	logLevel        slog.Level
 	wireLog         string
+	folders         folders.Flag
 	features        features
 }
 
@@ -116,6 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	setUsage(fs, stderr)
 	var o options
 	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
+	fs.Var(&o.folders, "folder", folders.Usage)
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
 	fs.StringVar(&o.approvals, "approvals", "deny", `who answers confirm-level actions: "deny" (nobody: they are refused) or "stdin" (the host, with approve requests)`)
 	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "with -approvals stdin, how long an approval waits before it is denied")
@@ -127,7 +132,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	o.features.flags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := flagparse.Parse(fs, args); err != nil {
 		return o, err
 	}
 	if err := o.features.check(); err != nil {
@@ -190,7 +195,7 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		}
 		return nil, err
 	}
-	ws, err := safety.OpenWorkspace(o.workspace)
+	ws, err := safety.OpenWorkspace(o.workspace, o.folders.Options()...)
 	if err != nil {
 		if wire != nil {
 			wire.Close()
@@ -217,7 +222,8 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 				extra = append(extra, d)
 			}
 		}
-		sb := ws.NewSandbox(extra...)
+		// The workspace's further folders are as writable as its root.
+		sb := ws.NewSandbox(append(o.folders.Dirs(), extra...)...)
 		if err := sb.Available(); err != nil && o.sandbox == "auto" {
 			logger.Warn("headless: commands run WITHOUT a sandbox", "reason", err)
 			break

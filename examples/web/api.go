@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
@@ -23,7 +24,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, fmt.Errorf("request body: %w", err))
+		writeError(w, http.StatusBadRequest, fmt.Errorf("request body: want one JSON object with the fields this endpoint takes: %w", err))
 		return false
 	}
 	return true
@@ -57,6 +58,15 @@ func statusOf(err error) int {
 }
 
 var errBadRequest = errors.New("bad request")
+
+// openSession opens the session a request names; a request that names
+// none is told what to send.
+func (s *server) openSession(ctx context.Context, id string) (*session.Session, error) {
+	if id == "" {
+		return nil, fmt.Errorf(`%w: "session" is required: the id of a session (GET /api/sessions lists them; POST /api/sessions makes one)`, errBadRequest)
+	}
+	return s.sessions.Open(ctx, id)
+}
 
 func (s *server) listSessions(w http.ResponseWriter, r *http.Request) {
 	list, err := s.sessions.List(r.Context())
@@ -107,8 +117,19 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 		writeError(w, statusOf(err), err)
 		return
 	}
+	if s.board != nil {
+		// Another web process on the database may run this session's
+		// turn; its events reach this page from the store.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		go l.follow(ctx, followEvery, s.logger)
+	}
 	l.stream(r.Context(), w, after, func() bool { return s.running(id) })
 }
+
+// followEvery is how often an open event stream looks for events another
+// process stored: how late a card from another web process appears.
+const followEvery = 250 * time.Millisecond
 
 // promptRequest is one user turn.
 type promptRequest struct {
@@ -133,7 +154,7 @@ func (s *server) prompt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, errors.New(`"text" is empty: type a prompt`))
 		return
 	}
-	sess, err := s.sessions.Open(r.Context(), req.Session)
+	sess, err := s.openSession(r.Context(), req.Session)
 	if err != nil {
 		writeError(w, statusOf(err), err)
 		return
@@ -170,6 +191,10 @@ func (s *server) cancel(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
+	if req.Session == "" {
+		writeError(w, http.StatusBadRequest, fmt.Errorf(`%w: "session" is required: the session whose turn to stop`, errBadRequest))
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]bool{"stopped": s.stopTurn(req.Session)})
 }
 
@@ -178,7 +203,7 @@ func (s *server) approve(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &ans) {
 		return
 	}
-	if err := s.approvals.resolve(ans); err != nil {
+	if err := s.approvals.resolve(r.Context(), ans); err != nil {
 		writeError(w, statusOf(err), err)
 		return
 	}

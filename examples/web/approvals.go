@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/approval/pgapproval"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -16,9 +18,15 @@ import (
 // card (ApprovalRequested) just before it registers the request with the
 // Manager, so a quick click can arrive first; such an early answer is
 // kept and applied the moment the request is registered.
+//
+// With a PostgreSQL -db, the Manager's requests are also published on a
+// pgapproval board, so that a card of a turn running in another web
+// process on the same database is answered there, through the database.
 type approvals struct {
-	manager *approval.Manager
-	logger  *slog.Logger
+	manager  *approval.Manager
+	approver approval.Approver // the agent's: the Manager, or the board's wrapper of it
+	board    *pgapproval.Board // nil without a shared database
+	logger   *slog.Logger
 
 	// mu guards shown: the ids of cards on screen and not yet resolved,
 	// each with the severity it showed and an answer that came before
@@ -29,20 +37,30 @@ type approvals struct {
 
 type card struct {
 	severity string
-	early    *approval.Response
+	// remote: the card's turn runs in another process on the database,
+	// which alone can register it; it is answered through the board.
+	remote bool
+	early  *approval.Response
 }
 
-func newApprovals(timeout time.Duration, logger *slog.Logger) *approvals {
-	a := &approvals{logger: logger, shown: map[string]*card{}}
+// newApprovals makes the Manager; board, when not nil, shares its
+// requests with the other processes on the database.
+func newApprovals(timeout time.Duration, board *pgapproval.Board, logger *slog.Logger) *approvals {
+	a := &approvals{logger: logger, board: board, shown: map[string]*card{}}
 	a.manager = &approval.Manager{Timeout: timeout, Notify: a.notify}
+	a.approver = a.manager
+	if board != nil {
+		a.approver = board.Approver(a.manager) // after Notify is set: it wraps it
+	}
 	return a
 }
 
-// announce notes a card as it is sent to the page.
-func (a *approvals) announce(r event.ApprovalRequested) {
+// announce notes a card as it is sent to the page; remote says its turn
+// runs in another process.
+func (a *approvals) announce(r event.ApprovalRequested, remote bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.shown[r.ID] = &card{severity: r.Display.Severity}
+	a.shown[r.ID] = &card{severity: r.Display.Severity, remote: remote}
 }
 
 // forget drops a card once the agent reports it resolved.
@@ -77,8 +95,9 @@ type answer struct {
 
 var errBadAnswer = errors.New("bad approval answer")
 
-// resolve applies the page's answer to a card.
-func (a *approvals) resolve(ans answer) error {
+// resolve applies the page's answer to a card: one of this process's
+// turns, or, through the board, another process's.
+func (a *approvals) resolve(ctx context.Context, ans answer) error {
 	if ans.ID == "" {
 		return fmt.Errorf(`%w: "id" is required: the id of the approval card`, errBadAnswer)
 	}
@@ -93,23 +112,46 @@ func (a *approvals) resolve(ans answer) error {
 	default:
 		return fmt.Errorf("%w: choice %q: want allow_once, allow_session or deny", errBadAnswer, ans.Choice)
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	c := a.shown[ans.ID]
-	if resp.Choice == approval.AllowSession && c != nil && c.severity == safety.SeverityCritical.String() {
-		// The card offers no such button; a hand-made request gets told why.
-		return fmt.Errorf("%w: a critical action can only be allowed once", errBadAnswer)
-	}
-	err := a.manager.Resolve(ans.ID, resp)
-	if errors.Is(err, approval.ErrUnknownRequest) && c != nil {
-		if c.early != nil {
-			return fmt.Errorf("%w: %s was already answered", approval.ErrStale, ans.ID)
-		}
-		c.early = &resp // applied by notify on registration
-		err = nil
+	local, remote, err := a.resolveLocal(ans.ID, resp)
+	switch {
+	case local:
+	case a.board != nil:
+		err = a.resolveShared(ctx, ans.ID, resp, remote)
+	case remote:
+		// A card replayed from a turn that no longer runs (the server
+		// restarted while it waited): nobody is left to receive an answer.
+		err = fmt.Errorf("%w: %s: the turn that asked is no longer running", approval.ErrStale, ans.ID)
 	}
 	if err == nil {
-		a.logger.Info("web: approval answered", "id", ans.ID, "choice", ans.Choice)
+		a.logger.Info("web: approval answered", "id", ans.ID, "choice", ans.Choice, "here", local)
 	}
 	return err
+}
+
+// errCriticalOnce refuses a session grant of a critical action: the card
+// offers no such button; a hand-made request gets told why.
+var errCriticalOnce = fmt.Errorf("%w: a critical action can only be allowed once", errBadAnswer)
+
+// resolveLocal answers a card of this process's turns. local is false
+// when the card is not this process's to answer: remote when the page
+// showed it from another process's turn, else when nothing here knows it.
+func (a *approvals) resolveLocal(id string, resp approval.Response) (local, remote bool, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c := a.shown[id]
+	if resp.Choice == approval.AllowSession && c != nil && c.severity == safety.SeverityCritical.String() {
+		return true, false, errCriticalOnce
+	}
+	if c != nil && c.remote {
+		return false, true, nil
+	}
+	err = a.manager.Resolve(id, resp)
+	if errors.Is(err, approval.ErrUnknownRequest) && c != nil {
+		if c.early != nil {
+			return true, false, fmt.Errorf("%w: %s was already answered", approval.ErrStale, id)
+		}
+		c.early = &resp // applied by notify on registration
+		return true, false, nil
+	}
+	return !errors.Is(err, approval.ErrUnknownRequest), false, err
 }

@@ -240,6 +240,8 @@ func TestBrowserSession(t *testing.T) {
 		until(`document.querySelectorAll('`+hunks+`').length === 1`),
 		click(hunks+` .accept`),
 		until(`document.querySelectorAll('`+hunks+`').length === 0`),
+		// The checkpoint stays open, and says how far its review has come.
+		until(`/^(kept|decided|partly decided)/.test(document.querySelector('.checkpoint .head .state')?.textContent || "")`),
 	)
 	got, err := os.ReadFile(filepath.Join(ts.dir, "notes.txt"))
 	if err != nil {

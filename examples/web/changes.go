@@ -14,6 +14,10 @@ import (
 // changed, file by file and hunk by hunk, while it can still be undone.
 type checkpointView struct {
 	checkpoint.Info
+	// Review is how far the review has come, as the checkpoint tells it
+	// ("open", "partly decided (1 of 2 files)", "decided", "kept"…): a
+	// checkpoint decided file by file or hunk by hunk stays open.
+	Review  string     `json:"review"`
 	Files   []fileView `json:"files"`
 	Added   int        `json:"added"`
 	Removed int        `json:"removed"`
@@ -30,7 +34,7 @@ type fileView struct {
 // changes lists the session's checkpoints, newest first, with the net
 // change of each one that still has something to decide.
 func (s *server) changes(w http.ResponseWriter, r *http.Request) {
-	sess, err := s.sessions.Open(r.Context(), r.URL.Query().Get("session"))
+	sess, err := s.openSession(r.Context(), r.URL.Query().Get("session"))
 	if err != nil {
 		writeError(w, statusOf(err), err)
 		return
@@ -54,7 +58,7 @@ func (s *server) changes(w http.ResponseWriter, r *http.Request) {
 }
 
 func viewOf(ctx context.Context, cps *checkpoint.Manager, info checkpoint.Info) (checkpointView, error) {
-	v := checkpointView{Info: info, Files: []fileView{}}
+	v := checkpointView{Info: info, Review: string(info.State), Files: []fileView{}}
 	if info.State != checkpoint.StateOpen {
 		return v, nil
 	}
@@ -62,6 +66,7 @@ func viewOf(ctx context.Context, cps *checkpoint.Manager, info checkpoint.Info) 
 	if err != nil {
 		return v, err
 	}
+	v.Review = cp.Decided().String()
 	d, err := cp.Diff(ctx)
 	if err != nil {
 		return v, err
@@ -109,7 +114,7 @@ func (s *server) checkpointAction(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	sess, err := s.sessions.Open(r.Context(), req.Session)
+	sess, err := s.openSession(r.Context(), req.Session)
 	if err != nil {
 		writeError(w, statusOf(err), err)
 		return

@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
+
+	"github.com/tetherdev/tether/agent/event"
+	"github.com/tetherdev/tether/agent/session"
 )
 
 // liveLog is one session's event stream as the page sees it: the agent's
@@ -16,13 +21,63 @@ import (
 // (host_error). Each entry gets the next sequence number, which the page
 // sends back as Last-Event-ID to resume after a dropped connection
 // without gaps or repeats.
+//
+// The agent's events come from the session store only, through feed, in
+// the store's order and each once, whichever process ran the turn: the
+// sink of a local turn calls feed after the store persisted its event,
+// and with a shared store (PostgreSQL) an open stream also polls it, so
+// a page sees a turn that runs in another web process as it happens.
 type liveLog struct {
+	sess *session.Session
+	note func(event.Event) // sees each stored event before the page does
+
 	mu      sync.Mutex
 	entries [][]byte      // entries[i] has sequence number i+1
 	changed chan struct{} // closed and replaced on every append
+
+	feedMu sync.Mutex // one feed at a time, so no stored event is appended twice
+	stored int64      // Seq of the last stored event appended; guarded by feedMu
 }
 
-func newLiveLog() *liveLog { return &liveLog{changed: make(chan struct{})} }
+func newLiveLog(sess *session.Session, note func(event.Event)) *liveLog {
+	return &liveLog{sess: sess, note: note, changed: make(chan struct{})}
+}
+
+// feed appends the session's stored events that are not in the log yet.
+func (l *liveLog) feed(ctx context.Context) error {
+	l.feedMu.Lock()
+	defer l.feedMu.Unlock()
+	for ev, err := range l.sess.Events(ctx, l.stored) {
+		if err != nil {
+			return fmt.Errorf("session %s: reading its events: %w", l.sess.ID(), err)
+		}
+		b, err := event.Marshal(ev.Event)
+		if err != nil {
+			return err
+		}
+		l.note(ev.Event)
+		l.appendJSON(b)
+		l.stored = ev.Seq
+	}
+	return nil
+}
+
+// follow feeds the log every interval until ctx ends: the turns of other
+// processes sharing the store reach this one's pages.
+func (l *liveLog) follow(ctx context.Context, interval time.Duration, logger *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := l.feed(ctx); err != nil && ctx.Err() == nil {
+				logger.Warn("web: following the session store", "error", err)
+			}
+		}
+	}
+}
 
 // appendJSON adds one encoded event.
 func (l *liveLog) appendJSON(b []byte) {

@@ -32,7 +32,9 @@
 // -approval-timeout is denied. Sessions persist in -db when given, so they
 // and their checkpoints can be resumed after a restart: a SQLite file, or
 // a postgres:// URL that several web processes share (each lists and
-// resumes the others' sessions; a turn runs in one process at a time).
+// resumes the others' sessions; a turn runs in one process at a time, and
+// its events and approval cards reach the pages of every process, any of
+// which may answer them).
 //
 // Exit status: 2 for bad flags, 1 when the server cannot start.
 package main
@@ -51,6 +53,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tetherdev/tether/examples/internal/flagparse"
+	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
 )
@@ -73,6 +77,7 @@ type options struct {
 	readOnlyCmds    bool
 	logLevel        slog.Level
 	mcpConfig       string
+	folders         folders.Flag
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -94,7 +99,9 @@ OPENAI_API_KEY) or script:FILE, a scripted model for offline runs: JSON
 lines, one model response per line, e.g.
   {"content":"Reading it.","tool_calls":[{"name":"read_file","arguments":{"path":"main.go"}}]}
 
-Sessions and checkpoints stay in memory unless -db names a SQLite file.
+Sessions and checkpoints stay in memory unless -db names a SQLite file or a
+PostgreSQL URL; on PostgreSQL several web processes share sessions and
+approval cards.
 
 Exit status: 0 after Ctrl-C, 1 when the server cannot start, 2 for bad flags.
 
@@ -109,14 +116,15 @@ flags:
 	var o options
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on; port 0 picks a free one. Anything but a loopback address exposes the agent to the network")
 	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
+	fs.Var(&o.folders, "folder", folders.Usage)
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
-	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share (default: in memory)")
+	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share, each showing and answering the others' turns and approval cards (default: in memory)")
 	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before the action is denied")
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
-	if err := fs.Parse(args); err != nil {
+	if err := flagparse.Parse(fs, args); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {

@@ -16,12 +16,14 @@ import (
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/approval/pgapproval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
+	"github.com/tetherdev/tether/tools/pdftools"
 )
 
 //go:embed static
@@ -37,6 +39,7 @@ type server struct {
 	sessions  *session.Manager
 	closers   []func() error
 	approvals *approvals
+	board     *pgapproval.Board // with a PostgreSQL -db: approvals shared between processes
 	logger    *slog.Logger
 	baseCtx   context.Context
 	closeOnce sync.Once
@@ -58,7 +61,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if err != nil {
 		return nil, err
 	}
-	ws, err := safety.OpenWorkspace(o.workspace)
+	ws, err := safety.OpenWorkspace(o.workspace, o.folders.Options()...)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
@@ -75,6 +78,9 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	reg := &tools.Registry{}
 	shell, err := builtin.Register(reg, ws, builtin.Options{})
 	if err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
+	if err := reg.Register(pdftools.NewRead(ws)); err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	if o.mcpConfig != "" {
@@ -98,7 +104,15 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 			rules.Allow = append(rules.Allow, r)
 		}
 	}
-	s.approvals = newApprovals(o.approvalTimeout, logger)
+	if isPostgres(o.db) {
+		// Cards are shared with the other web processes on the database,
+		// so a turn running in one is answered from the page of any.
+		if s.board, err = pgapproval.Open(ctx, o.db, pgapproval.WithLogger(logger)); err != nil {
+			return nil, fmt.Errorf("approvals: %w", err)
+		}
+		s.closers = append(s.closers, s.board.Close)
+	}
+	s.approvals = newApprovals(o.approvalTimeout, s.board, logger)
 	cfg := agent.Config{
 		Model:           model,
 		Tools:           reg,
@@ -106,7 +120,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		CommandDir:      shell.Cwd,
 		CommandRules:    rules,
 		Policy:          approval.Interactive(),
-		Approver:        s.approvals.manager,
+		Approver:        s.approvals.approver,
 		ApprovalTimeout: -1, // the Manager's own timeout applies
 		Checkpoints:     cps,
 		Sink:            event.SinkFunc(s.emit),
@@ -174,52 +188,53 @@ func (s *server) close() {
 }
 
 // emit is the executors' sink, called after the session store persisted
-// the event: it notes approval cards and appends the event to the live
-// log of the session the turn runs in.
+// the event: it feeds the session's live log from the store, which is
+// where the page's events come from.
 func (s *server) emit(ctx context.Context, e event.Event) error {
 	id, _ := ctx.Value(sessionKey{}).(string)
+	// The store already holds e; a cancelled turn's last events must
+	// still reach the page.
+	_, err := s.liveLog(context.WithoutCancel(ctx), id)
+	return err
+}
+
+// noteCard keeps the approval cards of session id in step with its
+// events, wherever its turn runs: a card of a turn that is not running
+// here is another process's, answered through the board.
+func (s *server) noteCard(id string, e event.Event) {
 	switch e := e.(type) {
 	case event.ApprovalRequested:
-		s.approvals.announce(e)
+		s.approvals.announce(e, !s.running(id))
 	case event.ApprovalResolved:
 		s.approvals.forget(e.ID) // also a card the Manager never saw (cancelled first)
 	}
-	b, err := event.Marshal(e)
-	if err != nil {
-		return err
-	}
-	l, err := s.liveLog(ctx, id)
-	if err != nil {
-		return err
-	}
-	l.appendJSON(b)
-	return nil
 }
 
-// liveLog returns the session's log, loading its stored events the first
-// time, so a resumed session shows its past turns.
+// liveLog returns the session's log holding at least every event stored
+// so far, loading its past events the first time, so a resumed session
+// shows its past turns.
 func (s *server) liveLog(ctx context.Context, id string) (*liveLog, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if l, ok := s.logs[id]; ok {
-		return l, nil
-	}
-	sess, err := s.sessions.Open(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	l := newLiveLog()
-	for ev, err := range sess.Events(ctx, 0) {
-		if err != nil {
-			return nil, fmt.Errorf("session %s: reading its events: %w", id, err)
-		}
-		b, err := event.Marshal(ev.Event)
+	l, ok := s.logs[id]
+	s.mu.Unlock()
+	if !ok {
+		sess, err := s.openSession(ctx, id)
 		if err != nil {
 			return nil, err
 		}
-		l.entries = append(l.entries, b)
+		s.mu.Lock()
+		if l, ok = s.logs[id]; !ok {
+			l = newLiveLog(sess, func(e event.Event) { s.noteCard(id, e) })
+			s.logs[id] = l
+		}
+		s.mu.Unlock()
 	}
-	s.logs[id] = l
+	// Outside s.mu: feeding reads the store, and notes cards, which asks
+	// whether a turn runs here. Another caller's feed in progress is
+	// waited for, so the log is whole when this returns.
+	if err := l.feed(ctx); err != nil {
+		return nil, err
+	}
 	return l, nil
 }
 

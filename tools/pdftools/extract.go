@@ -53,6 +53,13 @@ type Doc struct {
 // A malformed or truncated file, a password-protected one, and page
 // numbers past the end are errors that say so.
 func Extract(ctx context.Context, r io.ReaderAt, size int64, rg Range) (doc Doc, err error) {
+	return extract(ctx, r, size, rg, nil)
+}
+
+// extract is Extract with onPage called after each page is read, with its
+// number, how many pages this call means to read and how many the
+// document has, so a caller can report progress on a long document.
+func extract(ctx context.Context, r io.ReaderAt, size int64, rg Range, onPage func(page, planned, pages int)) (doc Doc, err error) {
 	if size > MaxFileBytes {
 		return Doc{}, fmt.Errorf("%w: %d bytes; the limit is %d MiB", ErrTooLarge, size, MaxFileBytes>>20)
 	}
@@ -70,7 +77,11 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, rg Range) (doc Doc,
 	if err != nil {
 		return Doc{}, openError(err)
 	}
-	n := rd.NumPage()
+	pages, err := pageList(rd)
+	if err != nil {
+		return Doc{}, err
+	}
+	n := len(pages)
 	doc = Doc{Pages: n, Title: strings.TrimSpace(rd.Trailer().Key("Info").Key("Title").Text())}
 	first := max(rg.First, 1)
 	if n == 0 {
@@ -94,7 +105,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, rg Range) (doc Doc,
 		if i > first && b.Len() >= MaxOutputBytes {
 			break
 		}
-		text := strings.TrimSpace(pageText(rd.Page(i), MaxOutputBytes))
+		text := strings.TrimSpace(pageText(pages[i-1], MaxOutputBytes))
 		fmt.Fprintf(&b, "--- Page %d of %d ---\n", i, n)
 		if text == "" {
 			doc.EmptyPages++
@@ -104,6 +115,9 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, rg Range) (doc Doc,
 			b.WriteString("\n")
 		}
 		doc.Last = i
+		if onPage != nil {
+			onPage(i, last-first+1, n)
+		}
 	}
 	wantLast := rg.Last
 	if wantLast == 0 || wantLast > n {

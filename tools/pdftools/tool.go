@@ -64,7 +64,18 @@ func readPDF(ctx context.Context, ws Workspace, a ReadArgs) (tools.Result, error
 	if st.IsDir() {
 		return tools.Result{}, fmt.Errorf("%s is a directory, not a PDF", r)
 	}
-	doc, err := Extract(ctx, f, st.Size(), Range{First: a.FirstPage, Last: a.LastPage})
+	// Each page is reported as it is read, as read_file reports its
+	// chunks: a long or slow document shows how far it has come.
+	var onPage func(page, planned, pages int)
+	if tools.Reporting(ctx) {
+		done := 0
+		onPage = func(page, planned, pages int) {
+			done++
+			tools.Report(ctx, tools.Progress{Tool: ReadName, Path: r, Done: float64(done), Total: float64(planned),
+				Message: fmt.Sprintf("Reading %s page %d of %d", r, page, pages)})
+		}
+	}
+	doc, err := extract(ctx, f, st.Size(), Range{First: a.FirstPage, Last: a.LastPage}, onPage)
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("%s: %w", r, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -76,5 +77,52 @@ func TestReadPDFTool(t *testing.T) {
 				t.Errorf("meta path = %q", res.Meta.Path)
 			}
 		})
+	}
+}
+
+// TestReadPDFProgress: read_pdf reports each page as it reads it, as
+// read_file reports its chunks, and nothing for a call that fails.
+func TestReadPDFProgress(t *testing.T) {
+	root := t.TempDir()
+	data, err := os.ReadFile("testdata/twocol.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "paper.pdf"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := safety.OpenWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	tool := NewRead(ws)
+	for _, tt := range []struct {
+		args string
+		want []tools.Progress
+	}{
+		{`{"path":"paper.pdf"}`, []tools.Progress{
+			{Tool: ReadName, Path: "paper.pdf", Done: 1, Total: 3, Message: "Reading paper.pdf page 1 of 3"},
+			{Tool: ReadName, Path: "paper.pdf", Done: 2, Total: 3, Message: "Reading paper.pdf page 2 of 3"},
+			{Tool: ReadName, Path: "paper.pdf", Done: 3, Total: 3, Message: "Reading paper.pdf page 3 of 3"},
+		}},
+		{`{"path":"paper.pdf","first_page":2,"last_page":3}`, []tools.Progress{
+			{Tool: ReadName, Path: "paper.pdf", Done: 1, Total: 2, Message: "Reading paper.pdf page 2 of 3"},
+			{Tool: ReadName, Path: "paper.pdf", Done: 2, Total: 2, Message: "Reading paper.pdf page 3 of 3"},
+		}},
+		{`{"path":"paper.pdf","first_page":9}`, nil},
+	} {
+		var got []tools.Progress
+		ctx := tools.WithReporter(context.Background(), func(p tools.Progress) { got = append(got, p) })
+		_, _ = tool.Execute(ctx, tools.Call{Arguments: json.RawMessage(tt.args)})
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: progress %+v, want %+v", tt.args, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if !reflect.DeepEqual(got[i], tt.want[i]) {
+				t.Errorf("%s: report %d = %+v, want %+v", tt.args, i, got[i], tt.want[i])
+			}
+		}
 	}
 }

@@ -56,12 +56,14 @@ export class Changes {
     const label = el("span", "label", cp.label || cp.id);
     label.title = `${cp.id} · ${new Date(cp.created).toLocaleString()}`;
     head.append(label);
-    if (cp.state === "open") {
+    // An open checkpoint may already be decided file by file or hunk by
+    // hunk: its review state says so, and only undecided changes get
+    // buttons.
+    if (cp.review !== "open") head.append(el("span", "muted state", cp.review || cp.state));
+    if (cp.state === "open" && cp.files.length) {
       head.append(el("span", "stat-add", `+${cp.added}`), el("span", "stat-del", `−${cp.removed}`),
         button("keep primary", "Keep all", () => this.decide({ checkpoint: cp.id, action: "keep" })),
         button("undo danger", "Undo", () => this.decide({ checkpoint: cp.id, action: "undo" })));
-    } else {
-      head.append(el("span", "muted state", cp.state));
     }
     box.append(head);
     for (const f of cp.files) box.append(this.file(cp, f));

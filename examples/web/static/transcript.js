@@ -140,12 +140,24 @@ export class Transcript {
   }
 
   // on_tool_progress shows a running call's new output lines under its
-  // action. The events are stored with the session, so a resumed
+  // action, or how far it has come beside it. The events are stored with the session, so a resumed
   // session replays them until the final action replaces them.
   on_tool_progress(ev) {
-    if (!ev.output && !ev.dropped) return;
     const row = this.actions.get(ev.call_id);
     if (!row || row.dataset.status !== "running") return;
+    if (!ev.output && !ev.dropped) {
+      // A report without output (a chunk of a file, a page of a PDF) says
+      // how far the call has come; the latest one replaces the last.
+      const text = ev.title || (ev.total ? `${ev.done || 0} of ${ev.total}` : "");
+      if (!text) return;
+      let step = row.querySelector(".step");
+      if (!step) {
+        step = el("span", "detail step");
+        row.firstChild.append(step);
+      }
+      step.textContent = text;
+      return;
+    }
     if (!row.live) {
       row.live = el("pre", "live");
       row.append(row.live);
