@@ -108,6 +108,9 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		if _, ok := a.vars[name.param]; ok && name.param != "" {
 			// x=rm; $x -rf ~ : judge the value the script gave it.
 			a.run(a.substitute(ws), idx, heredoc)
+		} else if name.fallback != "" {
+			// ${x:-rm} -rf ~ runs rm when x is unset: judge that reading.
+			a.run(append(literalFields(name.fallback), ws[1:]...), idx, heredoc)
 		} else if name.param == "SHELL" || name.param == "BASH" || name.param == "0" {
 			// $SHELL -c '…' runs a shell: judge what it runs.
 			a.run(append([]word{{s: "bash"}}, ws[1:]...), idx, heredoc)
@@ -152,12 +155,20 @@ func (a *analyzer) substitute(ws []word) []word {
 	var out []word
 	for _, w := range ws {
 		if v, ok := a.vars[w.param]; ok && w.param != "" {
-			for _, f := range strings.Fields(v) {
-				out = append(out, word{s: f})
-			}
+			out = append(out, literalFields(v)...)
 			continue
 		}
 		out = append(out, w)
+	}
+	return out
+}
+
+// literalFields splits a value known to the analysis into words as an
+// unquoted expansion of it would be split.
+func literalFields(v string) []word {
+	var out []word
+	for _, f := range strings.Fields(v) {
+		out = append(out, word{s: f})
 	}
 	return out
 }

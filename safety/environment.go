@@ -244,5 +244,72 @@ func envRuns(c *call, kind WrapperKind, inner []word) {
 // printsEnvironment judges env and printenv printing variables: the
 // host's secrets go to the model, so no read-only approval covers it.
 func printsEnvironment(c *call) {
-	c.concern(SeverityMedium, false, c.base+" prints environment variables, which hold the host's secrets")
+	c.concern(SeverityMedium, false, printsEnvironmentReason(c.base))
+}
+
+func printsEnvironmentReason(name string) string {
+	return name + " prints environment variables, which hold the host's secrets"
+}
+
+// dumpsVariables reports a builtin that prints variables with their
+// values, exported ones included, as env does: bare set, and declare,
+// typeset, export or readonly with -p or with no names (declare -f and
+// -F print functions only).
+func dumpsVariables(base string, nargs int, flags []string, nops int) bool {
+	switch base {
+	case "set":
+		return nargs == 0
+	case "declare", "typeset", "export", "readonly", "local":
+		return has(flags, "p") || nops == 0 && !has(flags, "fF")
+	}
+	return false
+}
+
+// jqReadsEnvironment reports a jq program that reads the environment
+// through the env builtin or $ENV.
+func jqReadsEnvironment(args []word) bool {
+	for _, w := range args {
+		if w.dynamic || strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		if strings.Contains(w.s, "$ENV") || containsIdent(w.s, "env") {
+			return true
+		}
+	}
+	return false
+}
+
+// containsIdent reports name in s as a whole identifier, not as part of
+// a longer one or a field (env, not environment, $env or .env).
+func containsIdent(s, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(name)
+		before := j == 0 || !isAwkIdent(s[j-1]) && s[j-1] != '$' && s[j-1] != '.'
+		after := end == len(s) || !isAwkIdent(s[end])
+		if before && after {
+			return true
+		}
+		i = end
+	}
+}
+
+// assignsDangerous reports the first variable a builtin that assigns
+// from its input (read, mapfile, getopts, printf -v) would set that is
+// one of the dangerous environment variables: `read PATH` in a terminal
+// session changes every later command as `export PATH=…` would.
+func assignsDangerous(names []word) (string, string) {
+	for _, w := range names {
+		if w.dynamic {
+			continue
+		}
+		if why, bad := dangerousEnv(w.s); bad {
+			return w.s, why
+		}
+	}
+	return "", ""
 }

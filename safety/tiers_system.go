@@ -302,7 +302,7 @@ func interpreter(c *call) bool {
 	}
 	flags, ops := opts(c.args, inline+" -m -W -X", true)
 	for _, f := range flags {
-		if hasWord(inline, f) || strings.HasPrefix(f, "-c") && strings.HasPrefix(b, "py") {
+		if hasWord(inline, f) || clusterRunsInline(b, f) {
 			c.concern(SeverityMedium, false, b+" "+f+" runs inline code")
 			c.unvetted(f, "runs inline code, which no rule for "+b+" alone covers")
 			return true
@@ -318,6 +318,8 @@ func interpreter(c *call) bool {
 			c.concern(SeverityCritical, true, b+" runs code downloaded from the network")
 		case ops[0].dynamic:
 			c.unanalyzable(b + " runs a script known only at run time (" + ops[0].s + ")")
+		case ops[0].s == "-" && !ops[0].quoted:
+			stdinScript(c) // python3 - <<< 'code': the program is stdin
 		case c.a.wasDownloaded(ops[0]):
 			c.path(ops[0], OpRead)
 			c.concern(SeverityCritical, true, b+" runs "+ops[0].s+", downloaded earlier in this command")
@@ -332,6 +334,39 @@ func interpreter(c *call) bool {
 	}
 	stdinScript(c)
 	return true
+}
+
+// clusterRunsInline reports a cluster of short options in which an
+// option that takes inline code is the first to take a value: perl -pe
+// and -lane, ruby -ne, python3 -ic (python3 -Wc has W take "c").
+func clusterRunsInline(b, f string) bool {
+	if len(f) < 3 || f[0] != '-' || f[1] == '-' {
+		return false
+	}
+	// digits: options whose value is an optional number (perl -l, -0).
+	inline, valued, digits := "", "", ""
+	switch {
+	case strings.HasPrefix(b, "py"):
+		inline, valued = "c", "cmWX"
+	case b == "perl":
+		inline, valued, digits = "eE", "eEiImMdDxF", "l0C"
+	case b == "ruby":
+		inline, valued, digits = "e", "eIrCEFiKTWx", "0l"
+	default:
+		return false
+	}
+	for i := 1; i < len(f); i++ {
+		l := rune(f[i])
+		switch {
+		case strings.ContainsRune(valued, l):
+			return strings.ContainsRune(inline, l)
+		case strings.ContainsRune(digits, l):
+			for i+1 < len(f) && f[i+1] >= '0' && f[i+1] <= '9' {
+				i++
+			}
+		}
+	}
+	return false
 }
 
 // versionFlag reports an option with which interpreter b prints its

@@ -101,6 +101,9 @@ func readOnlyCmd(c *call, spec string) {
 	args := c.args
 	if c.base == "jq" {
 		args = jqArgs(c)
+		if jqReadsEnvironment(args) {
+			printsEnvironment(c)
+		}
 	}
 	if names := readFlags[c.base]; names != nil {
 		for _, v := range valuesOf(args, names...) {
@@ -207,7 +210,12 @@ func readOnlyCmd(c *call, spec string) {
 			c.concern(SeverityHigh, true, "enable -f loads a builtin from a shared library")
 		}
 		return
-	case "set", "shopt":
+	case "set", "declare", "typeset", "export", "readonly":
+		if dumpsVariables(c.base, len(c.args), flags, len(ops)) {
+			printsEnvironment(c)
+		}
+		return
+	case "shopt":
 		return
 	case "kill", "killall", "pkill":
 		kill(c, flags, ops)
