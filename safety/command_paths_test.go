@@ -45,7 +45,8 @@ func TestCommandPaths(t *testing.T) {
 		{"python3 tool.py", "read:tool.py@0"},
 		{"diff a b", "read:a@0 read:b@0"},
 		{"cat \"$(echo .env)\"", ""},
-		{"find . -fprint out.txt", "write:out.txt@0"},
+		{"find . -fprint out.txt", "read:.@0 write:out.txt@0"},
+		{"find -L ~/.ssh /etc -name x", "read:~/.ssh@0 read:/etc@0"},
 		{"chmod 600 ~/.ssh/config", "write:~/.ssh/config@0"},
 	} {
 		a := AnalyzeCommand(tc.cmd)

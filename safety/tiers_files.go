@@ -155,8 +155,29 @@ func remoteSpec(s string) bool {
 	return ok && host != "" && !strings.ContainsAny(host, "/") && !strings.HasPrefix(s, "-")
 }
 
+// writeValued lists, per command, the options that take the next word
+// as their value. They differ: -p is a flag of mkdir and tee but takes
+// the strip count in patch, so one shared list would let `mkdir -p
+// ~/.config/x` hide the directory it creates.
+var writeValued = map[string]string{
+	"tee":      "",
+	"touch":    "-d --date -r --reference -t",
+	"mkdir":    "-m --mode",
+	"truncate": "-s --size -r --reference",
+	"mkfifo":   "-m --mode",
+	"mknod":    "-m --mode",
+	"patch":    "-p -i --input -o --output -d --directory -r --reject-file -D --ifdef -F --fuzz -B --prefix -Y --basename-prefix -z --suffix -V --version-control -g --get",
+}
+
+// archiveValued is the same for the archivers, whose options overlap.
+const archiveValued = "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x"
+
 func writeFiles(c *call) {
-	flags, ops := opts(c.args, "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x", false)
+	valued, ok := writeValued[c.base]
+	if !ok {
+		valued = archiveValued
+	}
+	flags, ops := opts(c.args, valued, false)
 	switch c.base {
 	case "tar", "unzip", "gunzip", "gzip", "zip", "bzip2", "xz", "unxz", "7z":
 		if f, ok := hasPrefixFlag(flags, "--to-command", "--checkpoint-action", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F", "-TT", "--unzip-command", "--rsh-command"); ok && (c.base == "tar" || c.base == "zip") {
@@ -188,7 +209,17 @@ func writeFiles(c *call) {
 		for _, w := range ops {
 			c.path(w, OpWrite)
 		}
+		for _, w := range valuesOf(c.args, "-o", "--output", "-r", "--reject-file", "-d", "--directory") {
+			c.path(w, OpWrite)
+		}
+		for _, w := range valuesOf(c.args, "-i", "--input") {
+			c.path(w, OpRead)
+		}
 		return
+	case "touch", "truncate":
+		for _, w := range valuesOf(c.args, "-r", "--reference") {
+			c.path(w, OpRead)
+		}
 	case "mknod":
 		c.concern(SeverityHigh, false, "mknod creates a device node")
 	}
@@ -225,6 +256,11 @@ func find(c *call) {
 		}
 		return
 	}
+	// The starting points are listed: `find ~ -name '*.pem'` shows what
+	// lies outside the workspace as `ls ~` would.
+	for _, w := range findStarts(c.args) {
+		c.path(w, OpRead)
+	}
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		switch w.s {
@@ -254,6 +290,21 @@ func find(c *call) {
 	}
 }
 
+// findStarts returns find's starting points: the words before the first
+// option or expression (find's own -H, -L and -P come first and are
+// skipped).
+func findStarts(args []word) []word {
+	for len(args) > 0 && (args[0].s == "-H" || args[0].s == "-L" || args[0].s == "-P") {
+		args = args[1:]
+	}
+	for i, w := range args {
+		if strings.HasPrefix(w.s, "-") || w.s == "!" || w.s == "(" {
+			return args[:i]
+		}
+	}
+	return args
+}
+
 // wholeTree reports a directory whose wholesale deletion is critical: the
 // root, a system or home directory, a parent of the workspace, or the
 // workspace itself (".").
@@ -272,13 +323,7 @@ func wholeTree(p string) (string, bool) {
 // -type f -exec rm {} +`. A name test (`find . -name '*.pyc' -delete`)
 // keeps it high.
 func findWholeTree(c *call, how string) {
-	var starts []word
-	for _, w := range c.args {
-		if strings.HasPrefix(w.s, "-") || w.s == "!" || w.s == "(" {
-			break
-		}
-		starts = append(starts, w)
-	}
+	starts := findStarts(c.args)
 	if len(starts) == 0 {
 		starts = []word{{s: "."}}
 	}

@@ -1,0 +1,56 @@
+package safety
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// Round 4: paths hidden by option parsing, and starting points that list
+// what lies outside the workspace, under the allow rules a user writes.
+// Each attack case was allowed before its fix; the harmless neighbours
+// show that everyday forms stay allowed.
+func TestPolicyRound4Paths(t *testing.T) {
+	w, _, _ := policyWorkspace(t)
+	rules := CommandRules{AllowReadOnly: true, Allow: []string{"mkdir", "tee", "touch", "patch", "echo", "git config", "sort", "shuf"}}
+	for _, tc := range []struct {
+		cmd     string
+		want    Decision
+		mention string
+	}{
+		// -p is a flag of mkdir and tee, not a value-taking option.
+		{"mkdir -p ~/.config/autostart", Confirm, "outside the workspace"},
+		{"mkdir -pm 700 ~/bin", Confirm, "outside the workspace"},
+		{"echo x | tee -p ~/.bashrc", Confirm, "outside the workspace"},
+		{"echo x | tee -a -p .git/hooks/pre-commit", Confirm, ".git/hooks/pre-commit"},
+		{"touch -r .env ~/stamp", Confirm, "outside the workspace"},
+		{"patch -p1 -o ~/.bashrc < fix.patch", Confirm, "outside the workspace"},
+		{"patch -d /etc -p1 < fix.patch", Confirm, "outside the workspace"},
+		{"mkdir -p build/out", Allow, "allowed"},
+		{"echo x | tee -p out.txt", Allow, "allowed"},
+		{"patch -p1 < fix.patch", Allow, "allowed"},
+		// find lists its starting points as ls does.
+		{"find ~ -name '*.pem'", Confirm, "outside the workspace"},
+		{"find / -name id_rsa", Confirm, "outside the workspace"},
+		{"find -L ~/.ssh -type f", Confirm, "outside the workspace"},
+		{"find .. -name x", Confirm, "outside the workspace"},
+		{"find . -name '*.go'", Allow, "read-only"},
+		{"find sub -type f", Allow, "read-only"},
+		// git config -f names the file; --global writes every repository's.
+		{"git config -f ~/.gitconfig user.name x", Confirm, "outside the workspace"},
+		{"git config --global user.name x", Confirm, "outside the repository"},
+		{"git config -f .env --list", Confirm, ".env"},
+		{"git config user.name x", Allow, "allowed"},
+		{"git config --get user.email", Allow, "allowed"},
+		// The random source decides the order shown.
+		{"sort -R --random-source=.env notes.txt", Confirm, ".env"},
+		{"shuf --random-source .env notes.txt", Confirm, ".env"},
+		{"sort -R notes.txt", Allow, "allowed"},
+	} {
+		p := &Policy{Workspace: w, Rules: rules}
+		a := p.AssessCommand(context.Background(), tc.cmd, "")
+		if a.Decision != tc.want || !strings.Contains(a.Reason(), tc.mention) {
+			t.Errorf("AssessCommand(%q) = %v, want %v mentioning %q\nreasons: %s", tc.cmd, a.Decision, tc.want, tc.mention, a.Reason())
+		}
+	}
+}
