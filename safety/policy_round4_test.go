@@ -12,7 +12,7 @@ import (
 // show that everyday forms stay allowed.
 func TestPolicyRound4Paths(t *testing.T) {
 	w, _, _ := policyWorkspace(t)
-	rules := CommandRules{AllowReadOnly: true, Allow: []string{"mkdir", "tee", "touch", "patch", "echo", "git config", "sort", "shuf"}}
+	rules := CommandRules{AllowReadOnly: true, Allow: []string{"mkdir", "tee", "touch", "patch", "echo", "git config", "sort", "shuf", "cp", "mv", "ln", "install"}}
 	for _, tc := range []struct {
 		cmd     string
 		want    Decision
@@ -29,6 +29,16 @@ func TestPolicyRound4Paths(t *testing.T) {
 		{"mkdir -p build/out", Allow, "allowed"},
 		{"echo x | tee -p out.txt", Allow, "allowed"},
 		{"patch -p1 < fix.patch", Allow, "allowed"},
+		// -f is cp's and ln's --force, -T cp's --no-target-directory: no
+		// value follows them.
+		{"cp -f ~/.ssh/id_rsa key.txt", Confirm, "outside the workspace"},
+		{"cp -T ~/.aws/credentials c.txt", Confirm, "outside the workspace"},
+		{"mv -f ~/.bashrc x", Confirm, "outside the workspace"},
+		{"ln -sf /etc/passwd notes.txt", Confirm, "outside the workspace"},
+		{"install -m 644 ~/.netrc n.txt", Confirm, "outside the workspace"},
+		{"cp -f notes.txt n2.txt", Allow, "allowed"},
+		{"ln -sf notes.txt n4.txt", Allow, "allowed"},
+		{"install -m 644 notes.txt n5.txt", Allow, "allowed"},
 		// find lists its starting points as ls does.
 		{"find ~ -name '*.pem'", Confirm, "outside the workspace"},
 		{"find / -name id_rsa", Confirm, "outside the workspace"},

@@ -76,6 +76,21 @@ func permissions(c *call) {
 	}
 }
 
+// copyValued lists, per command, the options that take the next word as
+// their value. -f is cp's and ln's --force but rsync's --filter, and -T
+// is cp's --no-target-directory: read as valued, `cp -f ~/.ssh/id_rsa
+// key.txt` hid the secret it copies.
+var copyValued = map[string]string{
+	"cp":      "-t --target-directory -S --suffix",
+	"mv":      "-t --target-directory -S --suffix",
+	"ln":      "-t --target-directory -S --suffix",
+	"link":    "",
+	"install": "-t --target-directory -S --suffix -m --mode -o --owner -g --group",
+}
+
+// remoteCopyValued covers rsync, scp and sftp.
+const remoteCopyValued = "-t --target-directory -S --suffix -m --mode -o --owner -g --group -e --rsh --rsync-path --exclude --include --filter -f -T -P -i -F -c -l -J --temp-dir --exclude-from --include-from --files-from --partial-dir --backup-dir --chmod --log-file --password-file"
+
 func copyMove(c *call) {
 	switch c.base {
 	case "scp", "sftp":
@@ -91,7 +106,11 @@ func copyMove(c *call) {
 			c.concern(SeverityHigh, true, "rsync runs a remote shell command ("+f+")")
 		}
 	}
-	flags, ops := opts(c.args, "-t --target-directory -S --suffix -m --mode -o --owner -g --group -e --rsh --rsync-path --exclude --include --filter -f -T", false)
+	valued, ok := copyValued[c.base]
+	if !ok {
+		valued = remoteCopyValued
+	}
+	flags, ops := opts(c.args, valued, false)
 	dest := -1
 	if _, ok := hasPrefixFlag(flags, "-t", "--target-directory"); ok {
 		for i, w := range c.args {
@@ -119,8 +138,8 @@ func copyMove(c *call) {
 	}
 	if c.base == "ln" {
 		// ln's -f is --force, not rsync's --filter: parse its own options.
-		if lflags, lops := opts(c.args, "-t --target-directory -S --suffix", false); has(lflags, "s", "--symbolic") && len(lops) > 0 {
-			c.a.symlinked(lops)
+		if has(flags, "s", "--symbolic") && len(ops) > 0 {
+			c.a.symlinked(ops)
 		}
 	}
 	if c.base == "rsync" && len(ops) > 1 {
