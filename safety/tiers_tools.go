@@ -282,11 +282,20 @@ func argsAfter(ws []word, sep string) []word {
 
 // isFetcherOrDecoder reports commands whose output is downloaded or
 // decoded content: piping it into a shell runs code nobody has read.
+// Text transformers count as decoders: `echo 'ez ~ sa-' | rev | sh` and
+// `tr a-z n-za-m <<< … | sh` show one text and run another.
 func isFetcherOrDecoder(cmd Command) bool {
 	b := commandBase(cmd.Name)
 	switch b {
-	case "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lynx", "links", "nc", "ncat", "netcat", "socat", "ftp", "tftp", "uudecode", "gpg":
+	case "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lynx", "links", "nc", "ncat", "netcat", "socat", "ftp", "tftp", "uudecode", "gpg",
+		"rev", "tr", "iconv", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "zcat", "gunzip", "bzcat", "bunzip2", "xzcat", "unxz", "zstdcat", "unzstd", "lz4cat":
 		return true
+	case "gzip", "bzip2", "xz", "zstd", "lz4", "brotli":
+		for _, a := range cmd.Args {
+			if a == "--decompress" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "d") {
+				return true
+			}
+		}
 	case "base64", "base32", "basenc", "xxd", "openssl", "certutil":
 		for _, a := range cmd.Args {
 			if a == "-d" || a == "--decode" || a == "-D" || a == "-r" || a == "-decode" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "dD") && b != "openssl" {

@@ -49,7 +49,12 @@ func wrapper(c *call) {
 		_, inner := opts(c.args, valued, true)
 		c.wrap(Transparent, inner)
 	case "nohup", "builtin", "unbuffer":
-		c.wrap(Transparent, c.args)
+		// nohup -- cmd; unbuffer -p reads the command's input from stdin.
+		_, inner := opts(c.args, "", true)
+		c.wrap(Transparent, inner)
+	case "strace", "ltrace", "valgrind", "fakeroot", "faketime", "xvfb-run", "dbus-launch", "ssh-agent",
+		"proxychains", "proxychains4", "torsocks", "catchsegv", "entr", "runuser":
+		tool(c)
 	case "and", "or", "not":
 		// fish's combiners run the command after them (fish -c 'true; and
 		// rm -rf ~'); in bash no such command exists.
@@ -70,7 +75,7 @@ func wrapper(c *call) {
 		}
 		c.wrap(Transparent, inner)
 	case "setsid", "chrt", "taskset", "flock", "chroot", "nsenter", "unshare", "systemd-run", "firejail":
-		_, inner := opts(c.args, "-p --pid -u --unit -E --setenv -t --target -w --timeout -E --conflict-exit-code", true)
+		_, inner := opts(c.args, detachValued[c.base], true)
 		switch c.base {
 		case "chrt", "taskset", "flock", "chroot":
 			if len(inner) > 0 {
@@ -134,7 +139,8 @@ func wrapper(c *call) {
 		inner = append(append([]word(nil), inner...), input...)
 		c.wrap(Opaque, inner)
 	case "watch":
-		flags, inner := opts(c.args, "-n --interval -d -q --equexit", true)
+		// -d (--differences) is a flag; its optional value needs "=".
+		flags, inner := opts(c.args, "-n --interval -q --equexit", true)
 		if has(flags, "x", "--exec") {
 			c.wrap(Opaque, inner)
 			return
@@ -196,11 +202,10 @@ func wrapper(c *call) {
 		}
 		c.wrap(Opaque, inner)
 	case "script":
-		for i, w := range c.args {
-			if (w.s == "-c" || w.s == "--command") && i+1 < len(c.args) {
-				c.script(Opaque, c.args[i+1])
-				return
-			}
+		// -c clusters with script's flags: script -qc 'cmd' /dev/null.
+		for _, v := range valuesOf(c.args, "-c", "--command") {
+			c.script(Opaque, v)
+			return
 		}
 		c.concern(SeverityMedium, false, "script records a shell session")
 	}
