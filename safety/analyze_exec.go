@@ -19,10 +19,15 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, parent int, heredoc *syntax.Red
 		return
 	}
 	ws := make([]word, 0, len(ce.Args))
+	secrets := len(a.secrets)
 	for _, w := range ce.Args {
 		ws = a.appendFields(ws, w)
 	}
 	idx := a.run(ws, parent, heredoc)
+	for _, name := range a.secrets[secrets:] {
+		// echo $AWS_SECRET_ACCESS_KEY shows a secret as printenv would.
+		a.concern(idx, SeverityMedium, false, "expands $"+name+", whose name says it holds a secret")
+	}
 	for _, as := range ce.Assigns {
 		a.assign(as, idx, false)
 	}

@@ -293,6 +293,8 @@ func (a *analyzer) paramExp(p *syntax.ParamExp) {
 		a.unanalyzable(-1, "expands $IFS, a common trick to hide word boundaries")
 	case p.NestedParam != nil:
 		a.unanalyzable(-1, "nested parameter expansion")
+	case secretName(name) && !p.Length && (p.Exp == nil || p.Exp.Op != syntax.AlternateUnset && p.Exp.Op != syntax.AlternateUnsetOrNull):
+		a.secrets = append(a.secrets, name)
 	}
 	if p.Index != nil && !allElements(p.Index) {
 		a.arith(p.Index, -1)

@@ -313,3 +313,18 @@ func assignsDangerous(names []word) (string, string) {
 	}
 	return "", ""
 }
+
+// secretWords mark variable names that hold credentials by convention
+// (AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN, PGPASSWORD, OPENAI_API_KEY).
+var secretWords = [...]string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL"}
+
+// secretName reports a variable name that says it holds a secret.
+func secretName(name string) bool {
+	u := strings.ToUpper(name)
+	for _, w := range secretWords {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
+}

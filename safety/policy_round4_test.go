@@ -52,6 +52,10 @@ func TestPolicyRound4Paths(t *testing.T) {
 		{"git config -f .env --list", Confirm, ".env"},
 		{"git config user.name x", Allow, "allowed"},
 		{"git config --get user.email", Allow, "allowed"},
+		// rg --files takes paths only; bc reads its operands as programs.
+		{"rg --files ~", Confirm, "outside the workspace"},
+		{"rg --files sub", Allow, "read-only"},
+		{"bc .env", Confirm, ".env"},
 		// The random source decides the order shown.
 		{"sort -R --random-source=.env notes.txt", Confirm, ".env"},
 		{"shuf --random-source .env notes.txt", Confirm, ".env"},

@@ -32,7 +32,7 @@ var readOnly = map[string]string{
 	"who": "", "w": "", "last": "", "netstat": "", "ss": "", "ip": "", "ifconfig": "", "top": "", "htop": "", "vmstat": "", "iostat": "",
 	"sort": "files", "xxd": "files",
 	"base64": "files", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "pattern", "apropos": "", "whatis": "", "info": " -o --output",
-	"numfmt": "", "expr": "", "bc": "", "dc": "files -e --expression -f --file", "factor": "", "shuf": "files", "tsort": "files", "ptx": "files",
+	"numfmt": "", "expr": "", "bc": "files", "dc": "files -e --expression -f --file", "factor": "", "shuf": "files", "tsort": "files", "ptx": "files",
 	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
 }
 
@@ -231,6 +231,20 @@ func readOnlyCmd(c *call, spec string) {
 	case "printenv":
 		printsEnvironment(c)
 		return
+	case "ps":
+		// BSD-style e (ps auxe, ps eww) adds every process's environment.
+		for _, w := range c.args {
+			if !strings.HasPrefix(w.s, "-") && isLetters(w.s) && strings.Contains(w.s, "e") || strings.Contains(w.s, "environ") {
+				printsEnvironment(c)
+				break
+			}
+		}
+		return
+	case "umask":
+		if len(ops) > 0 {
+			c.concern(SeverityMedium, false, "umask changes the permissions of every file the session creates later")
+		}
+		return
 	case "ip", "ifconfig":
 		if len(ops) > 1 && (ops[1].s == "add" || ops[1].s == "del" || ops[1].s == "set" || ops[1].s == "flush") || c.base == "ifconfig" && len(ops) > 1 {
 			c.concern(SeverityHigh, false, c.base+" changes network configuration")
@@ -243,7 +257,8 @@ func readOnlyCmd(c *call, spec string) {
 			c.path(w, OpRead)
 		}
 	case "pattern":
-		if _, ok := hasPrefixFlag(flags, "-e", "--regexp", "-f", "--file"); !ok && len(ops) > 0 {
+		// rg --files and --type-list take no pattern: every operand is a path.
+		if _, ok := hasPrefixFlag(flags, "-e", "--regexp", "-f", "--file"); !ok && len(ops) > 0 && !(c.base == "rg" && has(flags, "", "--files")) {
 			ops = ops[1:]
 		}
 		for _, w := range ops {
