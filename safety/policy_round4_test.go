@@ -12,7 +12,7 @@ import (
 // show that everyday forms stay allowed.
 func TestPolicyRound4Paths(t *testing.T) {
 	w, _, _ := policyWorkspace(t)
-	rules := CommandRules{AllowReadOnly: true, Allow: []string{"mkdir", "tee", "touch", "patch", "echo", "git config", "sort", "shuf", "cp", "mv", "ln", "install"}}
+	rules := CommandRules{AllowReadOnly: true, Allow: []string{"mkdir", "tee", "touch", "patch", "echo", "git config", "sort", "shuf", "cp", "mv", "ln", "install", "tsc", "eslint", "prettier", "gradle", "npx vitest", "jest", "npm test"}}
 	for _, tc := range []struct {
 		cmd     string
 		want    Decision
@@ -56,6 +56,19 @@ func TestPolicyRound4Paths(t *testing.T) {
 		{"rg --files ~", Confirm, "outside the workspace"},
 		{"rg --files sub", Allow, "read-only"},
 		{"bc .env", Confirm, ".env"},
+		// Build tools without an option model: a path outside the
+		// workspace is a configuration file or plugin that runs code.
+		{"tsc -p /tmp/x", Confirm, "outside the workspace"},
+		{"eslint -c /tmp/x.js .", Confirm, "outside the workspace"},
+		{"prettier --plugin=/tmp/x.js --write .", Confirm, "outside the workspace"},
+		{"gradle --init-script /tmp/x.gradle test", Confirm, "outside the workspace"},
+		{"npx vitest --root /", Confirm, "outside the workspace"},
+		{"jest --config ~/jest.config.js", Confirm, "outside the workspace"},
+		{"npm test --workspace=../x", Confirm, "outside the workspace"},
+		{"tsc --noEmit", Allow, "allowed"},
+		{"eslint sub", Allow, "allowed"},
+		{"npx vitest run", Allow, "allowed"},
+		{"npm test -w sub", Allow, "allowed"},
 		// The random source decides the order shown.
 		{"sort -R --random-source=.env notes.txt", Confirm, ".env"},
 		{"shuf --random-source .env notes.txt", Confirm, ".env"},

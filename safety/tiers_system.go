@@ -207,6 +207,9 @@ func packages(c *call) bool {
 		return false
 	}
 	buildHatches(c, b)
+	if m, _ := optionModelFor(b, c.args); m == nil {
+		unmodelledPaths(c)
+	}
 	if runsCommand(b, sub) && len(ops) > 1 {
 		// npm exec, uv run, bundle exec …: the rest is a command.
 		c.concern(SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
@@ -255,6 +258,22 @@ func packages(c *call) bool {
 		c.concern(SeverityMedium, false, strings.TrimSpace(b+" "+sub)+" "+what)
 	}
 	return true
+}
+
+// unmodelledPaths records the words of a build or test tool without an
+// option model that can only name paths outside the workspace (jest
+// --config /tmp/x.js, tsc -p /tmp/x, prettier --plugin=/tmp/p.js):
+// configuration files and plugins there run code, so they need approval.
+func unmodelledPaths(c *call) {
+	for _, w := range c.args {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			_, v, _ = strings.Cut(v, "=")
+		}
+		if !w.dynamic && v != "" && outsideWorkspace(v) {
+			c.path(word{s: v}, OpRead)
+		}
+	}
 }
 
 func runsCommand(b, sub string) bool {
