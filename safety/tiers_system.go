@@ -1,6 +1,9 @@
 package safety
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // critical handles commands that destroy systems or disks. It reports
 // whether it classified c.
@@ -49,7 +52,7 @@ func network(c *call) bool {
 	b := c.base
 	switch b {
 	case "curl":
-		flags, _ := opts(c.args, "-o --output -d --data --data-raw --data-binary --data-urlencode -F --form -T --upload-file -X --request -H --header -u --user -A --user-agent -e --referer -b --cookie -c --cookie-jar -K --config -x --proxy -m --max-time --connect-timeout -w --write-out --retry -r --range -E --cert --key --cacert -D --dump-header --json --url", false)
+		flags, _ := opts(c.args, "-o --output --output-dir -d --data --data-raw --data-binary --data-urlencode -F --form -T --upload-file -X --request -H --header -u --user -A --user-agent -e --referer -b --cookie -c --cookie-jar -K --config -x --proxy -m --max-time --connect-timeout -w --write-out --retry -r --range -E --cert --key --cacert -D --dump-header --json --url", false)
 		if f, ok := hasPrefixFlag(flags, "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--json", "-K", "--config"); ok {
 			c.concern(SeverityHigh, false, "curl "+f+" sends data to a server (possible exfiltration)")
 		} else if m := valueOf(c.args, "-X", "--request"); m != "" && m != "GET" && m != "HEAD" {
@@ -80,6 +83,15 @@ func network(c *call) bool {
 		for _, v := range valuesOf(c.args, "-o", "--output") {
 			c.a.downloaded(v)
 		}
+		// --output-dir D puts every output under D: curl --output-dir
+		// .git/hooks -O http://x/pre-commit writes a hook.
+		outDirs := valuesOf(c.args, "--output-dir")
+		for _, d := range outDirs {
+			c.path(d, OpWrite)
+			for _, v := range valuesOf(c.args, "-o", "--output") {
+				c.path(under(d, v), OpWrite)
+			}
+		}
 		if has(flags, "O", "--remote-name", "--remote-name-all") {
 			c.concern(SeverityMedium, false, "curl -O writes a downloaded file")
 			// -O names the file after the URL: curl -O http://x/.bashrc
@@ -87,6 +99,9 @@ func network(c *call) bool {
 			for _, u := range urlOperands(c.args) {
 				c.path(u, OpWrite)
 				c.a.downloaded(u)
+				for _, d := range outDirs {
+					c.path(under(d, u), OpWrite)
+				}
 			}
 		}
 		for _, v := range valuesOf(c.args, "-K", "--config") {
@@ -107,12 +122,22 @@ func network(c *call) bool {
 				c.a.downloaded(v)
 			}
 		}
-		if len(outs) == 0 && len(valuesOf(c.args, "-P", "--directory-prefix")) == 0 {
-			// wget saves under the URL's file name: wget http://x/.bashrc
-			// writes .bashrc.
+		if len(outs) == 0 {
+			// wget saves under the URL's file name, in the -P directory:
+			// wget -P .git/hooks http://x/pre-commit writes a hook.
+			prefixes := valuesOf(c.args, "-P", "--directory-prefix")
+			for _, p := range prefixes {
+				c.path(p, OpWrite)
+			}
 			for _, u := range urlOperands(c.args) {
-				c.path(u, OpWrite)
-				c.a.downloaded(u)
+				if len(prefixes) == 0 {
+					c.path(u, OpWrite)
+					c.a.downloaded(u)
+				}
+				for _, p := range prefixes {
+					c.path(under(p, u), OpWrite)
+					c.a.downloaded(under(p, u))
+				}
 			}
 		}
 		for _, v := range valuesOf(c.args, "--post-file", "--body-file", "-i", "--input-file", "--config") {
@@ -435,6 +460,12 @@ func system(c *call) bool {
 // urlOperands returns, for each URL operand, the file name a download
 // saved under the URL's name gets: the last path segment, or
 // index.html for a bare host.
+// under names file f inside directory d, known only at run time when
+// either is.
+func under(d, f word) word {
+	return word{s: path.Join(d.s, f.s), dynamic: d.dynamic || f.dynamic}
+}
+
 func urlOperands(args []word) []word {
 	var out []word
 	for _, w := range args {

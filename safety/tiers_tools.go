@@ -62,10 +62,12 @@ func tools(c *call) {
 }
 
 // unknownOperands records the operands of a command whose arguments are
-// not modelled as possible reads: `bat .env`, `split .env` or `glow
-// .env` under an allow rule for that tool must not show a secret
-// unasked. Over-recording is cheap: a word that names no file passes the
-// workspace check. Values of --name=VALUE options count too.
+// not modelled as possible reads and writes: `bat .env`, `split .env` or
+// `glow .env` under an allow rule for that tool must not show a secret
+// unasked, and `ssh-keygen -f .git/hooks/x` or `split x .git/hooks/pre-`
+// must not write where code runs later. Over-recording is cheap: a word
+// that names no file passes the workspace check. Values of --name=VALUE
+// options count too.
 func unknownOperands(c *call) {
 	for _, w := range c.args {
 		s := w.s
@@ -83,6 +85,7 @@ func unknownOperands(c *call) {
 			continue // URLs, NAME=value, odd words
 		}
 		c.path(word{s: s, glob: w.glob}, OpRead)
+		c.path(word{s: s, glob: w.glob}, OpWrite)
 	}
 }
 

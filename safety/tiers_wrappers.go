@@ -202,6 +202,11 @@ func wrapper(c *call) {
 		}
 		c.wrap(Opaque, inner)
 	case "script":
+		// The typescript and the logs are written: script .git/hooks/x.
+		_, ops := opts(c.args, "-c --command -E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format", false)
+		for _, w := range append(ops, valuesOf(c.args, "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing")...) {
+			c.path(w, OpWrite)
+		}
 		// -c clusters with script's flags: script -qc 'cmd' /dev/null.
 		for _, v := range valuesOf(c.args, "-c", "--command") {
 			c.script(Opaque, v)
