@@ -247,19 +247,41 @@ var shellTools = map[string]bool{
 }
 
 // fileTools are tool names other agents use for writing a file, with the
-// tool_input key that holds the path.
-var fileTools = map[string]string{
-	"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path",
-	"write_file": "file_path", "replace": "file_path", // Gemini CLI
-	"edit_file": "path", "create_file": "path", "str_replace_based_edit_tool": "path",
+// tool_input keys that may hold the path, in the order tried.
+var fileTools = map[string][]string{
+	"Write": {"file_path"}, "Edit": {"file_path"}, "MultiEdit": {"file_path"}, "NotebookEdit": {"notebook_path"},
+	"write_file": {"file_path", "path"}, "replace": {"file_path"}, // Gemini CLI, MCP filesystem servers
+	"edit_file": {"path", "file_path"}, "create_file": {"path", "file_path"}, "str_replace_based_edit_tool": {"path"},
+}
+
+// toolName is the name the tables know a tool by: an MCP tool as a host
+// names it (Claude Code's mcp__filesystem__write_file) is its own name.
+func toolName(name string) string {
+	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+		if _, tool, ok := strings.Cut(rest, "__"); ok {
+			return tool
+		}
+	}
+	return name
+}
+
+// pathArg returns the first non-empty string among the keys of ti.
+func pathArg(ti map[string]json.RawMessage, keys []string) string {
+	for _, k := range keys {
+		var p string
+		if json.Unmarshal(ti[k], &p) == nil && p != "" {
+			return p
+		}
+	}
+	return ""
 }
 
 // readTools are tool names other agents use for reading a file, with the
 // tool_input keys that may hold the path, in the order tried.
 var readTools = map[string][]string{
 	"Read": {"file_path"}, "NotebookRead": {"notebook_path"},
-	"read_file": {"absolute_path", "file_path", "path"}, // Gemini CLI, MCP filesystem servers
-	"view_file": {"path", "file_path"},
+	"read_file":      {"absolute_path", "file_path", "path"}, // Gemini CLI, MCP filesystem servers
+	"read_text_file": {"path"}, "view_file": {"path", "file_path"},
 }
 
 var errNoCommand = errors.New(`hook input has no tool_input.command string (want {"tool_name":"Bash","tool_input":{"command":"…"}})`)
@@ -273,8 +295,9 @@ func answerHook(g guard, workspace string, passive bool, stdin io.Reader, stdout
 	if err := json.Unmarshal(data, &in); err != nil {
 		return fmt.Errorf("hook input is not a JSON object: %w", err)
 	}
-	pathKey, isFile := fileTools[in.ToolName]
-	readKeys, isRead := readTools[in.ToolName]
+	name := toolName(in.ToolName)
+	writeKeys, isFile := fileTools[name]
+	readKeys, isRead := readTools[name]
 	if !shellTools[in.ToolName] && !isFile && !isRead {
 		return nil // neither a shell call nor a file access: no opinion
 	}
@@ -292,12 +315,7 @@ func answerHook(g guard, workspace string, passive bool, stdin io.Reader, stdout
 	var v safety.Assessment
 	switch {
 	case isRead:
-		path := ""
-		for _, k := range readKeys {
-			if json.Unmarshal(ti[k], &path) == nil && path != "" {
-				break
-			}
-		}
+		path := pathArg(ti, readKeys)
 		if path == "" {
 			return fmt.Errorf("hook input for %s has no tool_input.%s string", in.ToolName, readKeys[0])
 		}
@@ -309,9 +327,9 @@ func answerHook(g guard, workspace string, passive bool, stdin io.Reader, stdout
 			v.Decision = safety.Confirm
 		}
 	case isFile:
-		var path string
-		if json.Unmarshal(ti[pathKey], &path) != nil || path == "" {
-			return fmt.Errorf("hook input for %s has no tool_input.%s string", in.ToolName, pathKey)
+		path := pathArg(ti, writeKeys)
+		if path == "" {
+			return fmt.Errorf("hook input for %s has no tool_input.%s string", in.ToolName, writeKeys[0])
 		}
 		v = p.AssessFile(context.Background(), path, safety.OpWrite)
 	default:

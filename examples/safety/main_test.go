@@ -188,6 +188,8 @@ func TestHookJudgesFileWrites(t *testing.T) {
 		{"MultiEdit", "file_path", "/etc/passwd", "deny"},
 		{"NotebookEdit", "notebook_path", filepath.Join(dir, "nb.ipynb"), "allow"},
 		{"write_file", "file_path", "../outside.txt", "deny"},
+		{"mcp__filesystem__write_file", "path", filepath.Join(dir, ".env"), "ask"},
+		{"mcp__fs__edit_file", "path", filepath.Join(dir, ".git", "config"), "ask"},
 	} {
 		in, _ := json.Marshal(map[string]any{
 			"hook_event_name": "PreToolUse", "cwd": dir,
@@ -241,6 +243,7 @@ func TestHookJudgesFileReads(t *testing.T) {
 		{"Read", "file_path", filepath.Join(dir, "main.go"), nil, "allow"},
 		{"Read", "file_path", "main.go", []string{"-passive"}, ""},
 		{"Read", "file_path", "a\x00b", nil, "deny"},
+		{"mcp__filesystem__read_text_file", "path", ".env", nil, "ask"},
 	} {
 		in, _ := json.Marshal(map[string]any{
 			"hook_event_name": "PreToolUse", "cwd": dir,
