@@ -427,32 +427,7 @@ func vetOptions(c *call) {
 		return
 	}
 	m.vet(c, args)
-	switch m {
-	case makeModel:
-		// make NAME=value overrides a variable of the Makefile, and
-		// recipes run variables: `make test CC='sh -c …'`, SHELL=…,
-		// .SHELLFLAGS=… (make takes any word with "=" as one).
-		for _, w := range args {
-			if name, v, ok := strings.Cut(w.s, "="); ok && !w.dynamic && !strings.HasPrefix(w.s, "-") && name != "" && !inertValue(v) {
-				c.unvetted(w.s, "overrides a make variable, which the Makefile's recipes may run")
-			}
-		}
-	case pytestModel:
-		pytestPlugins(c, args)
-	}
-}
-
-// pytestPlugins vets pytest's -o, which overrides ini keys: addopts,
-// pythonpath and required_plugins bring in options and code from
-// elsewhere.
-func pytestPlugins(c *call, args []word) {
-	for _, v := range valuesOf(args, "-o", "--override-ini") {
-		key, _, _ := strings.Cut(v.s, "=")
-		switch strings.TrimSpace(key) {
-		case "addopts", "pythonpath", "required_plugins", "cache_dir":
-			c.unvetted("-o "+v.s, "overrides pytest's "+key+", which adds options, plugins or import paths")
-		}
-	}
+	vetBuildArgs(c, m, args)
 }
 
 // inertValue reports a value that cannot name a program or options:

@@ -189,3 +189,34 @@ func optionModelFor(base string, args []word) (*optionModel, []word) {
 	}
 	return nil, nil
 }
+
+// vetBuildArgs vets the words of build tools that their option model
+// cannot: make's variable overrides and pytest's ini overrides.
+func vetBuildArgs(c *call, m *optionModel, args []word) {
+	switch m {
+	case makeModel:
+		// make NAME=value overrides a variable of the Makefile, and
+		// recipes run variables: `make test CC='sh -c …'`, SHELL=…,
+		// .SHELLFLAGS=… (make takes any word with "=" as one).
+		for _, w := range args {
+			if name, v, ok := strings.Cut(w.s, "="); ok && !w.dynamic && !strings.HasPrefix(w.s, "-") && name != "" && !inertValue(v) {
+				c.unvetted(w.s, "overrides a make variable, which the Makefile's recipes may run")
+			}
+		}
+	case pytestModel:
+		pytestOverrides(c, args)
+	}
+}
+
+// pytestOverrides vets pytest's -o, which overrides ini keys: addopts,
+// pythonpath and required_plugins bring in options and code from
+// elsewhere.
+func pytestOverrides(c *call, args []word) {
+	for _, v := range valuesOf(args, "-o", "--override-ini") {
+		key, _, _ := strings.Cut(v.s, "=")
+		switch strings.TrimSpace(key) {
+		case "addopts", "pythonpath", "required_plugins", "cache_dir":
+			c.unvetted("-o "+v.s, "overrides pytest's "+key+", which adds options, plugins or import paths")
+		}
+	}
+}
