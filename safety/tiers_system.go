@@ -140,7 +140,7 @@ func packages(c *call) bool {
 			iac(c)
 			return true
 		}
-		if flags, _ := opts(c.args, "", false); has(flags, "", "--privileged") || hasValue(c.args, "-v", "/:") || hasValue(c.args, "--pid", "host") {
+		if flags, _ := opts(c.args, "", false); has(flags, "", "--privileged") || mountsOutside(c.args) || hasValue(c.args, "--pid", "host") {
 			sev = SeverityHigh
 		}
 		c.concern(sev, false, b+" "+sub)
@@ -189,6 +189,27 @@ func isNoneSub(b, sub string) bool {
 		return true
 	}
 	return b == "go" && (sub == "vet" || sub == "doc" || sub == "list")
+}
+
+// mountsOutside reports a container bind mount of a host directory
+// outside the workspace (-v ~:/h, -v /:/host, --volume=/etc:/e,
+// --mount type=bind,source=/root,…): whatever runs inside can change it.
+func mountsOutside(args []word) bool {
+	for _, v := range valuesOf(args, "-v", "--volume") {
+		src, _, _ := strings.Cut(v.s, ":")
+		if v.dynamic || outsideWorkspace(src) {
+			return true
+		}
+	}
+	for _, v := range valuesOf(args, "--mount") {
+		for _, kv := range strings.Split(v.s, ",") {
+			k, src, _ := strings.Cut(kv, "=")
+			if (k == "source" || k == "src") && (v.dynamic || outsideWorkspace(src)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func hasValue(args []word, flag, contains string) bool {
