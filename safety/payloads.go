@@ -15,11 +15,15 @@ import (
 // cannot be read statically and is critical wherever a shell runs it.
 
 // printedText returns what statement s prints when it is a literal echo
-// or printf, and whether it could be reconstructed.
+// or printf, or cat of a literal here-string or here-document, and
+// whether it could be reconstructed.
 func printedText(s *syntax.Stmt) (string, bool) {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Assigns) > 0 || len(s.Redirs) > 0 || len(ce.Args) == 0 {
+	if !ok || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
 		return "", false
+	}
+	if len(s.Redirs) > 0 {
+		return catHeredoc(s, ce)
 	}
 	args := make([]string, 0, len(ce.Args))
 	for _, w := range ce.Args {
@@ -54,6 +58,48 @@ func printedText(s *syntax.Stmt) (string, bool) {
 		return text, true
 	}
 	return "", false
+}
+
+// catHeredoc returns what a bare `cat <<< 'text'` or `cat <<'EOF'` with a
+// literal body prints: the text the shell after it runs.
+func catHeredoc(s *syntax.Stmt, ce *syntax.CallExpr) (string, bool) {
+	if len(ce.Args) != 1 || len(s.Redirs) != 1 {
+		return "", false
+	}
+	if name, ok := literal(ce.Args[0]); !ok || name != "cat" {
+		return "", false
+	}
+	r := s.Redirs[0]
+	switch {
+	case r.Op == syntax.WordHdoc && r.Word != nil:
+		text, ok := literal(r.Word)
+		return text + "\n", ok
+	case (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil:
+		return heredocBody(r)
+	}
+	return "", false
+}
+
+// heredocBody returns a here-document's text when it has no expansion:
+// its body is plain text, and either the delimiter is quoted (nothing
+// in the body is special) or no backslash needs interpreting.
+func heredocBody(r *syntax.Redirect) (string, bool) {
+	quoted := false
+	for _, p := range r.Word.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			quoted = true
+		}
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok || !quoted && strings.Contains(l.Value, "\\") {
+			return "", false
+		}
+		b.WriteString(l.Value)
+	}
+	return b.String(), true
 }
 
 // substitutedText returns the text of a word that is exactly one command
