@@ -103,7 +103,8 @@ func heredocBody(r *syntax.Redirect) (string, bool) {
 }
 
 // substitutedText returns the text of a word that is exactly one command
-// substitution of a literal echo or printf ("$(printf 'rm -rf ~')").
+// substitution of a literal echo or printf ("$(printf 'rm -rf ~')"), or a
+// process substitution of one (bash <(echo 'rm -rf ~') runs the text).
 func substitutedText(parts []syntax.WordPart) (string, bool) {
 	if len(parts) != 1 {
 		return "", false
@@ -112,10 +113,19 @@ func substitutedText(parts []syntax.WordPart) (string, bool) {
 	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
 		p = dq.Parts[0]
 	}
-	cs, ok := p.(*syntax.CmdSubst)
-	if !ok || len(cs.Stmts) != 1 {
+	var stmts []*syntax.Stmt
+	switch p := p.(type) {
+	case *syntax.CmdSubst:
+		stmts = p.Stmts
+	case *syntax.ProcSubst:
+		if p.Op != syntax.CmdIn {
+			return "", false
+		}
+		stmts = p.Stmts
+	}
+	if len(stmts) != 1 {
 		return "", false
 	}
-	text, ok := printedText(cs.Stmts[0])
+	text, ok := printedText(stmts[0])
 	return strings.TrimRight(text, "\n"), ok // $(…) drops trailing newlines
 }

@@ -178,6 +178,8 @@ func wrapper(c *call) {
 		switch {
 		case f.fetched:
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
+		case f.dynamic && f.printed:
+			c.a.analyzeScript(f.payload, c.idx, c.a.depth+1) // source <(echo '…')
 		case f.dynamic:
 			c.unanalyzable(c.base + " of a script known only at run time (" + f.s + ")")
 		case descriptorScript(c, f):
@@ -310,6 +312,8 @@ func shell(c *call) {
 		switch {
 		case f.fetched:
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
+		case f.dynamic && f.printed:
+			c.a.analyzeScript(f.payload, c.idx, c.a.depth+1) // bash <(echo '…')
 		case f.dynamic:
 			c.unanalyzable(c.base + " runs a script known only at run time (" + f.s + ")")
 		case descriptorScript(c, f):
