@@ -247,6 +247,8 @@ func printsEnvironment(c *call) {
 	c.concern(SeverityMedium, false, printsEnvironmentReason(c.base))
 }
 
+// printsEnvironmentReason is that concern's text, also for declaration
+// builtins, which are judged outside a call.
 func printsEnvironmentReason(name string) string {
 	return name + " prints environment variables, which hold the host's secrets"
 }
@@ -314,16 +316,30 @@ func assignsDangerous(names []word) (string, string) {
 	return "", ""
 }
 
-// secretWords mark variable names that hold credentials by convention
-// (AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN, PGPASSWORD, OPENAI_API_KEY).
-var secretWords = [...]string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL"}
+// secretEndings end a segment of a variable name that holds a credential
+// by convention (GITHUB_TOKEN, PGPASSWORD, AWS_SECRET_ACCESS_KEY), and
+// keyKinds are the segments before a KEY that make it one (OPENAI_API_KEY).
+// Whole segments keep MAX_TOKENS and TOKENIZER_PATH ordinary.
+var (
+	secretEndings = [...]string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "APIKEY", "CREDENTIAL", "CREDENTIALS"}
+	keyKinds      = [...]string{"API", "ACCESS", "PRIVATE", "SECRET", "SIGNING", "ENCRYPTION", "MASTER"}
+)
 
 // secretName reports a variable name that says it holds a secret.
 func secretName(name string) bool {
-	u := strings.ToUpper(name)
-	for _, w := range secretWords {
-		if strings.Contains(u, w) {
-			return true
+	segs := strings.Split(strings.ToUpper(name), "_")
+	for i, s := range segs {
+		for _, e := range secretEndings {
+			if strings.HasSuffix(s, e) {
+				return true
+			}
+		}
+		if s == "KEY" && i > 0 {
+			for _, k := range keyKinds {
+				if segs[i-1] == k {
+					return true
+				}
+			}
 		}
 	}
 	return false
