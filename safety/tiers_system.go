@@ -329,6 +329,9 @@ func system(c *call) bool {
 	switch c.base {
 	case "ldconfig", "update-alternatives", "update-rc.d", "chkconfig", "at", "batch", "anacron", "defaults", "csrutil", "spctl", "xattr", "dscl", "security":
 		c.concern(SeverityHigh, false, c.base+" changes system configuration or schedules commands")
+		if (c.base == "at" || c.base == "batch") && (c.heredoc != nil || c.a.pipe >= stdinPipe) {
+			stdinScript(c) // at now <<< 'rm -rf ~' runs the text later with sh
+		}
 		return true
 	case "vi", "vim", "nvim", "view", "ex", "emacs", "nano", "micro", "hx", "kak":
 		for _, w := range c.args {

@@ -337,7 +337,7 @@ func stdinScript(c *call) {
 		if h.Op == syntax.WordHdoc {
 			body = h.Word
 		}
-		if body != nil && (isShellName(c.base) || c.base == "source" || c.base == ".") {
+		if body != nil && runsStdinAsScript(c.base) {
 			w := c.a.join(body.Parts, c.a.src(body))
 			if w.dynamic {
 				c.unanalyzable(c.base + " runs a here-document with expansions")
@@ -354,7 +354,7 @@ func stdinScript(c *call) {
 	case stdinFetched:
 		c.concern(SeverityCritical, true, "pipes downloaded or decoded content into "+c.base)
 	case stdinPipe:
-		if c.a.pipeText != nil && (isShellName(c.base) || c.base == "source" || c.base == ".") {
+		if c.a.pipeText != nil && runsStdinAsScript(c.base) {
 			// echo 'ls -la' | bash: the script is what echo printed.
 			c.a.res.Commands[c.idx].Wrapper = Transparent
 			c.a.analyzeScript(*c.a.pipeText, c.idx, c.a.depth+1)
@@ -364,6 +364,12 @@ func stdinScript(c *call) {
 	default:
 		c.concern(SeverityMedium, false, "starts an interactive "+c.base)
 	}
+}
+
+// runsStdinAsScript reports commands that run their standard input as a
+// shell script: shells, source, and at and batch (later, with sh).
+func runsStdinAsScript(b string) bool {
+	return isShellName(b) || b == "source" || b == "." || b == "at" || b == "batch"
 }
 
 func isShellName(b string) bool {
