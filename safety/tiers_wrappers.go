@@ -55,6 +55,8 @@ func wrapper(c *call) {
 	case "strace", "ltrace", "valgrind", "fakeroot", "faketime", "xvfb-run", "dbus-launch", "ssh-agent",
 		"proxychains", "proxychains4", "torsocks", "catchsegv", "entr", "runuser":
 		tool(c)
+	case "gdb":
+		gdb(c)
 	case "and", "or", "not":
 		// fish's combiners run the command after them (fish -c 'true; and
 		// rm -rf ~'); in bash no such command exists.

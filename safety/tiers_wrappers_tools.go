@@ -1,5 +1,7 @@
 package safety
 
+import "strings"
+
 // detachValued lists, per wrapper that runs a command detached or
 // constrained, the options that take the next word as their value. They
 // differ (-w is setsid's --wait but flock's --timeout), so one shared
@@ -34,6 +36,32 @@ var toolValued = map[string]string{
 	"catchsegv":    "",
 	"entr":         "",
 	"runuser":      "-u --user -g --group -G --supp-group -s --shell -w --whitelist-environment",
+}
+
+// gdb runs the program after --args, and its -ex and -x commands include
+// `shell`, so those need a person whatever rule names gdb.
+func gdb(c *call) {
+	// -ex 'shell rm -rf ~' (or '!…') runs that line in a shell.
+	for _, v := range valuesOf(c.args, "-ex", "--ex", "-eval-command", "--eval-command") {
+		line := strings.TrimSpace(v.s)
+		if rest, ok := strings.CutPrefix(line, "shell "); ok && !v.dynamic {
+			c.script(Opaque, word{s: rest})
+		} else if rest, ok := strings.CutPrefix(line, "!"); ok && !v.dynamic {
+			c.script(Opaque, word{s: rest})
+		}
+	}
+	for i, w := range c.args {
+		switch {
+		case w.s == "--args":
+			c.wrap(Opaque, c.args[i+1:])
+			return
+		case w.s == "-ex" || w.s == "--ex" || w.s == "-x" || w.s == "--command" || w.s == "-eval-command" || w.s == "--eval-command" ||
+			strings.HasPrefix(w.s, "--eval-command=") || strings.HasPrefix(w.s, "--command="):
+			c.concern(SeverityHigh, true, "gdb "+w.s+" runs debugger commands, which can run shell commands")
+		}
+	}
+	c.concern(SeverityMedium, false, "gdb runs and inspects a program")
+	unknownOperands(c)
 }
 
 // tool judges a tool that runs the command after its options as severe
