@@ -129,3 +129,54 @@ func substitutedText(parts []syntax.WordPart) (string, bool) {
 	text, ok := printedText(stmts[0])
 	return strings.TrimRight(text, "\n"), ok // $(…) drops trailing newlines
 }
+
+// stdinScript judges a shell or interpreter that reads its program from
+// standard input.
+func stdinScript(c *call) {
+	if h := c.heredoc; h != nil {
+		body := h.Hdoc
+		if h.Op == syntax.WordHdoc {
+			body = h.Word
+		}
+		if body != nil && runsStdinAsScript(c.base) {
+			w := c.a.join(body.Parts, c.a.src(body))
+			if w.dynamic {
+				c.unanalyzable(c.base + " runs a here-document with expansions")
+				return
+			}
+			c.a.res.Commands[c.idx].Wrapper = Transparent
+			c.a.analyzeScript(w.s, c.idx, c.a.depth+1)
+			return
+		}
+		c.concern(SeverityMedium, true, c.base+" runs a program from a here-document, which no rule for "+c.base+" covers")
+		return
+	}
+	switch c.a.pipe {
+	case stdinFetched:
+		c.concern(SeverityCritical, true, "pipes downloaded or decoded content into "+c.base)
+	case stdinPipe:
+		if c.a.pipeText != nil && runsStdinAsScript(c.base) {
+			// echo 'ls -la' | bash: the script is what echo printed.
+			c.a.res.Commands[c.idx].Wrapper = Transparent
+			c.a.analyzeScript(*c.a.pipeText, c.idx, c.a.depth+1)
+			return
+		}
+		c.unanalyzable(c.base + " runs a program read from a pipe")
+	default:
+		c.concern(SeverityMedium, false, "starts an interactive "+c.base)
+	}
+}
+
+// runsStdinAsScript reports commands that run their standard input as a
+// shell script: shells, source, and at and batch (later, with sh).
+func runsStdinAsScript(b string) bool {
+	return isShellName(b) || b == "source" || b == "." || b == "at" || b == "batch"
+}
+
+func isShellName(b string) bool {
+	switch b {
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh":
+		return true
+	}
+	return false
+}
