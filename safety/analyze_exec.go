@@ -168,16 +168,6 @@ func (a *analyzer) substitute(ws []word) []word {
 	return out
 }
 
-// literalFields splits a value known to the analysis into words as an
-// unquoted expansion of it would be split.
-func literalFields(v string) []word {
-	var out []word
-	for _, f := range strings.Fields(v) {
-		out = append(out, word{s: f})
-	}
-	return out
-}
-
 // commandBase is the name severity looks at: the base name, lower-cased
 // on the extension-less part so that /usr/bin/RM on a case-insensitive
 // file system is still rm.

@@ -353,3 +353,13 @@ func (a *analyzer) literal(w *syntax.Word) (string, bool) {
 	}
 	return f[0].s, true
 }
+
+// literalFields splits a value known to the analysis into words as an
+// unquoted expansion of it would be split.
+func literalFields(v string) []word {
+	var out []word
+	for _, f := range strings.Fields(v) {
+		out = append(out, word{s: f})
+	}
+	return out
+}
