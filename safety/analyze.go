@@ -167,6 +167,10 @@ type analyzer struct {
 	input string
 	res   CommandAnalysis
 
+	// secrets lists the variables with secret names expanded so far; a
+	// simple command owns those expanded in its words.
+	secrets []string
+
 	// text is the source currently being walked: the input, or a nested
 	// script (bash -c '…') whose positions the AST refers to.
 	text  string

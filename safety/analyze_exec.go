@@ -19,10 +19,15 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, parent int, heredoc *syntax.Red
 		return
 	}
 	ws := make([]word, 0, len(ce.Args))
+	secrets := len(a.secrets)
 	for _, w := range ce.Args {
 		ws = a.appendFields(ws, w)
 	}
 	idx := a.run(ws, parent, heredoc)
+	for _, name := range a.secrets[secrets:] {
+		// echo $AWS_SECRET_ACCESS_KEY shows a secret as printenv would.
+		a.concern(idx, SeverityMedium, false, "expands $"+name+", whose name says it holds a secret")
+	}
 	for _, as := range ce.Assigns {
 		a.assign(as, idx, false)
 	}
@@ -108,6 +113,9 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		if _, ok := a.vars[name.param]; ok && name.param != "" {
 			// x=rm; $x -rf ~ : judge the value the script gave it.
 			a.run(a.substitute(ws), idx, heredoc)
+		} else if name.fallback != "" {
+			// ${x:-rm} -rf ~ runs rm when x is unset: judge that reading.
+			a.run(append(literalFields(name.fallback), ws[1:]...), idx, heredoc)
 		} else if name.param == "SHELL" || name.param == "BASH" || name.param == "0" {
 			// $SHELL -c '…' runs a shell: judge what it runs.
 			a.run(append([]word{{s: "bash"}}, ws[1:]...), idx, heredoc)
@@ -152,9 +160,7 @@ func (a *analyzer) substitute(ws []word) []word {
 	var out []word
 	for _, w := range ws {
 		if v, ok := a.vars[w.param]; ok && w.param != "" {
-			for _, f := range strings.Fields(v) {
-				out = append(out, word{s: f})
-			}
+			out = append(out, literalFields(v)...)
 			continue
 		}
 		out = append(out, w)

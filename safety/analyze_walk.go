@@ -218,6 +218,16 @@ func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
 		a.res.Commands[idx].Args = append(a.res.Commands[idx].Args, text)
 		a.res.Commands[idx].words = append(a.res.Commands[idx].words, word{s: text})
 	}
+	var flags []string
+	for _, w := range a.res.Commands[idx].words[1:] {
+		if strings.HasPrefix(w.s, "-") && !w.dynamic {
+			flags = append(flags, w.s)
+		}
+	}
+	args := len(a.res.Commands[idx].words) - 1
+	if dumpsVariables(d.Variant.Value, args, flags, args-len(flags)) {
+		a.concern(idx, SeverityMedium, false, printsEnvironmentReason(d.Variant.Value))
+	}
 }
 
 // scanWord walks a word for nested commands and unanalysable expansions.
@@ -283,6 +293,8 @@ func (a *analyzer) paramExp(p *syntax.ParamExp) {
 		a.unanalyzable(-1, "expands $IFS, a common trick to hide word boundaries")
 	case p.NestedParam != nil:
 		a.unanalyzable(-1, "nested parameter expansion")
+	case secretName(name) && !p.Length && (p.Exp == nil || p.Exp.Op != syntax.AlternateUnset && p.Exp.Op != syntax.AlternateUnsetOrNull):
+		a.secrets = append(a.secrets, name)
 	}
 	if p.Index != nil && !allElements(p.Index) {
 		a.arith(p.Index, -1)

@@ -24,6 +24,9 @@ func TestAdversarialShapes(t *testing.T) {
 		{"huge sequence", "echo {1..2000000000}", SeverityHigh},
 		{"moderate nesting is analysed", strings.Repeat("( ", 200) + "rm -rf ~" + strings.Repeat(" )", 200), SeverityCritical},
 		{"wrappers within the bound", strings.Repeat("nohup ", 60) + "rm -rf ~", SeverityCritical},
+		{"deep default words", strings.Repeat("${x:-", 3000) + "rm" + strings.Repeat("}", 3000) + " -rf ~", SeverityHigh},
+		{"default words within the bound", strings.Repeat(`"${x:-`, 50) + "rm" + strings.Repeat(`}"`, 50) + " -rf ~", SeverityCritical},
+		{"many secret expansions", "echo" + strings.Repeat(" $TOKEN", n/7), SeverityMedium},
 	} {
 		a := AnalyzeCommand(tc.cmd)
 		if a.Severity != tc.want {

@@ -64,8 +64,12 @@
 // working directory, or a file tool's accesses — into Allow, Confirm or
 // Deny (risk levels "none", "confirm" and "deny" on the wire) with the
 // deciding reasons first.
-// `cat .env` needs approval just like reading .env with a file tool. A
-// headless policy denies whatever would need confirmation.
+// `cat .env` needs approval just like reading .env with a file tool. Git
+// commands that would run in a directory git takes for a repository other
+// than the workspace's own (a nested .git, or HEAD, objects/ and refs/
+// planted by an earlier write) need approval too, since that repository's
+// configuration runs programs. A headless policy denies whatever would
+// need confirmation.
 //
 // # Sandbox
 //

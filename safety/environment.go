@@ -244,5 +244,103 @@ func envRuns(c *call, kind WrapperKind, inner []word) {
 // printsEnvironment judges env and printenv printing variables: the
 // host's secrets go to the model, so no read-only approval covers it.
 func printsEnvironment(c *call) {
-	c.concern(SeverityMedium, false, c.base+" prints environment variables, which hold the host's secrets")
+	c.concern(SeverityMedium, false, printsEnvironmentReason(c.base))
+}
+
+// printsEnvironmentReason is that concern's text, also for declaration
+// builtins, which are judged outside a call.
+func printsEnvironmentReason(name string) string {
+	return name + " prints environment variables, which hold the host's secrets"
+}
+
+// dumpsVariables reports a builtin that prints variables with their
+// values, exported ones included, as env does: bare set, and declare,
+// typeset, export or readonly with -p or with no names (declare -f and
+// -F print functions only).
+func dumpsVariables(base string, nargs int, flags []string, nops int) bool {
+	switch base {
+	case "set":
+		return nargs == 0
+	case "declare", "typeset", "export", "readonly", "local":
+		return has(flags, "p") || nops == 0 && !has(flags, "fF")
+	}
+	return false
+}
+
+// jqReadsEnvironment reports a jq program that reads the environment
+// through the env builtin or $ENV.
+func jqReadsEnvironment(args []word) bool {
+	for _, w := range args {
+		if w.dynamic || strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		if strings.Contains(w.s, "$ENV") || containsIdent(w.s, "env") {
+			return true
+		}
+	}
+	return false
+}
+
+// containsIdent reports name in s as a whole identifier, not as part of
+// a longer one or a field (env, not environment, $env or .env).
+func containsIdent(s, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(name)
+		before := j == 0 || !isAwkIdent(s[j-1]) && s[j-1] != '$' && s[j-1] != '.'
+		after := end == len(s) || !isAwkIdent(s[end])
+		if before && after {
+			return true
+		}
+		i = end
+	}
+}
+
+// assignsDangerous reports the first variable a builtin that assigns
+// from its input (read, mapfile, getopts, printf -v) would set that is
+// one of the dangerous environment variables: `read PATH` in a terminal
+// session changes every later command as `export PATH=…` would.
+func assignsDangerous(names []word) (string, string) {
+	for _, w := range names {
+		if w.dynamic {
+			continue
+		}
+		if why, bad := dangerousEnv(w.s); bad {
+			return w.s, why
+		}
+	}
+	return "", ""
+}
+
+// secretEndings end a segment of a variable name that holds a credential
+// by convention (GITHUB_TOKEN, PGPASSWORD, AWS_SECRET_ACCESS_KEY), and
+// keyKinds are the segments before a KEY that make it one (OPENAI_API_KEY).
+// Whole segments keep MAX_TOKENS and TOKENIZER_PATH ordinary.
+var (
+	secretEndings = [...]string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "APIKEY", "CREDENTIAL", "CREDENTIALS"}
+	keyKinds      = [...]string{"API", "ACCESS", "PRIVATE", "SECRET", "SIGNING", "ENCRYPTION", "MASTER"}
+)
+
+// secretName reports a variable name that says it holds a secret.
+func secretName(name string) bool {
+	segs := strings.Split(strings.ToUpper(name), "_")
+	for i, s := range segs {
+		for _, e := range secretEndings {
+			if strings.HasSuffix(s, e) {
+				return true
+			}
+		}
+		if s == "KEY" && i > 0 {
+			for _, k := range keyKinds {
+				if segs[i-1] == k {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -427,15 +427,7 @@ func vetOptions(c *call) {
 		return
 	}
 	m.vet(c, args)
-	if m == makeModel {
-		// make NAME=value overrides a variable of the Makefile, and
-		// recipes run variables: `make test CC='sh -c …'`, SHELL=….
-		for _, w := range args {
-			if name, v, ok := strings.Cut(w.s, "="); ok && !w.dynamic && !strings.HasPrefix(w.s, "-") && isName(name) && !inertValue(v) {
-				c.unvetted(w.s, "overrides a make variable, which the Makefile's recipes may run")
-			}
-		}
-	}
+	vetBuildArgs(c, m, args)
 }
 
 // inertValue reports a value that cannot name a program or options:

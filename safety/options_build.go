@@ -67,7 +67,7 @@ var (
 			"--cache-clear", "--setup-show", "--setup-only", "--setup-plan", "--fixtures", "--markers", "--version",
 			"--help", "--full-trace", "--no-cov-on-fail", "--forked", "--lfnf", "--durations-min", "--capture=no",
 			"--trace", "--debug", "-h", "-V", "--benchmark-only", "--benchmark-skip", "--looponfail"),
-		texts("-k", "-m", "--tb", "-n", "--numprocesses", "-p", "--maxfail", "-r", "--durations", "--cov-report",
+		texts("-k", "-m", "--tb", "-n", "--numprocesses", "--maxfail", "-r", "--durations", "--cov-report",
 			"--cov-fail-under", "--capture", "--log-level", "--log-cli-level", "--import-mode", "--deselect", "-W",
 			"--pythonwarnings", "--timeout", "--reruns", "--dist", "--randomly-seed", "--cov-config", "--cov-branch",
 			"--count", "--junit-prefix", "--log-format", "--doctest-glob", "-o", "--override-ini", "--asyncio-mode"),
@@ -75,6 +75,9 @@ var (
 		dirs("--rootdir", "--confcutdir"),
 		writes("--junitxml", "--junit-xml", "--basetemp", "--result-log", "--log-file", "--html", "--resultlog"),
 		configs("-c", "--config-file"),
+		// -p NAME imports a plugin module (even -p no:NAME is refused:
+		// one kind per option).
+		code("-p"),
 	)
 	npmModel = model(
 		flags("-s", "-q", "-d", "--silent", "--quiet", "--verbose", "--if-present", "--workspaces", "--ws",
@@ -83,7 +86,9 @@ var (
 			"--frozen-lockfile", "--immutable", "--force", "-f", "--json", "--parseable", "--long", "--all",
 			"--include-workspace-root", "--no-optional", "--foreground-scripts", "--dry-run", "--yes", "-y",
 			"--recursive", "-r", "--stream", "--parallel", "--color", "--version", "-v", "--help", "-h"),
-		texts("-w", "--workspace", "--loglevel", "--omit", "--include", "--filter", "--depth", "--tag", "--registry",
+		// A workspace is named by package name or by directory.
+		dirs("-w", "--workspace"),
+		texts("--loglevel", "--omit", "--include", "--filter", "--depth", "--tag", "--registry",
 			"--reporter", "--timeout", "--mode"),
 		dirs("--prefix", "-C", "--dir", "--cwd"),
 		programs("--script-shell", "--shell", "--editor"),
@@ -183,4 +188,35 @@ func optionModelFor(base string, args []word) (*optionModel, []word) {
 		return m, args
 	}
 	return nil, nil
+}
+
+// vetBuildArgs vets the words of build tools that their option model
+// cannot: make's variable overrides and pytest's ini overrides.
+func vetBuildArgs(c *call, m *optionModel, args []word) {
+	switch m {
+	case makeModel:
+		// make NAME=value overrides a variable of the Makefile, and
+		// recipes run variables: `make test CC='sh -c …'`, SHELL=…,
+		// .SHELLFLAGS=… (make takes any word with "=" as one).
+		for _, w := range args {
+			if name, v, ok := strings.Cut(w.s, "="); ok && !w.dynamic && !strings.HasPrefix(w.s, "-") && name != "" && !inertValue(v) {
+				c.unvetted(w.s, "overrides a make variable, which the Makefile's recipes may run")
+			}
+		}
+	case pytestModel:
+		pytestOverrides(c, args)
+	}
+}
+
+// pytestOverrides vets pytest's -o, which overrides ini keys: addopts,
+// pythonpath and required_plugins bring in options and code from
+// elsewhere.
+func pytestOverrides(c *call, args []word) {
+	for _, v := range valuesOf(args, "-o", "--override-ini") {
+		key, _, _ := strings.Cut(v.s, "=")
+		switch strings.TrimSpace(key) {
+		case "addopts", "pythonpath", "required_plugins", "cache_dir":
+			c.unvetted("-o "+v.s, "overrides pytest's "+key+", which adds options, plugins or import paths")
+		}
+	}
 }

@@ -85,9 +85,9 @@ var (
 			"--reverse", "--numeric-sort", "--unique", "--ignore-case", "--human-numeric-sort", "--version-sort",
 			"--stable", "--check", "--zero-terminated", "--random-sort", "--merge", "--debug", "--month-sort",
 			"--general-numeric-sort", "--dictionary-order", "--ignore-leading-blanks", "--ignore-nonprinting"),
-		texts("-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "--parallel", "--batch-size",
-			"--random-source", "--sort"),
-		reads("--files0-from"),
+		texts("-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "--parallel", "--batch-size", "--sort"),
+		// The random source's bytes decide the order shown: a secret read.
+		reads("--files0-from", "--random-source"),
 		// -o is judged as a write by the sort classifier.
 		writes("-T", "--temporary-directory"),
 		texts("-o", "--output"),
@@ -160,7 +160,7 @@ var (
 		"lsblk":    model(flags("-a", "-b", "-d", "-f", "-J", "-l", "-m", "-n", "-p", "-P", "-r", "-S", "-t", "-z", "--all", "--bytes", "--fs", "--json", "--list", "--perms", "--paths", "--raw", "--topology", "--nodeps", "--noheadings"), texts("-o", "--output", "-x", "--sort", "-e", "-I")),
 		"numfmt":   model(flags("--debug", "-z", "--zero-terminated"), texts("--to", "--from", "--from-unit", "--to-unit", "--suffix", "--format", "--field", "--padding", "--round", "--invalid", "--grouping", "-d", "--delimiter", "--header")),
 		"factor":   model(flags("-h", "--exponents")),
-		"shuf":     model(flags("-e", "-r", "-z", "--echo", "--repeat", "--zero-terminated"), texts("-n", "-i", "--head-count", "--input-range", "--random-source"), writes("-o", "--output")),
+		"shuf":     model(flags("-e", "-r", "-z", "--echo", "--repeat", "--zero-terminated"), texts("-n", "-i", "--head-count", "--input-range"), reads("--random-source"), writes("-o", "--output")),
 		"zcat":     model(flags("-f", "-q", "-v", "-l", "--force", "--quiet", "--verbose", "--list")),
 		"bzcat":    model(flags("-s", "-q", "-v", "--small", "--quiet", "--verbose")),
 		"xzcat":    model(flags("-q", "-v", "-T", "--quiet", "--verbose"), texts("--threads", "-F", "--format")),

@@ -227,6 +227,7 @@ func (p *Policy) assessCommand(s *signals, as *Assessment, a Action) {
 	}
 	p.runtimePaths(s, v.Analysis)
 	p.recursiveSecrets(s, v.Analysis, bases)
+	p.foreignRepos(s, v.Analysis, bases)
 	seen := map[string]bool{}
 	for _, pa := range v.Analysis.Paths {
 		if skipCommandPath(pa.Path) {

@@ -45,14 +45,18 @@ var builtinSensitive = []string{
 	// "gitdir:" pointer file of worktrees and submodules, and files git
 	// obeys from the tree.
 	".git", ".gitmodules", ".gitconfig",
-	// Editors and IDEs: tasks and launch configs run commands.
-	".vscode", ".idea", "*.code-workspace", ".devcontainer",
+	// Editors and IDEs: tasks and launch configs run commands; vim and
+	// neovim run a directory's .exrc, .nvimrc or .nvim.lua under 'exrc',
+	// Emacs evaluates .dir-locals.el.
+	".vscode", ".idea", "*.code-workspace", ".devcontainer", ".zed", ".exrc", ".nvimrc", ".nvim.lua",
+	".vimrc", ".gvimrc", ".dir-locals.el", ".tmux.conf",
 	// Hook managers.
 	".husky", ".pre-commit-config.yaml", "lefthook.yml",
 	// Agent configuration, this one's included: instructions and tool
 	// permissions an agent must not grant itself.
 	".claude", ".cursor", ".codex", ".gemini", ".agents", ".mcp.json",
-	".cursorrules", ".windsurfrules", ".tether",
+	".cursorrules", ".windsurfrules", ".tether", ".continue", ".aider.conf.yml", ".clinerules", ".roo",
+	"CLAUDE.md", "AGENTS.md", "GEMINI.md", ".github/copilot-instructions.md",
 	// Shell start-up files.
 	".profile", ".login", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
 	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout",
@@ -63,6 +67,11 @@ var builtinSensitive = []string{
 	// that pick the compiler binary.
 	".cargo/config.toml", ".cargo/config", ".yarnrc", "bunfig.toml", ".bazelrc", "init.gradle", ".gradle/init.d",
 	".mvn", "pip.conf", "uv.toml", "rust-toolchain", "rust-toolchain.toml",
+	// pnpm's install hooks, mise's tasks and enter hooks, the Gradle
+	// wrapper's distribution URL (a download that runs on the next build),
+	// NuGet's package sources, curl's and wget's start-up options.
+	".pnpmfile.cjs", ".pnpmfile.mjs", "mise.toml", ".mise.toml", ".config/mise", "gradle-wrapper.properties",
+	"nuget.config", ".curlrc", ".wgetrc",
 	// Pager key files: lesskey bindings run shell commands.
 	".lesskey", "lesskey", ".less",
 	// CI pipelines run with the repository's secrets.

@@ -12,7 +12,8 @@ func classify(c *call) {
 		"stdbuf", "command", "builtin", "time", "setsid", "chrt", "taskset", "xargs", "parallel",
 		"watch", "eval", "exec", "source", ".", "trap", "npx", "pnpx", "bunx", "uvx", "pipx",
 		"flock", "script", "unbuffer", "caffeinate", "chroot", "nsenter", "unshare", "systemd-run", "firejail",
-		"and", "or", "not":
+		"and", "or", "not", "strace", "ltrace", "valgrind", "fakeroot", "faketime", "xvfb-run", "dbus-launch",
+		"ssh-agent", "proxychains", "proxychains4", "torsocks", "catchsegv", "entr", "runuser", "gdb":
 		wrapper(c)
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox", "toybox":
 		shell(c)

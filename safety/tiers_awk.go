@@ -121,6 +121,9 @@ func awk(c *call) {
 			if why := awkProgramRisk(p.s); why != "" {
 				c.concern(SeverityHigh, true, "awk program "+why+", which can run commands, load code or write files")
 			}
+			if containsIdent(p.s, "ENVIRON") {
+				printsEnvironment(c)
+			}
 		}
 	}
 	op := OpRead

@@ -13,6 +13,15 @@ import "strings"
 // buildHatches judges the escape-hatch options of build tool b.
 func buildHatches(c *call, b string) {
 	switch b {
+	case "deno", "bun":
+		// deno run https://…/x.ts downloads code and runs it: a
+		// download-then-execute chain in one command.
+		for _, w := range c.args {
+			if u := strings.ToLower(w.s); !w.dynamic && (strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) {
+				c.concern(SeverityCritical, true, b+" runs code downloaded from "+w.s)
+				break
+			}
+		}
 	case "cargo":
 		for _, w := range c.args {
 			if w.s == "--config" || strings.HasPrefix(w.s, "--config=") || w.s == "-Z" || strings.HasPrefix(w.s, "-Zunstable-options") {

@@ -95,22 +95,21 @@ func permissions(c *call) {
 	}
 }
 
-// valuedOptions lists the options of a copying command that take a
-// value, per command: the same letter means different things (-f is
-// mv's --force but rsync's --filter; -t is cp's --target-directory but
-// rsync's --times), and taking a flag's operand for its value would hide
-// a path from the analysis (`mv -f .env x`).
-func valuedOptions(base string) string {
-	switch base {
-	case "install":
-		return "-t --target-directory -S --suffix -m --mode -o --owner -g --group"
-	case "rsync":
-		return "-e --rsh --rsync-path --exclude --include --filter -f -T --temp-dir"
-	case "scp", "sftp":
-		return "-c -F -i -J -l -o -P -S"
-	default: // cp, mv, ln, link
-		return "-t --target-directory -S --suffix"
-	}
+// copyValued lists, per command, the options that take the next word as
+// their value. The same letter means different things: -f is cp's and
+// ln's --force but rsync's --filter, -t is cp's --target-directory but
+// rsync's --times, and -T is cp's --no-target-directory. Read as valued,
+// `cp -f ~/.ssh/id_rsa key.txt` or `mv -f .env x` hid the path they name.
+var copyValued = map[string]string{
+	"cp":      "-t --target-directory -S --suffix",
+	"mv":      "-t --target-directory -S --suffix",
+	"ln":      "-t --target-directory -S --suffix",
+	"link":    "",
+	"install": "-t --target-directory -S --suffix -m --mode -o --owner -g --group",
+	"rsync": "-e --rsh --rsync-path --exclude --include --filter -f -T --temp-dir --exclude-from --include-from " +
+		"--files-from --partial-dir --backup-dir --chmod --log-file --password-file",
+	"scp":  "-c -F -i -J -l -o -P -S",
+	"sftp": "-c -F -i -J -l -o -P -S",
 }
 
 func copyMove(c *call) {
@@ -128,7 +127,7 @@ func copyMove(c *call) {
 			c.concern(SeverityHigh, true, "rsync runs a remote shell command ("+f+")")
 		}
 	}
-	flags, ops := opts(c.args, valuedOptions(c.base), false)
+	flags, ops := opts(c.args, copyValued[c.base], false)
 	dest := -1
 	if _, ok := hasPrefixFlag(flags, "-t", "--target-directory"); ok && c.base != "rsync" {
 		for i, w := range c.args {
@@ -156,8 +155,8 @@ func copyMove(c *call) {
 	}
 	if c.base == "ln" {
 		// ln's -f is --force, not rsync's --filter: parse its own options.
-		if lflags, lops := opts(c.args, "-t --target-directory -S --suffix", false); has(lflags, "s", "--symbolic") && len(lops) > 0 {
-			c.a.symlinked(lops)
+		if has(flags, "s", "--symbolic") && len(ops) > 0 {
+			c.a.symlinked(ops)
 		}
 	}
 	if c.base == "rsync" && len(ops) > 1 {
@@ -192,29 +191,29 @@ func remoteSpec(s string) bool {
 	return ok && host != "" && !strings.ContainsAny(host, "/") && !strings.HasPrefix(s, "-")
 }
 
-// writeValued lists the options of a file-writing command that take a
-// value, per command, like valuedOptions: `mkdir -p dir` and `tee -p
-// out` take -p alone, so reading the next word as its value would hide
-// the path written.
-func writeValued(base string) string {
-	switch base {
-	case "tee":
-		return ""
-	case "touch":
-		return "-r --reference -t -d --date"
-	case "mkdir", "mkfifo", "mknod":
-		return "-m --mode --context"
-	case "truncate":
-		return "-s --size -r --reference"
-	case "patch":
-		return "-p -i --input -o --output -d --directory -r --reject-file -F --fuzz -D --ifdef -B --prefix -z --suffix"
-	default: // archivers
-		return "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x"
-	}
+// writeValued lists, per command, the options that take the next word
+// as their value. They differ: -p is a flag of mkdir and tee but takes
+// the strip count in patch, so one shared list would let `mkdir -p
+// ~/.config/x` hide the directory it creates.
+var writeValued = map[string]string{
+	"tee":      "",
+	"touch":    "-d --date -r --reference -t",
+	"mkdir":    "-m --mode --context",
+	"truncate": "-s --size -r --reference",
+	"mkfifo":   "-m --mode --context",
+	"mknod":    "-m --mode --context",
+	"patch":    "-p -i --input -o --output -d --directory -r --reject-file -D --ifdef -F --fuzz -B --prefix -Y --basename-prefix -z --suffix -V --version-control -g --get",
 }
 
+// archiveValued is the same for the archivers, whose options overlap.
+const archiveValued = "-C --directory -d -r -t -m --mode -p -i --input -o --output -s --size -f --file -x"
+
 func writeFiles(c *call) {
-	flags, ops := opts(c.args, writeValued(c.base), false)
+	valued, ok := writeValued[c.base]
+	if !ok {
+		valued = archiveValued
+	}
+	flags, ops := opts(c.args, valued, false)
 	switch c.base {
 	case "tar", "unzip", "gunzip", "gzip", "zip", "bzip2", "xz", "unxz", "7z":
 		if f, ok := hasPrefixFlag(flags, "--to-command", "--checkpoint-action", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F", "-TT", "--unzip-command", "--rsh-command"); ok && (c.base == "tar" || c.base == "zip") {
@@ -246,7 +245,17 @@ func writeFiles(c *call) {
 		for _, w := range ops {
 			c.path(w, OpWrite)
 		}
+		for _, w := range valuesOf(c.args, "-o", "--output", "-r", "--reject-file", "-d", "--directory") {
+			c.path(w, OpWrite)
+		}
+		for _, w := range valuesOf(c.args, "-i", "--input") {
+			c.path(w, OpRead)
+		}
 		return
+	case "touch", "truncate":
+		for _, w := range valuesOf(c.args, "-r", "--reference") {
+			c.path(w, OpRead)
+		}
 	case "mknod":
 		c.concern(SeverityHigh, false, "mknod creates a device node")
 	}
@@ -283,6 +292,11 @@ func find(c *call) {
 		}
 		return
 	}
+	// The starting points are listed: `find ~ -name '*.pem'` shows what
+	// lies outside the workspace as `ls ~` would.
+	for _, w := range findStarts(c.args) {
+		c.path(w, OpRead)
+	}
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		switch w.s {
@@ -312,6 +326,21 @@ func find(c *call) {
 	}
 }
 
+// findStarts returns find's starting points: the words before the first
+// option or expression (find's own -H, -L and -P come first and are
+// skipped).
+func findStarts(args []word) []word {
+	for len(args) > 0 && (args[0].s == "-H" || args[0].s == "-L" || args[0].s == "-P") {
+		args = args[1:]
+	}
+	for i, w := range args {
+		if strings.HasPrefix(w.s, "-") || w.s == "!" || w.s == "(" {
+			return args[:i]
+		}
+	}
+	return args
+}
+
 // wholeTree reports a directory whose wholesale deletion is critical: the
 // root, a system or home directory, a parent of the workspace, or the
 // workspace itself (".").
@@ -330,13 +359,7 @@ func wholeTree(p string) (string, bool) {
 // -type f -exec rm {} +`. A name test (`find . -name '*.pyc' -delete`)
 // keeps it high.
 func findWholeTree(c *call, how string) {
-	var starts []word
-	for _, w := range c.args {
-		if strings.HasPrefix(w.s, "-") || w.s == "!" || w.s == "(" {
-			break
-		}
-		starts = append(starts, w)
-	}
+	starts := findStarts(c.args)
 	if len(starts) == 0 {
 		starts = []word{{s: "."}}
 	}

@@ -226,15 +226,21 @@ func gitConfig(c *call, flags []string, ops []word) {
 	if len(ops) > 0 {
 		verb = ops[0].s
 	}
+	// -f FILE names the configuration file read or written: git config -f
+	// ~/.gitconfig core.pager … is a global write by another name.
+	files := valuesOf(c.args, "-f", "--file")
 	switch verb {
 	case "get", "list", "get-regexp", "get-urlmatch", "get-color", "get-colorbool":
+		gitConfigFiles(c, files, OpRead)
 		return
 	}
 	writing := has(flags, "e", "--edit", "--unset", "--unset-all", "--remove-section", "--rename-section", "--add", "--replace-all") ||
 		verb == "set" || verb == "unset" || verb == "edit" || verb == "rename-section" || verb == "remove-section" || len(ops) >= 2
 	if !writing || has(flags, "l", "--list", "--get", "--get-all", "--get-regexp", "--get-urlmatch") {
+		gitConfigFiles(c, files, OpRead)
 		return
 	}
+	gitConfigFiles(c, files, OpWrite)
 	key, value := "", word{}
 	for i, w := range ops {
 		if w.s != "set" && w.s != "unset" {
@@ -252,7 +258,16 @@ func gitConfig(c *call, flags []string, ops []word) {
 	}
 	c.concern(SeverityMedium, false, "git config changes configuration")
 	if has(flags, "", "--global", "--system") {
-		c.concern(SeverityHigh, false, "git config changes configuration outside the repository")
+		// Every repository of the user reads it, so a rule for git config
+		// in this workspace does not cover it.
+		c.concern(SeverityHigh, true, "git config changes configuration outside the repository")
+	}
+}
+
+// gitConfigFiles records the files git config -f reads or writes.
+func gitConfigFiles(c *call, files []word, op Op) {
+	for _, f := range files {
+		c.path(f, op)
 	}
 }
 

@@ -23,6 +23,12 @@ func nameArgs(c *call) {
 	default:
 		return
 	}
+	switch c.base {
+	case "read", "mapfile", "readarray", "getopts", "printf", "wait":
+		if name, why := assignsDangerous(names); name != "" {
+			c.concern(SeverityHigh, true, c.base+" assigns "+name+", which "+why)
+		}
+	}
 	for _, w := range names {
 		if !w.dynamic && subscriptRuns(w.s) {
 			c.unanalyzable(c.base + " " + short(w.s) + " evaluates the array subscript as arithmetic, which runs the command substitution in it")

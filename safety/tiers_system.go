@@ -44,108 +44,6 @@ func critical(c *call) bool {
 	return true
 }
 
-// network handles fetches, uploads and remote shells.
-func network(c *call) bool {
-	b := c.base
-	switch b {
-	case "curl":
-		flags, _ := opts(c.args, "-o --output -d --data --data-raw --data-binary --data-urlencode -F --form -T --upload-file -X --request -H --header -u --user -A --user-agent -e --referer -b --cookie -c --cookie-jar -K --config -x --proxy -m --max-time --connect-timeout -w --write-out --retry -r --range -E --cert --key --cacert -D --dump-header --json --url", false)
-		if f, ok := hasPrefixFlag(flags, "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--json", "-K", "--config"); ok {
-			c.concern(SeverityHigh, false, "curl "+f+" sends data to a server (possible exfiltration)")
-		} else if m := valueOf(c.args, "-X", "--request"); m != "" && m != "GET" && m != "HEAD" {
-			c.concern(SeverityHigh, false, "curl -X "+m+" sends a request that changes data")
-		} else {
-			c.concern(SeverityMedium, false, "curl fetches from the network")
-		}
-		// -d @file, -F name=@file and -T file send a local file.
-		for _, v := range valuesOf(c.args, "-d", "--data", "--data-binary", "--data-urlencode", "--json") {
-			if f, ok := strings.CutPrefix(v.s, "@"); ok && f != "" && f != "-" {
-				c.path(word{s: f}, OpRead)
-			}
-		}
-		for _, v := range valuesOf(c.args, "-F", "--form") {
-			if _, f, ok := strings.Cut(v.s, "=@"); ok && f != "" {
-				f, _, _ = strings.Cut(f, ";")
-				c.path(word{s: f}, OpRead)
-			}
-		}
-		for _, v := range valuesOf(c.args, "-T", "--upload-file") {
-			c.path(v, OpRead)
-		}
-		for _, v := range valuesOf(c.args, "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header") {
-			if v.s != "-" {
-				c.path(v, OpWrite)
-			}
-		}
-		for _, v := range valuesOf(c.args, "-o", "--output") {
-			c.a.downloaded(v)
-		}
-		if has(flags, "O", "--remote-name", "--remote-name-all") {
-			c.concern(SeverityMedium, false, "curl -O writes a downloaded file")
-			// -O names the file after the URL: curl -O http://x/.bashrc
-			// writes .bashrc.
-			for _, u := range urlOperands(c.args) {
-				c.path(u, OpWrite)
-				c.a.downloaded(u)
-			}
-		}
-		for _, v := range valuesOf(c.args, "-K", "--config") {
-			c.path(v, OpRead)
-			c.concern(SeverityHigh, true, "curl "+v.s+" reads options from a file, which can name any output or upload")
-		}
-	case "wget":
-		flags, _ := opts(c.args, "-O --output-document -o --output-file -P --directory-prefix --post-data --post-file --body-data --body-file --method -U --user-agent --header -e --execute", false)
-		if f, ok := hasPrefixFlag(flags, "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-e", "--execute"); ok {
-			c.concern(SeverityHigh, false, "wget "+f+" sends data or runs commands (possible exfiltration)")
-		} else {
-			c.concern(SeverityMedium, false, "wget downloads from the network")
-		}
-		outs := valuesOf(c.args, "-O", "--output-document")
-		for _, v := range outs {
-			if v.s != "-" {
-				c.path(v, OpWrite)
-				c.a.downloaded(v)
-			}
-		}
-		if len(outs) == 0 && len(valuesOf(c.args, "-P", "--directory-prefix")) == 0 {
-			// wget saves under the URL's file name: wget http://x/.bashrc
-			// writes .bashrc.
-			for _, u := range urlOperands(c.args) {
-				c.path(u, OpWrite)
-				c.a.downloaded(u)
-			}
-		}
-		for _, v := range valuesOf(c.args, "--post-file", "--body-file", "-i", "--input-file", "--config") {
-			c.path(v, OpRead)
-		}
-	case "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mosh", "ftp", "tftp", "sshpass", "rsh", "rlogin":
-		for _, w := range c.args {
-			if w.s == "-e" || w.s == "-c" || strings.HasPrefix(w.s, "EXEC:") || strings.HasPrefix(w.s, "SYSTEM:") || strings.Contains(w.s, "exec:") {
-				if b != "ssh" {
-					c.concern(SeverityCritical, true, b+" "+w.s+" connects a shell to the network (reverse shell)")
-					return true
-				}
-			}
-		}
-		c.concern(SeverityHigh, false, b+" opens a connection to another host (possible exfiltration or remote execution)")
-	case "fetch", "aria2c", "http", "https", "xh", "httpie", "lynx", "links", "w3m", "ping", "dig", "nslookup", "host", "traceroute", "whois":
-		c.concern(SeverityMedium, false, b+" uses the network")
-		if b == "http" || b == "https" || b == "xh" || b == "httpie" {
-			// HTTPie items: @file, field@file, field=@file, field:=@file
-			// send a local file.
-			for _, w := range c.args {
-				if i := strings.IndexByte(w.s, '@'); i >= 0 && !w.dynamic && !strings.Contains(w.s, "://") && i+1 < len(w.s) {
-					c.path(word{s: w.s[i+1:]}, OpRead)
-					c.concern(SeverityHigh, false, b+" "+w.s+" sends a local file (possible exfiltration)")
-				}
-			}
-		}
-	default:
-		return false
-	}
-	return true
-}
-
 func valueOf(args []word, names ...string) string {
 	v := valuesOf(args, names...)
 	if len(v) == 0 {
@@ -207,6 +105,9 @@ func packages(c *call) bool {
 		return false
 	}
 	buildHatches(c, b)
+	if m, _ := optionModelFor(b, c.args); m == nil {
+		unmodelledPaths(c)
+	}
 	if runsCommand(b, sub) && len(ops) > 1 {
 		// npm exec, uv run, bundle exec …: the rest is a command.
 		c.concern(SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
@@ -239,7 +140,7 @@ func packages(c *call) bool {
 			iac(c)
 			return true
 		}
-		if flags, _ := opts(c.args, "", false); has(flags, "", "--privileged") || hasValue(c.args, "-v", "/:") || hasValue(c.args, "--pid", "host") {
+		if flags, _ := opts(c.args, "", false); has(flags, "", "--privileged") || mountsOutside(c.args) || hasValue(c.args, "--pid", "host") {
 			sev = SeverityHigh
 		}
 		c.concern(sev, false, b+" "+sub)
@@ -257,6 +158,22 @@ func packages(c *call) bool {
 	return true
 }
 
+// unmodelledPaths records the words of a build or test tool without an
+// option model that can only name paths outside the workspace (jest
+// --config /tmp/x.js, tsc -p /tmp/x, prettier --plugin=/tmp/p.js):
+// configuration files and plugins there run code, so they need approval.
+func unmodelledPaths(c *call) {
+	for _, w := range c.args {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			_, v, _ = strings.Cut(v, "=")
+		}
+		if !w.dynamic && v != "" && outsideWorkspace(v) {
+			c.path(word{s: v}, OpRead)
+		}
+	}
+}
+
 func runsCommand(b, sub string) bool {
 	switch b + " " + sub {
 	case "npm exec", "npm x", "pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "bun exec",
@@ -272,6 +189,27 @@ func isNoneSub(b, sub string) bool {
 		return true
 	}
 	return b == "go" && (sub == "vet" || sub == "doc" || sub == "list")
+}
+
+// mountsOutside reports a container bind mount of a host directory
+// outside the workspace (-v ~:/h, -v /:/host, --volume=/etc:/e,
+// --mount type=bind,source=/root,…): whatever runs inside can change it.
+func mountsOutside(args []word) bool {
+	for _, v := range valuesOf(args, "-v", "--volume") {
+		src, _, _ := strings.Cut(v.s, ":")
+		if v.dynamic || outsideWorkspace(src) {
+			return true
+		}
+	}
+	for _, v := range valuesOf(args, "--mount") {
+		for _, kv := range strings.Split(v.s, ",") {
+			k, src, _ := strings.Cut(kv, "=")
+			if (k == "source" || k == "src") && (v.dynamic || outsideWorkspace(src)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func hasValue(args []word, flag, contains string) bool {
@@ -302,7 +240,7 @@ func interpreter(c *call) bool {
 	}
 	flags, ops := opts(c.args, inline+" -m -W -X", true)
 	for _, f := range flags {
-		if hasWord(inline, f) || strings.HasPrefix(f, "-c") && strings.HasPrefix(b, "py") {
+		if hasWord(inline, f) || clusterRunsInline(b, f) {
 			c.concern(SeverityMedium, false, b+" "+f+" runs inline code")
 			c.unvetted(f, "runs inline code, which no rule for "+b+" alone covers")
 			return true
@@ -318,6 +256,8 @@ func interpreter(c *call) bool {
 			c.concern(SeverityCritical, true, b+" runs code downloaded from the network")
 		case ops[0].dynamic:
 			c.unanalyzable(b + " runs a script known only at run time (" + ops[0].s + ")")
+		case ops[0].s == "-" && !ops[0].quoted:
+			stdinScript(c) // python3 - <<< 'code': the program is stdin
 		case c.a.wasDownloaded(ops[0]):
 			c.path(ops[0], OpRead)
 			c.concern(SeverityCritical, true, b+" runs "+ops[0].s+", downloaded earlier in this command")
@@ -332,6 +272,39 @@ func interpreter(c *call) bool {
 	}
 	stdinScript(c)
 	return true
+}
+
+// clusterRunsInline reports a cluster of short options in which an
+// option that takes inline code is the first to take a value: perl -pe
+// and -lane, ruby -ne, python3 -ic (python3 -Wc has W take "c").
+func clusterRunsInline(b, f string) bool {
+	if len(f) < 3 || f[0] != '-' || f[1] == '-' {
+		return false
+	}
+	// digits: options whose value is an optional number (perl -l, -0).
+	inline, valued, digits := "", "", ""
+	switch {
+	case strings.HasPrefix(b, "py"):
+		inline, valued = "c", "cmWX"
+	case b == "perl":
+		inline, valued, digits = "eE", "eEiImMdDxF", "l0C"
+	case b == "ruby":
+		inline, valued, digits = "e", "eIrCEFiKTWx", "0l"
+	default:
+		return false
+	}
+	for i := 1; i < len(f); i++ {
+		l := rune(f[i])
+		switch {
+		case strings.ContainsRune(valued, l):
+			return strings.ContainsRune(inline, l)
+		case strings.ContainsRune(digits, l):
+			for i+1 < len(f) && f[i+1] >= '0' && f[i+1] <= '9' {
+				i++
+			}
+		}
+	}
+	return false
 }
 
 // versionFlag reports an option with which interpreter b prints its
@@ -356,6 +329,9 @@ func system(c *call) bool {
 	switch c.base {
 	case "ldconfig", "update-alternatives", "update-rc.d", "chkconfig", "at", "batch", "anacron", "defaults", "csrutil", "spctl", "xattr", "dscl", "security":
 		c.concern(SeverityHigh, false, c.base+" changes system configuration or schedules commands")
+		if (c.base == "at" || c.base == "batch") && (c.heredoc != nil || c.a.pipe >= stdinPipe) {
+			stdinScript(c) // at now <<< 'rm -rf ~' runs the text later with sh
+		}
 		return true
 	case "vi", "vim", "nvim", "view", "ex", "emacs", "nano", "micro", "hx", "kak":
 		for _, w := range c.args {
@@ -381,25 +357,3 @@ func system(c *call) bool {
 // urlOperands returns, for each URL operand, the file name a download
 // saved under the URL's name gets: the last path segment, or
 // index.html for a bare host.
-func urlOperands(args []word) []word {
-	var out []word
-	for _, w := range args {
-		if w.dynamic {
-			continue
-		}
-		_, rest, ok := strings.Cut(w.s, "://")
-		if !ok {
-			continue
-		}
-		rest, _, _ = strings.Cut(rest, "?")
-		rest, _, _ = strings.Cut(rest, "#")
-		name := "index.html"
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			if seg := rest[strings.LastIndexByte(rest, '/')+1:]; seg != "" {
-				name = seg
-			}
-		}
-		out = append(out, word{s: name})
-	}
-	return out
-}

@@ -32,7 +32,7 @@ var readOnly = map[string]string{
 	"who": "", "w": "", "last": "", "netstat": "", "ss": "", "ip": "", "ifconfig": "", "top": "", "htop": "", "vmstat": "", "iostat": "",
 	"sort": "files", "xxd": "files",
 	"base64": "files", "zcat": "files", "bzcat": "files", "xzcat": "files", "look": "pattern", "apropos": "", "whatis": "", "info": " -o --output",
-	"numfmt": "", "expr": "", "bc": "", "dc": "files -e --expression -f --file", "factor": "", "shuf": "files", "tsort": "files", "ptx": "files",
+	"numfmt": "", "expr": "", "bc": "files", "dc": "files -e --expression -f --file", "factor": "", "shuf": "files", "tsort": "files", "ptx": "files",
 	"awk": "", "gawk": "", "mawk": "", "nawk": "", "cd": "", "pushd": "", "mapfile": "", "readarray": "", "unalias": "",
 }
 
@@ -62,10 +62,12 @@ func tools(c *call) {
 }
 
 // unknownOperands records the operands of a command whose arguments are
-// not modelled as possible reads: `bat .env`, `split .env` or `glow
-// .env` under an allow rule for that tool must not show a secret
-// unasked. Over-recording is cheap: a word that names no file passes the
-// workspace check. Values of --name=VALUE options count too.
+// not modelled as possible reads and writes: `bat .env`, `split .env` or
+// `glow .env` under an allow rule for that tool must not show a secret
+// unasked, and `ssh-keygen -f .git/hooks/x` or `split x .git/hooks/pre-`
+// must not write where code runs later. Over-recording is cheap: a word
+// that names no file passes the workspace check. Values of --name=VALUE
+// options count too.
 func unknownOperands(c *call) {
 	for _, w := range c.args {
 		s := w.s
@@ -83,6 +85,7 @@ func unknownOperands(c *call) {
 			continue // URLs, NAME=value, odd words
 		}
 		c.path(word{s: s, glob: w.glob}, OpRead)
+		c.path(word{s: s, glob: w.glob}, OpWrite)
 	}
 }
 
@@ -101,6 +104,9 @@ func readOnlyCmd(c *call, spec string) {
 	args := c.args
 	if c.base == "jq" {
 		args = jqArgs(c)
+		if jqReadsEnvironment(args) {
+			printsEnvironment(c)
+		}
 	}
 	if names := readFlags[c.base]; names != nil {
 		for _, v := range valuesOf(args, names...) {
@@ -207,7 +213,12 @@ func readOnlyCmd(c *call, spec string) {
 			c.concern(SeverityHigh, true, "enable -f loads a builtin from a shared library")
 		}
 		return
-	case "set", "shopt":
+	case "set", "declare", "typeset", "export", "readonly":
+		if dumpsVariables(c.base, len(c.args), flags, len(ops)) {
+			printsEnvironment(c)
+		}
+		return
+	case "shopt":
 		return
 	case "kill", "killall", "pkill":
 		kill(c, flags, ops)
@@ -223,6 +234,20 @@ func readOnlyCmd(c *call, spec string) {
 	case "printenv":
 		printsEnvironment(c)
 		return
+	case "ps":
+		// BSD-style e (ps auxe, ps eww) adds every process's environment.
+		for _, w := range c.args {
+			if !strings.HasPrefix(w.s, "-") && isLetters(w.s) && strings.Contains(w.s, "e") || strings.Contains(w.s, "environ") {
+				printsEnvironment(c)
+				break
+			}
+		}
+		return
+	case "umask":
+		if len(ops) > 0 {
+			c.concern(SeverityMedium, false, "umask changes the permissions of every file the session creates later")
+		}
+		return
 	case "ip", "ifconfig":
 		if len(ops) > 1 && (ops[1].s == "add" || ops[1].s == "del" || ops[1].s == "set" || ops[1].s == "flush") || c.base == "ifconfig" && len(ops) > 1 {
 			c.concern(SeverityHigh, false, c.base+" changes network configuration")
@@ -235,7 +260,8 @@ func readOnlyCmd(c *call, spec string) {
 			c.path(w, OpRead)
 		}
 	case "pattern":
-		if _, ok := hasPrefixFlag(flags, "-e", "--regexp", "-f", "--file"); !ok && len(ops) > 0 {
+		// rg --files and --type-list take no pattern: every operand is a path.
+		if _, ok := hasPrefixFlag(flags, "-e", "--regexp", "-f", "--file"); !ok && len(ops) > 0 && !(c.base == "rg" && has(flags, "", "--files")) {
 			ops = ops[1:]
 		}
 		for _, w := range ops {
@@ -274,11 +300,20 @@ func argsAfter(ws []word, sep string) []word {
 
 // isFetcherOrDecoder reports commands whose output is downloaded or
 // decoded content: piping it into a shell runs code nobody has read.
+// Text transformers count as decoders: `echo 'ez ~ sa-' | rev | sh` and
+// `tr a-z n-za-m <<< … | sh` show one text and run another.
 func isFetcherOrDecoder(cmd Command) bool {
 	b := commandBase(cmd.Name)
 	switch b {
-	case "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lynx", "links", "nc", "ncat", "netcat", "socat", "ftp", "tftp", "uudecode", "gpg":
+	case "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lynx", "links", "nc", "ncat", "netcat", "socat", "ftp", "tftp", "uudecode", "gpg",
+		"rev", "tr", "iconv", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "zcat", "gunzip", "bzcat", "bunzip2", "xzcat", "unxz", "zstdcat", "unzstd", "lz4cat":
 		return true
+	case "gzip", "bzip2", "xz", "zstd", "lz4", "brotli":
+		for _, a := range cmd.Args {
+			if a == "--decompress" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "d") {
+				return true
+			}
+		}
 	case "base64", "base32", "basenc", "xxd", "openssl", "certutil":
 		for _, a := range cmd.Args {
 			if a == "-d" || a == "--decode" || a == "-D" || a == "-r" || a == "-decode" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "dD") && b != "openssl" {

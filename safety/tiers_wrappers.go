@@ -1,10 +1,6 @@
 package safety
 
-import (
-	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
-)
+import "strings"
 
 // This file unwraps commands that run other commands. Transparent
 // wrappers only change how the inner command runs; opaque ones change who
@@ -49,7 +45,14 @@ func wrapper(c *call) {
 		_, inner := opts(c.args, valued, true)
 		c.wrap(Transparent, inner)
 	case "nohup", "builtin", "unbuffer":
-		c.wrap(Transparent, c.args)
+		// nohup -- cmd; unbuffer -p reads the command's input from stdin.
+		_, inner := opts(c.args, "", true)
+		c.wrap(Transparent, inner)
+	case "strace", "ltrace", "valgrind", "fakeroot", "faketime", "xvfb-run", "dbus-launch", "ssh-agent",
+		"proxychains", "proxychains4", "torsocks", "catchsegv", "entr", "runuser":
+		tool(c)
+	case "gdb":
+		gdb(c)
 	case "and", "or", "not":
 		// fish's combiners run the command after them (fish -c 'true; and
 		// rm -rf ~'); in bash no such command exists.
@@ -70,7 +73,7 @@ func wrapper(c *call) {
 		}
 		c.wrap(Transparent, inner)
 	case "setsid", "chrt", "taskset", "flock", "chroot", "nsenter", "unshare", "systemd-run", "firejail":
-		_, inner := opts(c.args, "-p --pid -u --unit -E --setenv -t --target -w --timeout -E --conflict-exit-code", true)
+		_, inner := opts(c.args, detachValued[c.base], true)
 		switch c.base {
 		case "chrt", "taskset", "flock", "chroot":
 			if len(inner) > 0 {
@@ -134,7 +137,8 @@ func wrapper(c *call) {
 		inner = append(append([]word(nil), inner...), input...)
 		c.wrap(Opaque, inner)
 	case "watch":
-		flags, inner := opts(c.args, "-n --interval -d -q --equexit", true)
+		// -d (--differences) is a flag; its optional value needs "=".
+		flags, inner := opts(c.args, "-n --interval -q --equexit", true)
 		if has(flags, "x", "--exec") {
 			c.wrap(Opaque, inner)
 			return
@@ -172,6 +176,8 @@ func wrapper(c *call) {
 		switch {
 		case f.fetched:
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
+		case f.dynamic && f.printed:
+			c.a.analyzeScript(f.payload, c.idx, c.a.depth+1) // source <(echo '…')
 		case f.dynamic:
 			c.unanalyzable(c.base + " of a script known only at run time (" + f.s + ")")
 		case descriptorScript(c, f):
@@ -196,11 +202,15 @@ func wrapper(c *call) {
 		}
 		c.wrap(Opaque, inner)
 	case "script":
-		for i, w := range c.args {
-			if (w.s == "-c" || w.s == "--command") && i+1 < len(c.args) {
-				c.script(Opaque, c.args[i+1])
-				return
-			}
+		// The typescript and the logs are written: script .git/hooks/x.
+		_, ops := opts(c.args, "-c --command -E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format", false)
+		for _, w := range append(ops, valuesOf(c.args, "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing")...) {
+			c.path(w, OpWrite)
+		}
+		// -c clusters with script's flags: script -qc 'cmd' /dev/null.
+		for _, v := range valuesOf(c.args, "-c", "--command") {
+			c.script(Opaque, v)
+			return
 		}
 		c.concern(SeverityMedium, false, "script records a shell session")
 	}
@@ -300,6 +310,8 @@ func shell(c *call) {
 		switch {
 		case f.fetched:
 			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
+		case f.dynamic && f.printed:
+			c.a.analyzeScript(f.payload, c.idx, c.a.depth+1) // bash <(echo '…')
 		case f.dynamic:
 			c.unanalyzable(c.base + " runs a script known only at run time (" + f.s + ")")
 		case descriptorScript(c, f):
@@ -313,51 +325,6 @@ func shell(c *call) {
 	default:
 		stdinScript(c)
 	}
-}
-
-// stdinScript judges a shell or interpreter that reads its program from
-// standard input.
-func stdinScript(c *call) {
-	if h := c.heredoc; h != nil {
-		body := h.Hdoc
-		if h.Op == syntax.WordHdoc {
-			body = h.Word
-		}
-		if body != nil && (isShellName(c.base) || c.base == "source" || c.base == ".") {
-			w := c.a.join(body.Parts, c.a.src(body))
-			if w.dynamic {
-				c.unanalyzable(c.base + " runs a here-document with expansions")
-				return
-			}
-			c.a.res.Commands[c.idx].Wrapper = Transparent
-			c.a.analyzeScript(w.s, c.idx, c.a.depth+1)
-			return
-		}
-		c.concern(SeverityMedium, true, c.base+" runs a program from a here-document, which no rule for "+c.base+" covers")
-		return
-	}
-	switch c.a.pipe {
-	case stdinFetched:
-		c.concern(SeverityCritical, true, "pipes downloaded or decoded content into "+c.base)
-	case stdinPipe:
-		if c.a.pipeText != nil && (isShellName(c.base) || c.base == "source" || c.base == ".") {
-			// echo 'ls -la' | bash: the script is what echo printed.
-			c.a.res.Commands[c.idx].Wrapper = Transparent
-			c.a.analyzeScript(*c.a.pipeText, c.idx, c.a.depth+1)
-			return
-		}
-		c.unanalyzable(c.base + " runs a program read from a pipe")
-	default:
-		c.concern(SeverityMedium, false, "starts an interactive "+c.base)
-	}
-}
-
-func isShellName(b string) bool {
-	switch b {
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh":
-		return true
-	}
-	return false
 }
 
 // descriptorScript judges a script named by a file descriptor path:

@@ -27,6 +27,10 @@ type word struct {
 	fetched bool
 	// param names the variable when the word is exactly $name or ${name}.
 	param string
+	// fallback is the literal a word that is exactly ${x:-word}, ${x=word},
+	// ${x:+word} or a spelling of those becomes when the operator picks
+	// its word: one of the values the word can take at run time.
+	fallback string
 	// pipe: the word is exactly <(…) or >(…), a pipe to commands that are
 	// analysed, not a file.
 	pipe bool
@@ -220,6 +224,9 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 						b.WriteString("~")
 					} else {
 						w.dynamic = true
+						if len(parts) == 1 && len(p.Parts) == 1 {
+							w.fallback = a.fallback(q)
+						}
 					}
 				default:
 					w.dynamic = true
@@ -237,6 +244,7 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 				if p.Param != nil && (p.Short || simpleParam(p)) {
 					w.param = p.Param.Value
 				}
+				w.fallback = a.fallback(p)
 			}
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
 			w.dynamic = true
@@ -262,6 +270,26 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 		w.s = b.String()
 	}
 	return w
+}
+
+// fallback returns the word ${x:-word} and its siblings expand to when
+// the operator chooses the word rather than x, if that word is known
+// (literally or as the fallback of a nested expansion), or "".
+func (a *analyzer) fallback(p *syntax.ParamExp) string {
+	if p.Exp == nil || p.Exp.Word == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil {
+		return ""
+	}
+	switch p.Exp.Op {
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull, syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
+		syntax.AssignUnset, syntax.AssignUnsetOrNull:
+	default:
+		return ""
+	}
+	w := a.join(p.Exp.Word.Parts, a.src(p.Exp.Word))
+	if w.dynamic {
+		return w.fallback
+	}
+	return w.s
 }
 
 func simpleParam(p *syntax.ParamExp) bool {
@@ -324,4 +352,14 @@ func (a *analyzer) literal(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	return f[0].s, true
+}
+
+// literalFields splits a value known to the analysis into words as an
+// unquoted expansion of it would be split.
+func literalFields(v string) []word {
+	var out []word
+	for _, f := range strings.Fields(v) {
+		out = append(out, word{s: f})
+	}
+	return out
 }

@@ -150,6 +150,10 @@ func (w *Workspace) check(path string, op Op, followFinal, judge bool) (PathChec
 	case needs:
 		pc.Decision = Confirm
 		pc.Reason = fmt.Sprintf("%s %s needs approval: %s", verb(op), subject, m.Reason())
+	case op == OpWrite && completesRepository(r.path):
+		pc.Sensitive, pc.Decision = true, Confirm
+		pc.Reason = fmt.Sprintf("writing %s needs approval: it makes %s a git repository (HEAD, objects/, refs/), whose configuration git runs there",
+			subject, relTo(w.root, filepath.Dir(r.path)))
 	case op == OpWrite && pc.HardLinked:
 		pc.Decision = Confirm
 		pc.Reason = fmt.Sprintf("writing %s needs approval: it has %d hard links, so its content is shared with names that may lie outside the workspace",

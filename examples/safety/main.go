@@ -15,7 +15,7 @@
 //	4  deny
 //
 // With -hook it instead reads one PreToolUse-style JSON object on standard
-// input, a shell call or a file write,
+// input, a shell call, a file write or a file read,
 //
 //	{"tool_name":"Bash","tool_input":{"command":"…"}}
 //	{"tool_name":"Write","tool_input":{"file_path":"/repo/.env","content":"…"}}
@@ -29,7 +29,9 @@
 // by the command rules and the files each command touches; file tools
 // (Claude Code's Write, Edit, MultiEdit and NotebookEdit, and the same
 // tools under other agents' names) by workspace confinement and file
-// sensitivity, so a write to .env or .git/hooks asks. The rule flags apply
+// sensitivity, so a write to .env or .git/hooks asks; read tools (Read,
+// read_file) ask for secrets and for files outside the workspace, as `cat
+// .env` does. The rule flags apply
 // in hook mode too. Calls to other tools get no output (no opinion); with
 // -passive, neither do actions Tether would allow, leaving them to the
 // host's own rules. Input that cannot be read exits with status 2 and a
@@ -39,7 +41,7 @@
 // To guard Claude Code, build the binary and register it in
 // .claude/settings.json:
 //
-//	{"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit", "hooks": [{"type": "command",
+//	{"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|Read", "hooks": [{"type": "command",
 //	  "command": "tether-safety -hook -readonly -deny-critical -allow 'go test,npm run test' -deny 'git push --force'"}]}]}}
 package main
 
@@ -135,8 +137,9 @@ Exit status: 0 allow, 3 confirm (ask a person), 4 deny, 2 usage or input error.
 
 With -hook, reads a PreToolUse hook object (Claude Code, Gemini CLI and others)
 on stdin: shell calls are judged as commands, file writes (Write, Edit,
-MultiEdit, NotebookEdit…) by confinement and file sensitivity. Answers allow,
-ask or deny in the hook output shape and exits 0.
+MultiEdit, NotebookEdit…) by confinement and file sensitivity, file reads
+(Read, read_file…) by secrets and confinement. Answers allow, ask or deny in
+the hook output shape and exits 0.
 
 Examples:
   safety -readonly 'git log --oneline | head'        # exit 0
@@ -244,11 +247,41 @@ var shellTools = map[string]bool{
 }
 
 // fileTools are tool names other agents use for writing a file, with the
-// tool_input key that holds the path.
-var fileTools = map[string]string{
-	"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path",
-	"write_file": "file_path", "replace": "file_path", // Gemini CLI
-	"edit_file": "path", "create_file": "path", "str_replace_based_edit_tool": "path",
+// tool_input keys that may hold the path, in the order tried.
+var fileTools = map[string][]string{
+	"Write": {"file_path"}, "Edit": {"file_path"}, "MultiEdit": {"file_path"}, "NotebookEdit": {"notebook_path"},
+	"write_file": {"file_path", "path"}, "replace": {"file_path"}, // Gemini CLI, MCP filesystem servers
+	"edit_file": {"path", "file_path"}, "create_file": {"path", "file_path"}, "str_replace_based_edit_tool": {"path"},
+}
+
+// toolName is the name the tables know a tool by: an MCP tool as a host
+// names it (Claude Code's mcp__filesystem__write_file) is its own name.
+func toolName(name string) string {
+	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+		if _, tool, ok := strings.Cut(rest, "__"); ok {
+			return tool
+		}
+	}
+	return name
+}
+
+// pathArg returns the first non-empty string among the keys of ti.
+func pathArg(ti map[string]json.RawMessage, keys []string) string {
+	for _, k := range keys {
+		var p string
+		if json.Unmarshal(ti[k], &p) == nil && p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// readTools are tool names other agents use for reading a file, with the
+// tool_input keys that may hold the path, in the order tried.
+var readTools = map[string][]string{
+	"Read": {"file_path"}, "NotebookRead": {"notebook_path"},
+	"read_file":      {"absolute_path", "file_path", "path"}, // Gemini CLI, MCP filesystem servers
+	"read_text_file": {"path"}, "view_file": {"path", "file_path"},
 }
 
 var errNoCommand = errors.New(`hook input has no tool_input.command string (want {"tool_name":"Bash","tool_input":{"command":"…"}})`)
@@ -262,9 +295,11 @@ func answerHook(g guard, workspace string, passive bool, stdin io.Reader, stdout
 	if err := json.Unmarshal(data, &in); err != nil {
 		return fmt.Errorf("hook input is not a JSON object: %w", err)
 	}
-	pathKey, isFile := fileTools[in.ToolName]
-	if !shellTools[in.ToolName] && !isFile {
-		return nil // neither a shell call nor a file write: no opinion
+	name := toolName(in.ToolName)
+	writeKeys, isFile := fileTools[name]
+	readKeys, isRead := readTools[name]
+	if !shellTools[in.ToolName] && !isFile && !isRead {
+		return nil // neither a shell call nor a file access: no opinion
 	}
 	var ti map[string]json.RawMessage
 	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
@@ -278,13 +313,26 @@ func answerHook(g guard, workspace string, passive bool, stdin io.Reader, stdout
 		return err
 	}
 	var v safety.Assessment
-	if isFile {
-		var path string
-		if json.Unmarshal(ti[pathKey], &path) != nil || path == "" {
-			return fmt.Errorf("hook input for %s has no tool_input.%s string", in.ToolName, pathKey)
+	switch {
+	case isRead:
+		path := pathArg(ti, readKeys)
+		if path == "" {
+			return fmt.Errorf("hook input for %s has no tool_input.%s string", in.ToolName, readKeys[0])
+		}
+		// Reading a secret asks, as `cat .env` does; reading outside the
+		// workspace asks too (a command reading there would), rather than
+		// being refused as a write there is.
+		v = p.AssessFile(context.Background(), path, safety.OpRead)
+		if v.Decision == safety.Deny && len(v.Paths) > 0 && errors.Is(v.Paths[0].Err, safety.ErrOutsideWorkspace) {
+			v.Decision = safety.Confirm
+		}
+	case isFile:
+		path := pathArg(ti, writeKeys)
+		if path == "" {
+			return fmt.Errorf("hook input for %s has no tool_input.%s string", in.ToolName, writeKeys[0])
 		}
 		v = p.AssessFile(context.Background(), path, safety.OpWrite)
-	} else {
+	default:
 		var command string
 		if json.Unmarshal(ti["command"], &command) != nil || ti["command"] == nil {
 			return errNoCommand
@@ -306,7 +354,7 @@ func answerHook(g guard, workspace string, passive bool, stdin io.Reader, stdout
 		event = "PreToolUse"
 	}
 	reason := "Tether: " + decision
-	if !isFile {
+	if !isFile && !isRead {
 		reason += fmt.Sprintf(" (severity %s)", v.Severity)
 	}
 	if len(v.Reasons) > 0 {

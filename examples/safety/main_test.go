@@ -80,7 +80,7 @@ func TestHook(t *testing.T) {
 		{"denied", `{"tool_name":"Bash","tool_input":{"command":"sudo rm -rf build"}}`, []string{"-deny", "rm"}, "deny", `denied by rule "rm"`},
 		{"gemini", `{"tool_name":"run_shell_command","tool_input":{"command":"echo hi > .env"}}`, []string{"-allow", "echo"}, "ask", "redirects output into .env"},
 		{"readonly", `{"tool_name":"Bash","tool_input":{"command":"cat README.md | head"}}`, []string{"-readonly"}, "allow", "read-only"},
-		{"other tool", `{"tool_name":"Read","tool_input":{"file_path":"/x"}}`, nil, "", ""},
+		{"other tool", `{"tool_name":"WebFetch","tool_input":{"url":"https://example.com"}}`, nil, "", ""},
 		{"passive allow", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, []string{"-readonly", "-passive"}, "", ""},
 		{"passive ask", `{"tool_name":"Bash","tool_input":{"command":"ls; rm x"}}`, []string{"-readonly", "-passive"}, "ask", "rm x: no allow rule matches"},
 	} {
@@ -188,6 +188,8 @@ func TestHookJudgesFileWrites(t *testing.T) {
 		{"MultiEdit", "file_path", "/etc/passwd", "deny"},
 		{"NotebookEdit", "notebook_path", filepath.Join(dir, "nb.ipynb"), "allow"},
 		{"write_file", "file_path", "../outside.txt", "deny"},
+		{"mcp__filesystem__write_file", "path", filepath.Join(dir, ".env"), "ask"},
+		{"mcp__fs__edit_file", "path", filepath.Join(dir, ".git", "config"), "ask"},
 	} {
 		in, _ := json.Marshal(map[string]any{
 			"hook_event_name": "PreToolUse", "cwd": dir,
@@ -206,9 +208,64 @@ func TestHookJudgesFileWrites(t *testing.T) {
 		}
 	}
 	// A file tool without its path fails closed, as a shell call without a command does.
+	for _, in := range []string{`{"tool_name":"Read","tool_input":{}}`, `{"tool_name":"read_file","tool_input":{"absolute_path":""}}`} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"-hook"}, strings.NewReader(in), &out, &errb); code != 2 || errb.Len() == 0 {
+			t.Errorf("%s: exit %d, stderr %q; want 2 with a message", in, code, errb.String())
+		}
+	}
 	var out, errb bytes.Buffer
 	if code := run([]string{"-hook"}, strings.NewReader(`{"tool_name":"Write","tool_input":{"content":"x"}}`), &out, &errb); code != 2 || !strings.Contains(errb.String(), "file_path") {
 		t.Errorf("Write without file_path: exit %d, stderr %q; want 2 naming file_path", code, errb.String())
+	}
+}
+
+// Read tools ask for secrets, as `cat .env` does, and for files outside
+// the workspace; ordinary files are allowed, and -passive says nothing
+// about them.
+func TestHookJudgesFileReads(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{".env", "main.go"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		tool, key, path string
+		args            []string
+		decision        string // "" means no output
+	}{
+		{"Read", "file_path", filepath.Join(dir, ".env"), nil, "ask"},
+		{"Read", "file_path", "./sub/../.ENV", nil, "ask"},
+		{"read_file", "absolute_path", filepath.Join(dir, ".env"), nil, "ask"},
+		{"read_file", "path", ".env", nil, "ask"},
+		{"NotebookRead", "notebook_path", "/etc/passwd", nil, "ask"},
+		{"Read", "file_path", filepath.Join(dir, "main.go"), nil, "allow"},
+		{"Read", "file_path", "main.go", []string{"-passive"}, ""},
+		{"Read", "file_path", "a\x00b", nil, "deny"},
+		{"mcp__filesystem__read_text_file", "path", ".env", nil, "ask"},
+	} {
+		in, _ := json.Marshal(map[string]any{
+			"hook_event_name": "PreToolUse", "cwd": dir,
+			"tool_name": tc.tool, "tool_input": map[string]string{tc.key: tc.path},
+		})
+		var out, errb bytes.Buffer
+		if code := run(append(append([]string(nil), tc.args...), "-hook"), bytes.NewReader(in), &out, &errb); code != 0 {
+			t.Fatalf("%s %q: exit %d: %s", tc.tool, tc.path, code, errb.String())
+		}
+		if tc.decision == "" {
+			if out.Len() != 0 {
+				t.Errorf("%s %q: want no output, got %s", tc.tool, tc.path, out.String())
+			}
+			continue
+		}
+		var o hookOutput
+		if err := json.Unmarshal(out.Bytes(), &o); err != nil {
+			t.Fatalf("%s %q: bad output %q: %v", tc.tool, tc.path, out.String(), err)
+		}
+		if got := o.HookSpecificOutput.PermissionDecision; got != tc.decision {
+			t.Errorf("%s %q: %s (%s), want %s", tc.tool, tc.path, got, o.HookSpecificOutput.PermissionDecisionReason, tc.decision)
+		}
 	}
 }
 

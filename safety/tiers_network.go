@@ -1,0 +1,159 @@
+package safety
+
+import (
+	"path"
+	"strings"
+)
+
+// network handles fetches, uploads and remote shells.
+func network(c *call) bool {
+	b := c.base
+	switch b {
+	case "curl":
+		flags, _ := opts(c.args, "-o --output --output-dir -d --data --data-raw --data-binary --data-urlencode -F --form -T --upload-file -X --request -H --header -u --user -A --user-agent -e --referer -b --cookie -c --cookie-jar -K --config -x --proxy -m --max-time --connect-timeout -w --write-out --retry -r --range -E --cert --key --cacert -D --dump-header --json --url", false)
+		if f, ok := hasPrefixFlag(flags, "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--json", "-K", "--config"); ok {
+			c.concern(SeverityHigh, false, "curl "+f+" sends data to a server (possible exfiltration)")
+		} else if m := valueOf(c.args, "-X", "--request"); m != "" && m != "GET" && m != "HEAD" {
+			c.concern(SeverityHigh, false, "curl -X "+m+" sends a request that changes data")
+		} else {
+			c.concern(SeverityMedium, false, "curl fetches from the network")
+		}
+		// -d @file, -F name=@file and -T file send a local file.
+		for _, v := range valuesOf(c.args, "-d", "--data", "--data-binary", "--data-urlencode", "--json") {
+			if f, ok := strings.CutPrefix(v.s, "@"); ok && f != "" && f != "-" {
+				c.path(word{s: f}, OpRead)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-F", "--form") {
+			if _, f, ok := strings.Cut(v.s, "=@"); ok && f != "" {
+				f, _, _ = strings.Cut(f, ";")
+				c.path(word{s: f}, OpRead)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-T", "--upload-file") {
+			c.path(v, OpRead)
+		}
+		for _, v := range valuesOf(c.args, "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header") {
+			if v.s != "-" {
+				c.path(v, OpWrite)
+			}
+		}
+		for _, v := range valuesOf(c.args, "-o", "--output") {
+			c.a.downloaded(v)
+		}
+		// --output-dir D puts every output under D: curl --output-dir
+		// .git/hooks -O http://x/pre-commit writes a hook.
+		outDirs := valuesOf(c.args, "--output-dir")
+		for _, d := range outDirs {
+			c.path(d, OpWrite)
+			for _, v := range valuesOf(c.args, "-o", "--output") {
+				c.path(under(d, v), OpWrite)
+			}
+		}
+		if has(flags, "O", "--remote-name", "--remote-name-all") {
+			c.concern(SeverityMedium, false, "curl -O writes a downloaded file")
+			// -O names the file after the URL: curl -O http://x/.bashrc
+			// writes .bashrc.
+			for _, u := range urlOperands(c.args) {
+				c.path(u, OpWrite)
+				c.a.downloaded(u)
+				for _, d := range outDirs {
+					c.path(under(d, u), OpWrite)
+				}
+			}
+		}
+		for _, v := range valuesOf(c.args, "-K", "--config") {
+			c.path(v, OpRead)
+			c.concern(SeverityHigh, true, "curl "+v.s+" reads options from a file, which can name any output or upload")
+		}
+	case "wget":
+		flags, _ := opts(c.args, "-O --output-document -o --output-file -P --directory-prefix --post-data --post-file --body-data --body-file --method -U --user-agent --header -e --execute", false)
+		if f, ok := hasPrefixFlag(flags, "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-e", "--execute"); ok {
+			c.concern(SeverityHigh, false, "wget "+f+" sends data or runs commands (possible exfiltration)")
+		} else {
+			c.concern(SeverityMedium, false, "wget downloads from the network")
+		}
+		outs := valuesOf(c.args, "-O", "--output-document")
+		for _, v := range outs {
+			if v.s != "-" {
+				c.path(v, OpWrite)
+				c.a.downloaded(v)
+			}
+		}
+		if len(outs) == 0 {
+			// wget saves under the URL's file name, in the -P directory:
+			// wget -P .git/hooks http://x/pre-commit writes a hook.
+			prefixes := valuesOf(c.args, "-P", "--directory-prefix")
+			for _, p := range prefixes {
+				c.path(p, OpWrite)
+			}
+			for _, u := range urlOperands(c.args) {
+				if len(prefixes) == 0 {
+					c.path(u, OpWrite)
+					c.a.downloaded(u)
+				}
+				for _, p := range prefixes {
+					c.path(under(p, u), OpWrite)
+					c.a.downloaded(under(p, u))
+				}
+			}
+		}
+		for _, v := range valuesOf(c.args, "--post-file", "--body-file", "-i", "--input-file", "--config") {
+			c.path(v, OpRead)
+		}
+	case "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mosh", "ftp", "tftp", "sshpass", "rsh", "rlogin":
+		for _, w := range c.args {
+			if w.s == "-e" || w.s == "-c" || strings.HasPrefix(w.s, "EXEC:") || strings.HasPrefix(w.s, "SYSTEM:") || strings.Contains(w.s, "exec:") {
+				if b != "ssh" {
+					c.concern(SeverityCritical, true, b+" "+w.s+" connects a shell to the network (reverse shell)")
+					return true
+				}
+			}
+		}
+		c.concern(SeverityHigh, false, b+" opens a connection to another host (possible exfiltration or remote execution)")
+	case "fetch", "aria2c", "http", "https", "xh", "httpie", "lynx", "links", "w3m", "ping", "dig", "nslookup", "host", "traceroute", "whois":
+		c.concern(SeverityMedium, false, b+" uses the network")
+		if b == "http" || b == "https" || b == "xh" || b == "httpie" {
+			// HTTPie items: @file, field@file, field=@file, field:=@file
+			// send a local file.
+			for _, w := range c.args {
+				if i := strings.IndexByte(w.s, '@'); i >= 0 && !w.dynamic && !strings.Contains(w.s, "://") && i+1 < len(w.s) {
+					c.path(word{s: w.s[i+1:]}, OpRead)
+					c.concern(SeverityHigh, false, b+" "+w.s+" sends a local file (possible exfiltration)")
+				}
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// under names file f inside directory d, known only at run time when
+// either is.
+func under(d, f word) word {
+	return word{s: path.Join(d.s, f.s), dynamic: d.dynamic || f.dynamic}
+}
+
+func urlOperands(args []word) []word {
+	var out []word
+	for _, w := range args {
+		if w.dynamic {
+			continue
+		}
+		_, rest, ok := strings.Cut(w.s, "://")
+		if !ok {
+			continue
+		}
+		rest, _, _ = strings.Cut(rest, "?")
+		rest, _, _ = strings.Cut(rest, "#")
+		name := "index.html"
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			if seg := rest[strings.LastIndexByte(rest, '/')+1:]; seg != "" {
+				name = seg
+			}
+		}
+		out = append(out, word{s: name})
+	}
+	return out
+}
