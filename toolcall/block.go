@@ -19,13 +19,14 @@ type block struct {
 
 	state    bstate
 	jm       jsonMachine
-	itemName string // name from a <function=x> inside a wrapper
-	fnClose  bool   // a </function> may follow the current item
-	tail     bool   // an item's end token (items grammar) may follow
-	itemID   string // the call ID from an item header
-	itemFen  bool   // the current header's arguments are fenced
-	pyStart  int    // bPyTag: first byte of the code
-	pyScan   int    // bPyTag: no end token starts before this offset
+	itemName string     // name from a <function=x> inside a wrapper
+	fnClose  bool       // a </function> may follow the current item
+	tail     bool       // an item's end token (items grammar) may follow
+	itemID   string     // the call ID from an item header
+	itemFen  bool       // the current header's arguments are fenced
+	pyStart  int        // bPyTag: first byte of the code
+	pyScan   int        // bPyTag: no end token starts before this offset
+	py       *pyWrapper // FormatPythonic: the token that opened the list
 	items    int
 	calls    []Call
 	repaired bool
@@ -79,7 +80,7 @@ func (s *Stream) startBlock(p int, r rec) {
 		s.blk.state = bMistral
 	case FormatPythonic:
 		s.blk.state = bPyTag
-		s.blk.pyStart, s.blk.pyScan = r.end, r.end
+		s.blk.pyStart, s.blk.pyScan, s.blk.py = r.end, r.end, r.py
 	}
 	s.emit(Event{Kind: EventCallStart, Block: s.blk.seq, Format: r.format, Name: r.name})
 	if r.name != "" {

@@ -92,8 +92,8 @@ func (k *block) describe() string {
 		return mistralTag
 	case k.format == FormatPythonTag:
 		return pythonTag
-	case k.format == FormatPythonic:
-		return pythonStart
+	case k.py != nil:
+		return k.py.open
 	case k.format == FormatFunctionary:
 		return ">>>" + k.name
 	case k.format == FormatYips:

@@ -33,6 +33,11 @@ type opener struct {
 var tagOpeners = []opener{
 	{tag: "<tool_call>", close: "</tool_call>", format: FormatTag, wrap: true},
 	{tag: "<function_call>", close: "</function_call>", format: FormatTag, wrap: true},
+	// Hermes' tag under other names: LongCat-Flash (vLLM
+	// longcat_tool_parser) and Seed-OSS, whose block holds Qwen3-Coder's
+	// <function=NAME><parameter=…> items (vLLM seed_oss_tool_parser).
+	{tag: "<longcat_tool_call>", close: "</longcat_tool_call>", format: FormatTag, wrap: true},
+	{tag: "<seed:tool_call>", close: "</seed:tool_call>", format: FormatTag, wrap: true},
 	// Special tokens of other families, rendered as text when the
 	// runtime does not parse them: Granite 3.x and Phi-4-mini
 	// (<|tool_call|>[…], Phi closes it with <|/tool_call|>), Command R7B
@@ -95,7 +100,6 @@ const (
 	functionOpen   = "<function="
 	functionClose  = "</function>"
 	pythonTag      = "<|python_tag|>"
-	pythonStart    = "<|python_start|>" // Llama 4: [f(k=v), …]<|python_end|>
 	mistralTag     = "[TOOL_CALLS]"
 	mistralClose   = "[/TOOL_CALLS]" // some templates close the calls
 	mistralArgs    = "[ARGS]"
@@ -107,10 +111,12 @@ const (
 )
 
 // thinkTags pairs each reasoning opener with its close: <think> (Qwen3,
-// DeepSeek-R1, QwQ…) and Command R7B's <|START_THINKING|>.
+// DeepSeek-R1, QwQ…), Command R7B's <|START_THINKING|> and Seed-OSS's
+// <seed:think>.
 var thinkTags = [...]struct{ open, close string }{
 	{"<think>", thinkClose},
 	{"<|START_THINKING|>", "<|END_THINKING|>"},
+	{"<seed:think>", "</seed:think>"},
 }
 
 // turnTokens are special tokens that end or frame a turn. Runtimes that
@@ -196,6 +202,7 @@ type rec struct {
 	yips    string // "yips-agent" or "yips-tools"
 	closeBy string // vThink at an opener: the tag that closes the block
 	back    int    // vBlock, vNeed: markup bytes before the trigger byte
+	py      *pyWrapper
 }
 
 // recognize decides what starts at b[p] in prose. eof reports whether b
@@ -295,11 +302,14 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 		}
 	}
 	if f&FormatPythonic != 0 {
-		full, partial := hasPrefixOrPartial(b[p:], pythonStart)
-		if full {
-			return rec{v: vBlock, end: p + len(pythonStart), format: FormatPythonic}
+		for i := range pyWrappers {
+			w := &pyWrappers[i]
+			full, partial := hasPrefixOrPartial(b[p:], w.open)
+			if full {
+				return rec{v: vBlock, end: p + len(w.open), format: FormatPythonic, py: w}
+			}
+			need = need || partial
 		}
-		need = need || partial
 	}
 	if f&FormatPythonTag != 0 {
 		full, partial := hasPrefixOrPartial(b[p:], pythonTag)
