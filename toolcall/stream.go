@@ -133,15 +133,10 @@ func (s *Stream) Feed(chunk string) []Event {
 		return nil
 	}
 	if len(s.buf)+len(chunk) > cap(s.buf) {
-		// Streams arrive in small chunks: start with room for a few
-		// kilobytes, then double. append's gentler growth for large
-		// slices would copy a long message many more times.
-		nb := make([]byte, len(s.buf), max(4096, 2*cap(s.buf), len(s.buf)+len(chunk)))
-		copy(nb, s.buf)
-		s.buf = nb
+		s.grow(len(chunk))
 	}
 	// (A view of the chunk, not []byte(chunk), which would copy a long one.)
-	if s.mode == mProse && (s.started || s.pos > 0) && s.pos == len(s.buf) &&
+	if s.mode == mProse && (s.started || s.pos > 0) && s.pos == len(s.buf) && len(chunk) > 0 &&
 		!hasProseSpecial(unsafe.Slice(unsafe.StringData(chunk), len(chunk))) {
 		// The common case, prose without markup: what advance would
 		// do, without its dispatch and searches. (Reslicing in place
@@ -150,7 +145,10 @@ func (s *Stream) Feed(chunk string) []Event {
 		s.buf = s.buf[:n+len(chunk)]
 		copy(s.buf[n:], chunk)
 		s.pos = len(s.buf)
-		if s.cfg.formats&FormatTag != 0 {
+		// Nothing was held before this chunk, so only a suffix ending
+		// with its last byte can start "functools[": the table read on
+		// the chunk (not the bytes just copied) skips most chunks.
+		if s.cfg.formats&FormatTag != 0 && functoolsEnds[chunk[len(chunk)-1]][0] != 0 {
 			s.pos -= heldFunctools(s.buf[max(s.textStart, s.pos-len(functoolsWord)):])
 		}
 		if s.pos <= s.shown {
@@ -166,6 +164,23 @@ func (s *Stream) Feed(chunk string) []Event {
 	s.buf = append(s.buf, chunk...)
 	s.advance()
 	return s.events
+}
+
+// grow makes room for n more bytes. Streams arrive in small chunks:
+// start with room for a few kilobytes and quadruple while the buffer is
+// small, then double. Every buffer left behind is garbage, and on plain
+// prose the collector's work decides the cost per chunk: quadrupling
+// allocates a third less than doubling for a typical reply of tens of
+// kilobytes (append's gentler growth for large slices would copy a long
+// message many more times).
+func (s *Stream) grow(n int) {
+	c := 4 * cap(s.buf)
+	if c > 64<<10 {
+		c = 2 * cap(s.buf)
+	}
+	nb := make([]byte, len(s.buf), max(4096, c, len(s.buf)+n))
+	copy(nb, s.buf)
+	s.buf = nb
 }
 
 // Flush marks the end of the message and returns the final events: the
