@@ -19,14 +19,15 @@ type block struct {
 
 	state    bstate
 	jm       jsonMachine
-	itemName string     // name from a <function=x> inside a wrapper
-	fnClose  bool       // a </function> may follow the current item
-	tail     bool       // an item's end token (items grammar) may follow
-	itemID   string     // the call ID from an item header
-	itemFen  bool       // the current header's arguments are fenced
-	pyStart  int        // bPyTag: first byte of the code
-	pyScan   int        // bPyTag: no end token starts before this offset
-	py       *pyWrapper // FormatPythonic: the token that opened the list
+	itemName string      // name from a <function=x> inside a wrapper
+	fnClose  bool        // the dialect's </function> may follow the current item
+	xml      *xmlDialect // the spelling of the current XML-like item (params.go)
+	tail     bool        // an item's end token (items grammar) may follow
+	itemID   string      // the call ID from an item header
+	itemFen  bool        // the current header's arguments are fenced
+	pyStart  int         // bPyTag: first byte of the code
+	pyScan   int         // bPyTag: no end token starts before this offset
+	py       *pyWrapper  // FormatPythonic: the token that opened the list
 	items    int
 	calls    []Call
 	repaired bool
@@ -180,14 +181,14 @@ func (s *Stream) blockItems() (more, done bool) {
 		return false, true
 	}
 	if k.fnClose {
-		full, partial := hasPrefixOrPartial(b[i:], functionClose)
+		full, partial := hasPrefixOrPartial(b[i:], k.dialect().fnClose)
 		if partial && !s.eof {
 			s.pos = i
 			return false, false
 		}
 		k.fnClose = false
 		if full {
-			s.pos = i + len(functionClose)
+			s.pos = i + len(k.dialect().fnClose)
 			k.itemEnd = s.pos
 			return true, false
 		}
@@ -221,8 +222,9 @@ func (s *Stream) blockItems() (more, done bool) {
 		}
 	}
 	if canTake && k.paramsAllowed() {
-		fullP, partP := hasPrefixOrPartial(b[i:], paramOpen)
-		fullF, partF := hasPrefixOrPartial(b[i:], functionClose)
+		d := k.dialect()
+		fullP, partP := hasPrefixOrPartial(b[i:], d.parOpen)
+		fullF, partF := hasPrefixOrPartial(b[i:], d.fnClose)
 		if (partP || partF) && !s.eof {
 			return false, false
 		}
@@ -322,14 +324,17 @@ func (s *Stream) blockItems() (more, done bool) {
 		s.pos = i
 		return true, false
 	}
-	if canTake && k.open != nil && k.open.wrap && k.itemName == "" {
-		r := recognizeFunctionTag(b, i, s.eof)
+	if canTake && k.open != nil && (k.open.wrap || k.open.invoke) && k.itemName == "" {
+		r, xml := recognizeFunctionTag(b, i, s.eof), qwenXML
+		if k.open.invoke {
+			r, xml = recognizeQuotedName(b, i, s.eof, minimaxXML.fnOpen), minimaxXML
+		}
 		if r.v == vNeed {
 			s.pos = i
 			return false, false
 		}
 		if r.v == vBlock {
-			k.itemName = r.name
+			k.itemName, k.xml = r.name, xml
 			k.fnClose = false
 			s.pos = r.end
 			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})

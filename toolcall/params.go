@@ -23,10 +23,32 @@ import (
 // not the parser, decides whether "42" means a number). Values are not
 // JSON, so nothing inside them is markup except </parameter> itself.
 
-const (
-	paramOpen  = "<parameter="
-	paramClose = "</parameter>"
+// MiniMax-M2 writes the same structure with quoted attributes inside
+// <minimax:tool_call>…</minimax:tool_call> (vLLM minimax_m2_tool_parser):
+//
+//	<invoke name="get_weather">
+//	<parameter name="city">Seattle</parameter>
+//	</invoke>
+//
+// xmlDialect is one such spelling; the reader below serves both.
+type xmlDialect struct {
+	fnOpen, fnClose   string // an item opens with fnOpen NAME '>'
+	parOpen, parClose string // a parameter with parOpen KEY '>'
+	quoted            bool   // NAME and KEY are quoted attribute values
+}
+
+var (
+	qwenXML    = &xmlDialect{fnOpen: functionOpen, fnClose: functionClose, parOpen: "<parameter=", parClose: "</parameter>"}
+	minimaxXML = &xmlDialect{fnOpen: "<invoke name=", fnClose: "</invoke>", parOpen: "<parameter name=", parClose: "</parameter>", quoted: true}
 )
+
+// dialect is the spelling of the current item's XML-like call.
+func (k *block) dialect() *xmlDialect {
+	if k.xml != nil {
+		return k.xml
+	}
+	return qwenXML
+}
 
 // params is the state of a parameter list being read.
 type params struct {
@@ -43,7 +65,8 @@ func (k *block) paramsAllowed() bool {
 	return k.items == 0 && k.format == FormatFunctionTag || k.itemName != ""
 }
 
-// startParams begins a parameter list at b[i], which starts "<parameter=".
+// startParams begins a parameter list at b[i], which starts the
+// dialect's parameter opener.
 func (s *Stream) startParams(i int) {
 	k := &s.blk
 	k.par.args = append(k.par.args[:0], '{')
@@ -79,10 +102,11 @@ func (s *Stream) paramsStep() bool {
 	k := &s.blk
 	p := &k.par
 	b := s.buf
+	d := k.dialect()
 	for {
 		if p.valStart >= 0 {
 			// Inside a value: find </parameter>.
-			q, more := s.valueEnd(paramClose)
+			q, more := s.valueEnd(d.parClose)
 			if more {
 				return false
 			}
@@ -92,7 +116,7 @@ func (s *Stream) paramsStep() bool {
 			}
 			s.addParam(b[p.keyStart:p.keyEnd], b[p.valStart:q])
 			p.valStart = -1
-			s.pos = q + len(paramClose)
+			s.pos = q + len(d.parClose)
 			continue
 		}
 		i := skipSpace(b, s.pos)
@@ -104,7 +128,7 @@ func (s *Stream) paramsStep() bool {
 			k.itemEnd = s.pos
 			return s.finishParams(true)
 		}
-		if full, partial := hasPrefixOrPartial(b[i:], functionClose); full {
+		if full, partial := hasPrefixOrPartial(b[i:], d.fnClose); full {
 			k.itemEnd = i
 			s.pos = i
 			return s.finishParams(false)
@@ -115,31 +139,48 @@ func (s *Stream) paramsStep() bool {
 			s.pos = len(b)
 			return s.finishParams(true)
 		}
-		full, partial := hasPrefixOrPartial(b[i:], paramOpen)
+		full, partial := hasPrefixOrPartial(b[i:], d.parOpen)
 		if partial && !s.eof {
 			return false
 		}
 		if !full {
-			s.failBlock(i, ErrInvalidJSON, "expected <parameter=NAME> or </function>, found "+quoteByte(b[i]))
+			s.failBlock(i, ErrInvalidJSON, "expected "+d.parOpen+"NAME> or "+d.fnClose+", found "+quoteByte(b[i]))
 			return true
 		}
-		j := i + len(paramOpen)
+		j := i + len(d.parOpen)
 		e := bytes.IndexByte(b[j:min(len(b), j+maxNameLen)], '>')
 		if e < 0 {
 			if !s.eof && len(b)-j < maxNameLen {
 				return false
 			}
-			s.failBlock(i, ErrInvalidJSON, "a <parameter= tag without its closing '>'")
+			s.failBlock(i, ErrInvalidJSON, "a "+d.parOpen+" tag without its closing '>'")
 			return true
 		}
 		p.keyStart, p.keyEnd = j, j+e
-		if p.keyEnd == p.keyStart || bytes.IndexByte(b[p.keyStart:p.keyEnd], '\n') >= 0 {
-			s.failBlock(i, ErrInvalidJSON, "a parameter needs a name on one line: <parameter=NAME>")
+		if d.quoted {
+			p.keyStart, p.keyEnd = unquoteSpan(b, p.keyStart, p.keyEnd)
+		}
+		if p.keyEnd <= p.keyStart || bytes.IndexByte(b[p.keyStart:p.keyEnd], '\n') >= 0 {
+			s.failBlock(i, ErrInvalidJSON, "a parameter needs a name on one line: "+d.parOpen+"NAME>")
 			return true
 		}
 		p.valStart = j + e + 1
 		s.pos = p.valStart
 	}
+}
+
+// unquoteSpan returns the inside of b[i:j] when it is one quoted word
+// ("x" or 'x'), the span itself when it is a word without quotes or
+// blank space (a slip with one meaning), or an empty span otherwise.
+func unquoteSpan(b []byte, i, j int) (int, int) {
+	if j-i >= 2 && (b[i] == '"' || b[i] == '\'') && b[j-1] == b[i] &&
+		bytes.IndexByte(b[i+1:j-1], b[i]) < 0 {
+		return i + 1, j - 1
+	}
+	if bytes.ContainsAny(b[i:j], "\"' \t\r\n") {
+		return i, i
+	}
+	return i, j
 }
 
 // addParam appends "key": "value" to the arguments being built.

@@ -26,6 +26,7 @@ type opener struct {
 	format Format
 	soft   bool         // a common word: markup only when JSON follows
 	wrap   bool         // may hold <function=NAME> items
+	invoke bool         // holds MiniMax-M2's <invoke name="NAME"> items
 	items  *itemGrammar // items with a name header (tokens.go)
 	keep   bool         // the tag is also the first item's begin: do not consume it
 }
@@ -38,6 +39,8 @@ var tagOpeners = []opener{
 	// <function=NAME><parameter=…> items (vLLM seed_oss_tool_parser).
 	{tag: "<longcat_tool_call>", close: "</longcat_tool_call>", format: FormatTag, wrap: true},
 	{tag: "<seed:tool_call>", close: "</seed:tool_call>", format: FormatTag, wrap: true},
+	// MiniMax-M2's <invoke name="NAME"><parameter name="KEY">… items.
+	{tag: "<minimax:tool_call>", close: "</minimax:tool_call>", format: FormatTag, invoke: true},
 	// Special tokens of other families, rendered as text when the
 	// runtime does not parse them: Granite 3.x and Phi-4-mini
 	// (<|tool_call|>[…], Phi closes it with <|/tool_call|>), Command R7B
@@ -295,6 +298,21 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 					return rec{v: vNeed}
 				}
 				if b[j] != '{' && b[j] != '[' {
+					return rec{v: vNone}
+				}
+			}
+			if o.invoke {
+				// Markup only when an <invoke name=…> item follows: the
+				// tag named in prose stays prose.
+				j := skipSpace(b, end)
+				full, partial := hasPrefixOrPartial(b[j:], minimaxXML.fnOpen)
+				if partial || j == len(b) {
+					if eof {
+						return rec{v: vNone}
+					}
+					return rec{v: vNeed}
+				}
+				if !full {
 					return rec{v: vNone}
 				}
 			}
