@@ -173,6 +173,17 @@ func (s *Stream) blockItems() (more, done bool) {
 	for i < len(b) && (isSpace(b[i]) || (k.items > 0 && (b[i] == ',' || b[i] == ';'))) {
 		i++
 	}
+	if k.open != nil && k.open.xml != nil && len(k.open.xml.frame) > 0 {
+		j, need := k.open.xml.skipFrame(b, i, s.eof)
+		if need {
+			s.pos = i
+			return false, false
+		}
+		if j > i && k.items > 0 {
+			k.itemEnd = j // a frame token after the last item is markup
+		}
+		i = j
+	}
 	if i == len(b) {
 		if !s.eof {
 			return false, false
@@ -324,10 +335,10 @@ func (s *Stream) blockItems() (more, done bool) {
 		s.pos = i
 		return true, false
 	}
-	if canTake && k.open != nil && (k.open.wrap || k.open.invoke) && k.itemName == "" {
+	if canTake && k.open != nil && (k.open.wrap || k.open.xml != nil) && k.itemName == "" {
 		r, xml := recognizeFunctionTag(b, i, s.eof), qwenXML
-		if k.open.invoke {
-			r, xml = recognizeQuotedName(b, i, s.eof, minimaxXML.fnOpen), minimaxXML
+		if k.open.xml != nil {
+			r, xml = recognizeQuotedName(b, i, s.eof, k.open.xml.fnOpen), k.open.xml
 		}
 		if r.v == vNeed {
 			s.pos = i

@@ -42,7 +42,9 @@
 //
 // # Formats
 //
-//   - <tool_call>{json}</tool_call> (Hermes, Qwen), and the wrappers small
+//   - <tool_call>{json}</tool_call> (Hermes, Qwen), also spelled
+//     <longcat_tool_call> (LongCat-Flash) and <seed:tool_call> (Seed-OSS,
+//     around Qwen3-Coder items), and the wrappers small
 //     models use instead: <function_call>, and — only when JSON follows —
 //     <tool>, <tools>, <response>, <json>, <xml>, <JSON>, <XML> and
 //     <function> without =NAME (Qwen2.5-Coder). FireFunction v2's
@@ -54,7 +56,11 @@
 //     </function>, whose raw-text values become JSON strings; also
 //     <function name="NAME">. GLM-4.5's <tool_call>NAME
 //     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
-//     that are JSON other than strings stay JSON).
+//     that are JSON other than strings stay JSON). MiniMax-M2's
+//     <minimax:tool_call><invoke name="NAME"><parameter name="KEY">value
+//     </parameter></invoke>… and Step3's <steptml:invoke> items in
+//     <｜tool_calls_begin｜> sections read the same way; either wrapper is
+//     markup only when an item follows it.
 //   - Mistral: [TOOL_CALLS][{…}] (a few bytes of junk before the array
 //     are skipped), [TOOL_CALLS]name[ARGS]{…} (with an optional
 //     [CALL_ID]id) and tokenizer v11's [TOOL_CALLS]name{…}, one marker per
@@ -68,7 +74,9 @@
 //     vLLM's pythonic template), with keyword arguments that are Python
 //     literals: only with WithTools naming every function, starting a
 //     line, and ending the message like bare JSON. Llama 4 wraps the list
-//     in <|python_start|>…<|python_end|>, which needs no allow-list.
+//     in <|python_start|>…<|python_end|>, LFM2 in
+//     <|tool_call_start|>…<|tool_call_end|>; the wrapped list needs no
+//     allow-list.
 //   - Functionary: ">>>name" on its own line followed by a JSON object;
 //     ">>>all" (plain text follows) is dropped as markup. v3.2's template
 //     ends the prompt with ">>>", so with WithTools a message starting
@@ -137,7 +145,8 @@
 // a closed think block is a call. If the message ends inside a think block,
 // calls written after the reasoning are real calls. Use StartInThinking
 // when the chat template opened the block in the prompt. Command R7B's
-// <|START_THINKING|>…<|END_THINKING|> is reasoning too.
+// <|START_THINKING|>…<|END_THINKING|> and Seed-OSS's
+// <seed:think>…</seed:think> are reasoning too.
 //
 // Without StartInThinking, a </think> at the start of a line outside any
 // think block (QwQ and Qwen3 templates open <think> in the prompt) is

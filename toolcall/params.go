@@ -30,17 +30,47 @@ import (
 //	<parameter name="city">Seattle</parameter>
 //	</invoke>
 //
-// xmlDialect is one such spelling; the reader below serves both.
+// Step3 prefixes the tags with "steptml:" and frames each item with
+// special tokens (vLLM step3_tool_parser):
+//
+//	<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_weather"><steptml:parameter name="location">Tokyo</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>
+//
+// xmlDialect is one such spelling; the reader below serves them all.
 type xmlDialect struct {
 	fnOpen, fnClose   string // an item opens with fnOpen NAME '>'
 	parOpen, parClose string // a parameter with parOpen KEY '>'
 	quoted            bool   // NAME and KEY are quoted attribute values
+	// frame holds markup that may stand between items (Step3's
+	// per-item tokens); it is dropped.
+	frame []string
 }
 
 var (
 	qwenXML    = &xmlDialect{fnOpen: functionOpen, fnClose: functionClose, parOpen: "<parameter=", parClose: "</parameter>"}
 	minimaxXML = &xmlDialect{fnOpen: "<invoke name=", fnClose: "</invoke>", parOpen: "<parameter name=", parClose: "</parameter>", quoted: true}
+	step3XML   = &xmlDialect{fnOpen: "<steptml:invoke name=", fnClose: "</steptml:invoke>", parOpen: "<steptml:parameter name=",
+		parClose: "</steptml:parameter>", quoted: true, frame: []string{"<｜tool_call_begin｜>function<｜tool_sep｜>", "<｜tool_call_end｜>"}}
 )
+
+// skipFrame returns the offset past the frame tokens and blank space at
+// b[i], and need when a partial token ends the buffer.
+func (d *xmlDialect) skipFrame(b []byte, i int, eof bool) (int, bool) {
+	for {
+		matched := false
+		for _, t := range d.frame {
+			full, partial := hasPrefixOrPartial(b[i:], t)
+			if partial && !eof {
+				return i, true
+			}
+			if full {
+				i, matched = skipSpace(b, i+len(t)), true
+			}
+		}
+		if !matched {
+			return i, false
+		}
+	}
+}
 
 // dialect is the spelling of the current item's XML-like call.
 func (k *block) dialect() *xmlDialect {

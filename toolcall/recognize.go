@@ -26,7 +26,7 @@ type opener struct {
 	format Format
 	soft   bool         // a common word: markup only when JSON follows
 	wrap   bool         // may hold <function=NAME> items
-	invoke bool         // holds MiniMax-M2's <invoke name="NAME"> items
+	xml    *xmlDialect  // holds quoted XML-like items (<invoke name="NAME">, params.go)
 	items  *itemGrammar // items with a name header (tokens.go)
 	keep   bool         // the tag is also the first item's begin: do not consume it
 }
@@ -40,7 +40,9 @@ var tagOpeners = []opener{
 	{tag: "<longcat_tool_call>", close: "</longcat_tool_call>", format: FormatTag, wrap: true},
 	{tag: "<seed:tool_call>", close: "</seed:tool_call>", format: FormatTag, wrap: true},
 	// MiniMax-M2's <invoke name="NAME"><parameter name="KEY">… items.
-	{tag: "<minimax:tool_call>", close: "</minimax:tool_call>", format: FormatTag, invoke: true},
+	{tag: "<minimax:tool_call>", close: "</minimax:tool_call>", format: FormatTag, xml: minimaxXML},
+	// Step3's <steptml:invoke name="NAME"> items in framed sections.
+	{tag: "<｜tool_calls_begin｜>", close: "<｜tool_calls_end｜>", format: FormatTag, xml: step3XML},
 	// Special tokens of other families, rendered as text when the
 	// runtime does not parse them: Granite 3.x and Phi-4-mini
 	// (<|tool_call|>[…], Phi closes it with <|/tool_call|>), Command R7B
@@ -301,11 +303,12 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 					return rec{v: vNone}
 				}
 			}
-			if o.invoke {
+			if o.xml != nil {
 				// Markup only when an <invoke name=…> item follows: the
 				// tag named in prose stays prose.
-				j := skipSpace(b, end)
-				full, partial := hasPrefixOrPartial(b[j:], minimaxXML.fnOpen)
+				j, more := o.xml.skipFrame(b, skipSpace(b, end), eof)
+				full, partial := hasPrefixOrPartial(b[j:], o.xml.fnOpen)
+				partial = partial || more
 				if partial || j == len(b) {
 					if eof {
 						return rec{v: vNone}
