@@ -27,6 +27,7 @@ type block struct {
 	itemFen  bool        // the current header's arguments are fenced
 	pyStart  int         // bPyTag: first byte of the code
 	pyScan   int         // bPyTag: no end token starts before this offset
+	pyd      pyList      // bPyDict: the dict being scanned
 	py       *pyWrapper  // FormatPythonic: the token that opened the list
 	items    int
 	calls    []Call
@@ -53,6 +54,7 @@ const (
 	bPyTag                    // python after <|python_tag|> (pytag.go)
 	bGLM                      // GLM <arg_key>/<arg_value> pairs (glm.go)
 	bOrphan                   // after a bare <function=…>…</function>: an orphan </tool_call> may follow
+	bPyDict                   // a Python dict item in a tag (pydict.go)
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -160,6 +162,8 @@ func (s *Stream) blockStep() bool {
 			return s.glmStep()
 		case bOrphan:
 			return s.orphanClose()
+		case bPyDict:
+			return s.pyDictStep()
 		}
 	}
 }
@@ -329,6 +333,17 @@ func (s *Stream) blockItems() (more, done bool) {
 		if k.format == FormatYips && c != '{' {
 			s.failBlock(i, ErrInvalidJSON, "the envelope must be a JSON object")
 			return false, true
+		}
+		if c == '{' && k.open != nil && k.open.items == nil {
+			py, need := pyDictAt(b, i, s.eof)
+			if need {
+				s.pos = i
+				return false, false
+			}
+			if py {
+				s.startPyDict(i)
+				return true, false
+			}
 		}
 		k.jm.reset(i)
 		k.state = bValue

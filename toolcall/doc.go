@@ -172,7 +172,9 @@
 // without the arguments the model meant to write would invent it (while
 // streaming, such a call shows only as EventCallName). Slips with one
 // possible meaning are repaired too, and the call marked Repaired: a comma
-// before a closing bracket, and Python's True, False and None. A list of
+// before a closing bracket, and Python's True, False and None; inside a
+// call tag, a whole call written as a Python dict ({'name': …}) is
+// converted too. A list of
 // calls cut inside one keeps the complete calls before it (marked
 // Repaired) and reports the cut one as a Failure. Invalid JSON gives no
 // call: its text stays in Result.Text and a Failure reports the reason

@@ -58,6 +58,8 @@ var tagOpeners = []opener{
 	{tag: "<|tool_call_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems, keep: true},
 	// Jamba: <tool_calls>[…]</tool_calls>.
 	{tag: "<tool_calls>", close: "</tool_calls>", format: FormatTag, soft: true},
+	// Llama-Nemotron: <TOOLCALL>[…]</TOOLCALL> (vLLM llama_nemotron_json).
+	{tag: "<TOOLCALL>", close: "</TOOLCALL>", format: FormatTag, soft: true},
 	{tag: "<tools>", close: "</tools>", format: FormatTag, soft: true},
 	{tag: "<tool>", close: "</tool>", format: FormatTag, soft: true},
 	{tag: "<response>", close: "</response>", format: FormatTag, soft: true},
