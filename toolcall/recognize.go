@@ -17,6 +17,7 @@ const (
 	vFence                    // a fence of another language opens
 	vJSONFence                // a ```json fence holding a JSON value
 	vMarkup                   // a control token: dropped from Text
+	vPyFence                  // a ```tool_code fence that may hold Python calls
 )
 
 // opener describes a tag that opens a call block.

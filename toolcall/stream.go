@@ -62,6 +62,7 @@ type Stream struct {
 	blk  block
 	cand candidates
 	py   pyList
+	pyf  pyFence
 	th   think
 	skip skipState
 }
@@ -77,6 +78,7 @@ const (
 	mTentative      // after call-shaped JSON, waiting to see whether it ends the message
 	mSkip           // after a failed block, finding where it ends
 	mPyList         // inside a [name(key=value), …] list that may be calls
+	mPyFence        // inside a ```tool_code fence that may hold calls
 )
 
 // NewStream returns a Stream configured by opts.
@@ -286,6 +288,8 @@ func (s *Stream) advance() {
 			more = s.skipStep()
 		case mPyList:
 			more = s.pyListStep()
+		case mPyFence:
+			more = s.pyFenceStep()
 		}
 		if !more {
 			break
@@ -371,6 +375,9 @@ func (s *Stream) prose() bool {
 			return true
 		case vJSONFence:
 			s.startCandidate(p, r.end, r.lineEnd)
+			return true
+		case vPyFence:
+			s.startPyFence(p, r.end)
 			return true
 		}
 	}
