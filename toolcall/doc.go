@@ -53,7 +53,10 @@
 //     accepted.
 //   - <function=NAME>{args}</function>, alone or inside <tool_call>, and
 //     Qwen3-Coder's <function=NAME><parameter=KEY>value</parameter>…
-//     </function>, whose raw-text values become JSON strings; also
+//     </function>, whose raw-text values become JSON strings (a value
+//     whose </parameter> is missing ends at the next <parameter= line or
+//     at a </function> that ends the item, a garbled close tag is
+//     dropped, and the call is marked Repaired); also
 //     <function name="NAME">. GLM-4.5's <tool_call>NAME
 //     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
 //     that are JSON other than strings stay JSON). MiniMax-M2's

@@ -105,25 +105,78 @@ func (s *Stream) startParams(i int) {
 	s.pos = i
 }
 
-// valueEnd finds close, the end of the value that starts before s.pos,
-// looking only at '<' bytes. It returns close's index, or -1 when the
-// buffer ends without it; more is true when the answer needs more input,
-// and s.pos is then where the search resumes. Shared by the Qwen3-Coder
-// <parameter=…> and GLM <arg_value> readers.
-func (s *Stream) valueEnd(close string) (q int, more bool) {
+// valueEnd finds the end of the value that starts before s.pos, looking
+// only at '<' bytes: the first of the tags in ends. It returns the tag's
+// index and which one it is, or q=-1 when the buffer ends without any;
+// more is true when the answer needs more input, and s.pos is then where
+// the search resumes. Shared by the Qwen3-Coder <parameter=…> and GLM
+// <arg_value> readers.
+func (s *Stream) valueEnd(ends ...string) (q, which int, more bool) {
 	b, p := s.buf, &s.blk.par
 	for q = p.lt.next(b, s.pos, '<'); q >= 0; q = p.lt.next(b, q+1, '<') {
-		full, partial := hasPrefixOrPartial(b[q:], close)
-		if full {
-			return q, false
-		}
-		if partial && !s.eof {
-			s.pos = q
-			return -1, true
+		for w, e := range ends {
+			full, partial := hasPrefixOrPartial(b[q:], e)
+			if full {
+				return q, w, false
+			}
+			if partial && !s.eof {
+				s.pos = q
+				return -1, 0, true
+			}
 		}
 	}
 	s.pos = len(b)
-	return -1, !s.eof
+	return -1, 0, !s.eof
+}
+
+// A value ends at its close tag, or — when the model left the close tag
+// out — at the next parameter or the end of the function, as the
+// Qwen3-Coder reference parser reads it (vLLM PR 23099). A close tag the
+// model garbled on the way ("</parameter/>", "</parameter1>", a cut
+// "</parameter") is then left at the end of the value: trimLeakedClose
+// drops it (SGLang PR 27337). Such a call is marked Repaired.
+
+// missingCloseAt reports whether the tag at b[q] (which: 1 the next
+// parameter, 2 the function's close) really ends a value whose close tag
+// is missing. A parameter must start its line; a function close must be
+// followed by blank space and then the end, a close tag or the next
+// function. Anything else is content that happens to look like a tag.
+func missingCloseAt(d *xmlDialect, b []byte, q, which int, eof bool) (ends, need bool) {
+	if which == 1 {
+		return q > 0 && b[q-1] == '\n', false
+	}
+	const maxGap = 64
+	from := q + len(d.fnClose)
+	win := b[from:min(len(b), from+maxGap)]
+	j := skipSpace(win, 0)
+	switch {
+	case j == len(win) && len(win) == maxGap:
+		return true, false
+	case j == len(win):
+		return eof, !eof
+	}
+	rest := win[j:]
+	for _, t := range []string{"</", d.fnOpen} {
+		full, partial := hasPrefixOrPartial(rest, t)
+		if full {
+			return true, false
+		}
+		if partial && !eof {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// trimLeakedClose removes a garbled close tag from the end of val.
+func trimLeakedClose(val []byte, close string) []byte {
+	t := bytes.TrimRight(val, " \t\r\n")
+	stem := close[:len(close)-1] // without '>'
+	k := bytes.LastIndex(t, []byte(stem))
+	if k < 0 || len(t)-k-len(stem) > 3 || bytes.ContainsAny(t[k+len(stem):], "<\n") {
+		return val
+	}
+	return t[:k]
 }
 
 // paramsStep reads parameters until </function>, returning true when the
@@ -135,8 +188,20 @@ func (s *Stream) paramsStep() bool {
 	d := k.dialect()
 	for {
 		if p.valStart >= 0 {
-			// Inside a value: find </parameter>.
-			q, more := s.valueEnd(d.parClose)
+			// Inside a value: find </parameter>, or where it is missing.
+			q, which, more := s.valueEnd(d.parClose, d.parOpen, d.fnClose)
+			for !more && which != 0 && q >= 0 {
+				ends, need := missingCloseAt(d, b, q, which, s.eof)
+				if need {
+					s.pos, more = q, !s.eof
+					break
+				}
+				if ends {
+					break
+				}
+				s.pos = q + 1 // content that only looks like a tag
+				q, which, more = s.valueEnd(d.parClose, d.parOpen, d.fnClose)
+			}
 			if more {
 				return false
 			}
@@ -144,9 +209,15 @@ func (s *Stream) paramsStep() bool {
 				s.failBlock(len(b), ErrTruncated, "output ended inside the value of parameter "+string(b[p.keyStart:p.keyEnd])+"; the call was not used")
 				return true
 			}
-			s.addParam(b[p.keyStart:p.keyEnd], b[p.valStart:q])
-			p.valStart = -1
+			val := b[p.valStart:q]
 			s.pos = q + len(d.parClose)
+			if which != 0 {
+				val = trimLeakedClose(val, d.parClose)
+				s.pos = q // the next tag is read in turn
+				k.repaired = true
+			}
+			s.addParam(b[p.keyStart:p.keyEnd], val)
+			p.valStart = -1
 			continue
 		}
 		i := skipSpace(b, s.pos)
