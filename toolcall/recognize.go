@@ -160,14 +160,25 @@ var turnTokens = []string{
 }
 
 // turnTokenInPlace decides whether the turn token at [p,end) is markup:
-// at the start of the message, at its end (only blank space follows), or
-// glued to markup before it ("</tool_call><|im_end|>"). Elsewhere it is a
-// mention in prose ("Llama ends turns with <|eot_id|> tokens") and stays.
+// at the start of the message, at its end (only blank space follows),
+// glued to markup before it ("</tool_call><|im_end|>"), or followed by a
+// harmony header (a commentary preamble's
+// "…weather.<|end|><|start|>assistant…"). Elsewhere it is a mention in
+// prose ("Llama ends turns with <|eot_id|> tokens") and stays.
 func turnTokenInPlace(b []byte, p, end int, eof bool) rec {
 	if p > 0 && b[p-1] == '>' || p <= 64 && skipSpace(b[:p], 0) == p {
 		return rec{v: vMarkup, end: end}
 	}
 	j := skipSpace(b[:min(len(b), end+64)], end)
+	for _, h := range [...]string{harmonyStart, harmonyChannel} {
+		full, partial := hasPrefixOrPartial(b[j:], h)
+		if full {
+			return rec{v: vMarkup, end: end}
+		}
+		if partial && !eof {
+			return rec{v: vNeed}
+		}
+	}
 	switch {
 	case j == len(b) && eof:
 		return rec{v: vMarkup, end: end}
