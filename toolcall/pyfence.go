@@ -18,9 +18,11 @@ import "bytes"
 
 // pyFence is the state of a ```tool_code fence being read.
 type pyFence struct {
-	start   int // the opening ```
-	content int // first byte after the opener line
-	line    int // start of the line being checked for the closing fence
+	start   int  // the opening ```
+	content int  // first byte after the opener line
+	line    int  // start of the line being checked for the closing fence
+	scan    int  // no line break in [line, scan): resume the search here
+	checked bool // the line at line was found not to close the fence
 }
 
 // pyFenceAt reports whether the tool_code fence content at b[j] may be
@@ -42,31 +44,36 @@ func (s *Stream) pyFenceAt(b []byte, j int, eof bool) (ok, need bool) {
 // startPyFence begins reading the fence at p whose opener line ends at
 // content.
 func (s *Stream) startPyFence(p, content int) {
-	s.pyf = pyFence{start: p, content: content, line: content}
+	s.pyf = pyFence{start: p, content: content, line: content, scan: content}
 	s.pos = content
 	s.mode = mPyFence
 }
 
-// pyFenceStep looks for the closing fence one line at a time, each line
-// start once.
+// pyFenceStep looks for the closing fence one line at a time, each byte
+// once: a line is checked for the fence until that is decided, then its
+// end is searched from where the last search stopped.
 func (s *Stream) pyFenceStep() bool {
 	f := &s.pyf
 	b := s.buf
 	for {
-		if f.line-f.content >= maxPyList {
+		if f.scan-f.content >= maxPyList {
 			s.pyFenceCode()
 			return true
 		}
-		end, ok, need := isFenceClose(b, f.line, s.eof)
-		if need {
-			return false
+		if !f.checked {
+			end, ok, need := isFenceClose(b, f.line, s.eof)
+			if need {
+				return false
+			}
+			if ok {
+				s.pyFenceDone(f.line, end)
+				return true
+			}
+			f.checked = true
 		}
-		if ok {
-			s.pyFenceDone(f.line, end)
-			return true
-		}
-		nl := bytes.IndexByte(b[f.line:], '\n')
+		nl := bytes.IndexByte(b[f.scan:], '\n')
 		if nl < 0 {
+			f.scan = len(b)
 			if !s.eof {
 				s.pos = len(b)
 				return false
@@ -75,7 +82,8 @@ func (s *Stream) pyFenceStep() bool {
 			s.pyFenceDone(len(b), len(b))
 			return true
 		}
-		f.line += nl + 1
+		f.line = f.scan + nl + 1
+		f.scan, f.checked = f.line, false
 		s.pos = f.line
 	}
 }
