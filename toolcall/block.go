@@ -40,6 +40,7 @@ type block struct {
 	nameSent  bool
 	id        string // [CALL_ID] of a Mistral call
 	itemEnd   int    // offset just past the last item (and its </function>)
+	trailEnd  int    // bTrail: where the block ends if it is a call
 	par       params
 }
 
@@ -55,6 +56,7 @@ const (
 	bGLM                      // GLM <arg_key>/<arg_value> pairs (glm.go)
 	bOrphan                   // after a bare <function=…>…</function>: an orphan </tool_call> may follow
 	bPyDict                   // a Python dict item in a tag (pydict.go)
+	bTrail                    // complete: waiting to see whether prose follows on its line (sentence.go)
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -164,6 +166,8 @@ func (s *Stream) blockStep() bool {
 			return s.orphanClose()
 		case bPyDict:
 			return s.pyDictStep()
+		case bTrail:
+			return s.trailStep()
 		}
 	}
 }

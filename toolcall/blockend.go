@@ -102,11 +102,24 @@ func (k *block) describe() string {
 	return k.format.String()
 }
 
-// endBlock completes the block at end (exclusive).
+// endBlock completes the block at end (exclusive), unless it turns out
+// to be a mention in a sentence (sentence.go); while the text after it
+// cannot decide that yet, the block waits in bTrail.
 func (s *Stream) endBlock(end int) {
 	k := &s.blk
 	if k.items == 0 {
 		s.failBlock(end, ErrTruncated, "output ended before the call's JSON")
+		return
+	}
+	mention, need := s.inSentence(k.start, end)
+	if need {
+		k.state, k.trailEnd = bTrail, end
+		s.pos = end
+		return
+	}
+	if mention {
+		s.failBlock(end, ErrNotACall, "a call shown inside a sentence, not a call")
+		s.skip.end, s.skip.quiet = end, true
 		return
 	}
 	if k.format == FormatYips {

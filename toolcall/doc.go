@@ -128,7 +128,13 @@
 // documentation and stays text. Bare JSON that ends the
 // message but that its paragraph introduces as an example ("Here is an
 // example: {…}") stays text too, as does a tag block that its own line
-// introduces as one ("for example <tool_call>…"). JSON inside a fence of
+// introduces as one ("for example <tool_call>…"). Call markup inside a
+// sentence is a mention too: a block on one line after prose and
+// followed on that line by more prose ("Wrap calls like
+// <tool_call>{…}</tool_call> in your reply."), or in an inline code span;
+// real calls end their line. While streaming, a call after prose on its
+// line is therefore confirmed when the next byte or Flush shows that the
+// line ends. JSON inside a fence of
 // another language, and markup of any kind inside a ```python or
 // ```markdown fence, is code, never a call. With WithTools, names outside
 // the list are never calls.
