@@ -95,24 +95,6 @@ func (s *Stream) startBlock(p int, r rec) {
 	s.mode = mBlock
 }
 
-// closeTag returns the tag that ends the current block, if any.
-func (k *block) closeTag() string {
-	switch {
-	case k.open != nil:
-		return k.open.close
-	case k.format == FormatFunctionTag:
-		return functionClose
-	case k.format == FormatMistral:
-		return mistralClose
-	}
-	return ""
-}
-
-// singleItem reports block kinds that hold exactly one JSON item.
-func (k *block) singleItem() bool {
-	return k.name != "" || k.format == FormatMistral || k.format == FormatYips || k.format == FormatFunctionary
-}
-
 func (s *Stream) blockStep() bool {
 	k := &s.blk
 	b := s.buf

@@ -82,6 +82,24 @@ func (s *Stream) fenceClose() bool {
 	return true
 }
 
+// closeTag returns the tag that ends the current block, if any.
+func (k *block) closeTag() string {
+	switch {
+	case k.open != nil:
+		return k.open.close
+	case k.format == FormatFunctionTag:
+		return functionClose
+	case k.format == FormatMistral:
+		return mistralClose
+	}
+	return ""
+}
+
+// singleItem reports block kinds that hold exactly one JSON item.
+func (k *block) singleItem() bool {
+	return k.name != "" || k.format == FormatMistral || k.format == FormatYips || k.format == FormatFunctionary
+}
+
 func (k *block) describe() string {
 	switch {
 	case k.open != nil:
