@@ -162,6 +162,13 @@ func BenchmarkPlainProse(b *testing.B) {
 	})
 }
 
+// toolCodeInput is a Gemma ```tool_code fence whose one call has an
+// argument of about size bytes on one line: the fence reader must not
+// rescan the line on every chunk.
+func toolCodeInput(size int) string {
+	return "```tool_code\nprint(write_file(path=\"a.txt\", content=\"" + strings.Repeat("x", size) + "\"))\n```"
+}
+
 // BenchmarkStreamLinear streams 1x and 4x the input in 16-byte chunks:
 // linear cost means ns/op grows about 4x and MB/s stays flat.
 func BenchmarkStreamLinear(b *testing.B) {
@@ -175,13 +182,15 @@ func BenchmarkStreamLinear(b *testing.B) {
 		{"arg/4x", bigArgInput(256 << 10)},
 		{"prose/1x", strings.Repeat(prosePara, 150)},
 		{"prose/4x", strings.Repeat(prosePara, 600)},
+		{"toolcode/1x", toolCodeInput(12 << 10)},
+		{"toolcode/4x", toolCodeInput(48 << 10)},
 	} {
 		parts := chunks(size.in, 16)
 		b.Run(size.name, func(b *testing.B) {
 			b.SetBytes(int64(len(size.in)))
 			b.ReportAllocs()
 			for b.Loop() {
-				s := NewStream()
+				s := NewStream(WithTools("write_file"))
 				for _, c := range parts {
 					s.Feed(c)
 				}
@@ -200,5 +209,8 @@ func TestBenchInputs(t *testing.T) {
 		if len(r.Calls) != want[in.name] || len(r.Failures) != 0 {
 			t.Errorf("%s: %d calls, %d failures; want %d calls", in.name, len(r.Calls), len(r.Failures), want[in.name])
 		}
+	}
+	if r := ParseWith(toolCodeInput(100), WithTools("write_file")); len(r.Calls) != 1 {
+		t.Errorf("toolCodeInput: %d calls, want 1", len(r.Calls))
 	}
 }

@@ -19,13 +19,16 @@ type block struct {
 
 	state    bstate
 	jm       jsonMachine
-	itemName string // name from a <function=x> inside a wrapper
-	fnClose  bool   // a </function> may follow the current item
-	tail     bool   // an item's end token (items grammar) may follow
-	itemID   string // the call ID from an item header
-	itemFen  bool   // the current header's arguments are fenced
-	pyStart  int    // bPyTag: first byte of the code
-	pyScan   int    // bPyTag: no end token starts before this offset
+	itemName string      // name from a <function=x> inside a wrapper
+	fnClose  bool        // the dialect's </function> may follow the current item
+	xml      *xmlDialect // the spelling of the current XML-like item (params.go)
+	tail     bool        // an item's end token (items grammar) may follow
+	itemID   string      // the call ID from an item header
+	itemFen  bool        // the current header's arguments are fenced
+	pyStart  int         // bPyTag: first byte of the code
+	pyScan   int         // bPyTag: no end token starts before this offset
+	pyd      pyList      // bPyDict: the dict being scanned
+	py       *pyWrapper  // FormatPythonic: the token that opened the list
 	items    int
 	calls    []Call
 	repaired bool
@@ -37,6 +40,7 @@ type block struct {
 	nameSent  bool
 	id        string // [CALL_ID] of a Mistral call
 	itemEnd   int    // offset just past the last item (and its </function>)
+	trailEnd  int    // bTrail: where the block ends if it is a call
 	par       params
 }
 
@@ -51,6 +55,8 @@ const (
 	bPyTag                    // python after <|python_tag|> (pytag.go)
 	bGLM                      // GLM <arg_key>/<arg_value> pairs (glm.go)
 	bOrphan                   // after a bare <function=…>…</function>: an orphan </tool_call> may follow
+	bPyDict                   // a Python dict item in a tag (pydict.go)
+	bTrail                    // complete: waiting to see whether prose follows on its line (sentence.go)
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -79,7 +85,7 @@ func (s *Stream) startBlock(p int, r rec) {
 		s.blk.state = bMistral
 	case FormatPythonic:
 		s.blk.state = bPyTag
-		s.blk.pyStart, s.blk.pyScan = r.end, r.end
+		s.blk.pyStart, s.blk.pyScan, s.blk.py = r.end, r.end, r.py
 	}
 	s.emit(Event{Kind: EventCallStart, Block: s.blk.seq, Format: r.format, Name: r.name})
 	if r.name != "" {
@@ -87,24 +93,6 @@ func (s *Stream) startBlock(p int, r rec) {
 	}
 	s.pos = r.end
 	s.mode = mBlock
-}
-
-// closeTag returns the tag that ends the current block, if any.
-func (k *block) closeTag() string {
-	switch {
-	case k.open != nil:
-		return k.open.close
-	case k.format == FormatFunctionTag:
-		return functionClose
-	case k.format == FormatMistral:
-		return mistralClose
-	}
-	return ""
-}
-
-// singleItem reports block kinds that hold exactly one JSON item.
-func (k *block) singleItem() bool {
-	return k.name != "" || k.format == FormatMistral || k.format == FormatYips || k.format == FormatFunctionary
 }
 
 func (s *Stream) blockStep() bool {
@@ -158,6 +146,10 @@ func (s *Stream) blockStep() bool {
 			return s.glmStep()
 		case bOrphan:
 			return s.orphanClose()
+		case bPyDict:
+			return s.pyDictStep()
+		case bTrail:
+			return s.trailStep()
 		}
 	}
 }
@@ -171,6 +163,17 @@ func (s *Stream) blockItems() (more, done bool) {
 	for i < len(b) && (isSpace(b[i]) || (k.items > 0 && (b[i] == ',' || b[i] == ';'))) {
 		i++
 	}
+	if k.open != nil && k.open.xml != nil && len(k.open.xml.frame) > 0 {
+		j, need := k.open.xml.skipFrame(b, i, s.eof)
+		if need {
+			s.pos = i
+			return false, false
+		}
+		if j > i && k.items > 0 {
+			k.itemEnd = j // a frame token after the last item is markup
+		}
+		i = j
+	}
 	if i == len(b) {
 		if !s.eof {
 			return false, false
@@ -179,14 +182,14 @@ func (s *Stream) blockItems() (more, done bool) {
 		return false, true
 	}
 	if k.fnClose {
-		full, partial := hasPrefixOrPartial(b[i:], functionClose)
+		full, partial := hasPrefixOrPartial(b[i:], k.dialect().fnClose)
 		if partial && !s.eof {
 			s.pos = i
 			return false, false
 		}
 		k.fnClose = false
 		if full {
-			s.pos = i + len(functionClose)
+			s.pos = i + len(k.dialect().fnClose)
 			k.itemEnd = s.pos
 			return true, false
 		}
@@ -220,8 +223,9 @@ func (s *Stream) blockItems() (more, done bool) {
 		}
 	}
 	if canTake && k.paramsAllowed() {
-		fullP, partP := hasPrefixOrPartial(b[i:], paramOpen)
-		fullF, partF := hasPrefixOrPartial(b[i:], functionClose)
+		d := k.dialect()
+		fullP, partP := hasPrefixOrPartial(b[i:], d.parOpen)
+		fullF, partF := hasPrefixOrPartial(b[i:], d.fnClose)
 		if (partP || partF) && !s.eof {
 			return false, false
 		}
@@ -316,19 +320,33 @@ func (s *Stream) blockItems() (more, done bool) {
 			s.failBlock(i, ErrInvalidJSON, "the envelope must be a JSON object")
 			return false, true
 		}
+		if c == '{' && k.open != nil && k.open.items == nil {
+			py, need := pyDictAt(b, i, s.eof)
+			if need {
+				s.pos = i
+				return false, false
+			}
+			if py {
+				s.startPyDict(i)
+				return true, false
+			}
+		}
 		k.jm.reset(i)
 		k.state = bValue
 		s.pos = i
 		return true, false
 	}
-	if canTake && k.open != nil && k.open.wrap && k.itemName == "" {
-		r := recognizeFunctionTag(b, i, s.eof)
+	if canTake && k.open != nil && (k.open.wrap || k.open.xml != nil) && k.itemName == "" {
+		r, xml := recognizeFunctionTag(b, i, s.eof), qwenXML
+		if k.open.xml != nil {
+			r, xml = recognizeQuotedName(b, i, s.eof, k.open.xml.fnOpen), k.open.xml
+		}
 		if r.v == vNeed {
 			s.pos = i
 			return false, false
 		}
 		if r.v == vBlock {
-			k.itemName = r.name
+			k.itemName, k.xml = r.name, xml
 			k.fnClose = false
 			s.pos = r.end
 			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})

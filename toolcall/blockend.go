@@ -82,6 +82,24 @@ func (s *Stream) fenceClose() bool {
 	return true
 }
 
+// closeTag returns the tag that ends the current block, if any.
+func (k *block) closeTag() string {
+	switch {
+	case k.open != nil:
+		return k.open.close
+	case k.format == FormatFunctionTag:
+		return functionClose
+	case k.format == FormatMistral:
+		return mistralClose
+	}
+	return ""
+}
+
+// singleItem reports block kinds that hold exactly one JSON item.
+func (k *block) singleItem() bool {
+	return k.name != "" || k.format == FormatMistral || k.format == FormatYips || k.format == FormatFunctionary
+}
+
 func (k *block) describe() string {
 	switch {
 	case k.open != nil:
@@ -92,8 +110,8 @@ func (k *block) describe() string {
 		return mistralTag
 	case k.format == FormatPythonTag:
 		return pythonTag
-	case k.format == FormatPythonic:
-		return pythonStart
+	case k.py != nil:
+		return k.py.open
 	case k.format == FormatFunctionary:
 		return ">>>" + k.name
 	case k.format == FormatYips:
@@ -102,11 +120,24 @@ func (k *block) describe() string {
 	return k.format.String()
 }
 
-// endBlock completes the block at end (exclusive).
+// endBlock completes the block at end (exclusive), unless it turns out
+// to be a mention in a sentence (sentence.go); while the text after it
+// cannot decide that yet, the block waits in bTrail.
 func (s *Stream) endBlock(end int) {
 	k := &s.blk
 	if k.items == 0 {
 		s.failBlock(end, ErrTruncated, "output ended before the call's JSON")
+		return
+	}
+	mention, need := s.inSentence(k.start, end)
+	if need {
+		k.state, k.trailEnd = bTrail, end
+		s.pos = end
+		return
+	}
+	if mention {
+		s.failBlock(end, ErrNotACall, "a call shown inside a sentence, not a call")
+		s.skip.end, s.skip.quiet = end, true
 		return
 	}
 	if k.format == FormatYips {

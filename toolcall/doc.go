@@ -42,7 +42,9 @@
 //
 // # Formats
 //
-//   - <tool_call>{json}</tool_call> (Hermes, Qwen), and the wrappers small
+//   - <tool_call>{json}</tool_call> (Hermes, Qwen), also spelled
+//     <longcat_tool_call> (LongCat-Flash) and <seed:tool_call> (Seed-OSS,
+//     around Qwen3-Coder items), and the wrappers small
 //     models use instead: <function_call>, and — only when JSON follows —
 //     <tool>, <tools>, <response>, <json>, <xml>, <JSON>, <XML> and
 //     <function> without =NAME (Qwen2.5-Coder). FireFunction v2's
@@ -51,10 +53,17 @@
 //     accepted.
 //   - <function=NAME>{args}</function>, alone or inside <tool_call>, and
 //     Qwen3-Coder's <function=NAME><parameter=KEY>value</parameter>…
-//     </function>, whose raw-text values become JSON strings; also
+//     </function>, whose raw-text values become JSON strings (a value
+//     whose </parameter> is missing ends at the next <parameter= line or
+//     at a </function> that ends the item, a garbled close tag is
+//     dropped, and the call is marked Repaired); also
 //     <function name="NAME">. GLM-4.5's <tool_call>NAME
 //     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
-//     that are JSON other than strings stay JSON).
+//     that are JSON other than strings stay JSON). MiniMax-M2's
+//     <minimax:tool_call><invoke name="NAME"><parameter name="KEY">value
+//     </parameter></invoke>… and Step3's <steptml:invoke> items in
+//     <｜tool_calls_begin｜> sections read the same way; either wrapper is
+//     markup only when an item follows it.
 //   - Mistral: [TOOL_CALLS][{…}] (a few bytes of junk before the array
 //     are skipped), [TOOL_CALLS]name[ARGS]{…} (with an optional
 //     [CALL_ID]id) and tokenizer v11's [TOOL_CALLS]name{…}, one marker per
@@ -68,7 +77,11 @@
 //     vLLM's pythonic template), with keyword arguments that are Python
 //     literals: only with WithTools naming every function, starting a
 //     line, and ending the message like bare JSON. Llama 4 wraps the list
-//     in <|python_start|>…<|python_end|>, which needs no allow-list.
+//     in <|python_start|>…<|python_end|>, LFM2 in
+//     <|tool_call_start|>…<|tool_call_end|>; the wrapped list needs no
+//     allow-list. Gemma 3's ```tool_code fence of Python calls, one per
+//     line and optionally wrapped in print(…), is a fenced call (see
+//     below) when WithTools names every function in it.
 //   - Functionary: ">>>name" on its own line followed by a JSON object;
 //     ">>>all" (plain text follows) is dropped as markup. v3.2's template
 //     ends the prompt with ">>>", so with WithTools a message starting
@@ -115,7 +128,13 @@
 // documentation and stays text. Bare JSON that ends the
 // message but that its paragraph introduces as an example ("Here is an
 // example: {…}") stays text too, as does a tag block that its own line
-// introduces as one ("for example <tool_call>…"). JSON inside a fence of
+// introduces as one ("for example <tool_call>…"). Call markup inside a
+// sentence is a mention too: a block on one line after prose and
+// followed on that line by more prose ("Wrap calls like
+// <tool_call>{…}</tool_call> in your reply."), or in an inline code span;
+// real calls end their line. While streaming, a call after prose on its
+// line is therefore confirmed when the next byte or Flush shows that the
+// line ends. JSON inside a fence of
 // another language, and markup of any kind inside a ```python or
 // ```markdown fence, is code, never a call. With WithTools, names outside
 // the list are never calls.
@@ -137,7 +156,8 @@
 // a closed think block is a call. If the message ends inside a think block,
 // calls written after the reasoning are real calls. Use StartInThinking
 // when the chat template opened the block in the prompt. Command R7B's
-// <|START_THINKING|>…<|END_THINKING|> is reasoning too.
+// <|START_THINKING|>…<|END_THINKING|> and Seed-OSS's
+// <seed:think>…</seed:think> are reasoning too.
 //
 // Without StartInThinking, a </think> at the start of a line outside any
 // think block (QwQ and Qwen3 templates open <think> in the prompt) is
@@ -163,7 +183,9 @@
 // without the arguments the model meant to write would invent it (while
 // streaming, such a call shows only as EventCallName). Slips with one
 // possible meaning are repaired too, and the call marked Repaired: a comma
-// before a closing bracket, and Python's True, False and None. A list of
+// before a closing bracket, and Python's True, False and None; inside a
+// call tag, a whole call written as a Python dict ({'name': …}) is
+// converted too. A list of
 // calls cut inside one keeps the complete calls before it (marked
 // Repaired) and reports the cut one as a Failure. Invalid JSON gives no
 // call: its text stays in Result.Text and a Failure reports the reason

@@ -25,7 +25,7 @@ var exampleCuesBefore = []string{
 	"for example", "an example", "example:", "example of", "example call",
 	"example usage", "e.g.", "for instance", "like this", "like so", "looks like",
 	"look like", "would look", "the format", "format is", "syntax", "such as",
-	"would write", "should write", "usage:", "how to", "here's how",
+	"would write", "you'd write", "should write", "usage:", "how to", "here's how",
 	"here is how",
 }
 

@@ -46,8 +46,8 @@ func ExampleParse_truncated() {
 func ExampleStream() {
 	s := toolcall.NewStream()
 	chunks := []string{"Writing ", "it now. <tool", `_call>{"name": "write_file", "arguments": {"path": "main.go", `, `"content": "package main\n"}}</tool_call>`}
-	for _, c := range chunks {
-		for _, e := range s.Feed(c) {
+	show := func(events []toolcall.Event) {
+		for _, e := range events {
 			switch e.Kind {
 			case toolcall.EventText:
 				fmt.Printf("text %q\n", e.Text)
@@ -60,6 +60,13 @@ func ExampleStream() {
 			}
 		}
 	}
+	for _, c := range chunks {
+		show(s.Feed(c))
+	}
+	// The call follows prose on its line, so it is confirmed once the
+	// line is seen to end (here, with the message): markup inside a
+	// sentence would be a mention.
+	show(s.Flush())
 	r := s.Close()
 	fmt.Println(len(r.Calls), r.Text == toolcall.Parse(chunks[0]+chunks[1]+chunks[2]+chunks[3]).Text)
 	// Output:

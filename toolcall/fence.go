@@ -47,6 +47,14 @@ func (s *Stream) recognizeFence(b []byte, p int, eof bool) rec {
 			}
 			break
 		}
+		if string(lang) == "tool_code" {
+			switch ok, need := s.pyFenceAt(b, j, eof); {
+			case need:
+				return rec{v: vNeed}
+			case ok:
+				return rec{v: vPyFence, end: lineEnd}
+			}
+		}
 		if b[j] == '{' || b[j] == '[' {
 			if s.cfg.formats&FormatJSON != 0 {
 				return rec{v: vJSONFence, end: j, lineEnd: lineEnd}

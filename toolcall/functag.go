@@ -39,14 +39,19 @@ const functionAttr = "<function name="
 
 // recognizeFunctionAttr matches <function name="NAME"> (or 'NAME').
 func recognizeFunctionAttr(b []byte, p int, eof bool) rec {
-	full, partial := hasPrefixOrPartial(b[p:], functionAttr)
+	return recognizeQuotedName(b, p, eof, functionAttr)
+}
+
+// recognizeQuotedName matches prefix"NAME"> (or 'NAME').
+func recognizeQuotedName(b []byte, p int, eof bool, prefix string) rec {
+	full, partial := hasPrefixOrPartial(b[p:], prefix)
 	if partial && !eof {
 		return rec{v: vNeed}
 	}
 	if !full {
 		return rec{v: vNone}
 	}
-	i := p + len(functionAttr)
+	i := p + len(prefix)
 	if i == len(b) {
 		if eof {
 			return rec{v: vNone}

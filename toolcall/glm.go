@@ -68,7 +68,7 @@ func (s *Stream) glmStep() bool {
 	b := s.buf
 	for {
 		if p.valStart >= 0 {
-			q, more := s.valueEnd(argValClose)
+			q, _, more := s.valueEnd(argValClose)
 			if more {
 				return false
 			}

@@ -23,10 +23,62 @@ import (
 // not the parser, decides whether "42" means a number). Values are not
 // JSON, so nothing inside them is markup except </parameter> itself.
 
-const (
-	paramOpen  = "<parameter="
-	paramClose = "</parameter>"
+// MiniMax-M2 writes the same structure with quoted attributes inside
+// <minimax:tool_call>…</minimax:tool_call> (vLLM minimax_m2_tool_parser):
+//
+//	<invoke name="get_weather">
+//	<parameter name="city">Seattle</parameter>
+//	</invoke>
+//
+// Step3 prefixes the tags with "steptml:" and frames each item with
+// special tokens (vLLM step3_tool_parser):
+//
+//	<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_weather"><steptml:parameter name="location">Tokyo</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>
+//
+// xmlDialect is one such spelling; the reader below serves them all.
+type xmlDialect struct {
+	fnOpen, fnClose   string // an item opens with fnOpen NAME '>'
+	parOpen, parClose string // a parameter with parOpen KEY '>'
+	quoted            bool   // NAME and KEY are quoted attribute values
+	// frame holds markup that may stand between items (Step3's
+	// per-item tokens); it is dropped.
+	frame []string
+}
+
+var (
+	qwenXML    = &xmlDialect{fnOpen: functionOpen, fnClose: functionClose, parOpen: "<parameter=", parClose: "</parameter>"}
+	minimaxXML = &xmlDialect{fnOpen: "<invoke name=", fnClose: "</invoke>", parOpen: "<parameter name=", parClose: "</parameter>", quoted: true}
+	step3XML   = &xmlDialect{fnOpen: "<steptml:invoke name=", fnClose: "</steptml:invoke>", parOpen: "<steptml:parameter name=",
+		parClose: "</steptml:parameter>", quoted: true, frame: []string{"<｜tool_call_begin｜>function<｜tool_sep｜>", "<｜tool_call_end｜>"}}
 )
+
+// skipFrame returns the offset past the frame tokens and blank space at
+// b[i], and need when a partial token ends the buffer.
+func (d *xmlDialect) skipFrame(b []byte, i int, eof bool) (int, bool) {
+	for {
+		matched := false
+		for _, t := range d.frame {
+			full, partial := hasPrefixOrPartial(b[i:], t)
+			if partial && !eof {
+				return i, true
+			}
+			if full {
+				i, matched = skipSpace(b, i+len(t)), true
+			}
+		}
+		if !matched {
+			return i, false
+		}
+	}
+}
+
+// dialect is the spelling of the current item's XML-like call.
+func (k *block) dialect() *xmlDialect {
+	if k.xml != nil {
+		return k.xml
+	}
+	return qwenXML
+}
 
 // params is the state of a parameter list being read.
 type params struct {
@@ -43,7 +95,8 @@ func (k *block) paramsAllowed() bool {
 	return k.items == 0 && k.format == FormatFunctionTag || k.itemName != ""
 }
 
-// startParams begins a parameter list at b[i], which starts "<parameter=".
+// startParams begins a parameter list at b[i], which starts the
+// dialect's parameter opener.
 func (s *Stream) startParams(i int) {
 	k := &s.blk
 	k.par.args = append(k.par.args[:0], '{')
@@ -52,25 +105,78 @@ func (s *Stream) startParams(i int) {
 	s.pos = i
 }
 
-// valueEnd finds close, the end of the value that starts before s.pos,
-// looking only at '<' bytes. It returns close's index, or -1 when the
-// buffer ends without it; more is true when the answer needs more input,
-// and s.pos is then where the search resumes. Shared by the Qwen3-Coder
-// <parameter=…> and GLM <arg_value> readers.
-func (s *Stream) valueEnd(close string) (q int, more bool) {
+// valueEnd finds the end of the value that starts before s.pos, looking
+// only at '<' bytes: the first of the tags in ends. It returns the tag's
+// index and which one it is, or q=-1 when the buffer ends without any;
+// more is true when the answer needs more input, and s.pos is then where
+// the search resumes. Shared by the Qwen3-Coder <parameter=…> and GLM
+// <arg_value> readers.
+func (s *Stream) valueEnd(ends ...string) (q, which int, more bool) {
 	b, p := s.buf, &s.blk.par
 	for q = p.lt.next(b, s.pos, '<'); q >= 0; q = p.lt.next(b, q+1, '<') {
-		full, partial := hasPrefixOrPartial(b[q:], close)
-		if full {
-			return q, false
-		}
-		if partial && !s.eof {
-			s.pos = q
-			return -1, true
+		for w, e := range ends {
+			full, partial := hasPrefixOrPartial(b[q:], e)
+			if full {
+				return q, w, false
+			}
+			if partial && !s.eof {
+				s.pos = q
+				return -1, 0, true
+			}
 		}
 	}
 	s.pos = len(b)
-	return -1, !s.eof
+	return -1, 0, !s.eof
+}
+
+// A value ends at its close tag, or — when the model left the close tag
+// out — at the next parameter or the end of the function, as the
+// Qwen3-Coder reference parser reads it (vLLM PR 23099). A close tag the
+// model garbled on the way ("</parameter/>", "</parameter1>", a cut
+// "</parameter") is then left at the end of the value: trimLeakedClose
+// drops it (SGLang PR 27337). Such a call is marked Repaired.
+
+// missingCloseAt reports whether the tag at b[q] (which: 1 the next
+// parameter, 2 the function's close) really ends a value whose close tag
+// is missing. A parameter must start its line; a function close must be
+// followed by blank space and then the end, a close tag or the next
+// function. Anything else is content that happens to look like a tag.
+func missingCloseAt(d *xmlDialect, b []byte, q, which int, eof bool) (ends, need bool) {
+	if which == 1 {
+		return q > 0 && b[q-1] == '\n', false
+	}
+	const maxGap = 64
+	from := q + len(d.fnClose)
+	win := b[from:min(len(b), from+maxGap)]
+	j := skipSpace(win, 0)
+	switch {
+	case j == len(win) && len(win) == maxGap:
+		return true, false
+	case j == len(win):
+		return eof, !eof
+	}
+	rest := win[j:]
+	for _, t := range []string{"</", d.fnOpen} {
+		full, partial := hasPrefixOrPartial(rest, t)
+		if full {
+			return true, false
+		}
+		if partial && !eof {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// trimLeakedClose removes a garbled close tag from the end of val.
+func trimLeakedClose(val []byte, close string) []byte {
+	t := bytes.TrimRight(val, " \t\r\n")
+	stem := close[:len(close)-1] // without '>'
+	k := bytes.LastIndex(t, []byte(stem))
+	if k < 0 || len(t)-k-len(stem) > 3 || bytes.ContainsAny(t[k+len(stem):], "<\n") {
+		return val
+	}
+	return t[:k]
 }
 
 // paramsStep reads parameters until </function>, returning true when the
@@ -79,10 +185,23 @@ func (s *Stream) paramsStep() bool {
 	k := &s.blk
 	p := &k.par
 	b := s.buf
+	d := k.dialect()
 	for {
 		if p.valStart >= 0 {
-			// Inside a value: find </parameter>.
-			q, more := s.valueEnd(paramClose)
+			// Inside a value: find </parameter>, or where it is missing.
+			q, which, more := s.valueEnd(d.parClose, d.parOpen, d.fnClose)
+			for !more && which != 0 && q >= 0 {
+				ends, need := missingCloseAt(d, b, q, which, s.eof)
+				if need {
+					s.pos, more = q, !s.eof
+					break
+				}
+				if ends {
+					break
+				}
+				s.pos = q + 1 // content that only looks like a tag
+				q, which, more = s.valueEnd(d.parClose, d.parOpen, d.fnClose)
+			}
 			if more {
 				return false
 			}
@@ -90,9 +209,15 @@ func (s *Stream) paramsStep() bool {
 				s.failBlock(len(b), ErrTruncated, "output ended inside the value of parameter "+string(b[p.keyStart:p.keyEnd])+"; the call was not used")
 				return true
 			}
-			s.addParam(b[p.keyStart:p.keyEnd], b[p.valStart:q])
+			val := b[p.valStart:q]
+			s.pos = q + len(d.parClose)
+			if which != 0 {
+				val = trimLeakedClose(val, d.parClose)
+				s.pos = q // the next tag is read in turn
+				k.repaired = true
+			}
+			s.addParam(b[p.keyStart:p.keyEnd], val)
 			p.valStart = -1
-			s.pos = q + len(paramClose)
 			continue
 		}
 		i := skipSpace(b, s.pos)
@@ -104,7 +229,7 @@ func (s *Stream) paramsStep() bool {
 			k.itemEnd = s.pos
 			return s.finishParams(true)
 		}
-		if full, partial := hasPrefixOrPartial(b[i:], functionClose); full {
+		if full, partial := hasPrefixOrPartial(b[i:], d.fnClose); full {
 			k.itemEnd = i
 			s.pos = i
 			return s.finishParams(false)
@@ -115,31 +240,48 @@ func (s *Stream) paramsStep() bool {
 			s.pos = len(b)
 			return s.finishParams(true)
 		}
-		full, partial := hasPrefixOrPartial(b[i:], paramOpen)
+		full, partial := hasPrefixOrPartial(b[i:], d.parOpen)
 		if partial && !s.eof {
 			return false
 		}
 		if !full {
-			s.failBlock(i, ErrInvalidJSON, "expected <parameter=NAME> or </function>, found "+quoteByte(b[i]))
+			s.failBlock(i, ErrInvalidJSON, "expected "+d.parOpen+"NAME> or "+d.fnClose+", found "+quoteByte(b[i]))
 			return true
 		}
-		j := i + len(paramOpen)
+		j := i + len(d.parOpen)
 		e := bytes.IndexByte(b[j:min(len(b), j+maxNameLen)], '>')
 		if e < 0 {
 			if !s.eof && len(b)-j < maxNameLen {
 				return false
 			}
-			s.failBlock(i, ErrInvalidJSON, "a <parameter= tag without its closing '>'")
+			s.failBlock(i, ErrInvalidJSON, "a "+d.parOpen+" tag without its closing '>'")
 			return true
 		}
 		p.keyStart, p.keyEnd = j, j+e
-		if p.keyEnd == p.keyStart || bytes.IndexByte(b[p.keyStart:p.keyEnd], '\n') >= 0 {
-			s.failBlock(i, ErrInvalidJSON, "a parameter needs a name on one line: <parameter=NAME>")
+		if d.quoted {
+			p.keyStart, p.keyEnd = unquoteSpan(b, p.keyStart, p.keyEnd)
+		}
+		if p.keyEnd <= p.keyStart || bytes.IndexByte(b[p.keyStart:p.keyEnd], '\n') >= 0 {
+			s.failBlock(i, ErrInvalidJSON, "a parameter needs a name on one line: "+d.parOpen+"NAME>")
 			return true
 		}
 		p.valStart = j + e + 1
 		s.pos = p.valStart
 	}
+}
+
+// unquoteSpan returns the inside of b[i:j] when it is one quoted word
+// ("x" or 'x'), the span itself when it is a word without quotes or
+// blank space (a slip with one meaning), or an empty span otherwise.
+func unquoteSpan(b []byte, i, j int) (int, int) {
+	if j-i >= 2 && (b[i] == '"' || b[i] == '\'') && b[j-1] == b[i] &&
+		bytes.IndexByte(b[i+1:j-1], b[i]) < 0 {
+		return i + 1, j - 1
+	}
+	if bytes.ContainsAny(b[i:j], "\"' \t\r\n") {
+		return i, i
+	}
+	return i, j
 }
 
 // addParam appends "key": "value" to the arguments being built.

@@ -35,14 +35,30 @@ func (s *Stream) startPyList() bool {
 }
 
 func (s *Stream) pyListStep() bool {
-	b := s.buf
-	l := &s.py
-	for ; s.pos < len(b); s.pos++ {
-		if s.pos-l.start >= maxPyList {
-			s.pyListFail()
-			return true
+	end, done, bad := s.py.scan(s.buf, s.pos)
+	s.pos = end
+	switch {
+	case done:
+		s.pyListDone()
+	case bad || s.eof:
+		s.pyListFail()
+	default:
+		return false
+	}
+	return true
+}
+
+// scan reads Python source from pos, counting brackets outside string
+// literals, each byte once. It returns the offset just past the bracket
+// that closes the one at l.start (done), or where the source stopped
+// being a bounded literal (bad: a string runs past a line end, or the
+// value exceeds maxPyList), or len(b) when it needs more input.
+func (l *pyList) scan(b []byte, pos int) (end int, done, bad bool) {
+	for ; pos < len(b); pos++ {
+		if pos-l.start >= maxPyList {
+			return pos, false, true
 		}
-		ch := b[s.pos]
+		ch := b[pos]
 		if l.quote != 0 {
 			switch {
 			case l.esc:
@@ -52,8 +68,7 @@ func (s *Stream) pyListStep() bool {
 			case ch == l.quote:
 				l.quote = 0
 			case ch == '\n':
-				s.pyListFail()
-				return true
+				return pos, false, true
 			}
 			continue
 		}
@@ -65,17 +80,11 @@ func (s *Stream) pyListStep() bool {
 		case ']', ')', '}':
 			l.depth--
 			if l.depth == 0 {
-				s.pos++
-				s.pyListDone()
-				return true
+				return pos + 1, true, false
 			}
 		}
 	}
-	if s.eof {
-		s.pyListFail()
-		return true
-	}
-	return false
+	return pos, false, false
 }
 
 func (s *Stream) pyListDone() {

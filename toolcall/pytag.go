@@ -21,10 +21,22 @@ import (
 
 var codeTools = []string{"python", "code_interpreter", "ipython"}
 
-// Llama 4 wraps its pythonic list in <|python_start|>…<|python_end|>
-// (vLLM llama4_pythonic_tool_parser); the explicit token makes the list a
-// call without an allow-list.
-var llama4Ends = []string{"<|python_end|>", "<|eom|>", "<|eot|>"}
+// pyWrapper is a special token that opens a pythonic list of calls, and
+// the tokens that end it. The explicit token makes the list a call
+// without an allow-list.
+type pyWrapper struct {
+	open string
+	ends []string
+}
+
+var pyWrappers = [...]pyWrapper{
+	// Llama 4: <|python_start|>[f(k=v), …]<|python_end|> (vLLM
+	// llama4_pythonic_tool_parser).
+	{"<|python_start|>", []string{"<|python_end|>", "<|eom|>", "<|eot|>"}},
+	// LFM2: <|tool_call_start|>[f(k=v), …]<|tool_call_end|> (llama.cpp
+	// tests/test-chat.cpp, the model's chat template).
+	{"<|tool_call_start|>", []string{"<|tool_call_end|>", "<|im_end|>"}},
+}
 
 func (s *Stream) pyTagStep() bool {
 	k := &s.blk
@@ -39,8 +51,8 @@ func (s *Stream) pyTagStep() bool {
 		at := k.pyScan + j
 		partial := false
 		ends := llamaEnds
-		if k.format == FormatPythonic {
-			ends = llama4Ends
+		if k.py != nil {
+			ends = k.py.ends
 		}
 		for _, e := range ends {
 			f, p := hasPrefixOrPartial(b[at:], e)
@@ -70,10 +82,10 @@ func (s *Stream) pyTagStep() bool {
 	s.pos = term
 	code := bytes.TrimSpace(b[k.pyStart:term])
 	calls, ok := parsePythonCalls(code, false)
-	if !ok && k.format == FormatPythonic {
+	if !ok && k.py != nil {
 		calls, ok = parsePythonCalls(code, true)
 		if !ok {
-			s.failBlock(term, ErrInvalidJSON, "expected [name(key=value), …] after "+pythonStart)
+			s.failBlock(term, ErrInvalidJSON, "expected [name(key=value), …] after "+k.py.open)
 			return true
 		}
 	}

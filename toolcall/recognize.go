@@ -17,85 +17,14 @@ const (
 	vFence                    // a fence of another language opens
 	vJSONFence                // a ```json fence holding a JSON value
 	vMarkup                   // a control token: dropped from Text
+	vPyFence                  // a ```tool_code fence that may hold Python calls
 )
-
-// opener describes a tag that opens a call block.
-type opener struct {
-	tag    string
-	close  string
-	format Format
-	soft   bool         // a common word: markup only when JSON follows
-	wrap   bool         // may hold <function=NAME> items
-	items  *itemGrammar // items with a name header (tokens.go)
-	keep   bool         // the tag is also the first item's begin: do not consume it
-}
-
-var tagOpeners = []opener{
-	{tag: "<tool_call>", close: "</tool_call>", format: FormatTag, wrap: true},
-	{tag: "<function_call>", close: "</function_call>", format: FormatTag, wrap: true},
-	// Special tokens of other families, rendered as text when the
-	// runtime does not parse them: Granite 3.x and Phi-4-mini
-	// (<|tool_call|>[…], Phi closes it with <|/tool_call|>), Command R7B
-	// (<|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>) and
-	// InternLM2 (<|action_start|><|plugin|>{…}<|action_end|>).
-	{tag: "<|tool_call|>", close: "<|/tool_call|>", format: FormatTag},
-	{tag: "<|START_ACTION|>", close: "<|END_ACTION|>", format: FormatTag},
-	{tag: "<|action_start|><|plugin|>", close: "<|action_end|>", format: FormatTag},
-	{tag: "<｜tool▁calls▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems},
-	{tag: "<|tool_calls_section_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems},
-	// Models also drop the section token and start with the first item.
-	{tag: "<｜tool▁call▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems, keep: true},
-	{tag: "<|tool_call_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems, keep: true},
-	// Jamba: <tool_calls>[…]</tool_calls>.
-	{tag: "<tool_calls>", close: "</tool_calls>", format: FormatTag, soft: true},
-	{tag: "<tools>", close: "</tools>", format: FormatTag, soft: true},
-	{tag: "<tool>", close: "</tool>", format: FormatTag, soft: true},
-	{tag: "<response>", close: "</response>", format: FormatTag, soft: true},
-	{tag: "<json>", close: "</json>", format: FormatTag, soft: true},
-	// Seen in llama.cpp's Hermes 2 Pro tests: <xml>, and upper case.
-	{tag: "<xml>", close: "</xml>", format: FormatTag, soft: true},
-	{tag: "<JSON>", close: "</JSON>", format: FormatTag, soft: true},
-	{tag: "<XML>", close: "</XML>", format: FormatTag, soft: true},
-	// Qwen2.5-Coder wraps a JSON call in <function> without =NAME.
-	{tag: "<function>", close: "</function>", format: FormatTag, soft: true},
-}
-
-// functoolsOpener is FireFunction v2's " functools[{…}, …]": the word
-// comes before the '[' that triggers recognition (see functoolsAt).
-var functoolsOpener = opener{tag: functoolsWord, format: FormatTag}
-
-const functoolsWord = "functools"
-
-// functoolsAt reports whether the '[' at p follows the word functools,
-// itself at the start of the text or after blank space.
-func functoolsAt(b []byte, p int) bool {
-	q := p - len(functoolsWord)
-	return q >= 0 && string(b[q:p]) == functoolsWord && (q == 0 || isSpace(b[q-1]))
-}
-
-// heldFunctools returns how many bytes at the end of b could still become
-// "functools[": prose must not show them yet.
-func heldFunctools(b []byte) int {
-	// The word has one 'f', so only the suffix starting at the last 'f'
-	// can match. This runs once per chunk of plain prose: a short loop
-	// beats a call to bytes.LastIndexByte.
-	for n := 1; n <= len(functoolsWord) && n <= len(b); n++ {
-		if b[len(b)-n] == 'f' {
-			if string(b[len(b)-n:]) == functoolsWord[:n] {
-				return n
-			}
-			return 0
-		}
-	}
-	return 0
-}
 
 const (
 	thinkClose     = "</think>"
 	functionOpen   = "<function="
 	functionClose  = "</function>"
 	pythonTag      = "<|python_tag|>"
-	pythonStart    = "<|python_start|>" // Llama 4: [f(k=v), …]<|python_end|>
 	mistralTag     = "[TOOL_CALLS]"
 	mistralClose   = "[/TOOL_CALLS]" // some templates close the calls
 	mistralArgs    = "[ARGS]"
@@ -107,10 +36,12 @@ const (
 )
 
 // thinkTags pairs each reasoning opener with its close: <think> (Qwen3,
-// DeepSeek-R1, QwQ…) and Command R7B's <|START_THINKING|>.
+// DeepSeek-R1, QwQ…), Command R7B's <|START_THINKING|> and Seed-OSS's
+// <seed:think>.
 var thinkTags = [...]struct{ open, close string }{
 	{"<think>", thinkClose},
 	{"<|START_THINKING|>", "<|END_THINKING|>"},
+	{"<seed:think>", "</seed:think>"},
 }
 
 // turnTokens are special tokens that end or frame a turn. Runtimes that
@@ -129,14 +60,25 @@ var turnTokens = []string{
 }
 
 // turnTokenInPlace decides whether the turn token at [p,end) is markup:
-// at the start of the message, at its end (only blank space follows), or
-// glued to markup before it ("</tool_call><|im_end|>"). Elsewhere it is a
-// mention in prose ("Llama ends turns with <|eot_id|> tokens") and stays.
+// at the start of the message, at its end (only blank space follows),
+// glued to markup before it ("</tool_call><|im_end|>"), or followed by a
+// harmony header (a commentary preamble's
+// "…weather.<|end|><|start|>assistant…"). Elsewhere it is a mention in
+// prose ("Llama ends turns with <|eot_id|> tokens") and stays.
 func turnTokenInPlace(b []byte, p, end int, eof bool) rec {
 	if p > 0 && b[p-1] == '>' || p <= 64 && skipSpace(b[:p], 0) == p {
 		return rec{v: vMarkup, end: end}
 	}
 	j := skipSpace(b[:min(len(b), end+64)], end)
+	for _, h := range [...]string{harmonyStart, harmonyChannel} {
+		full, partial := hasPrefixOrPartial(b[j:], h)
+		if full {
+			return rec{v: vMarkup, end: end}
+		}
+		if partial && !eof {
+			return rec{v: vNeed}
+		}
+	}
 	switch {
 	case j == len(b) && eof:
 		return rec{v: vMarkup, end: end}
@@ -196,6 +138,7 @@ type rec struct {
 	yips    string // "yips-agent" or "yips-tools"
 	closeBy string // vThink at an opener: the tag that closes the block
 	back    int    // vBlock, vNeed: markup bytes before the trigger byte
+	py      *pyWrapper
 }
 
 // recognize decides what starts at b[p] in prose. eof reports whether b
@@ -274,6 +217,22 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 					return rec{v: vNone}
 				}
 			}
+			if o.xml != nil {
+				// Markup only when an <invoke name=…> item follows: the
+				// tag named in prose stays prose.
+				j, more := o.xml.skipFrame(b, skipSpace(b, end), eof)
+				full, partial := hasPrefixOrPartial(b[j:], o.xml.fnOpen)
+				partial = partial || more
+				if partial || j == len(b) {
+					if eof {
+						return rec{v: vNone}
+					}
+					return rec{v: vNeed}
+				}
+				if !full {
+					return rec{v: vNone}
+				}
+			}
 			if o.keep {
 				end = p
 			}
@@ -295,11 +254,14 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 		}
 	}
 	if f&FormatPythonic != 0 {
-		full, partial := hasPrefixOrPartial(b[p:], pythonStart)
-		if full {
-			return rec{v: vBlock, end: p + len(pythonStart), format: FormatPythonic}
+		for i := range pyWrappers {
+			w := &pyWrappers[i]
+			full, partial := hasPrefixOrPartial(b[p:], w.open)
+			if full {
+				return rec{v: vBlock, end: p + len(w.open), format: FormatPythonic, py: w}
+			}
+			need = need || partial
 		}
-		need = need || partial
 	}
 	if f&FormatPythonTag != 0 {
 		full, partial := hasPrefixOrPartial(b[p:], pythonTag)

@@ -18,6 +18,8 @@ func (s *Stream) displayLimit() int {
 		return s.pos
 	case mCandidate, mTentative, mPyList:
 		return s.cand.chainStart
+	case mPyFence:
+		return s.pyf.start
 	}
 	return 0 // block, skip and think hold their text
 }

@@ -39,8 +39,11 @@ func TestStreamHoldsOnlyPossibleMarkup(t *testing.T) {
 			[]string{"Hello <tool", "bar> x"},
 			[]string{"Hello ", "Hello <toolbar> x"}},
 		{"call removed, prose after shown",
+			[]string{"A\n<tool_call>{\"name\":", "\"ls\",\"arguments\":{}}</tool_call>", " B"},
+			[]string{"A\n", "A\n", "A\n B"}},
+		{"markup inside a sentence shown once the line goes on",
 			[]string{"A <tool_call>{\"name\":", "\"ls\",\"arguments\":{}}</tool_call>", " B"},
-			[]string{"A ", "A ", "A  B"}},
+			[]string{"A ", "A ", "A <tool_call>{\"name\":\"ls\",\"arguments\":{}}</tool_call> B"}},
 		{"bare JSON held until it is known not to end the message",
 			[]string{"Use {\"name\": \"x\", \"arguments\": {}}", " like this."},
 			[]string{"Use ", "Use {\"name\": \"x\", \"arguments\": {}} like this."}},
@@ -287,4 +290,22 @@ func eventTexts(evs []Event) []string {
 		out = append(out, fmt.Sprintf("%d|%s|%s|%s", e.Kind, e.Name, e.Text, e.Path))
 	}
 	return out
+}
+
+// TestHeldFunctools checks the table-driven suffix check against the
+// definition: the longest suffix of b that is a prefix of "functools".
+func TestHeldFunctools(t *testing.T) {
+	want := func(b string) int {
+		for n := min(len(b), len(functoolsWord)); n > 0; n-- {
+			if b[len(b)-n:] == functoolsWord[:n] {
+				return n
+			}
+		}
+		return 0
+	}
+	for _, b := range []string{"", "f", "fu", "a functoo", "functo", "functools", "xfunctools", "oo", "o", "so", "use func", "tools", "c", "functoolss", "functool"} {
+		if got := heldFunctools([]byte(b)); got != want(b) {
+			t.Errorf("heldFunctools(%q) = %d, want %d", b, got, want(b))
+		}
+	}
 }
