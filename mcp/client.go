@@ -217,6 +217,7 @@ func (c *Client) newTool(name, remote, desc string, params []byte, ann *sdk.Tool
 		maxOutput:   c.cfg.MaxOutput,
 		timeout:     c.cfg.CallTimeout,
 		logLevel:    c.logLevel,
+		onMedia:     c.cfg.OnMedia,
 	}
 }
 

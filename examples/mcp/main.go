@@ -199,7 +199,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errUsage):
 		return 2
 	}
-	fmt.Fprintln(stderr, "mcp:", err)
+	// Errors from package mcp already name it; say "mcp:" once.
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "mcp: ") {
+		msg = "mcp: " + msg
+	}
+	fmt.Fprintln(stderr, msg)
 	return 1
 }
 
@@ -292,18 +297,30 @@ func list(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	width := 0
+	for _, t := range ts {
+		width = max(width, len(t.RemoteName()))
+	}
 	for _, t := range ts {
 		dec, reasons := t.Decision()
-		desc, _, _ := strings.Cut(t.Describe().Description, ". ")
-		fmt.Fprintf(stdout, "%-22s %-8s %s\n", t.RemoteName(), dec, desc)
+		fmt.Fprintf(stdout, "%-*s %-8s %s\n", width, t.RemoteName(), dec, summary(t.Describe().Description))
 		if dec != safety.Allow {
-			fmt.Fprintf(stdout, "%-22s          (%s)\n", "", strings.Join(reasons, "; "))
+			fmt.Fprintf(stdout, "%-*s          (%s)\n", width, "", strings.Join(reasons, "; "))
 		}
 	}
 	for _, err := range c.Skipped() {
 		fmt.Fprintf(stderr, "skipped: %v\n", err)
 	}
 	return nil
+}
+
+// summary is the first sentence of a tool's description, on one line:
+// servers write descriptions of a page or more for models, and list shows
+// one line per tool.
+func summary(desc string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(desc), "\n")
+	first, _, _ = strings.Cut(first, ". ")
+	return strings.TrimSuffix(strings.TrimSpace(first), ".")
 }
 
 func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
