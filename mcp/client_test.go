@@ -31,6 +31,10 @@ func TestMain(m *testing.M) {
 }
 
 func serveForTest(dir string) int {
+	if banner := os.Getenv("TETHER_MCP_TEST_BANNER"); banner != "" {
+		// As many servers do: a greeting on stdout before the protocol.
+		os.Stdout.WriteString(banner + "\n")
+	}
 	ws, err := safety.OpenWorkspace(dir)
 	if err != nil {
 		os.Stderr.WriteString(err.Error())

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -101,9 +102,10 @@ func NewServer(reg *tools.Registry, opts ServeOptions) (*sdk.Server, error) {
 }
 
 // ServeStdio serves srv on this process's stdin and stdout until the
-// client disconnects or ctx is done.
+// client disconnects or ctx is done. A line that is not a JSON-RPC
+// message is answered with a JSON-RPC error and the session goes on.
 func ServeStdio(ctx context.Context, srv *sdk.Server) error {
-	return srv.Run(ctx, &sdk.StdioTransport{})
+	return srv.Run(ctx, stdioServerTransport(os.Stdin, os.Stdout))
 }
 
 // Handler serves srv over streamable HTTP; mount it on any mux. It does no

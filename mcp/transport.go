@@ -41,7 +41,7 @@ func (c *Client) attempts(ctx context.Context, w *wire) ([]attempt, error) {
 		if grace <= 0 {
 			grace = DefaultTerminateGrace
 		}
-		return []attempt{{"stdio", watched{&sdk.CommandTransport{Command: cmd, TerminateDuration: grace}, w}}}, nil
+		return []attempt{{"stdio", watched{&commandTransport{cmd: cmd, grace: grace, reject: c.serverStdoutLine}, w}}}, nil
 	case cfg.URL != "":
 		hc, err := c.httpClient(ctx, w)
 		if err != nil {
