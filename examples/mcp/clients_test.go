@@ -52,7 +52,8 @@ func runNode(t *testing.T, dir string, name string, args ...string) (string, str
 	return o.String(), e.String(), code
 }
 
-// serveHTTP starts "serve -http" on a free loopback port and returns its URL.
+// serveHTTP starts "serve -http" on a free loopback port and returns its
+// base URL.
 func serveHTTP(t *testing.T, bin, ws string) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -74,7 +75,7 @@ func serveHTTP(t *testing.T, bin, ws string) string {
 		}
 		return err == nil
 	}, 30*time.Second, 50*time.Millisecond, "server did not listen: %s", &stderr)
-	return "http://" + addr + "/mcp"
+	return "http://" + addr
 }
 
 // TestInspectorCLI drives the serve subcommand with the MCP Inspector's
@@ -125,12 +126,16 @@ func TestInspectorCLI(t *testing.T) {
 			}
 		})
 	}
-	t.Run("streamable HTTP", func(t *testing.T) {
-		out, errOut, code := runNode(t, ws, inspector, "--cli", url, "--method", "tools/call",
-			"--tool-name", "search_workspace", "--tool-arg", "query=beta")
-		require.Equal(t, 0, code, "stdout: %s\nstderr: %s", out, errOut)
-		assert.Contains(t, out, "notes.txt")
-	})
+	// The Inspector picks the transport from the path: /mcp is streamable
+	// HTTP, /sse the legacy HTTP+SSE transport.
+	for _, path := range []string{"/mcp", "/sse"} {
+		t.Run("over HTTP at "+path, func(t *testing.T) {
+			out, errOut, code := runNode(t, ws, inspector, "--cli", url+path, "--method", "tools/call",
+				"--tool-name", "search_workspace", "--tool-arg", "query=beta")
+			require.Equal(t, 0, code, "stdout: %s\nstderr: %s", out, errOut)
+			assert.Contains(t, out, "notes.txt")
+		})
+	}
 }
 
 // sdkReport is what testdata/sdkclient.mjs observed.

@@ -6,6 +6,9 @@
 //
 //	go run ./examples/mcp serve -workspace DIR [-http 127.0.0.1:8080] [-allow 'go test,ls']
 //
+// With -http, clients reach it at any path by streamable HTTP, and older
+// clients that speak the legacy HTTP+SSE transport at /sse.
+//
 // Every call passes Tether's safety policy first. Nobody is there to
 // confirm, so confirm-level actions (commands no -allow rule covers,
 // writes to sensitive files, reading secrets) are refused with the
@@ -105,7 +108,7 @@ func newFlagSet(name string, out io.Writer) (*flag.FlagSet, *options) {
 	switch name {
 	case "serve":
 		fs.StringVar(&o.dir, "workspace", "", "workspace directory to serve (required)")
-		fs.StringVar(&o.addr, "http", "", "serve streamable HTTP on this address instead of stdio")
+		fs.StringVar(&o.addr, "http", "", "serve streamable HTTP on this address instead of stdio (legacy HTTP+SSE at /sse)")
 		fs.StringVar(&o.allow, "allow", "", "comma-separated command rules that run without confirmation, e.g. 'go test,npm run test'")
 		fs.BoolVar(&o.noTerm, "no-terminal", false, "leave run_terminal_command out")
 		fs.BoolVar(&o.verbose, "v", false, "log every safety decision to standard error")
