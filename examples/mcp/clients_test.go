@@ -170,8 +170,9 @@ type sdkOutcome struct {
 }
 
 // TestTypeScriptSDKClient runs the official TypeScript SDK's client
-// against the serve subcommand: handshakes offering each protocol
-// version, then a session that validates structured results against the
+// against the serve subcommand over stdio, streamable HTTP and legacy
+// SSE: over stdio, handshakes offering each protocol version; on every
+// transport, a session that validates structured results against the
 // tools' output schemas.
 func TestTypeScriptSDKClient(t *testing.T) {
 	needNode(t, sdkInstall)
@@ -188,12 +189,28 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	bin := binary(t)
 	ws := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("alpha\nbeta\n"), 0o644))
+	base := serveHTTP(t, bin, ws)
 
-	out, errOut, code := runNode(t, ws, "node", script, modules, "notes.txt", "--", bin, "serve", "-workspace", ws)
-	require.Equal(t, 0, code, "stdout: %s\nstderr: %s", out, errOut)
-	var r sdkReport
-	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	for _, target := range [][]string{
+		{"stdio", bin, "serve", "-workspace", ws},
+		{"http", base + "/mcp"},
+		{"sse", base + "/sse"},
+	} {
+		t.Run(target[0], func(t *testing.T) {
+			out, errOut, code := runNode(t, ws, "node", append([]string{script, modules, "notes.txt"}, target...)...)
+			require.Equal(t, 0, code, "stdout: %s\nstderr: %s", out, errOut)
+			var r sdkReport
+			require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+			if target[0] == "stdio" {
+				checkHandshakes(t, r)
+			}
+			checkSDKSession(t, r)
+		})
+	}
+}
 
+func checkHandshakes(t *testing.T, r sdkReport) {
+	t.Helper()
 	for offered, want := range map[string]string{
 		"2024-11-05": "2024-11-05", "2025-03-26": "2025-03-26", "2025-06-18": "2025-06-18", "2025-11-25": "2025-11-25",
 		"2099-01-01": "2025-11-25", // unknown: the server answers with the newest it speaks
@@ -207,7 +224,10 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		assert.Equal(t, -32602, h.UnknownTool.Error.Code)
 		assert.Contains(t, h.UnknownTool.Error.Message, `unknown tool "no_such_tool"`)
 	}
+}
 
+func checkSDKSession(t *testing.T, r sdkReport) {
+	t.Helper()
 	names := map[string]bool{}
 	for _, tl := range r.Tools {
 		names[tl.Name] = tl.HasOutputSchema

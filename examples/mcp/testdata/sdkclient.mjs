@@ -1,23 +1,35 @@
 // A third-party client for the serve subcommand: the official TypeScript
 // SDK, driven the way editors drive it. The Go test passes the global
-// node_modules directory and the server command; the script prints one
-// JSON object with what it observed, and the Go test judges it, so that a
-// failure names the check rather than a stack trace.
+// node_modules directory, a file in the workspace and the server (a
+// command over stdio, or a URL over streamable HTTP or legacy SSE); the
+// script prints one JSON object with what it observed, and the Go test
+// judges it, so that a failure names the check rather than a stack trace.
 //
-// usage: node sdkclient.mjs NODE_MODULES WORKSPACE_FILE -- COMMAND ARGS...
+// usage: node sdkclient.mjs NODE_MODULES FILE stdio COMMAND ARGS...
+//        node sdkclient.mjs NODE_MODULES FILE http|sse URL
 import { pathToFileURL } from "node:url";
 import path from "node:path";
 
-const [nodeModules, fileInWorkspace, sep, command, ...args] = process.argv.slice(2);
-if (sep !== "--" || !command) {
-  console.error("usage: node sdkclient.mjs NODE_MODULES WORKSPACE_FILE -- COMMAND ARGS...");
+const [nodeModules, fileInWorkspace, mode, target, ...args] = process.argv.slice(2);
+if (!["stdio", "http", "sse"].includes(mode) || !target) {
+  console.error("usage: node sdkclient.mjs NODE_MODULES FILE stdio COMMAND ARGS... | http URL | sse URL");
   process.exit(2);
 }
 const sdk = (p) => import(pathToFileURL(path.join(nodeModules, "@modelcontextprotocol/sdk/dist/esm", p)).href);
 const { Client } = await sdk("client/index.js");
 const { StdioClientTransport } = await sdk("client/stdio.js");
+const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
+const { SSEClientTransport } = await sdk("client/sse.js");
 
-const transport = () => new StdioClientTransport({ command, args, stderr: "ignore" });
+const transport = () => {
+  switch (mode) {
+    case "http":
+      return new StreamableHTTPClientTransport(new URL(target));
+    case "sse":
+      return new SSEClientTransport(new URL(target));
+  }
+  return new StdioClientTransport({ command: target, args, stderr: "ignore" });
+};
 const report = {};
 
 // Raw JSON-RPC over the SDK's transport: an older client offers its own
@@ -59,8 +71,11 @@ async function handshake(version) {
   }
 }
 
+// Raw handshakes over stdio only: over HTTP the SDK's transport sets
+// headers from the version it negotiated itself.
 report.handshakes = {};
-for (const v of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2099-01-01"]) {
+const offered = mode === "stdio" ? ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2099-01-01"] : [];
+for (const v of offered) {
   try {
     report.handshakes[v] = await handshake(v);
   } catch (e) {
