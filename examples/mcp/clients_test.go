@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -156,7 +159,7 @@ type sdkReport struct {
 		Name            string `json:"name"`
 		HasOutputSchema bool   `json:"hasOutputSchema"`
 	} `json:"tools"`
-	Read, BadArgs, WrongType, Unknown, Ping sdkOutcome
+	Read, BadArgs, WrongType, Unknown, Ping, Cancelled sdkOutcome
 }
 
 // sdkOutcome is a call's result, or what the SDK threw.
@@ -191,18 +194,28 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("alpha\nbeta\n"), 0o644))
 	base := serveHTTP(t, bin, ws)
 
+	// Over stdio, a call the client cancels ends the command it started.
+	stdioWS := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(stdioWS, "notes.txt"), []byte("alpha\nbeta\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(stdioWS, "slow.sh"), []byte("echo $$ > pid.txt\nexec sleep 120\n"), 0o644))
+
 	for _, target := range [][]string{
-		{"stdio", bin, "serve", "-workspace", ws},
+		{"stdio", bin, "serve", "-workspace", stdioWS, "-allow", "sh slow.sh"},
 		{"http", base + "/mcp"},
 		{"sse", base + "/sse"},
 	} {
 		t.Run(target[0], func(t *testing.T) {
-			out, errOut, code := runNode(t, ws, "node", append([]string{script, modules, "notes.txt"}, target...)...)
+			dir := ws
+			if target[0] == "stdio" {
+				dir = stdioWS
+			}
+			out, errOut, code := runNode(t, dir, "node", append([]string{script, modules, "notes.txt"}, target...)...)
 			require.Equal(t, 0, code, "stdout: %s\nstderr: %s", out, errOut)
 			var r sdkReport
 			require.NoError(t, json.Unmarshal([]byte(out), &r), out)
 			if target[0] == "stdio" {
 				checkHandshakes(t, r)
+				checkCancelled(t, r, filepath.Join(stdioWS, "pid.txt"))
 			}
 			checkSDKSession(t, r)
 		})
@@ -247,4 +260,21 @@ func checkSDKSession(t *testing.T, r sdkReport) {
 	assert.Equal(t, -32602, r.Unknown.Code)
 	assert.Contains(t, r.Unknown.Thrown, "no_such_tool")
 	assert.Empty(t, r.Ping.Thrown)
+}
+
+// checkCancelled: the client's cancellation reached the server, which
+// killed the command it was running.
+func checkCancelled(t *testing.T, r sdkReport, pidFile string) {
+	t.Helper()
+	assert.Contains(t, r.Cancelled.Thrown, "cancelled by the test")
+	b, err := os.ReadFile(pidFile)
+	require.NoError(t, err, "the command ran")
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		// Signal 0 probes for the process; a zombie is already dead.
+		err := syscall.Kill(pid, 0)
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		return err != nil || bytes.Contains(stat, []byte(") Z "))
+	}, 30*time.Second, 50*time.Millisecond, "the cancelled command's process %d is gone", pid)
 }

@@ -9,6 +9,7 @@
 //        node sdkclient.mjs NODE_MODULES FILE http|sse URL
 import { pathToFileURL } from "node:url";
 import path from "node:path";
+import fs from "node:fs";
 
 const [nodeModules, fileInWorkspace, mode, target, ...args] = process.argv.slice(2);
 if (!["stdio", "http", "sse"].includes(mode) || !target) {
@@ -104,5 +105,20 @@ await step("unknown", () => client.callTool({ name: "no_such_tool", arguments: {
 await step("resources", () => client.listResources());
 await step("prompts", () => client.listPrompts());
 await step("ping", () => client.ping());
+// Cancellation: when the workspace has slow.sh (and the server allows
+// running it), start it, and cancel the call once the script has written
+// its pid, so the Go test can check that the process is gone.
+if (fs.existsSync("slow.sh")) {
+  await step("cancelled", async () => {
+    const ac = new AbortController();
+    const call = client.callTool({ name: "run_terminal_command", arguments: { command: "sh slow.sh" } }, undefined, { signal: ac.signal, timeout: 120000 });
+    const started = setInterval(() => fs.existsSync("pid.txt") && fs.readFileSync("pid.txt", "utf8").trim() && ac.abort("cancelled by the test"), 20);
+    try {
+      return await call;
+    } finally {
+      clearInterval(started);
+    }
+  });
+}
 await client.close();
 console.log(JSON.stringify(report));
