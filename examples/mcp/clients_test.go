@@ -160,6 +160,13 @@ type sdkReport struct {
 		HasOutputSchema bool   `json:"hasOutputSchema"`
 	} `json:"tools"`
 	Read, BadArgs, WrongType, Unknown, Ping, Cancelled sdkOutcome
+	Progress                                           struct {
+		IsError       bool `json:"isError"`
+		Notifications []struct {
+			Progress float64 `json:"progress"`
+			Message  string  `json:"message"`
+		} `json:"notifications"`
+	}
 }
 
 // sdkOutcome is a call's result, or what the SDK threw.
@@ -198,9 +205,10 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	stdioWS := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(stdioWS, "notes.txt"), []byte("alpha\nbeta\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(stdioWS, "slow.sh"), []byte("echo $$ > pid.txt\nexec sleep 120\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(stdioWS, "lines.sh"), []byte("echo first line\necho second line\n"), 0o644))
 
 	for _, target := range [][]string{
-		{"stdio", bin, "serve", "-workspace", stdioWS, "-allow", "sh slow.sh"},
+		{"stdio", bin, "serve", "-workspace", stdioWS, "-allow", "sh slow.sh,sh lines.sh"},
 		{"http", base + "/mcp"},
 		{"sse", base + "/sse"},
 	} {
@@ -216,6 +224,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 			if target[0] == "stdio" {
 				checkHandshakes(t, r)
 				checkCancelled(t, r, filepath.Join(stdioWS, "pid.txt"))
+				checkProgress(t, r)
 			}
 			checkSDKSession(t, r)
 		})
@@ -277,4 +286,22 @@ func checkCancelled(t *testing.T, r sdkReport, pidFile string) {
 		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		return err != nil || bytes.Contains(stat, []byte(") Z "))
 	}, 30*time.Second, 50*time.Millisecond, "the cancelled command's process %d is gone", pid)
+}
+
+// checkProgress: a command's output reached the client as progress
+// notifications, in order and before the result.
+func checkProgress(t *testing.T, r sdkReport) {
+	t.Helper()
+	require.False(t, r.Progress.IsError)
+	require.NotEmpty(t, r.Progress.Notifications, "no progress notification arrived")
+	var msgs []string
+	last := 0.0
+	for _, n := range r.Progress.Notifications {
+		assert.Greater(t, n.Progress, last, "progress increases")
+		last = n.Progress
+		msgs = append(msgs, n.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	assert.Contains(t, all, "first line")
+	assert.Contains(t, all, "second line")
 }

@@ -105,6 +105,19 @@ await step("unknown", () => client.callTool({ name: "no_such_tool", arguments: {
 await step("resources", () => client.listResources());
 await step("prompts", () => client.listPrompts());
 await step("ping", () => client.ping());
+// Progress: when the workspace has lines.sh (and the server allows it),
+// run it asking for progress; the command's output lines arrive as
+// progress notifications before the result.
+if (fs.existsSync("lines.sh")) {
+  await step("progress", async () => {
+    const got = [];
+    const res = await client.callTool({ name: "run_terminal_command", arguments: { command: "sh lines.sh" } }, undefined, {
+      onprogress: (p) => got.push(p),
+      timeout: 120000,
+    });
+    return { isError: res.isError, notifications: got };
+  });
+}
 // Cancellation: when the workspace has slow.sh (and the server allows
 // running it), start it, and cancel the call once the script has written
 // its pid, so the Go test can check that the process is gone.
