@@ -56,7 +56,9 @@ func jsonRPCLines(r io.Reader, reject rejectFunc) io.ReadCloser {
 				reject(bytes.Clone(line), id, err)
 				continue
 			}
-			if _, err := pw.Write(append(line, '\n')); err != nil {
+			// A copy: line is the scanner's buffer, which holds what follows.
+			msg := append(bytes.Clone(line), '\n')
+			if _, err := pw.Write(msg); err != nil {
 				delivering = false // the reader was closed: drain
 			}
 		}
