@@ -155,6 +155,9 @@ func describeContent(c sdk.Content, server string) string {
 		if c.Resource.Text != "" {
 			return fmt.Sprintf("[resource %s]\n%s", c.Resource.URI, c.Resource.Text)
 		}
+		if text, ok := blobText(c.Resource); ok {
+			return fmt.Sprintf("[resource %s]\n%s", c.Resource.URI, text)
+		}
 		if _, ok := imageOf(c); ok {
 			return fmt.Sprintf("[resource %s: %s, %s, shown as an image]", c.Resource.URI, c.Resource.MIMEType, byteSize(len(c.Resource.Blob)))
 		}

@@ -115,6 +115,17 @@ func TestConvertResultContent(t *testing.T) {
 			wantNot: []string{"AAAA"},
 		},
 		{
+			name: "a text blob is read as text",
+			res:  &sdk.CallToolResult{Content: []sdk.Content{&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "demo://b/1", MIMEType: "text/plain; charset=utf-8", Blob: []byte("héllo")}}}},
+			want: []string{"[resource demo://b/1]\nhéllo"},
+		},
+		{
+			name:    "a JSON blob is read as text, a blob that is not UTF-8 is not",
+			res:     &sdk.CallToolResult{Content: []sdk.Content{&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "a.json", MIMEType: "application/vnd.api+json", Blob: []byte(`{"a":1}`)}}, &sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "b.txt", MIMEType: "text/plain", Blob: []byte{0xff, 0xfe}}}}},
+			want:    []string{"[resource a.json]\n{\"a\":1}", "[resource b.txt: text/plain, 2 bytes of binary data, not passed to the model]"},
+			wantNot: []string{"a.json: "},
+		},
+		{
 			name:   "embedded image resource goes to the model as an image",
 			res:    &sdk.CallToolResult{Content: []sdk.Content{&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "demo://i.png", MIMEType: "image/png", Blob: []byte{1, 2, 3}}}}},
 			want:   []string{"[resource demo://i.png: image/png, 3 bytes, shown as an image]"},

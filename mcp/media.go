@@ -5,15 +5,18 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"mime"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Media is a binary part of a tool result or resource that the model
 // does not receive as is: audio (no model backend takes it yet) and
-// binary resources other than images. The model gets one line describing
+// binary resources other than images and text (a blob whose MIME type is
+// textual and whose bytes are UTF-8 reaches the model as text). The model gets one line describing
 // it (its MIME type, size and, for WAV audio, duration); the bytes go to
 // ServerConfig.OnMedia, so that a host can play, save or forward them.
 type Media struct {
@@ -40,12 +43,30 @@ func mediaOf(res *sdk.CallToolResult, server, tool string) []Media {
 			out = append(out, Media{Server: server, Tool: tool, Kind: "audio", MIMEType: c.MIMEType, Data: c.Data})
 		case *sdk.EmbeddedResource:
 			r := c.Resource
-			if r != nil && len(r.Blob) > 0 && !strings.HasPrefix(r.MIMEType, "image/") {
+			if _, isText := blobText(r); r != nil && len(r.Blob) > 0 && !isText && !strings.HasPrefix(r.MIMEType, "image/") {
 				out = append(out, Media{Server: server, Tool: tool, Kind: "resource", MIMEType: r.MIMEType, URI: r.URI, Data: r.Blob})
 			}
 		}
 	}
 	return out
+}
+
+// blobText returns a binary resource whose MIME type says it is text
+// (text/*, JSON, XML, YAML…) as text, when its bytes are UTF-8: servers
+// send text as a base64 blob too, and the model can read it.
+func blobText(r *sdk.ResourceContents) (string, bool) {
+	if r == nil || len(r.Blob) == 0 || !utf8.Valid(r.Blob) {
+		return "", false
+	}
+	mt, _, err := mime.ParseMediaType(r.MIMEType)
+	if err != nil {
+		return "", false
+	}
+	textual := strings.HasPrefix(mt, "text/")
+	for _, suffix := range []string{"/json", "+json", "/xml", "+xml", "/yaml", "/x-yaml", "/javascript", "/toml"} {
+		textual = textual || strings.HasSuffix(mt, suffix)
+	}
+	return string(r.Blob), textual
 }
 
 // deliverMedia hands res's media to the host's hook, if it has one.
