@@ -30,6 +30,9 @@ type clientFlags struct {
 	timeout    time.Duration
 	grace      time.Duration
 	verbose    bool
+	mediaDir   string
+	// media is set by serverConfig when -save-media is given.
+	media *mediaSaver
 }
 
 func (c *clientFlags) register(fs *flag.FlagSet) {
@@ -45,6 +48,7 @@ func (c *clientFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.timeout, "timeout", 0, "bound each tool call, e.g. 30s (0: no limit)")
 	fs.DurationVar(&c.grace, "grace", 500*time.Millisecond, "how long a command server may take to exit after its input closes before it is terminated")
 	fs.BoolVar(&c.verbose, "v", false, "log connection events and the server's own log messages to standard error")
+	fs.StringVar(&c.mediaDir, "save-media", "", "write the audio and binary resources of results to this existing directory as media-N.EXT (the output describes them in a line, as the model sees them)")
 }
 
 // multiFlag is a repeatable string flag.
@@ -114,6 +118,13 @@ func (c *clientFlags) serverConfig(fs *flag.FlagSet, stderr io.Writer) (mcp.Serv
 	}
 	if c.verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	if c.mediaDir != "" {
+		if st, err := os.Stat(c.mediaDir); err != nil || !st.IsDir() {
+			return cfg, fmt.Errorf("-save-media %s: not an existing directory", c.mediaDir)
+		}
+		c.media = &mediaSaver{dir: c.mediaDir, stderr: stderr}
+		cfg.OnMedia = c.media.save
 	}
 	return cfg, nil
 }

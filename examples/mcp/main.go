@@ -30,7 +30,9 @@
 // tool; a confirm-level tool runs only with -yes. The result text goes to
 // standard output; a tool error exits with status 1. resources lists a
 // server's resources or reads one; prompts lists its prompts (as slash
-// commands) or fills one.
+// commands) or fills one. Audio and binary resources in a result are
+// described in a line, as the model sees them; -save-media DIR writes
+// their bytes to DIR.
 //
 // A command server gets only HOME, LOGNAME, PATH, SHELL, TERM and USER from
 // this environment, plus -env and the config file's env (-inherit-env
@@ -363,7 +365,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return toolFailed{}
 	}
 	fmt.Fprintln(stdout, res.Text)
-	return nil
+	return o.client.media.failed()
 }
 
 // loopback reports whether addr (host:port) listens on loopback only.
