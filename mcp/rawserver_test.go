@@ -2,9 +2,12 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -138,6 +141,62 @@ func TestSloppyToolLists(t *testing.T) {
 			for _, w := range tc.want {
 				assert.Contains(t, names, w, "skipped: %v", c.Skipped())
 			}
+		})
+	}
+}
+
+// replacingWriter rewrites what a handler writes, so that a test server
+// built with the SDK can send a part no SDK would.
+type replacingWriter struct {
+	http.ResponseWriter
+	old, new []byte
+}
+
+func (w replacingWriter) Write(p []byte) (int, error) {
+	if _, err := w.ResponseWriter.Write(bytes.ReplaceAll(p, w.old, w.new)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w replacingWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+// TestUnknownContentOverHTTP: over streamable HTTP (event stream or JSON
+// replies) and legacy SSE too, an unknown content part is described and
+// the rest of the result kept.
+func TestUnknownContentOverHTTP(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "future", Version: "1"}, nil)
+	srv.AddTool(&sdk.Tool{Name: "clip", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "caption"}, &sdk.TextContent{Text: "VIDEO_PART"}}}, nil
+		})
+	get := func(*http.Request) *sdk.Server { return srv }
+	old, new := []byte(`{"type":"text","text":"VIDEO_PART"}`), []byte(`{"type":"video","uri":"v://1"}`)
+	for _, tc := range []struct {
+		name    string
+		handler http.Handler
+		path    string
+		legacy  bool
+	}{
+		{"streamable, event stream", sdk.NewStreamableHTTPHandler(get, nil), "/mcp", false},
+		{"streamable, JSON replies", sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{JSONResponse: true}), "/mcp", false},
+		{"legacy SSE", sdk.NewSSEHandler(get, nil), "/sse", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				tc.handler.ServeHTTP(replacingWriter{w, old, new}, r)
+			}))
+			defer hs.Close()
+			ctx := context.Background()
+			c, err := Connect(ctx, ServerConfig{Name: "future", URL: hs.URL + tc.path, LegacySSE: tc.legacy})
+			require.NoError(t, err)
+			defer c.Close()
+			var reg tools.Registry
+			_, err = c.Register(ctx, &reg)
+			require.NoError(t, err)
+			res := call(t, &reg, "future__clip", `{}`)
+			require.False(t, res.IsError, res.Text)
+			assert.Equal(t, "caption\n[content of a type Tether does not know (\"video\"): {\"type\":\"video\",\"uri\":\"v://1\"}]", res.Text)
 		})
 	}
 }

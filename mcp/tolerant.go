@@ -21,7 +21,8 @@ var knownContent = map[string]bool{"text": true, "image": true, "audio": true, "
 //
 // Only stdio and custom transports are wrapped: like watched, a wrapper
 // would hide the unexported methods of the SDK's HTTP connections, so
-// over HTTP such a result still fails the call with the SDK's error.
+// over HTTP the same rewrite is done one layer down, in the bodies the
+// wire taps (see wirehttp.go).
 type tolerant struct{ sdk.Transport }
 
 func (t tolerant) Connect(ctx context.Context) (sdk.Connection, error) {
