@@ -205,7 +205,8 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	stdioWS := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(stdioWS, "notes.txt"), []byte("alpha\nbeta\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(stdioWS, "slow.sh"), []byte("echo $$ > pid.txt\nexec sleep 120\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(stdioWS, "lines.sh"), []byte("echo first line\necho second line\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(stdioWS, "lines.sh"), []byte("echo first line\necho second line\n"+
+		"i=0; while [ ! -e ack ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\n"), 0o644))
 
 	for _, target := range [][]string{
 		{"stdio", bin, "serve", "-workspace", stdioWS, "-allow", "sh slow.sh,sh lines.sh"},

@@ -107,12 +107,18 @@ await step("prompts", () => client.listPrompts());
 await step("ping", () => client.ping());
 // Progress: when the workspace has lines.sh (and the server allows it),
 // run it asking for progress; the command's output lines arrive as
-// progress notifications before the result.
+// progress notifications. The script waits for "ack", written once the
+// second line has arrived, before it ends: this client handles a progress
+// notification a microtask later than a response, so one that arrives in
+// the same read as the result is dropped, whatever the server's order.
 if (fs.existsSync("lines.sh")) {
   await step("progress", async () => {
     const got = [];
     const res = await client.callTool({ name: "run_terminal_command", arguments: { command: "sh lines.sh" } }, undefined, {
-      onprogress: (p) => got.push(p),
+      onprogress: (p) => {
+        got.push(p);
+        if (String(p.message).includes("second line")) fs.writeFileSync("ack", "");
+      },
       timeout: 120000,
     });
     return { isError: res.isError, notifications: got };
