@@ -127,10 +127,19 @@ func (c *Client) Session() *sdk.ClientSession { return c.session }
 // tasks, is left out; Skipped says which and why.
 func (c *Client) Tools(ctx context.Context) ([]*Tool, error) {
 	var remote []*sdk.Tool
+	var skipped []error
+	seen := map[string]bool{}
 	for t, err := range c.session.Tools(ctx, nil) {
 		if err != nil {
 			return nil, c.fail("list tools", err)
 		}
+		if seen[t.Name] {
+			// Calls go by name, so the server can only run one of them:
+			// the first listed is offered.
+			skipped = append(skipped, fmt.Errorf("mcp: server lists tool %q more than once; the first is offered", t.Name))
+			continue
+		}
+		seen[t.Name] = true
 		remote = append(remote, t)
 	}
 	names := make([]string, len(remote))
@@ -139,7 +148,6 @@ func (c *Client) Tools(ctx context.Context) ([]*Tool, error) {
 	}
 	local := localNames(c.cfg.Name, names)
 	var out []*Tool
-	var skipped []error
 	for _, rt := range remote {
 		t, err := c.adapt(rt, local[rt.Name])
 		if err == nil && c.wire.needsTask(rt.Name) {
@@ -147,12 +155,14 @@ func (c *Client) Tools(ctx context.Context) ([]*Tool, error) {
 		}
 		if err != nil {
 			skipped = append(skipped, err)
-			if c.cfg.Logger != nil {
-				c.cfg.Logger.WarnContext(ctx, "mcp tool skipped", "server", c.cfg.Name, "tool", rt.Name, "error", err.Error())
-			}
 			continue
 		}
 		out = append(out, t)
+	}
+	if c.cfg.Logger != nil {
+		for _, err := range skipped {
+			c.cfg.Logger.WarnContext(ctx, "mcp tool skipped", "server", c.cfg.Name, "error", err.Error())
+		}
 	}
 	c.mu.Lock()
 	c.skipped = skipped
@@ -220,6 +230,7 @@ func (c *Client) newTool(name, remote, desc string, params []byte, ann *sdk.Tool
 		maxOutput:   c.cfg.MaxOutput,
 		timeout:     c.cfg.CallTimeout,
 		logLevel:    c.logLevel,
+		onMedia:     c.cfg.OnMedia,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,6 +32,10 @@ func TestMain(m *testing.M) {
 }
 
 func serveForTest(dir string) int {
+	if banner := os.Getenv("TETHER_MCP_TEST_BANNER"); banner != "" {
+		// As many servers do: a greeting on stdout before the protocol.
+		os.Stdout.WriteString(banner + "\n")
+	}
 	ws, err := safety.OpenWorkspace(dir)
 	if err != nil {
 		os.Stderr.WriteString(err.Error())
@@ -272,26 +277,47 @@ func TestSubprocess(t *testing.T) {
 	require.NoError(t, c.Close())
 }
 
-// TestStreamableHTTP serves the built-in tools over HTTP.
+// TestStreamableHTTP serves the built-in tools over HTTP: streamable,
+// and legacy HTTP+SSE at /sse for older clients, which a client given
+// that URL reaches by falling back.
 func TestStreamableHTTP(t *testing.T) {
 	ws := workspace(t, map[string]string{"a.txt": "over http\n"})
-	var gotAuth string
 	h := Handler(builtinServer(t, ws, ServeOptions{}))
+	var mu sync.Mutex
+	var gotAuth []string
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gotAuth = r.Header.Get("Authorization")
+		mu.Lock()
+		gotAuth = append(gotAuth, r.Header.Get("Authorization"))
+		mu.Unlock()
 		h.ServeHTTP(w, r)
 	}))
 	defer hs.Close()
-	ctx := context.Background()
-	c, err := Connect(ctx, ServerConfig{Name: "web", URL: hs.URL, Header: http.Header{"Authorization": {"Bearer t0ken"}},
-		Rules: Rules{Allow: []string{"read_file"}}})
-	require.NoError(t, err)
-	defer c.Close()
-	var reg tools.Registry
-	_, err = c.Register(ctx, &reg)
-	require.NoError(t, err)
-	assert.Equal(t, "1\tover http", firstLine(call(t, &reg, "web__read_file", `{"path":"a.txt"}`).Text))
-	assert.Equal(t, "Bearer t0ken", gotAuth)
+	for _, tc := range []struct {
+		name, path string
+		legacy     bool
+	}{
+		{"streamable", "/mcp", false},
+		{"legacy SSE", "/sse", true},
+		{"fallback to legacy SSE", "/sse", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			c, err := Connect(ctx, ServerConfig{Name: "web", URL: hs.URL + tc.path, LegacySSE: tc.legacy,
+				Header: http.Header{"Authorization": {"Bearer t0ken"}}, Rules: Rules{Allow: []string{"read_file"}}})
+			require.NoError(t, err)
+			defer c.Close()
+			var reg tools.Registry
+			_, err = c.Register(ctx, &reg)
+			require.NoError(t, err)
+			assert.Equal(t, "1\tover http", firstLine(call(t, &reg, "web__read_file", `{"path":"a.txt"}`).Text))
+		})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, gotAuth)
+	for _, a := range gotAuth {
+		assert.Equal(t, "Bearer t0ken", a, "every request carries the header")
+	}
 }
 
 func firstLine(s string) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,7 +26,8 @@ const metaKey = "tether/meta"
 // images as Result.Images (for models that see them) plus a line of text
 // (for those that do not); other parts described in one line; structured
 // content as JSON unless a text part already is that JSON (servers are
-// asked to send both).
+// asked to send both). Audio and binary resources are described in a
+// line; their bytes are for the host (see Media).
 func convertResult(res *sdk.CallToolResult, server string, limit int) tools.Result {
 	var parts []string
 	out := tools.Result{IsError: res.IsError}
@@ -85,19 +87,30 @@ func limitText(r tools.Result, limit int) tools.Result {
 	return r
 }
 
-// textIsJSON reports whether one of the text parts is the JSON b.
+// textIsJSON reports whether one of the text parts is the JSON b, or the
+// value of b's only field: structured content must be an object, so a
+// server whose text is a JSON array or scalar wraps it in one
+// ({"entities":[…]} beside the text [{…}]), and the model need not read
+// the same data twice.
 func textIsJSON(parts []string, b []byte) bool {
 	var want any
 	if json.Unmarshal(b, &want) != nil {
 		return false
 	}
+	candidates := []any{want}
+	if obj, ok := want.(map[string]any); ok && len(obj) == 1 {
+		for _, v := range obj {
+			candidates = append(candidates, v)
+		}
+	}
 	for _, p := range parts {
 		var got any
-		if json.Unmarshal([]byte(p), &got) == nil {
-			if g, err := json.Marshal(got); err == nil {
-				if w, err := json.Marshal(want); err == nil && bytes.Equal(g, w) {
-					return true
-				}
+		if json.Unmarshal([]byte(p), &got) != nil {
+			continue
+		}
+		for _, w := range candidates {
+			if reflect.DeepEqual(got, w) {
+				return true
 			}
 		}
 	}
@@ -125,8 +138,7 @@ func describeContent(c sdk.Content, server string) string {
 	case *sdk.ImageContent:
 		return fmt.Sprintf("[image: %s, %d bytes]", c.MIMEType, len(c.Data))
 	case *sdk.AudioContent:
-		// No backend takes audio yet: the model learns that there was some.
-		return fmt.Sprintf("[audio: %s, %d bytes]", c.MIMEType, len(c.Data))
+		return describeAudio(c.MIMEType, c.Data)
 	case *sdk.ResourceLink:
 		s := "[resource link: " + c.URI
 		if c.Name != "" {
@@ -143,7 +155,13 @@ func describeContent(c sdk.Content, server string) string {
 		if c.Resource.Text != "" {
 			return fmt.Sprintf("[resource %s]\n%s", c.Resource.URI, c.Resource.Text)
 		}
-		return fmt.Sprintf("[resource %s: %s, %d bytes of binary data]", c.Resource.URI, c.Resource.MIMEType, len(c.Resource.Blob))
+		if text, ok := blobText(c.Resource); ok {
+			return fmt.Sprintf("[resource %s]\n%s", c.Resource.URI, text)
+		}
+		if _, ok := imageOf(c); ok {
+			return fmt.Sprintf("[resource %s: %s, %s, shown as an image]", c.Resource.URI, c.Resource.MIMEType, byteSize(len(c.Resource.Blob)))
+		}
+		return fmt.Sprintf("[resource %s: %s, %s of binary data, not passed to the model]", c.Resource.URI, c.Resource.MIMEType, byteSize(len(c.Resource.Blob)))
 	}
 	b, err := json.Marshal(c)
 	if err != nil {

@@ -39,8 +39,11 @@
 // # What the model and the host get
 //
 // Text results go to the model verbatim, images as Result.Images (with a
-// line of text for models that do not see), structured content as JSON,
-// resource links naming the tool that reads them: a server with resources
+// line of text for models that do not see), structured content as JSON
+// (once: not again when a text part already holds it, or holds the value
+// of its only field), audio and binary resources as a line giving their
+// type, size and, for WAV, duration, with the bytes handed to the host's
+// ServerConfig.OnMedia; resource links naming the tool that reads them: a server with resources
 // gets "<server>__mcp_list_resources" and "<server>__mcp_read_resource".
 // Progress notifications reach the calling context's tools.Reporter with
 // progress, total and message, every one before the call returns.
@@ -89,7 +92,11 @@
 // terminal and code-intelligence tools on a workspace, for example, so
 // that another agent gets Tether's confined tools and safety checks.
 // ServeStdio serves on stdin/stdout; Handler returns an http.Handler for
-// streamable HTTP.
+// streamable HTTP, and for the legacy HTTP+SSE transport at paths ending
+// in "/sse". Over stdio, on either side, a line that is not JSON-RPC (a
+// server's banner, a client's malformed request) is reported (the server
+// answers it with a JSON-RPC error) and the session goes on, as with the
+// official TypeScript and Python SDKs.
 //
 // Each call is judged by ServeOptions.Policy before it runs. ActionOf
 // describes a built-in tool's call as the command or the paths it touches;

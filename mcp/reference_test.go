@@ -24,23 +24,32 @@ import (
 	"github.com/tetherdev/tether/tools"
 )
 
-// The official reference servers, installed from npm by .ci/run. The
-// versions are pinned there; these tests skip when node or a server is
-// missing.
+// The official reference servers, installed from npm by .ci/run with
+// these pinned versions; the tests skip when node or a server is missing.
 const (
 	everythingBin = "mcp-server-everything"
 	filesystemBin = "mcp-server-filesystem"
-	npmInstall    = "npm install -g @modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/server-filesystem@2026.8.31"
+	memoryBin     = "mcp-server-memory"
+	thinkingBin   = "mcp-server-sequential-thinking"
 )
+
+// npmPackages maps each server's command to the package that installs it.
+var npmPackages = map[string]string{
+	everythingBin: "@modelcontextprotocol/server-everything@2026.8.31",
+	filesystemBin: "@modelcontextprotocol/server-filesystem@2026.8.31",
+	memoryBin:     "@modelcontextprotocol/server-memory@2026.8.31",
+	thinkingBin:   "@modelcontextprotocol/server-sequential-thinking@2026.8.31",
+}
 
 func needServer(t *testing.T, bin string) string {
 	t.Helper()
+	install := "npm install -g " + npmPackages[bin]
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed; install Node.js, then: " + npmInstall)
+		t.Skip("node is not installed; install Node.js, then: " + install)
 	}
 	p, err := exec.LookPath(bin)
 	if err != nil {
-		t.Skip(bin + " is not installed; run: " + npmInstall)
+		t.Skip(bin + " is not installed; run: " + install)
 	}
 	return p
 }
@@ -162,7 +171,7 @@ func slicesHas(list []string, s string) bool {
 }
 
 // TestEverything runs every client capability against the reference
-// server, over stdio and over streamable HTTP.
+// server, over stdio, streamable HTTP and the legacy HTTP+SSE transport.
 func TestEverything(t *testing.T) {
 	transports := map[string]func(t *testing.T) ServerConfig{
 		"stdio": func(t *testing.T) ServerConfig {
@@ -170,6 +179,9 @@ func TestEverything(t *testing.T) {
 		},
 		"streamable_http": func(t *testing.T) ServerConfig {
 			return ServerConfig{URL: startHTTPEverything(t, "streamableHttp") + "/mcp"}
+		},
+		"legacy_sse": func(t *testing.T) ServerConfig {
+			return ServerConfig{URL: startHTTPEverything(t, "sse") + "/sse", LegacySSE: true}
 		},
 	}
 	for name, cfgFor := range transports {
@@ -261,6 +273,15 @@ func TestEverything(t *testing.T) {
 				tool, _, err := h.reg.Lookup("ev__get-structured-content")
 				require.NoError(t, err)
 				assert.NotNil(t, tool.(*Tool).OutputSchema())
+				ref := run("get-resource-reference", `{"resourceType":"Text","resourceId":2}`)
+				assert.Contains(t, ref.Text, "[resource demo://resource/dynamic/text/2]\nResource 2: This is a plaintext resource")
+				// A resource the server makes during the session, returned
+				// as a link, is readable through the resource tool.
+				gz := run("gzip-file-as-resource", `{"name":"hello.gz","data":"data:text/plain;base64,aGVsbG8=","outputType":"resourceLink"}`)
+				require.Contains(t, gz.Text, "[resource link: demo://resource/session/hello.gz")
+				blob := run(readResourceTool, `{"uri":"demo://resource/session/hello.gz"}`)
+				assert.Contains(t, blob.Text, "application/gzip")
+				assert.Contains(t, blob.Text, "of binary data, not passed to the model")
 			})
 			t.Run("tasks", func(t *testing.T) {
 				assert.NotContains(t, h.reg.Names(), "ev__simulate-research-query")

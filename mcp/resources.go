@@ -121,6 +121,7 @@ func (c *Client) readResource(ctx context.Context, uri string) (tools.Result, er
 	for _, rc := range res.Contents {
 		cr.Content = append(cr.Content, &sdk.EmbeddedResource{Resource: rc})
 	}
+	deliverMedia(ctx, c.cfg.OnMedia, cr, c.cfg.Name, c.cfg.Name+"__"+readResourceTool)
 	return convertResult(cr, c.cfg.Name, c.cfg.MaxOutput), nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -101,16 +103,30 @@ func NewServer(reg *tools.Registry, opts ServeOptions) (*sdk.Server, error) {
 }
 
 // ServeStdio serves srv on this process's stdin and stdout until the
-// client disconnects or ctx is done.
+// client disconnects or ctx is done. A line that is not a JSON-RPC
+// message is answered with a JSON-RPC error and the session goes on.
 func ServeStdio(ctx context.Context, srv *sdk.Server) error {
-	return srv.Run(ctx, &sdk.StdioTransport{})
+	return srv.Run(ctx, stdioServerTransport(os.Stdin, os.Stdout))
 }
 
-// Handler serves srv over streamable HTTP; mount it on any mux. It does no
-// authentication: listen on loopback, or put it behind a handler that
-// checks credentials, since whoever reaches it can use the tools.
+// Handler serves srv over streamable HTTP at any path, and over the
+// legacy HTTP+SSE transport of protocol version 2024-11-05 at paths
+// ending in "/sse" (the event stream, and the session endpoint it names
+// for the client's POSTs), as the spec asks of servers that keep older
+// clients working; mount it on any mux. It does no authentication: listen
+// on loopback, or put it behind a handler that checks credentials, since
+// whoever reaches it can use the tools.
 func Handler(srv *sdk.Server) http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	get := func(*http.Request) *sdk.Server { return srv }
+	streamable := sdk.NewStreamableHTTPHandler(get, nil)
+	sse := sdk.NewSSEHandler(get, nil)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/sse") {
+			sse.ServeHTTP(w, r)
+			return
+		}
+		streamable.ServeHTTP(w, r)
+	})
 }
 
 // guard runs one registry tool behind the safety checks.

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -107,6 +108,11 @@ type ServerConfig struct {
 	// OnResourceUpdated is called when a resource the client subscribed
 	// to (Client.Subscribe) changed on the server.
 	OnResourceUpdated func(ResourceUpdate)
+	// OnMedia receives the audio and binary resources of each tool
+	// result and read resource, which the model gets only as a line of
+	// description; it is called before the call returns, with the call's
+	// context. Nil drops the bytes.
+	OnMedia func(context.Context, Media)
 }
 
 var serverNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,40}$`)

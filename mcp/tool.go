@@ -80,6 +80,7 @@ type Tool struct {
 	// outputSchema is the server's schema of the tool's structured
 	// result, kept for hosts (see OutputSchema).
 	outputSchema any
+	onMedia      func(context.Context, Media)
 	// local runs the call in the client instead of sending it as
 	// tools/call (the resource tools); nil for a server's own tools.
 	local func(ctx context.Context, args json.RawMessage) (tools.Result, error)
@@ -198,6 +199,7 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 		}
 		return tools.Result{}, fmt.Errorf("MCP server %q failed to run %s: %w", t.server, t.remote, err)
 	}
+	deliverMedia(ctx, t.onMedia, res, t.server, t.spec.Name)
 	return convertResult(res, t.server, t.maxOutput), nil
 }
 

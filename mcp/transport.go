@@ -41,7 +41,7 @@ func (c *Client) attempts(ctx context.Context, w *wire) ([]attempt, error) {
 		if grace <= 0 {
 			grace = DefaultTerminateGrace
 		}
-		return []attempt{{"stdio", watched{&sdk.CommandTransport{Command: cmd, TerminateDuration: grace}, w}}}, nil
+		return []attempt{{"stdio", tolerant{watched{&commandTransport{cmd: cmd, grace: grace, reject: c.serverStdoutLine}, w}}}}, nil
 	case cfg.URL != "":
 		hc, err := c.httpClient(ctx, w)
 		if err != nil {
@@ -60,7 +60,7 @@ func (c *Client) attempts(ctx context.Context, w *wire) ([]attempt, error) {
 		}
 		return []attempt{{"streamable HTTP", st}, sse}, nil
 	}
-	return []attempt{{"custom", watched{cfg.Transport, w}}}, nil
+	return []attempt{{"custom", tolerant{watched{cfg.Transport, w}}}}, nil
 }
 
 // httpClient is cfg.HTTPClient with the configured headers added and the

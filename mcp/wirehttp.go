@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"mime"
@@ -42,66 +43,138 @@ func (t wireTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "text/event-stream":
-		resp.Body = &sseTap{ReadCloser: resp.Body, w: t.w}
+		resp.Body = newSSETap(resp.Body, t.w)
 	case "application/json":
 		resp.Body = &jsonTap{ReadCloser: resp.Body, w: t.w}
 	}
 	return resp, nil
 }
 
-// sseTap passes an event stream through and shows the wire each event's
-// data as soon as the reader has seen the whole event.
+// sseTap passes an event stream through an event at a time: it reads
+// one whole event from the server, shows the wire its message, and hands
+// the event to the SDK, with a tool result's unknown content parts
+// described (see describeUnknownContent). Events are read only when the
+// SDK asks for bytes, so the wire sees messages in the server's order, as
+// the SDK reads them.
 type sseTap struct {
 	io.ReadCloser
-	w    *wire
-	line []byte
-	data []byte
+	w       *wire
+	in      *bufio.Reader
+	pending []byte // the current event, not yet read by the SDK
+	err     error  // the body's error, once pending is drained
+}
+
+func newSSETap(body io.ReadCloser, w *wire) *sseTap {
+	return &sseTap{ReadCloser: body, w: w, in: bufio.NewReader(body)}
 }
 
 func (s *sseTap) Read(p []byte) (int, error) {
-	n, err := s.ReadCloser.Read(p)
-	for _, b := range p[:n] {
-		if b != '\n' {
-			s.line = append(s.line, b)
-			continue
+	for len(s.pending) == 0 {
+		if s.err != nil {
+			return 0, s.err
 		}
-		line := bytes.TrimSuffix(s.line, []byte("\r"))
-		s.line = s.line[:0]
-		if len(line) == 0 {
-			if len(s.data) > 0 {
-				if msg, err := jsonrpc.DecodeMessage(s.data); err == nil {
-					s.w.received(msg)
-				}
-			}
-			s.data = s.data[:0]
-			continue
-		}
-		if rest, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-			if len(s.data) > 0 {
-				s.data = append(s.data, '\n')
-			}
-			s.data = append(s.data, bytes.TrimPrefix(rest, []byte(" "))...)
-		}
+		s.pending, s.err = s.nextEvent()
 	}
-	return n, err
+	n := copy(p, s.pending)
+	s.pending = s.pending[n:]
+	return n, nil
 }
 
-// jsonTap passes a JSON body through and shows the wire its message once
-// the body was read to the end.
+// nextEvent reads lines up to and including the blank line that ends an
+// event (or the end of the body), and returns them, rewritten when the
+// event's data is a tool result with unknown content.
+func (s *sseTap) nextEvent() ([]byte, error) {
+	var raw, data []byte
+	hasData := false
+	for {
+		line, err := s.in.ReadBytes('\n')
+		raw = append(raw, line...)
+		text := bytes.TrimRight(line, "\r\n")
+		if rest, ok := bytes.CutPrefix(text, []byte("data:")); ok {
+			if hasData {
+				data = append(data, '\n')
+			}
+			data, hasData = append(data, bytes.TrimPrefix(rest, []byte(" "))...), true
+		}
+		if err != nil || len(text) == 0 && len(line) > 0 {
+			if hasData {
+				raw = s.show(raw, data)
+			}
+			return raw, err
+		}
+	}
+}
+
+// show tells the wire of an event's message and returns the event, its
+// data replaced by the tolerant form of the message when that differs.
+func (s *sseTap) show(event, data []byte) []byte {
+	msg, err := jsonrpc.DecodeMessage(data)
+	if err != nil {
+		return event
+	}
+	s.w.received(msg)
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || len(resp.Result) == 0 {
+		return event
+	}
+	fixed := describeUnknownContent(resp.Result)
+	if bytes.Equal(fixed, resp.Result) {
+		return event
+	}
+	resp.Result = fixed
+	b, err := jsonrpc.EncodeMessage(resp)
+	if err != nil {
+		return event
+	}
+	var out []byte
+	for line := range bytes.Lines(event) {
+		if !bytes.HasPrefix(line, []byte("data:")) {
+			out = append(out, line...)
+		}
+	}
+	// The blank line ending the event stays last.
+	out = bytes.TrimRight(out, "\r\n")
+	if len(out) > 0 {
+		out = append(out, '\n')
+	}
+	out = append(out, "data: "...)
+	out = append(out, b...)
+	return append(out, "\n\n"...)
+}
+
+// jsonTap passes a JSON body through, with a tool result's unknown
+// content parts described, and shows the wire its message once the SDK
+// has read the body to the end.
 type jsonTap struct {
 	io.ReadCloser
 	w    *wire
-	body []byte
+	body *bytes.Reader // nil until the first Read
+	msg  jsonrpc.Message
 }
 
 func (j *jsonTap) Read(p []byte) (int, error) {
-	n, err := j.ReadCloser.Read(p)
-	j.body = append(j.body, p[:n]...)
-	if err == io.EOF {
-		if msg, derr := jsonrpc.DecodeMessage(j.body); derr == nil {
-			j.w.received(msg)
+	if j.body == nil {
+		b, err := io.ReadAll(j.ReadCloser)
+		if err != nil {
+			return 0, err
 		}
-		j.body = nil
+		if msg, derr := jsonrpc.DecodeMessage(b); derr == nil {
+			j.msg = msg
+			if resp, ok := msg.(*jsonrpc.Response); ok && len(resp.Result) > 0 {
+				if fixed := describeUnknownContent(resp.Result); !bytes.Equal(fixed, resp.Result) {
+					resp.Result = fixed
+					if enc, err := jsonrpc.EncodeMessage(resp); err == nil {
+						b = enc
+					}
+				}
+			}
+		}
+		j.body = bytes.NewReader(b)
+	}
+	n, err := j.body.Read(p)
+	if err == io.EOF && j.msg != nil {
+		j.w.received(j.msg)
+		j.msg = nil
 	}
 	return n, err
 }

@@ -50,7 +50,7 @@ func resources(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return toolFailed{}
 	}
 	fmt.Fprintln(stdout, res.Text)
-	return nil
+	return o.client.media.failed()
 }
 
 func prompts(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	neturl "net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -30,6 +32,9 @@ type clientFlags struct {
 	timeout    time.Duration
 	grace      time.Duration
 	verbose    bool
+	mediaDir   string
+	// media is set by serverConfig when -save-media is given.
+	media *mediaSaver
 }
 
 func (c *clientFlags) register(fs *flag.FlagSet) {
@@ -45,6 +50,7 @@ func (c *clientFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.timeout, "timeout", 0, "bound each tool call, e.g. 30s (0: no limit)")
 	fs.DurationVar(&c.grace, "grace", 500*time.Millisecond, "how long a command server may take to exit after its input closes before it is terminated")
 	fs.BoolVar(&c.verbose, "v", false, "log connection events and the server's own log messages to standard error")
+	fs.StringVar(&c.mediaDir, "save-media", "", "write the audio and binary resources of results to this existing directory as media-N.EXT (the output describes them in a line, as the model sees them)")
 }
 
 // multiFlag is a repeatable string flag.
@@ -66,7 +72,7 @@ func (c *clientFlags) serverConfig(fs *flag.FlagSet, stderr io.Writer) (mcp.Serv
 	if sources != 1 {
 		return mcp.ServerConfig{}, errors.New("give the server one way: -url URL, -mcp-config FILE, or a command after --")
 	}
-	cfg := mcp.ServerConfig{Name: "server", URL: c.url, LegacySSE: c.sse}
+	cfg := mcp.ServerConfig{Name: serverName(command, c.url), URL: c.url, LegacySSE: c.sse}
 	if len(command) > 0 {
 		cfg.Command, cfg.Args = command[0], command[1:]
 	}
@@ -115,7 +121,64 @@ func (c *clientFlags) serverConfig(fs *flag.FlagSet, stderr io.Writer) (mcp.Serv
 	if c.verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	if c.mediaDir != "" {
+		if st, err := os.Stat(c.mediaDir); err != nil || !st.IsDir() {
+			return cfg, fmt.Errorf("-save-media %s: not an existing directory", c.mediaDir)
+		}
+		c.media = &mediaSaver{dir: c.mediaDir, stderr: stderr}
+		cfg.OnMedia = c.media.save
+	}
 	return cfg, nil
+}
+
+// launchers run the package or script named by their first argument
+// that is not a flag, which names the server better than they do.
+var launchers = map[string]bool{"npx": true, "bunx": true, "uvx": true, "pnpx": true, "node": true, "python": true,
+	"python3": true, "uv": true, "deno": true, "bun": true, "go": true, "docker": true, "npm": true, "pipx": true}
+
+// serverName names a server given on the command line, for its tools'
+// descriptions and the log: the command ("mcp-server-memory"), the
+// package a launcher runs ("server-memory" for "npx -y
+// @modelcontextprotocol/server-memory@1.0"), or the URL's host; "server"
+// when nothing usable is left.
+func serverName(command []string, url string) string {
+	name := ""
+	switch {
+	case len(command) > 0:
+		name = filepath.Base(command[0])
+		if launchers[strings.TrimSuffix(name, filepath.Ext(name))] {
+			for _, a := range command[1:] {
+				if !strings.HasPrefix(a, "-") && a != "run" && a != "exec" && a != "x" {
+					name = a
+					break
+				}
+			}
+		}
+		if at := strings.LastIndex(name, "@"); at > 0 {
+			name = name[:at] // a version: pkg@1.2
+		}
+		name = path.Base(filepath.ToSlash(name))
+		name = strings.TrimSuffix(name, filepath.Ext(name))
+	case url != "":
+		if u, err := neturl.Parse(url); err == nil {
+			name = u.Hostname()
+		}
+	}
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			return r
+		}
+		return '-'
+	}, name)
+	clean = strings.Trim(clean, "-")
+	if len(clean) > 40 {
+		clean = clean[:40]
+	}
+	if clean == "" {
+		return "server"
+	}
+	return clean
 }
 
 // pick chooses the named server of a config file, or its only one.

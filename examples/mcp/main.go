@@ -6,6 +6,9 @@
 //
 //	go run ./examples/mcp serve -workspace DIR [-http 127.0.0.1:8080] [-allow 'go test,ls']
 //
+// With -http, clients reach it at any path by streamable HTTP, and older
+// clients that speak the legacy HTTP+SSE transport at /sse.
+//
 // Every call passes Tether's safety policy first. Nobody is there to
 // confirm, so confirm-level actions (commands no -allow rule covers,
 // writes to sensitive files, reading secrets) are refused with the
@@ -27,7 +30,9 @@
 // tool; a confirm-level tool runs only with -yes. The result text goes to
 // standard output; a tool error exits with status 1. resources lists a
 // server's resources or reads one; prompts lists its prompts (as slash
-// commands) or fills one.
+// commands) or fills one. Audio and binary resources in a result are
+// described in a line, as the model sees them; -save-media DIR writes
+// their bytes to DIR.
 //
 // A command server gets only HOME, LOGNAME, PATH, SHELL, TERM and USER from
 // this environment, plus -env and the config file's env (-inherit-env
@@ -105,7 +110,7 @@ func newFlagSet(name string, out io.Writer) (*flag.FlagSet, *options) {
 	switch name {
 	case "serve":
 		fs.StringVar(&o.dir, "workspace", "", "workspace directory to serve (required)")
-		fs.StringVar(&o.addr, "http", "", "serve streamable HTTP on this address instead of stdio")
+		fs.StringVar(&o.addr, "http", "", "serve streamable HTTP on this address instead of stdio (legacy HTTP+SSE at /sse)")
 		fs.StringVar(&o.allow, "allow", "", "comma-separated command rules that run without confirmation, e.g. 'go test,npm run test'")
 		fs.BoolVar(&o.noTerm, "no-terminal", false, "leave run_terminal_command out")
 		fs.BoolVar(&o.verbose, "v", false, "log every safety decision to standard error")
@@ -199,7 +204,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errUsage):
 		return 2
 	}
-	fmt.Fprintln(stderr, "mcp:", err)
+	// Errors from package mcp already name it; say "mcp:" once.
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "mcp: ") {
+		msg = "mcp: " + msg
+	}
+	fmt.Fprintln(stderr, msg)
 	return 1
 }
 
@@ -292,18 +302,30 @@ func list(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	width := 0
+	for _, t := range ts {
+		width = max(width, len(t.RemoteName()))
+	}
 	for _, t := range ts {
 		dec, reasons := t.Decision()
-		desc, _, _ := strings.Cut(t.Describe().Description, ". ")
-		fmt.Fprintf(stdout, "%-22s %-8s %s\n", t.RemoteName(), dec, desc)
+		fmt.Fprintf(stdout, "%-*s %-8s %s\n", width, t.RemoteName(), dec, summary(t.Describe().Description))
 		if dec != safety.Allow {
-			fmt.Fprintf(stdout, "%-22s          (%s)\n", "", strings.Join(reasons, "; "))
+			fmt.Fprintf(stdout, "%-*s          (%s)\n", width, "", strings.Join(reasons, "; "))
 		}
 	}
 	for _, err := range c.Skipped() {
 		fmt.Fprintf(stderr, "skipped: %v\n", err)
 	}
 	return nil
+}
+
+// summary is the first sentence of a tool's description, on one line:
+// servers write descriptions of a page or more for models, and list shows
+// one line per tool.
+func summary(desc string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(desc), "\n")
+	first, _, _ = strings.Cut(first, ". ")
+	return strings.TrimSuffix(strings.TrimSpace(first), ".")
 }
 
 func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -343,7 +365,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return toolFailed{}
 	}
 	fmt.Fprintln(stdout, res.Text)
-	return nil
+	return o.client.media.failed()
 }
 
 // loopback reports whether addr (host:port) listens on loopback only.

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"flag"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -194,4 +196,37 @@ func TestResourcesAndPrompts(t *testing.T) {
 	out, errOut, code = runCLI(t, append([]string{"prompts", "-name", "args-prompt", "-arg", "city=Lyon"}, server...)...)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "user: What's weather in Lyon?")
+}
+
+// TestSaveMedia: -save-media writes the binary parts of a result to the
+// directory (the output only describes them), never over an existing
+// file, and refuses a directory that does not exist.
+func TestSaveMedia(t *testing.T) {
+	if _, err := exec.LookPath("mcp-server-everything"); err != nil {
+		t.Skip("mcp-server-everything is not installed; run: npm install -g @modelcontextprotocol/server-everything@2026.8.31")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "media-1.gz"), []byte("kept"), 0o644))
+	server := []string{"--", "mcp-server-everything", "stdio"}
+	out, errOut, code := runCLI(t, append([]string{"call", "-yes", "-save-media", dir, "-tool", "gzip-file-as-resource",
+		"-args", `{"name":"hello.gz","data":"data:text/plain;base64,aGVsbG8=","outputType":"resource"}`}, server...)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "application/gzip, 25 bytes of binary data, not passed to the model")
+	saved := filepath.Join(dir, "media-2.gz")
+	assert.Contains(t, errOut, "saved resource application/gzip (25 bytes) from demo://resource/session/hello.gz to "+saved)
+	zr, err := os.Open(saved)
+	require.NoError(t, err)
+	defer zr.Close()
+	r, err := gzip.NewReader(zr)
+	require.NoError(t, err)
+	plain, err := io.ReadAll(r)
+	require.NoError(t, err)
+	assert.Equal(t, "hello", string(plain))
+	kept, err := os.ReadFile(filepath.Join(dir, "media-1.gz"))
+	require.NoError(t, err)
+	assert.Equal(t, "kept", string(kept), "an existing file is not replaced")
+
+	_, errOut, code = runCLI(t, append([]string{"call", "-save-media", filepath.Join(dir, "none"), "-tool", "echo"}, server...)...)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "-save-media "+filepath.Join(dir, "none")+": not an existing directory")
 }

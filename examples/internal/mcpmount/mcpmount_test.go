@@ -6,11 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tetherdev/tether/examples/internal/mcpmount/mcpmounttest"
+	"github.com/tetherdev/tether/mcp"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -92,5 +94,47 @@ func TestMountErrors(t *testing.T) {
 				t.Errorf("server a still answers after the failed mount: %q", res.Text)
 			}
 		})
+	}
+}
+
+// TestMountReferenceServers mounts the npm reference servers the way
+// editors' config files start them: the knowledge-graph server keeping
+// its file in the workspace through ${workspaceFolder}, beside the
+// sequential-thinking server; both answer through the registry.
+func TestMountReferenceServers(t *testing.T) {
+	const install = "npm install -g @modelcontextprotocol/server-memory@2026.8.31 @modelcontextprotocol/server-sequential-thinking@2026.8.31"
+	for _, bin := range []string{"node", "mcp-server-memory", "mcp-server-sequential-thinking"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Skip(bin + " is not installed; install Node.js, then: " + install)
+		}
+	}
+	root := t.TempDir()
+	file := writeConfig(t, `
+		"memory": {"command": "mcp-server-memory", "env": {"MEMORY_FILE_PATH": "${workspaceFolder}/.memory/graph.jsonl"}},
+		"thinking": {"command": "mcp-server-sequential-thinking", "env": {"DISABLE_THOUGHT_LOGGING": "true"}}`)
+	if err := os.Mkdir(filepath.Join(root, ".memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reg := &tools.Registry{}
+	ctx := context.Background()
+	s, err := Mount(ctx, file, root, reg, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range []struct{ tool, args, want string }{
+		{"memory__create_entities", `{"entities":[{"name":"Tether","entityType":"project","observations":["Go SDK"]}]}`, "Go SDK"},
+		{"memory__search_nodes", `{"query":"Tether"}`, `"entityType": "project"`},
+		{"thinking__sequentialthinking", `{"thought":"Plan","nextThoughtNeeded":false,"thoughtNumber":1,"totalThoughts":1}`, `"thoughtHistoryLength": 1`},
+	} {
+		// Mount leaves judging to the agent; the test approves as it would.
+		res := reg.Execute(mcp.WithApproved(ctx), tools.Call{Name: c.tool, Arguments: json.RawMessage(c.args)})
+		if res.IsError || !strings.Contains(res.Text, c.want) {
+			t.Errorf("%s: %q (error %v), want it to contain %s", c.tool, res.Text, res.IsError, c.want)
+		}
+	}
+	graph, err := os.ReadFile(filepath.Join(root, ".memory", "graph.jsonl"))
+	if err != nil || !strings.Contains(string(graph), "Go SDK") {
+		t.Errorf("the graph is not in the workspace: %q, %v", graph, err)
 	}
 }
