@@ -140,6 +140,11 @@ func (s *Stream) endBlock(end int) {
 		s.skip.end, s.skip.quiet = end, true
 		return
 	}
+	if !k.multiToken() && hypotheticalIntro(s.buf, k.start) {
+		s.failBlock(end, ErrNotACall, "a call introduced as hypothetical or refused, not a call")
+		s.skip.end, s.skip.quiet = end, true
+		return
+	}
 	if k.format == FormatYips {
 		s.envelopes++
 	}

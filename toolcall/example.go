@@ -73,6 +73,9 @@ func (s *Stream) fenceIsExample(fence int) bool {
 // introduces what starts there as an example. Bare JSON that ends the
 // message follows this rule too: "Example: {…}" is not a call.
 func introducedAsExample(b []byte, at int) bool {
+	if hypotheticalIntro(b, at) {
+		return true
+	}
 	// Only the paragraph that introduces it counts.
 	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
 	if i := bytes.LastIndex(before, []byte(fenceMark)); i >= 0 {
@@ -112,3 +115,68 @@ func exampleOnLine(b []byte, at int) bool {
 	}
 	return false
 }
+
+// A call the model introduces as hypothetical or refuses is not a call:
+//
+//	If I could, I would call:
+//	<tool_call>{…}</tool_call>
+//	but I don't have that tool.
+//
+//	I won't run this one:
+//	```json
+//	{…}
+//	```
+//
+// Small models write this when they lack a tool or judge it unsafe, and
+// peers that take every block run it. The cue is a modal or a negation
+// right before a calling verb ("would call", "I'd run", "won't use",
+// "can't execute") in the last clause of the line that introduces the
+// block; a clause before it ("Since I can't run code myself, I'll use
+// the tool:") states a reason, not the call's status, and is ignored.
+
+// hypotheticalModals, followed by a calling verb, mark a call as not
+// made.
+var hypotheticalModals = []string{
+	"would ", "'d ", "could ", "might ", "won't ", "will not ", "wouldn't ",
+	"would not ", "can't ", "cannot ", "couldn't ", "shouldn't ",
+	"should not ", "don't ", "do not ", "never ", "not ",
+}
+
+var callingVerbs = []string{"call", "run", "use", "execute", "invoke"}
+
+// hypotheticalIntro reports whether the line that introduces what starts
+// at offset at (the text before it on its line, or else the last
+// non-blank line before it) says that the call is hypothetical or
+// refused.
+func hypotheticalIntro(b []byte, at int) bool {
+	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
+	line := before[bytes.LastIndexByte(before, '\n')+1:]
+	for i := len(line) - 2; i >= 0; i-- {
+		if bytes.IndexByte([]byte(",;.!?"), line[i]) >= 0 && line[i+1] == ' ' {
+			line = line[i+2:]
+			break
+		}
+	}
+	clause := bytes.ReplaceAll(bytes.ToLower(line), []byte("’"), []byte("'"))
+	for _, m := range hypotheticalModals {
+		for from := 0; ; {
+			k := bytes.Index(clause[from:], []byte(m))
+			if k < 0 {
+				break
+			}
+			k += from + len(m)
+			from = k
+			if m != "'d " && k > len(m) && isLetter(clause[k-len(m)-1]) {
+				continue // the modal starts a word: "knot run" is not "not run"
+			}
+			for _, v := range callingVerbs {
+				if bytes.HasPrefix(clause[k:], []byte(v)) && (k+len(v) == len(clause) || !isLetter(clause[k+len(v)])) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
