@@ -132,7 +132,8 @@
 // example: {…}") stays text too, as does a tag block that its own line
 // introduces as one ("for example <tool_call>…"). A call of any of these
 // forms whose introducing line hedges or refuses it — a modal or a
-// negation right before a calling verb in its last clause ("I would
+// negation right before a calling verb in its last clause, which ends
+// with a colon ("I would
 // call:", "Normally I'd run:", "I won't run this one:") — is text too;
 // an earlier clause ("Since I can't run code myself, I'll use the
 // sandbox:") gives a reason and does not count. Call markup inside a

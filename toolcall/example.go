@@ -131,7 +131,7 @@ func exampleOnLine(b []byte, at int) bool {
 // peers that take every block run it. The cue is a modal or a negation
 // right before a calling verb ("would call", "I'd run", "won't use",
 // "can't execute") in the last clause of the line that introduces the
-// block; a clause before it ("Since I can't run code myself, I'll use
+// block with a colon; a clause before it ("Since I can't run code myself, I'll use
 // the tool:") states a reason, not the call's status, and is ignored.
 
 // hypotheticalModals, followed by a calling verb, mark a call as not
@@ -151,6 +151,9 @@ var callingVerbs = []string{"call", "run", "use", "execute", "invoke"}
 func hypotheticalIntro(b []byte, at int) bool {
 	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
 	line := before[bytes.LastIndexByte(before, '\n')+1:]
+	if len(line) == 0 || line[len(line)-1] != ':' {
+		return false // reasoning that narrates a call ("I would use X.") makes it
+	}
 	for i := len(line) - 2; i >= 0; i-- {
 		if bytes.IndexByte([]byte(",;.!?"), line[i]) >= 0 && line[i+1] == ' ' {
 			line = line[i+2:]
