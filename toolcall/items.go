@@ -259,14 +259,14 @@ func (s *Stream) mistralName(name, id string, at int) {
 	k.nameSent = true
 }
 
-// mistralJoined starts the next call when a tokenizer v11 call is
-// followed by a comma and another name{…} ("[TOOL_CALLS]a{…},b{…}", a slip
+// mistralJoined starts the next call when a named call is followed by a
+// comma and another name{…} or name[ARGS]{…} ("[TOOL_CALLS]a{…},b{…}", a slip
 // of Mistral Small and Nemo, which the template writes with one marker
 // per call). i is the first byte after the comma and blank space.
 func (s *Stream) mistralJoined(i int) (joined, need bool) {
 	k := &s.blk
 	b := s.buf
-	if k.format != FormatMistral || k.name == "" || k.items == 0 || bytes.IndexByte(b[k.itemEnd:i], ',') < 0 {
+	if k.format != FormatMistral || k.name == "" || k.items == 0 || k.joined || bytes.IndexByte(b[k.itemEnd:i], ',') < 0 {
 		return false, false
 	}
 	j := i
@@ -276,7 +276,23 @@ func (s *Stream) mistralJoined(i int) (joined, need bool) {
 	if j == len(b) && !s.eof && j-i < maxNameLen {
 		return false, true
 	}
-	if j == i || j == len(b) || b[j] != '{' {
+	if j == i || j == len(b) {
+		return false, false
+	}
+	if b[j] == '[' {
+		// name[ARGS]{…} or name[CALL_ID]id[ARGS]{…}: mistralPrefix reads it.
+		args, argsPart := hasPrefixOrPartial(b[j:], mistralArgs)
+		id, idPart := hasPrefixOrPartial(b[j:], mistralCallID)
+		if (argsPart || idPart) && !s.eof {
+			return false, true
+		}
+		if !args && !id {
+			return false, false
+		}
+		k.state, s.pos, k.joined = bMistral, i, true
+		return true, false
+	}
+	if b[j] != '{' {
 		return false, false
 	}
 	s.mistralName(string(b[i:j]), "", j)
