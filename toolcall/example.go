@@ -142,7 +142,7 @@ var hypotheticalModals = []string{
 	"should not ", "don't ", "do not ", "never ", "not ",
 }
 
-var callingVerbs = []string{"call", "run", "use", "execute", "invoke"}
+var callingVerbs = []string{"call", "run", "use", "execute", "invoke", "send", "make", "issue", "emit"}
 
 // hypotheticalIntro reports whether the line that introduces what starts
 // at offset at (the text before it on its line, or else the last
