@@ -61,7 +61,8 @@
 //     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
 //     that are JSON other than strings stay JSON). MiniMax-M2's
 //     <minimax:tool_call><invoke name="NAME"><parameter name="KEY">value
-//     </parameter></invoke>… and Step3's <steptml:invoke> items in
+//     </parameter></invoke>… (also in <function_calls>, Anthropic's
+//     prompt-based tool format, which distilled models write) and Step3's <steptml:invoke> items in
 //     <｜tool_calls_begin｜> sections read the same way; either wrapper is
 //     markup only when an item follows it.
 //   - Mistral: [TOOL_CALLS][{…}] (a few bytes of junk before the array
