@@ -54,7 +54,7 @@ func (s *Stream) fenceClose() bool {
 			return false
 		}
 		if example {
-			s.examples++
+			s.noteExample(s.blk.start)
 			// Not a Failure anyone needs to see: the text stays.
 			s.failBlock(end, ErrNotACall, "a fenced example, not a call")
 			s.skip.end, s.skip.quiet = end, true

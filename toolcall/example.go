@@ -150,7 +150,13 @@ var callingVerbs = []string{"call", "run", "use", "execute", "invoke", "send", "
 // refused.
 func hypotheticalIntro(b []byte, at int) bool {
 	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
-	line := before[bytes.LastIndexByte(before, '\n')+1:]
+	nl := bytes.LastIndexByte(before, '\n')
+	line := before[nl+1:]
+	if bytes.HasPrefix(line, []byte(fenceMark)) && nl >= 0 {
+		// at is inside a fence: the line before the fence introduces it.
+		before = bytes.TrimRight(before[:nl], " \t\r\n")
+		line = before[bytes.LastIndexByte(before, '\n')+1:]
+	}
 	if len(line) == 0 || line[len(line)-1] != ':' {
 		return false // reasoning that narrates a call ("I would use X.") makes it
 	}
@@ -183,3 +189,13 @@ func hypotheticalIntro(b []byte, at int) bool {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// noteExample counts a fenced call judged documentation, which makes the
+// fences after it examples too. A hedged or refused call is not
+// documentation: the call after "I won't run rm:" and its fence
+// ("Instead I'll list the files:") is still made.
+func (s *Stream) noteExample(fence int) {
+	if !hypotheticalIntro(s.buf, fence) {
+		s.examples++
+	}
+}
