@@ -269,6 +269,12 @@ func (s *Stream) mistralJoined(i int) (joined, need bool) {
 	if k.format != FormatMistral || k.name == "" || k.items == 0 || k.joined || bytes.IndexByte(b[k.itemEnd:i], ',') < 0 {
 		return false, false
 	}
+	if full, partial := hasPrefixOrPartial(b[i:], mistralTag); partial && !s.eof {
+		return false, true
+	} else if full {
+		k.itemEnd = i // "a{…},[TOOL_CALLS]b{…}": the comma is markup too
+		return false, false
+	}
 	j := i
 	for j < len(b) && j-i < maxNameLen && isNameByte(b[j]) {
 		j++
