@@ -61,7 +61,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		}
 		c.Kind = "tool"
 		c.Format = k.format
-		c.Repaired = k.repaired
+		c.Repaired = c.Repaired || k.repaired
 		c.Arguments = s.ownArgs(c.Arguments)
 		k.calls = append(k.calls, c)
 	}
