@@ -62,7 +62,8 @@
 //     that are JSON other than strings stay JSON). MiniMax-M2's
 //     <minimax:tool_call><invoke name="NAME"><parameter name="KEY">value
 //     </parameter></invoke>… (also in <function_calls>, Anthropic's
-//     prompt-based tool format, which distilled models write) and Step3's <steptml:invoke> items in
+//     prompt-based tool format, which distilled models write) and
+//     Step3's <steptml:invoke> items in
 //     <｜tool_calls_begin｜> sections read the same way; either wrapper is
 //     markup only when an item follows it.
 //   - Mistral: [TOOL_CALLS][{…}] (a few bytes of junk before the array
@@ -134,8 +135,8 @@
 // introduces as one ("for example <tool_call>…"). A call of any of these
 // forms whose introducing line hedges or refuses it — a modal or a
 // negation right before a calling verb in its last clause, which ends
-// with a colon ("I would
-// call:", "Normally I'd run:", "I won't run this one:") — is text too;
+// with a colon ("I would call:", "Normally I'd run:", "I won't run this
+// one:") — is text too, and does not make later fences examples;
 // an earlier clause ("Since I can't run code myself, I'll use the
 // sandbox:") gives a reason and does not count. Call markup inside a
 // sentence is a mention too: a block on one line after prose and

@@ -131,8 +131,10 @@ func exampleOnLine(b []byte, at int) bool {
 // peers that take every block run it. The cue is a modal or a negation
 // right before a calling verb ("would call", "I'd run", "won't use",
 // "can't execute") in the last clause of the line that introduces the
-// block with a colon; a clause before it ("Since I can't run code myself, I'll use
-// the tool:") states a reason, not the call's status, and is ignored.
+// block with a colon; a clause before it ("Since I can't run code
+// myself, I'll use the tool:") states a reason, not the call's status,
+// and is ignored. Without the colon the line narrates a call the model
+// makes ("Okay, I would use get_weather for this.").
 
 // hypotheticalModals, followed by a calling verb, mark a call as not
 // made.
