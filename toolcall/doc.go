@@ -64,7 +64,7 @@
 //     </parameter></invoke>… (also in <function_calls>, Anthropic's
 //     prompt-based tool format, which distilled models write) and
 //     Step3's <steptml:invoke> items in
-//     <｜tool_calls_begin｜> sections read the same way; either wrapper is
+//     <｜tool_calls_begin｜> sections read the same way; each wrapper is
 //     markup only when an item follows it.
 //   - Mistral: [TOOL_CALLS][{…}] (a few bytes of junk before the array
 //     are skipped), [TOOL_CALLS]name[ARGS]{…} (with an optional
