@@ -39,6 +39,7 @@ type block struct {
 	pathSent  int // members already checked for progress events
 	nameSent  bool
 	id        string // [CALL_ID] of a Mistral call
+	joined    bool   // another Mistral v11 call follows the last one after a comma
 	itemEnd   int    // offset just past the last item (and its </function>)
 	trailEnd  int    // bTrail: where the block ends if it is a call
 	par       params
@@ -206,7 +207,7 @@ func (s *Stream) blockItems() (more, done bool) {
 			return true, false
 		}
 	}
-	canTake := k.items == 0 || !k.singleItem()
+	canTake := k.items == 0 || !k.singleItem() || k.joined
 	if canTake && k.open != nil && k.open.items != nil && k.itemName == "" {
 		h, ok, need := parseItemHeader(k.open.items, b, i, s.eof)
 		if need {
@@ -332,6 +333,7 @@ func (s *Stream) blockItems() (more, done bool) {
 			}
 		}
 		k.jm.reset(i)
+		k.joined = false
 		k.state = bValue
 		s.pos = i
 		return true, false
@@ -368,6 +370,12 @@ func (s *Stream) blockItems() (more, done bool) {
 			s.pos = next
 			return true, false
 		}
+	}
+	if joined, need := s.mistralJoined(i); need {
+		s.pos = i
+		return false, false
+	} else if joined {
+		return true, false
 	}
 	if k.items > 0 {
 		s.endBlock(k.itemEnd) // the close tag is missing; prose follows

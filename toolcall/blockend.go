@@ -54,7 +54,7 @@ func (s *Stream) fenceClose() bool {
 			return false
 		}
 		if example {
-			s.examples++
+			s.noteExample(s.blk.start)
 			// Not a Failure anyone needs to see: the text stays.
 			s.failBlock(end, ErrNotACall, "a fenced example, not a call")
 			s.skip.end, s.skip.quiet = end, true
@@ -137,6 +137,11 @@ func (s *Stream) endBlock(end int) {
 	}
 	if mention {
 		s.failBlock(end, ErrNotACall, "a call shown inside a sentence, not a call")
+		s.skip.end, s.skip.quiet = end, true
+		return
+	}
+	if !k.multiToken() && hypotheticalIntro(s.buf, k.start) {
+		s.failBlock(end, ErrNotACall, "a call introduced as hypothetical or refused, not a call")
 		s.skip.end, s.skip.quiet = end, true
 		return
 	}

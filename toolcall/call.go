@@ -137,12 +137,12 @@ func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape
 	s.call.Name = name
 	if argsM != nil {
 		s.explicit = true
-		args, reason := argumentsValue(b, argsM)
+		args, repaired, reason := argumentsValue(b, argsM)
 		if reason != "" {
 			s.err, s.reason = ErrBadArguments, reason
 			return s
 		}
-		s.call.Arguments = args
+		s.call.Arguments, s.call.Repaired = args, repaired
 		return s
 	}
 	// Arguments at the top level: every member but the name and metadata.
@@ -264,37 +264,48 @@ func genericResponse(v []byte, ms []member) (string, bool) {
 	return unquote(v[env.valStart:env.valEnd])
 }
 
-// argumentsValue turns the value of an arguments key into a JSON object.
-func argumentsValue(b []byte, m *member) (json.RawMessage, string) {
+// argumentsValue turns the value of an arguments key into a JSON object;
+// repaired reports that slips in stringified arguments were fixed.
+func argumentsValue(b []byte, m *member) (args json.RawMessage, repaired bool, reason string) {
 	v := b[m.valStart:m.valEnd]
 	switch m.kind {
 	case '{':
-		return v, ""
+		return v, false, ""
 	case 'n':
-		return json.RawMessage("{}"), ""
+		return json.RawMessage("{}"), false, ""
 	case '"':
 		// Stringified arguments: decode once.
 		s, ok := unquote(v)
 		if !ok {
-			return nil, "the arguments string is not a valid JSON string"
+			return nil, false, "the arguments string is not a valid JSON string"
 		}
 		inner := bytes.TrimSpace([]byte(s))
 		if len(inner) == 0 {
-			return json.RawMessage("{}"), ""
+			return json.RawMessage("{}"), false, ""
 		}
 		var jm jsonMachine
 		jm.reset(0)
 		end := jm.run(inner, 0)
 		jm.atEOF(inner)
 		if !jm.done() || inner[0] != '{' || skipSpace(inner, end) != len(inner) {
-			return nil, "the arguments are a string that does not hold a JSON object; write them as a JSON object"
+			return nil, false, "the arguments are a string that does not hold a JSON object; write them as a JSON object"
 		}
-		if jm.rawCtl {
+		rawCtl := jm.rawCtl
+		if jm.slipped {
+			// The slips a call's own JSON may have (a trailing comma,
+			// True/None) are repaired inside the string too, or refused.
+			var ok bool
+			inner = fixSlips(inner)
+			if _, rawCtl, ok = revalidate(inner); !ok {
+				return nil, false, "the arguments string holds invalid JSON that could not be repaired"
+			}
+		}
+		if rawCtl {
 			inner = escapeControl(inner)
 		}
-		return inner, ""
+		return inner, jm.slipped, ""
 	}
-	return nil, "the arguments must be a JSON object, not " + kindName(m.kind)
+	return nil, false, "the arguments must be a JSON object, not " + kindName(m.kind)
 }
 
 func kindName(k byte) string {

@@ -137,7 +137,7 @@ func (s *Stream) candidateCalls(v []byte, ms []member, rawCtl, repaired bool) ([
 		if rawCtl {
 			call.Arguments = escapeControl(call.Arguments)
 		}
-		call.Repaired = rawCtl || repaired
+		call.Repaired = call.Repaired || rawCtl || repaired
 		call.Kind = "tool"
 		call.Format = FormatJSON
 		call.Arguments = s.ownArgs(call.Arguments)

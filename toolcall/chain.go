@@ -71,7 +71,7 @@ func (s *Stream) keepFencedChain(p int) (keep, need bool) {
 	}
 	example, need := s.fencedExampleAt(c.items[0].start, p)
 	if example {
-		s.examples++
+		s.noteExample(c.items[0].start)
 	}
 	if need || example {
 		return false, need

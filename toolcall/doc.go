@@ -61,13 +61,17 @@
 //     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
 //     that are JSON other than strings stay JSON). MiniMax-M2's
 //     <minimax:tool_call><invoke name="NAME"><parameter name="KEY">value
-//     </parameter></invoke>… and Step3's <steptml:invoke> items in
-//     <｜tool_calls_begin｜> sections read the same way; either wrapper is
+//     </parameter></invoke>… (also in <function_calls>, Anthropic's
+//     prompt-based tool format, which distilled models write) and
+//     Step3's <steptml:invoke> items in
+//     <｜tool_calls_begin｜> sections read the same way; each wrapper is
 //     markup only when an item follows it.
 //   - Mistral: [TOOL_CALLS][{…}] (a few bytes of junk before the array
 //     are skipped), [TOOL_CALLS]name[ARGS]{…} (with an optional
 //     [CALL_ID]id) and tokenizer v11's [TOOL_CALLS]name{…}, one marker per
-//     call; a closing [/TOOL_CALLS] is markup.
+//     call or several calls joined by commas (name{…},name{…}); a closing
+//     [/TOOL_CALLS] is markup, also after prose that ends a sentence or
+//     its line ("Done.[/TOOL_CALLS]").
 //   - Llama 3.x: <|python_tag|>{"name", "parameters"} (several separated by
 //     ";"), and bare {"name", "parameters"} JSON. After <|python_tag|>,
 //     the built-in tools' name.call(key="value") is a call too, and plain
@@ -128,7 +132,13 @@
 // documentation and stays text. Bare JSON that ends the
 // message but that its paragraph introduces as an example ("Here is an
 // example: {…}") stays text too, as does a tag block that its own line
-// introduces as one ("for example <tool_call>…"). Call markup inside a
+// introduces as one ("for example <tool_call>…"). A call of any of these
+// forms whose introducing line hedges or refuses it — a modal or a
+// negation right before a calling verb in its last clause, which ends
+// with a colon ("I would call:", "Normally I'd run:", "I won't run this
+// one:") — is text too, and does not make later fences examples;
+// an earlier clause ("Since I can't run code myself, I'll use the
+// sandbox:") gives a reason and does not count. Call markup inside a
 // sentence is a mention too: a block on one line after prose and
 // followed on that line by more prose ("Wrap calls like
 // <tool_call>{…}</tool_call> in your reply."), or in an inline code span;
@@ -159,9 +169,12 @@
 // <|START_THINKING|>…<|END_THINKING|> and Seed-OSS's
 // <seed:think>…</seed:think> are reasoning too.
 //
-// Without StartInThinking, a </think> at the start of a line outside any
-// think block (QwQ and Qwen3 templates open <think> in the prompt) is
-// dropped from Text, and the reasoning before it stays in Text: a stream
+// Without StartInThinking, a </think> outside any think block (QwQ and
+// Qwen3 templates open <think> in the prompt) is dropped from Text where
+// it can only be markup: at the start of a line, after a sentence's end
+// or markup, or ending its line; after a word and before more words
+// ("ends with </think> and then") it is a mention and stays. The
+// reasoning before it stays in Text: a stream
 // has already shown it and never takes text back. End-of-turn tokens
 // rendered as text (<|eot_id|>, <|eom_id|>, <|im_end|>, <|end|>,
 // Command R7B's <|START_RESPONSE|>…, and </s>) are dropped the same way,

@@ -93,7 +93,7 @@ func (s *Stream) readEnvelope(v []byte, rawCtl bool, yips string, repaired bool,
 			seen[c.ID] = true
 		}
 		c.Format = FormatYips
-		c.Repaired = repaired
+		c.Repaired = c.Repaired || repaired
 		out.calls = append(out.calls, c)
 	}
 	lists := []struct{ key, kind string }{{"actions", ""}}
@@ -166,11 +166,11 @@ func (s *Stream) envelopeAction(kind string, raw json.RawMessage) (Call, string)
 		}
 		if r := a[argKey]; argKey != "" {
 			m := member{valStart: 0, valEnd: len(r), kind: jsonKind(r)}
-			args, why := argumentsValue(r, &m)
+			args, repaired, why := argumentsValue(r, &m)
 			if why != "" {
 				return Call{}, why + "; the action was dropped"
 			}
-			c.Arguments = args
+			c.Arguments, c.Repaired = args, repaired
 		} else {
 			// Flattened: every key but the type, id and name.
 			delete(a, "type")

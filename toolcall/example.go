@@ -73,6 +73,9 @@ func (s *Stream) fenceIsExample(fence int) bool {
 // introduces what starts there as an example. Bare JSON that ends the
 // message follows this rule too: "Example: {…}" is not a call.
 func introducedAsExample(b []byte, at int) bool {
+	if hypotheticalIntro(b, at) {
+		return true
+	}
 	// Only the paragraph that introduces it counts.
 	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
 	if i := bytes.LastIndex(before, []byte(fenceMark)); i >= 0 {
@@ -111,4 +114,90 @@ func exampleOnLine(b []byte, at int) bool {
 		}
 	}
 	return false
+}
+
+// A call the model introduces as hypothetical or refuses is not a call:
+//
+//	If I could, I would call:
+//	<tool_call>{…}</tool_call>
+//	but I don't have that tool.
+//
+//	I won't run this one:
+//	```json
+//	{…}
+//	```
+//
+// Small models write this when they lack a tool or judge it unsafe, and
+// peers that take every block run it. The cue is a modal or a negation
+// right before a calling verb ("would call", "I'd run", "won't use",
+// "can't execute") in the last clause of the line that introduces the
+// block with a colon; a clause before it ("Since I can't run code
+// myself, I'll use the tool:") states a reason, not the call's status,
+// and is ignored. Without the colon the line narrates a call the model
+// makes ("Okay, I would use get_weather for this.").
+
+// hypotheticalModals, followed by a calling verb, mark a call as not
+// made.
+var hypotheticalModals = []string{
+	"would ", "'d ", "could ", "might ", "won't ", "will not ", "wouldn't ",
+	"would not ", "can't ", "cannot ", "couldn't ", "shouldn't ",
+	"should not ", "don't ", "do not ", "never ", "not ",
+}
+
+var callingVerbs = []string{"call", "run", "use", "execute", "invoke", "send", "make", "issue", "emit"}
+
+// hypotheticalIntro reports whether the line that introduces what starts
+// at offset at (the text before it on its line, or else the last
+// non-blank line before it) says that the call is hypothetical or
+// refused.
+func hypotheticalIntro(b []byte, at int) bool {
+	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
+	nl := bytes.LastIndexByte(before, '\n')
+	line := before[nl+1:]
+	if bytes.HasPrefix(line, []byte(fenceMark)) && nl >= 0 {
+		// at is inside a fence: the line before the fence introduces it.
+		before = bytes.TrimRight(before[:nl], " \t\r\n")
+		line = before[bytes.LastIndexByte(before, '\n')+1:]
+	}
+	if len(line) == 0 || line[len(line)-1] != ':' {
+		return false // reasoning that narrates a call ("I would use X.") makes it
+	}
+	for i := len(line) - 2; i >= 0; i-- {
+		if bytes.IndexByte([]byte(",;.!?"), line[i]) >= 0 && line[i+1] == ' ' {
+			line = line[i+2:]
+			break
+		}
+	}
+	clause := bytes.ReplaceAll(bytes.ToLower(line), []byte("’"), []byte("'"))
+	for _, m := range hypotheticalModals {
+		for from := 0; ; {
+			k := bytes.Index(clause[from:], []byte(m))
+			if k < 0 {
+				break
+			}
+			k += from + len(m)
+			from = k
+			if m != "'d " && k > len(m) && isLetter(clause[k-len(m)-1]) {
+				continue // the modal starts a word: "knot run" is not "not run"
+			}
+			for _, v := range callingVerbs {
+				if bytes.HasPrefix(clause[k:], []byte(v)) && (k+len(v) == len(clause) || !isLetter(clause[k+len(v)])) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// noteExample counts a fenced call judged documentation, which makes the
+// fences after it examples too. A hedged or refused call is not
+// documentation: the call after "I won't run rm:" and its fence
+// ("Instead I'll list the files:") is still made.
+func (s *Stream) noteExample(fence int) {
+	if !hypotheticalIntro(s.buf, fence) {
+		s.examples++
+	}
 }

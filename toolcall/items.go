@@ -1,5 +1,7 @@
 package toolcall
 
+import "bytes"
+
 // Turning the JSON items of a block into calls, and the parts of a block
 // that come before or during its items: the Mistral name[ARGS] prefix and
 // the progress events (name, path) a UI shows while a call streams.
@@ -59,7 +61,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		}
 		c.Kind = "tool"
 		c.Format = k.format
-		c.Repaired = k.repaired
+		c.Repaired = c.Repaired || k.repaired
 		c.Arguments = s.ownArgs(c.Arguments)
 		k.calls = append(k.calls, c)
 	}
@@ -255,6 +257,53 @@ func (s *Stream) mistralName(name, id string, at int) {
 	k.id = id
 	s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: name})
 	k.nameSent = true
+}
+
+// mistralJoined starts the next call when a named call is followed by a
+// comma and another name{…} or name[ARGS]{…} ("[TOOL_CALLS]a{…},b{…}", a slip
+// of Mistral Small and Nemo, which the template writes with one marker
+// per call). i is the first byte after the comma and blank space.
+func (s *Stream) mistralJoined(i int) (joined, need bool) {
+	k := &s.blk
+	b := s.buf
+	if k.format != FormatMistral || k.name == "" || k.items == 0 || k.joined || bytes.IndexByte(b[k.itemEnd:i], ',') < 0 {
+		return false, false
+	}
+	if full, partial := hasPrefixOrPartial(b[i:], mistralTag); partial && !s.eof {
+		return false, true
+	} else if full {
+		k.itemEnd = i // "a{…},[TOOL_CALLS]b{…}": the comma is markup too
+		return false, false
+	}
+	j := i
+	for j < len(b) && j-i < maxNameLen && isNameByte(b[j]) {
+		j++
+	}
+	if j == len(b) && !s.eof && j-i < maxNameLen {
+		return false, true
+	}
+	if j == i || j == len(b) {
+		return false, false
+	}
+	if b[j] == '[' {
+		// name[ARGS]{…} or name[CALL_ID]id[ARGS]{…}: mistralPrefix reads it.
+		args, argsPart := hasPrefixOrPartial(b[j:], mistralArgs)
+		id, idPart := hasPrefixOrPartial(b[j:], mistralCallID)
+		if (argsPart || idPart) && !s.eof {
+			return false, true
+		}
+		if !args && !id {
+			return false, false
+		}
+		k.state, s.pos, k.joined = bMistral, i, true
+		return true, false
+	}
+	if b[j] != '{' {
+		return false, false
+	}
+	s.mistralName(string(b[i:j]), "", j)
+	k.joined = true
+	return true, false
 }
 
 // mistralJunkLimit bounds the junk skipped between [TOOL_CALLS] and its

@@ -24,6 +24,10 @@ var tagOpeners = []opener{
 	{tag: "<seed:tool_call>", close: "</seed:tool_call>", format: FormatTag, wrap: true},
 	// MiniMax-M2's <invoke name="NAME"><parameter name="KEY">… items.
 	{tag: "<minimax:tool_call>", close: "</minimax:tool_call>", format: FormatTag, xml: minimaxXML},
+	// The same items in <function_calls>: the text tool format of
+	// Anthropic's prompt-based tool use, written by models distilled from
+	// its transcripts.
+	{tag: "<function_calls>", close: "</function_calls>", format: FormatTag, xml: minimaxXML},
 	// Step3's <steptml:invoke name="NAME"> items in framed sections.
 	{tag: "<｜tool_calls_begin｜>", close: "<｜tool_calls_end｜>", format: FormatTag, xml: step3XML},
 	// Special tokens of other families, rendered as text when the

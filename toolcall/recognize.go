@@ -48,9 +48,10 @@ var thinkTags = [...]struct{ open, close string }{
 // render special tokens as text leave them in the output (Llama 3.x
 // <|eom_id|> after a call, Command R7B's <|START_RESPONSE|> framing, a
 // trailing <|im_end|>); they are dropped from Text where they can only be
-// markup (see turnTokenInPlace). A </think> at the start of a line
-// outside any think block is dropped too: the templates of QwQ and Qwen3
-// open <think> in the prompt, so the reply carries only the close. The reasoning before it stays in
+// markup (see turnTokenInPlace). A </think> outside any think block is
+// dropped too where it can only be markup (stray.go): the templates of
+// QwQ and Qwen3 open <think> in the prompt, so the reply carries only the
+// close. The reasoning before it stays in
 // Text, because a stream has already shown it; use StartInThinking to
 // get it as Thinking.
 var turnTokens = []string{
@@ -164,6 +165,10 @@ func (s *Stream) recognize(b []byte, p int, eof bool) rec {
 			}
 			if partial && !eof {
 				return rec{v: vNeed}
+			}
+			switch r := recognizeStrayClose(b, p, eof); r.v {
+			case vNeed, vMarkup:
+				return r
 			}
 		}
 		if f&FormatJSON != 0 && p >= s.noCandUntil {
@@ -284,12 +289,11 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 			}
 			need = need || partial
 		}
-		if atLineStart(b, p) { // a stray close: see turnTokens
-			full, partial := hasPrefixOrPartial(b[p:], thinkClose)
-			if full {
-				return rec{v: vMarkup, end: p + len(thinkClose)}
-			}
-			need = need || partial
+		switch r := recognizeStrayClose(b, p, eof); r.v { // see stray.go
+		case vNeed:
+			need = true
+		case vMarkup:
+			return r
 		}
 		end, partial := recognizeTurnToken(b, p)
 		if end >= 0 {

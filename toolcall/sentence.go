@@ -25,9 +25,7 @@ const maxTrailGap = 64
 // sentence; need when the bytes after end do not decide it yet.
 func (s *Stream) inSentence(start, end int) (mention, need bool) {
 	b, k := s.buf, &s.blk
-	if k.open != nil && (k.open.items != nil || k.open == &harmonyCall) {
-		// Multi-token structures (Kimi, DeepSeek sections, harmony
-		// messages) are not written as a mention.
+	if k.multiToken() {
 		return false, false
 	}
 	if start > 0 && b[start-1] == '`' {
@@ -70,4 +68,11 @@ func (s *Stream) trailStep() bool {
 	}
 	s.endBlock(k.trailEnd)
 	return true
+}
+
+// multiToken reports the structures models do not write as a mention or
+// an aside: Kimi and DeepSeek sections and harmony messages, whose text
+// before the block is another channel's.
+func (k *block) multiToken() bool {
+	return k.open != nil && (k.open.items != nil || k.open == &harmonyCall)
 }
