@@ -255,6 +255,9 @@ func joinWords(ws []word) word {
 		parts = append(parts, w.s)
 	}
 	out.s = strings.Join(parts, " ")
+	if out.dynamic {
+		out.joined = ws
+	}
 	return out
 }
 

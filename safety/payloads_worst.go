@@ -1,0 +1,174 @@
+package safety
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// When a command substitution's output cannot be reconstructed
+// (`eval "$(echo rm -rf ~)"` with the home directory in it, `$(tool rm)
+// -rf ~`, `sh -c "$(cmd)"`), the analysis is unanalysable, and it is also
+// judged as the most dangerous thing it could be: each substituted
+// command printing its own arguments, which is what echo does and how
+// every obfuscation of this kind hides its command. When that reading is
+// critical, so is the line; otherwise it stays high and unanalysable.
+
+// worstText returns the text a word holding command substitutions
+// expands to when every substituted command prints its arguments (see
+// printedWords), or "" when the word has no command substitution.
+func (a *analyzer) worstText(parts []syntax.WordPart) string {
+	var b strings.Builder
+	found := false
+	var walk func([]syntax.WordPart)
+	walk = func(parts []syntax.WordPart) {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(p.Value)
+			case *syntax.SglQuoted:
+				v := p.Value
+				if p.Dollar {
+					v, _, _ = expand.Format(nil, v, nil)
+				}
+				b.WriteString(v)
+			case *syntax.DblQuoted:
+				walk(p.Parts)
+			case *syntax.ParamExp:
+				switch f := a.fallback(p); {
+				case isHome(p):
+					b.WriteString("~")
+				case f != "":
+					b.WriteString(f)
+				default:
+					b.WriteString(a.src(p))
+				}
+			case *syntax.CmdSubst:
+				found = true
+				if text, ok := substitutedText([]syntax.WordPart{p}); ok {
+					b.WriteString(text)
+				} else {
+					b.WriteString(a.printedWords(p.Stmts))
+				}
+			default:
+				b.WriteString(a.src(p))
+			}
+		}
+	}
+	walk(parts)
+	if !found {
+		return ""
+	}
+	return b.String()
+}
+
+// printedWords returns, for the commands of a substitution, the words
+// after each command's name and leading options, one command per line:
+// `echo -n rm -rf "$HOME"` gives "rm -rf ~".
+func (a *analyzer) printedWords(stmts []*syntax.Stmt) string {
+	var lines []string
+	for _, s := range stmts {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			ce, ok := n.(*syntax.CallExpr)
+			if !ok || len(ce.Args) < 2 {
+				return true
+			}
+			var ws []string
+			for _, w := range ce.Args[1:] {
+				jw := a.join(w.Parts, a.src(w))
+				v := jw.s
+				if jw.dynamic {
+					if worst := a.worstOf(jw); worst != "" {
+						v = worst
+					}
+				}
+				if len(ws) == 0 && strings.HasPrefix(v, "-") {
+					continue
+				}
+				ws = append(ws, v)
+			}
+			if len(ws) > 0 {
+				lines = append(lines, strings.Join(ws, " "))
+			}
+			return true
+		})
+	}
+	return strings.Join(lines, "\n")
+}
+
+// worstJoin is the worst text of words joined by spaces: each dynamic
+// word's reconstruction or worst reading, else its text.
+func (a *analyzer) worstJoin(ws []word) string {
+	parts := make([]string, 0, len(ws))
+	for _, w := range ws {
+		if worst := a.worstOf(w); worst != "" {
+			parts = append(parts, worst)
+		} else {
+			parts = append(parts, w.s)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// worstReading judges text, what command idx may run at worst, in an
+// analysis of its own: its commands are not known to run, so they do
+// not join the line's commands, but when running them would be critical
+// the line is critical too.
+func (a *analyzer) worstReading(idx int, text string) {
+	if text == "" || a.depth+1 > maxNesting {
+		return
+	}
+	sub := &analyzer{input: text, res: CommandAnalysis{Input: text}}
+	sub.analyzeScript(text, -1, a.depth+1)
+	r := sub.finish()
+	if r.Severity < SeverityCritical || len(r.Paths) == 0 && !strings.ContainsAny(text, "/~") {
+		// Only a reading that names a path escalates: `eval "$(pyenv
+		// init -)"` is not sysvinit's init, but `rm -rf ~` is what it says.
+		return
+	}
+	why := ""
+	for _, c := range r.Concerns {
+		if c.Severity == SeverityCritical {
+			why = c.Reason
+			break
+		}
+	}
+	a.concern(idx, SeverityCritical, true, "may run "+short(strings.ReplaceAll(text, "\n", "; "))+", text known only at run time, which would be critical: "+why)
+}
+
+// worstOf returns the worst text a dynamic word (a command name, a
+// script) expands to: its reconstruction, the worst reading of its
+// command substitutions, or that of the variable it names; "" when
+// there is none.
+func (a *analyzer) worstOf(w word) string {
+	switch {
+	case !w.dynamic:
+		return ""
+	case w.printed:
+		return w.payload
+	case w.joined != nil:
+		return a.worstJoin(w.joined)
+	}
+	if worst := a.worstText(w.parts); worst != "" {
+		return worst
+	}
+	if v, ok := a.vars[w.param]; ok && w.param != "" {
+		return v
+	}
+	return a.couldVars[w.param]
+}
+
+// setCould records the worst text of a variable assigned value, or
+// forgets what an earlier assignment gave it.
+func (a *analyzer) setCould(name string, value word) {
+	worst := a.worstOf(value)
+	if worst == "" {
+		delete(a.couldVars, name)
+		return
+	}
+	if a.couldVars == nil {
+		a.couldVars = make(map[string]string)
+	}
+	a.couldVars[name] = worst
+}
