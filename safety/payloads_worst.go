@@ -15,9 +15,11 @@ import (
 // every obfuscation of this kind hides its command. When that reading is
 // critical, so is the line; otherwise it stays high and unanalysable.
 
-// worstText returns the text a word holding command substitutions
-// expands to when every substituted command prints its arguments (see
-// printedWords), or "" when the word has no command substitution.
+// worstText returns the text a word holding command or process
+// substitutions expands to when every substituted command prints its
+// arguments (see printedWords), with the values the script gave its
+// variables and the words ${x:-word} falls back to; "" when the word has
+// none of these.
 func (a *analyzer) worstText(parts []syntax.WordPart) string {
 	var b strings.Builder
 	found := false
@@ -36,14 +38,13 @@ func (a *analyzer) worstText(parts []syntax.WordPart) string {
 			case *syntax.DblQuoted:
 				walk(p.Parts)
 			case *syntax.ParamExp:
-				switch f := a.fallback(p); {
-				case isHome(p):
+				if isHome(p) {
 					b.WriteString("~")
-				case f != "":
-					b.WriteString(f)
-				default:
-					b.WriteString(a.src(p))
+					continue
 				}
+				v, known := a.paramValue(p)
+				found = found || known
+				b.WriteString(v)
 			case *syntax.CmdSubst:
 				found = true
 				if text, ok := substitutedText([]syntax.WordPart{p}); ok {
@@ -51,6 +52,10 @@ func (a *analyzer) worstText(parts []syntax.WordPart) string {
 				} else {
 					b.WriteString(a.printedWords(p.Stmts))
 				}
+			case *syntax.ProcSubst:
+				// bash <(echo rm -rf ~) runs what the commands print.
+				found = true
+				b.WriteString(a.printedWords(p.Stmts))
 			default:
 				b.WriteString(a.src(p))
 			}
@@ -61,6 +66,24 @@ func (a *analyzer) worstText(parts []syntax.WordPart) string {
 		return ""
 	}
 	return b.String()
+}
+
+// paramValue returns what a parameter expansion may expand to: the
+// literal or worst value the script gave the variable, or the word
+// ${x:-word} falls back to; otherwise its source text, and known false.
+func (a *analyzer) paramValue(p *syntax.ParamExp) (string, bool) {
+	if p.Param != nil && simpleParam(p) {
+		if v, ok := a.vars[p.Param.Value]; ok {
+			return v, true
+		}
+		if v, ok := a.couldVars[p.Param.Value]; ok {
+			return v, true
+		}
+	}
+	if f := a.fallback(p); f != "" {
+		return f, true
+	}
+	return a.src(p), false
 }
 
 // printedWords returns, for the commands of a substitution, the words
@@ -102,9 +125,13 @@ func (a *analyzer) printedWords(stmts []*syntax.Stmt) string {
 func (a *analyzer) worstJoin(ws []word) string {
 	parts := make([]string, 0, len(ws))
 	for _, w := range ws {
-		if worst := a.worstOf(w); worst != "" {
+		switch worst := a.worstOf(w); {
+		case worst != "":
 			parts = append(parts, worst)
-		} else {
+		case !w.dynamic && strings.ContainsAny(w.s, " \t\n;&|<>()$`\"'\\*?[#"):
+			// A literal word stays one word: "$(echo bash)" -c 'rm -rf ~'.
+			parts = append(parts, shellQuote(w.s))
+		default:
 			parts = append(parts, w.s)
 		}
 	}
@@ -138,9 +165,8 @@ func (a *analyzer) worstReading(idx int, text string) {
 }
 
 // worstOf returns the worst text a dynamic word (a command name, a
-// script) expands to: its reconstruction, the worst reading of its
-// command substitutions, or that of the variable it names; "" when
-// there is none.
+// script) expands to: its reconstruction or worst reading (worstText);
+// "" when there is none.
 func (a *analyzer) worstOf(w word) string {
 	switch {
 	case !w.dynamic:
@@ -150,13 +176,7 @@ func (a *analyzer) worstOf(w word) string {
 	case w.joined != nil:
 		return a.worstJoin(w.joined)
 	}
-	if worst := a.worstText(w.parts); worst != "" {
-		return worst
-	}
-	if v, ok := a.vars[w.param]; ok && w.param != "" {
-		return v
-	}
-	return a.couldVars[w.param]
+	return a.worstText(w.parts)
 }
 
 // setCould records the worst text of a variable assigned value, or

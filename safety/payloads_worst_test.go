@@ -23,6 +23,11 @@ func TestWorstReading(t *testing.T) {
 		{"$(echo rm -rf ~)", SeverityCritical},
 		{"$(tool rm) -rf /", SeverityCritical},
 		{"x=$(tool rm); $x -rf ~", SeverityCritical},
+		{`"$(echo bash)" -c 'rm -rf ~'`, SeverityCritical}, // the quoted script stays one word
+		{"sudo $(echo rm) -rf /", SeverityCritical},
+		{"env $(echo rm) -rf ~", SeverityCritical},
+		{"time $(echo rm) -rf ~", SeverityCritical},
+		{`$(echo r""m) -rf ~`, SeverityCritical},
 		{"$(echo ls) -la", SeverityHigh},
 		{"$(echo rm) notes.txt", SeverityHigh},
 		{"$(which python3) -V", SeverityHigh},
