@@ -26,6 +26,9 @@ func (a *analyzer) worstText(parts []syntax.WordPart) string {
 	var walk func([]syntax.WordPart)
 	walk = func(parts []syntax.WordPart) {
 		for _, p := range parts {
+			if b.Len() > maxWorstText {
+				return
+			}
 			switch p := p.(type) {
 			case *syntax.Lit:
 				b.WriteString(p.Value)
@@ -65,7 +68,20 @@ func (a *analyzer) worstText(parts []syntax.WordPart) string {
 	if !found {
 		return ""
 	}
-	return b.String()
+	return capWorst(b.String())
+}
+
+// maxWorstText bounds a worst reading. Variables built from each other
+// (x="$x$x" thirty times) would otherwise double it at every step; a
+// longer reading is cut, which leaves the line unanalysable (high) at
+// least, never approved.
+const maxWorstText = 4096
+
+func capWorst(s string) string {
+	if len(s) > maxWorstText {
+		return s[:maxWorstText]
+	}
+	return s
 }
 
 // paramValue returns what a parameter expansion may expand to: the
@@ -93,6 +109,13 @@ func (a *analyzer) printedWords(stmts []*syntax.Stmt) string {
 	var lines []string
 	for _, s := range stmts {
 		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				// A nested substitution is read through the word holding
+				// it; walking into it too would repeat the work at every
+				// level of nesting.
+				return false
+			}
 			ce, ok := n.(*syntax.CallExpr)
 			if !ok || len(ce.Args) < 2 {
 				return true
@@ -117,7 +140,7 @@ func (a *analyzer) printedWords(stmts []*syntax.Stmt) string {
 			return true
 		})
 	}
-	return strings.Join(lines, "\n")
+	return capWorst(strings.Join(lines, "\n"))
 }
 
 // worstJoin is the worst text of words joined by spaces: each dynamic
@@ -135,7 +158,7 @@ func (a *analyzer) worstJoin(ws []word) string {
 			parts = append(parts, w.s)
 		}
 	}
-	return strings.Join(parts, " ")
+	return capWorst(strings.Join(parts, " "))
 }
 
 // worstReading judges text, what command idx may run at worst, in an
