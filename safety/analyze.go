@@ -186,9 +186,9 @@ type analyzer struct {
 	// `$x -rf ~` is also judged as `rm -rf ~`. Only a hint: a dynamic
 	// command name stays unanalysable whatever the value.
 	vars map[string]string
-	// couldVars holds, for variables assigned a command substitution
+	// worstVars holds, for variables assigned a command substitution
 	// that cannot be reconstructed, its worst text (see worstText).
-	couldVars map[string]string
+	worstVars map[string]string
 
 	// fetchers counts fetch and decode commands emitted so far, so that
 	// a substitution or pipe stage can tell in O(1) whether it ran one.

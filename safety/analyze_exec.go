@@ -299,10 +299,10 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 				a.vars = make(map[string]string)
 			}
 			a.vars[name] = w.s
-			delete(a.couldVars, name)
+			delete(a.worstVars, name)
 		} else {
 			delete(a.vars, name)
-			a.setCould(name, w)
+			a.setWorstVar(name, w)
 		}
 	}
 	var value word

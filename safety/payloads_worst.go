@@ -92,7 +92,7 @@ func (a *analyzer) paramValue(p *syntax.ParamExp) (string, bool) {
 		if v, ok := a.vars[p.Param.Value]; ok {
 			return v, true
 		}
-		if v, ok := a.couldVars[p.Param.Value]; ok {
+		if v, ok := a.worstVars[p.Param.Value]; ok {
 			return v, true
 		}
 	}
@@ -202,16 +202,16 @@ func (a *analyzer) worstOf(w word) string {
 	return a.worstText(w.parts)
 }
 
-// setCould records the worst text of a variable assigned value, or
+// setWorstVar records the worst text of a variable assigned value, or
 // forgets what an earlier assignment gave it.
-func (a *analyzer) setCould(name string, value word) {
+func (a *analyzer) setWorstVar(name string, value word) {
 	worst := a.worstOf(value)
 	if worst == "" {
-		delete(a.couldVars, name)
+		delete(a.worstVars, name)
 		return
 	}
-	if a.couldVars == nil {
-		a.couldVars = make(map[string]string)
+	if a.worstVars == nil {
+		a.worstVars = make(map[string]string)
 	}
-	a.couldVars[name] = worst
+	a.worstVars[name] = worst
 }
