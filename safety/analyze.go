@@ -48,7 +48,11 @@ import (
 // It fails closed: anything it cannot judge statically — a parse error, a
 // dynamic command name, eval of a variable, ${!x}, ${x@P}, arithmetic over
 // variables, $IFS, raw CR, NUL or U+2028/U+2029/U+0085 outside quotes — is
-// at least high and marks the analysis Unanalyzable. There is no length
+// at least high and marks the analysis Unanalyzable. A command name or a
+// script (eval, sh -c, bash <(…), a here-string) made of a substitution
+// whose output cannot be reconstructed is also judged by its worst
+// reading, each substituted command printing its arguments: critical when
+// that reading is, so `eval "$(echo rm -rf ~)"` is critical. There is no length
 // cap: a long command is analysed completely. Shapes no real command has
 // (nesting beyond 1000 levels, 64 wrappers inside each other, scripts in
 // scripts beyond 12 levels) are unanalysable rather than walked at
@@ -186,6 +190,9 @@ type analyzer struct {
 	// `$x -rf ~` is also judged as `rm -rf ~`. Only a hint: a dynamic
 	// command name stays unanalysable whatever the value.
 	vars map[string]string
+	// worstVars holds, for variables assigned a command substitution
+	// that cannot be reconstructed, its worst text (see worstText).
+	worstVars map[string]string
 
 	// fetchers counts fetch and decode commands emitted so far, so that
 	// a substitution or pipe stage can tell in O(1) whether it ran one.

@@ -110,6 +110,10 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	case name.dynamic:
 		idx := a.emit(ws, parent, NotWrapper)
 		a.unanalyzable(idx, "command name "+name.s+" is only known at run time")
+		if worst := a.worstOf(name); worst != "" {
+			// $(echo rm) -rf ~, x=$(tool rm); $x -rf ~
+			a.worstReading(idx, worst+" "+a.worstJoin(ws[1:]))
+		}
 		if _, ok := a.vars[name.param]; ok && name.param != "" {
 			// x=rm; $x -rf ~ : judge the value the script gave it.
 			a.run(a.substitute(ws), idx, heredoc)
@@ -249,6 +253,7 @@ func (c *call) script(kind WrapperKind, s word) {
 		c.concern(SeverityCritical, true, "runs downloaded or decoded content that cannot be read before it runs: "+s.s)
 	case s.dynamic:
 		c.unanalyzable("runs a script known only at run time: " + s.s)
+		c.a.worstReading(c.idx, c.a.worstOf(s))
 	default:
 		c.a.analyzeScript(s.s, c.idx, c.a.depth+1)
 	}
@@ -294,8 +299,10 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 				a.vars = make(map[string]string)
 			}
 			a.vars[name] = w.s
+			delete(a.worstVars, name)
 		} else {
 			delete(a.vars, name)
+			a.setWorstVar(name, w)
 		}
 	}
 	var value word

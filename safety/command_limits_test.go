@@ -27,6 +27,14 @@ func TestAdversarialShapes(t *testing.T) {
 		{"deep default words", strings.Repeat("${x:-", 3000) + "rm" + strings.Repeat("}", 3000) + " -rf ~", SeverityHigh},
 		{"default words within the bound", strings.Repeat(`"${x:-`, 50) + "rm" + strings.Repeat(`}"`, 50) + " -rf ~", SeverityCritical},
 		{"many secret expansions", "echo" + strings.Repeat(" $TOKEN", n/7), SeverityMedium},
+		// Worst readings of substitutions: linear in nesting, bounded in
+		// size (these shapes once took exponential time).
+		{"doubling variables", "x=$(echo a); " + strings.Repeat(`x="$x$x"; `, 3000) + `eval "$x"`, SeverityHigh},
+		{"nested eval of echo", strings.Repeat(`eval "$(echo `, 300) + "rm -rf ~" + strings.Repeat(`)"`, 300), SeverityHigh},
+		{"nested echo as the command name", strings.Repeat("$(echo ", 900) + "rm" + strings.Repeat(")", 900) + " -rf ~", SeverityCritical},
+		{"nested eval substitutions", strings.Repeat("eval $(", 450) + "rm" + strings.Repeat(")", 450), SeverityHigh},
+		{"nested process substitutions", strings.Repeat("bash <(", 450) + "rm" + strings.Repeat(")", 450), SeverityHigh},
+		{"nested sh -c substitutions", strings.Repeat(`sh -c "$(`, 400) + "rm" + strings.Repeat(`)"`, 400), SeverityHigh},
 	} {
 		a := AnalyzeCommand(tc.cmd)
 		if a.Severity != tc.want {

@@ -247,6 +247,15 @@ func printsEnvironment(c *call) {
 	c.concern(SeverityMedium, false, printsEnvironmentReason(c.base))
 }
 
+// programReadsEnvironment judges a jq or awk program that reads the
+// environment ($ENV, env, ENVIRON): a rule for jq or awk approves
+// filtering files, not printing the host's secrets, so only a rule naming
+// ident covers it.
+func programReadsEnvironment(c *call, ident string) {
+	printsEnvironment(c)
+	c.unvetted(ident, "is read inside the "+c.base+" program and holds the host's secrets")
+}
+
 // printsEnvironmentReason is that concern's text, also for declaration
 // builtins, which are judged outside a call.
 func printsEnvironmentReason(name string) string {

@@ -205,6 +205,13 @@ func vetBuildArgs(c *call, m *optionModel, args []word) {
 		}
 	case pytestModel:
 		pytestOverrides(c, args)
+	case npmModel:
+		for i, w := range args {
+			if w.s == "--" && !w.dynamic {
+				vetPassThrough(c, args[i+1:])
+				break
+			}
+		}
 	}
 }
 

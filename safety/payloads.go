@@ -142,6 +142,7 @@ func stdinScript(c *call) {
 			w := c.a.join(body.Parts, c.a.src(body))
 			if w.dynamic {
 				c.unanalyzable(c.base + " runs a here-document with expansions")
+				c.a.worstReading(c.idx, c.a.worstText(body.Parts)) // bash <<< "$(echo rm -rf ~)"
 				return
 			}
 			c.a.res.Commands[c.idx].Wrapper = Transparent

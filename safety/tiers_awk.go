@@ -122,7 +122,7 @@ func awk(c *call) {
 				c.concern(SeverityHigh, true, "awk program "+why+", which can run commands, load code or write files")
 			}
 			if containsIdent(p.s, "ENVIRON") {
-				printsEnvironment(c)
+				programReadsEnvironment(c, "ENVIRON")
 			}
 		}
 	}

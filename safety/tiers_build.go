@@ -22,6 +22,8 @@ func buildHatches(c *call, b string) {
 				break
 			}
 		}
+	case "mvn", "mvnw", "gradle", "gradlew":
+		jvmBuildHatches(c, b)
 	case "cargo":
 		for _, w := range c.args {
 			if w.s == "--config" || strings.HasPrefix(w.s, "--config=") || w.s == "-Z" || strings.HasPrefix(w.s, "-Zunstable-options") {

@@ -156,6 +156,9 @@ func git(c *call) {
 		} else {
 			c.concern(SeverityMedium, false, "git "+sub.s+" changes the working tree")
 		}
+	case "credential", "credential-store", "credential-cache", "credential-osxkeychain", "credential-libsecret", "credential-manager":
+		// git credential fill prints the stored password for a URL.
+		c.concern(SeverityMedium, true, "git "+sub.s+" reads or stores credentials")
 	case "filter-branch", "filter-repo", "replace", "update-ref", "gc", "prune", "rerere":
 		sev := SeverityMedium
 		if sub.s != "rerere" && (sub.s != "gc" || has(flags, "", "--prune", "--aggressive")) {
@@ -232,12 +235,14 @@ func gitConfig(c *call, flags []string, ops []word) {
 	switch verb {
 	case "get", "list", "get-regexp", "get-urlmatch", "get-color", "get-colorbool":
 		gitConfigFiles(c, files, OpRead)
+		gitCredentialRead(c, flags, ops)
 		return
 	}
 	writing := has(flags, "e", "--edit", "--unset", "--unset-all", "--remove-section", "--rename-section", "--add", "--replace-all") ||
 		verb == "set" || verb == "unset" || verb == "edit" || verb == "rename-section" || verb == "remove-section" || len(ops) >= 2
 	if !writing || has(flags, "l", "--list", "--get", "--get-all", "--get-regexp", "--get-urlmatch") {
 		gitConfigFiles(c, files, OpRead)
+		gitCredentialRead(c, flags, ops)
 		return
 	}
 	gitConfigFiles(c, files, OpWrite)

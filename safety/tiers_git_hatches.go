@@ -97,3 +97,35 @@ func withoutList(flags []string) []string {
 	}
 	return out
 }
+
+// gitCredentialRead flags a git config read of a key that holds a
+// credential: credential.* (helpers and their usernames), an
+// http.<url>.extraheader (actions/checkout keeps the job's token there),
+// keys named like passwords or tokens, and every --get-urlmatch, which
+// resolves exactly the per-URL settings credentials live in. Such a read
+// prints a secret, so the read-only approval does not cover it.
+//
+// Listing the whole configuration (git config -l) and the remotes (git
+// remote -v) stay read-only although a remote URL may embed a token
+// (https://user:token@host/…): they are among the commands agents run
+// most, the token there is the user's own choice of storage, and the
+// file tools judge reading .git/config the same way.
+func gitCredentialRead(c *call, flags []string, ops []word) {
+	if has(flags, "", "--get-urlmatch") || len(ops) > 0 && ops[0].s == "get-urlmatch" {
+		c.concern(SeverityMedium, true, "git config --get-urlmatch prints the settings for a URL, where credentials and auth headers live")
+		return
+	}
+	for _, w := range ops {
+		if k := strings.ToLower(w.s); credentialKey(k) {
+			c.concern(SeverityMedium, true, "git config reads "+w.s+", which holds credentials")
+			return
+		}
+	}
+}
+
+// credentialKey reports a git configuration key (or --get-regexp
+// pattern) that names a credential setting.
+func credentialKey(k string) bool {
+	return strings.HasPrefix(k, "credential") || strings.Contains(k, "extraheader") ||
+		strings.Contains(k, "password") || strings.Contains(k, "token") || strings.Contains(k, "secret")
+}

@@ -96,7 +96,7 @@ func packages(c *call) bool {
 	}
 	switch b {
 	case "npm", "pnpm", "yarn", "bun", "cargo", "pip", "pip3", "pipenv", "poetry", "uv", "gem", "bundle", "composer",
-		"go", "dotnet", "mvn", "gradle", "gradlew", "./gradlew", "mix", "hex", "swift", "deno", "conda", "mamba", "brew",
+		"go", "dotnet", "mvn", "mvnw", "gradle", "gradlew", "./gradlew", "mix", "hex", "swift", "deno", "conda", "mamba", "brew",
 		"apt", "apt-get", "yum", "dnf", "pacman", "apk", "zypper", "port", "nix", "nix-env", "snap", "flatpak", "twine",
 		"vsce", "ovsx", "gh", "docker", "podman", "kubectl", "helm", "terraform", "make", "cmake", "ninja", "meson", "bazel",
 		"pytest", "tox", "nox", "jest", "vitest", "mocha", "tsc", "eslint", "prettier", "rustc", "gcc", "g++", "clang", "javac",

@@ -105,7 +105,7 @@ func readOnlyCmd(c *call, spec string) {
 	if c.base == "jq" {
 		args = jqArgs(c)
 		if jqReadsEnvironment(args) {
-			printsEnvironment(c)
+			programReadsEnvironment(c, "$ENV")
 		}
 	}
 	if names := readFlags[c.base]; names != nil {

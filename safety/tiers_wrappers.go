@@ -180,6 +180,9 @@ func wrapper(c *call) {
 			c.a.analyzeScript(f.payload, c.idx, c.a.depth+1) // source <(echo '…')
 		case f.dynamic:
 			c.unanalyzable(c.base + " of a script known only at run time (" + f.s + ")")
+			if f.pipe {
+				c.a.worstReading(c.idx, c.a.worstOf(f)) // source <(echo rm -rf ~)
+			}
 		case descriptorScript(c, f):
 		case c.a.wasDownloaded(f):
 			c.path(f, OpRead)
@@ -255,6 +258,9 @@ func joinWords(ws []word) word {
 		parts = append(parts, w.s)
 	}
 	out.s = strings.Join(parts, " ")
+	if out.dynamic {
+		out.joined = ws
+	}
 	return out
 }
 
@@ -314,6 +320,9 @@ func shell(c *call) {
 			c.a.analyzeScript(f.payload, c.idx, c.a.depth+1) // bash <(echo '…')
 		case f.dynamic:
 			c.unanalyzable(c.base + " runs a script known only at run time (" + f.s + ")")
+			if f.pipe {
+				c.a.worstReading(c.idx, c.a.worstOf(f)) // bash <(echo rm -rf ~)
+			}
 		case descriptorScript(c, f):
 		case c.a.wasDownloaded(f):
 			c.path(f, OpRead)

@@ -25,7 +25,8 @@ type word struct {
 	// fetched: a command or process substitution in the word runs a
 	// network fetch or decoder, so its text is downloaded content.
 	fetched bool
-	// param names the variable when the word is exactly $name or ${name}.
+	// param names the variable when the word is exactly $name, ${name}
+	// or either in double quotes.
 	param string
 	// fallback is the literal a word that is exactly ${x:-word}, ${x=word},
 	// ${x:+word} or a spelling of those becomes when the operator picks
@@ -41,6 +42,11 @@ type word struct {
 	// printf substituted ($(printf 'x')), when printed reconstructs it.
 	payload string
 	printed bool
+	// parts are a dynamic word's parts, and joined the words a dynamic
+	// word was joined from (see joinWords): what worstOf reads to find
+	// the text it expands to at worst, only when that is needed.
+	parts  []syntax.WordPart
+	joined []word
 }
 
 // maxBraceFields bounds brace expansion: `{1..99999999}` must not allocate
@@ -226,6 +232,9 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 						w.dynamic = true
 						if len(parts) == 1 && len(p.Parts) == 1 {
 							w.fallback = a.fallback(q)
+							if q.Param != nil && simpleParam(q) {
+								w.param = q.Param.Value // "$x"
+							}
 						}
 					}
 				default:
@@ -266,6 +275,7 @@ func (a *analyzer) join(parts []syntax.WordPart, text string) word {
 		w.s = short(text)
 		w.files = a.runtimeFiles(parts)
 		w.payload, w.printed = substitutedText(parts)
+		w.parts = parts
 	} else {
 		w.s = b.String()
 	}
