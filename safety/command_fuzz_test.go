@@ -11,6 +11,13 @@ import (
 // any input: no panic, indices in range, severity the maximum of the
 // concerns, unanalysable at least high, and rules never auto-approving
 // what the analysis forbids.
+//
+//	go test -run XXX -fuzz '^FuzzAnalyzeCommand$' -fuzztime 5m -fuzzminimizetime 5s ./safety
+//
+// The short -fuzzminimizetime matters: the engine minimises every new
+// interesting input for up to a minute by default, re-running the whole
+// analysis on each shortened command, and reports 0 execs/sec meanwhile,
+// which looks like a hang but is not.
 func FuzzAnalyzeCommand(f *testing.F) {
 	for _, c := range loadAnalysisCases(f) {
 		f.Add(c.cmd)
