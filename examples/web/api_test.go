@@ -115,15 +115,7 @@ func TestCheckpointRequestsAreChecked(t *testing.T) {
 	ts := startServer(t, script, map[string]string{"a.txt": "old\n"})
 	session := ts.newSession(t)
 	other := ts.newSession(t)
-	ts.post(t, "/api/prompt", map[string]string{"session": session, "text": "rewrite a.txt"})
-	var cp string
-	ts.events(t, session, func(ev map[string]any) bool {
-		if ev["type"] == "run_finished" {
-			cp, _ = ev["checkpoint_id"].(string)
-			return true
-		}
-		return false
-	})
+	cp := ts.runTurn(t, session, "rewrite a.txt")
 	if cp == "" {
 		t.Fatal("the run made no checkpoint")
 	}

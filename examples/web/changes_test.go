@@ -17,17 +17,7 @@ func TestChangesShowReviewState(t *testing.T) {
 `
 	ts := startServer(t, script, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	session := ts.newSession(t)
-	if code, body := ts.post(t, "/api/prompt", map[string]string{"session": session, "text": "rewrite"}); code != http.StatusAccepted {
-		t.Fatalf("prompt: %d %v", code, body)
-	}
-	var cp string
-	ts.events(t, session, func(ev map[string]any) bool {
-		if ev["type"] == "run_finished" {
-			cp, _ = ev["checkpoint_id"].(string)
-			return true
-		}
-		return false
-	})
+	cp := ts.runTurn(t, session, "rewrite")
 	review := func() (string, int) {
 		t.Helper()
 		resp, err := ts.client.Get(ts.url + "/api/changes?session=" + session)

@@ -29,17 +29,7 @@ func TestFolderFlag(t *testing.T) {
 		o.folders = fl
 	})
 	session := ts.newSession(t)
-	if code, body := ts.post(t, "/api/prompt", map[string]string{"session": session, "text": "edit lib"}); code != http.StatusAccepted {
-		t.Fatalf("prompt: %d %v", code, body)
-	}
-	var cp string
-	ts.events(t, session, func(ev map[string]any) bool {
-		if ev["type"] == "run_finished" {
-			cp, _ = ev["checkpoint_id"].(string)
-			return true
-		}
-		return false
-	})
+	cp := ts.runTurn(t, session, "edit lib")
 	if b, _ := os.ReadFile(util); string(b) != "package lib // edited\n" {
 		t.Fatalf("lib/util.go = %q after the run", b)
 	}

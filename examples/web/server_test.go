@@ -139,3 +139,21 @@ func (ts *testServer) events(t *testing.T, session string, each func(ev map[stri
 	}
 	t.Fatalf("event stream ended before the expected event: %v", sc.Err())
 }
+
+// runTurn sends a prompt, waits for the turn to finish and returns the
+// checkpoint it made ("" if none).
+func (ts *testServer) runTurn(t *testing.T, session, text string) string {
+	t.Helper()
+	if code, body := ts.post(t, "/api/prompt", map[string]string{"session": session, "text": text}); code != http.StatusAccepted {
+		t.Fatalf("prompt %q: %d %v", text, code, body)
+	}
+	var cp string
+	ts.events(t, session, func(ev map[string]any) bool {
+		if ev["type"] == "run_finished" {
+			cp, _ = ev["checkpoint_id"].(string)
+			return true
+		}
+		return false
+	})
+	return cp
+}
