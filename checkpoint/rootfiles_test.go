@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -65,10 +64,4 @@ func (f *rootFiles) WriteFile(name string, data []byte, perm fs.FileMode) (err e
 		return err
 	}
 	return f.root.Rename(tmp, name)
-}
-
-// isTemp recognises the temp files of rootFiles and of safety.Workspace.
-func isTemp(name string) bool {
-	base := filepath.Base(name)
-	return strings.HasPrefix(base, tmpPrefix) || strings.HasPrefix(base, ".tether-") && strings.HasSuffix(base, ".tmp")
 }

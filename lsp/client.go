@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -366,14 +365,6 @@ func (c *Client) kill() {
 	<-c.exited
 	c.stdout.Close()
 	<-c.conn.done
-}
-
-func (c *Client) stderrNote() string {
-	s := bytes.TrimSpace([]byte(c.stderr.String()))
-	if len(s) == 0 {
-		return ""
-	}
-	return "\nserver stderr:\n" + string(s)
 }
 
 // ShutdownTimeout bounds the shutdown request in Close; a server that has

@@ -35,8 +35,6 @@ type byteFinder struct {
 	found  bool // and it does occur at hi
 }
 
-func (f *byteFinder) reset() { *f = byteFinder{} }
-
 // next returns the first offset ≥ pos holding c, or -1. Callers may move
 // backwards (a dropped candidate rescans its span); the remembered
 // interval is only used when pos falls inside it.
