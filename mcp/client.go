@@ -41,12 +41,11 @@ type Client struct {
 	// and a host's own call cannot interleave their unregister/register.
 	registering sync.Mutex
 
-	mu       sync.Mutex
-	skipped  []error
-	roots    []string        // URIs currently offered
-	rootList []*sdk.Root     // the same roots as the server is told them
-	reg      *tools.Registry // where Register put the tools; refreshed on list changes
-	closed   bool
+	mu      sync.Mutex
+	skipped []error
+	roots   []*sdk.Root     // currently offered, as the server is told them
+	reg     *tools.Registry // where Register put the tools; refreshed on list changes
+	closed  bool
 }
 
 // Connect starts or dials the server, performs the MCP handshake and

@@ -16,24 +16,23 @@ import (
 // a directory allow exactly these. Paths must be absolute.
 func (c *Client) SetRoots(dirs ...string) error {
 	roots := make([]*sdk.Root, 0, len(dirs))
-	uris := make([]string, 0, len(dirs))
 	for _, d := range dirs {
 		if !filepath.IsAbs(d) {
 			return fmt.Errorf("%w: server %q: root %q: use an absolute directory path", ErrConfig, c.cfg.Name, d)
 		}
 		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Clean(d))}).String()
 		roots = append(roots, &sdk.Root{URI: u, Name: filepath.Base(d)})
-		uris = append(uris, u)
 	}
+	uris := rootURIs(roots)
 	c.mu.Lock()
-	if slices.Equal(c.roots, uris) {
+	old := rootURIs(c.roots)
+	if slices.Equal(old, uris) {
 		c.mu.Unlock()
 		return nil
 	}
-	old := c.roots
-	c.roots, c.rootList = uris, roots
+	c.roots = roots
 	c.mu.Unlock()
-	// The server is answered from c.rootList (answerRoots), which is
+	// The server is answered from c.roots (answerRoots), which is
 	// already the whole new list: the SDK's own add and remove below only
 	// send the list-changed notifications, and every roots/list they
 	// prompt gets the same final answer. Servers that handle those
@@ -61,7 +60,7 @@ func (c *Client) answerRoots(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		roots := slices.Clone(c.rootList)
+		roots := slices.Clone(c.roots)
 		if roots == nil {
 			roots = []*sdk.Root{} // an empty list, not null
 		}
@@ -73,5 +72,13 @@ func (c *Client) answerRoots(next sdk.MethodHandler) sdk.MethodHandler {
 func (c *Client) Roots() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return slices.Clone(c.roots)
+	return rootURIs(c.roots)
+}
+
+func rootURIs(roots []*sdk.Root) []string {
+	uris := make([]string, len(roots))
+	for i, r := range roots {
+		uris[i] = r.URI
+	}
+	return uris
 }
