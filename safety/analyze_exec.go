@@ -153,7 +153,16 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		}
 		c.concern(SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
 	}
-	classify(c)
+	if full := canonicalArgs(c); full != nil {
+		// Classifiers see abbreviated options spelt in full; option
+		// models index the words as written, so they get those back.
+		written := c.args
+		c.args = full
+		classify(c)
+		c.args = written
+	} else {
+		classify(c)
+	}
 	vetOptions(c)
 	return idx
 }
