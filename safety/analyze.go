@@ -103,6 +103,7 @@ const errInternal = "internal error in the command analyser"
 
 // finish computes the line's severity from its concerns.
 func (a *analyzer) finish() CommandAnalysis {
+	a.pathEffects()
 	a.res.Severity = SeverityNone
 	for _, c := range a.res.Concerns {
 		a.res.Severity = max(a.res.Severity, c.Severity)

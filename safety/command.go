@@ -62,6 +62,9 @@ type Command struct {
 	Severity Severity `json:"severity"`
 	// Dynamic is true when some word is only known at run time.
 	Dynamic bool `json:"dynamic,omitempty"`
+	// Effects lists what the command does in the closed vocabulary of
+	// Effect, each once, in the order found.
+	Effects []Effect `json:"effects,omitempty"`
 
 	// Unvetted lists the options of a command whose options the analyser
 	// models that are unknown or not harmless (code, configuration, system
@@ -144,6 +147,9 @@ type Concern struct {
 	// anything unanalysable, anything critical).
 	NoAutoApprove bool   `json:"no_auto_approve,omitempty"`
 	Reason        string `json:"reason"`
+	// Effect is the effect the concern is about, when it is one of the
+	// vocabulary's; its Severity is then at least Effect.Severity().
+	Effect Effect `json:"effect,omitempty"`
 }
 
 // Reasons returns every concern as a readable sentence naming its

@@ -103,6 +103,10 @@ type rule struct {
 	// assigns are NAME=value words in front of the command
 	// ("NODE_ENV=test npm test"): they cover those assignments.
 	assigns []string
+	// effects are the effects its effect: words name ("*" for all);
+	// bad is set when one names no effect, and the rule matches nothing.
+	effects []Effect
+	bad     error
 }
 
 func parseRules(entries []string) []rule {
@@ -131,7 +135,8 @@ func parseRules(entries []string) []rule {
 				}
 				assigns, toks = append(assigns, toks[0]), toks[1:]
 			}
-			out = append(out, rule{text: r, tokens: toks, assigns: assigns})
+			toks, effects, bad := splitEffects(toks)
+			out = append(out, rule{text: r, tokens: toks, assigns: assigns, effects: effects, bad: bad})
 		}
 	}
 	return out
@@ -140,7 +145,7 @@ func parseRules(entries []string) []rule {
 // match reports whether r covers the words of a command. When base is
 // set the first token may also equal the command's base name.
 func (r rule) match(ws []word, base bool) bool {
-	if len(r.tokens) > len(ws) {
+	if len(r.tokens) > len(ws) || r.bad != nil || len(r.tokens) == 0 && len(r.effects) > 0 {
 		return false
 	}
 	for i, t := range r.tokens {
@@ -179,6 +184,9 @@ func (r rule) tokenIs(i int, t string, w word, base bool) bool {
 //     which means something else. ownAssigns is false for the command a
 //     runner starts (npx, uv run), whose runner carried the assignments.
 func (r rule) matchAllow(c Command, ws []word, ownAssigns bool) bool {
+	if r.bad != nil || len(r.tokens) == 0 && len(r.effects) > 0 {
+		return false // a rule of effect: words alone names no command
+	}
 	if ownAssigns {
 		for _, as := range r.assigns {
 			if !slices.Contains(c.assigns, as) {
@@ -261,19 +269,54 @@ func carried(allowedBy []*rule, c Command, ws []word) (rule, bool) {
 	return rule{}, false
 }
 
-// firstAllow is the first allow rule that names c (see matchAllow).
-func firstAllow(rules []rule, c Command, ws []word) (rule, bool) {
-	for _, r := range rules {
-		if r.matchAllow(c, ws, true) {
+// firstAllow is the first allow rule that names command i of a (see
+// matchAllow) and covers it fully, its options and its effects; failing
+// that, the first that names it, whose shortfall the verdict explains.
+func firstAllow(rules []rule, a CommandAnalysis, i int, ws []word) (rule, bool) {
+	c := a.Commands[i]
+	var first *rule
+	for k, r := range rules {
+		if r.bad != nil || !r.matchAllow(c, ws, true) {
+			continue
+		}
+		if r.covers(c) && r.unnamedEffect(a, i) == "" {
 			return r, true
 		}
+		if first == nil {
+			first = &rules[k]
+		}
+	}
+	if first != nil {
+		return *first, true
 	}
 	return rule{}, false
 }
 
-func firstMatch(rules []rule, ws []word, base bool) (rule, bool) {
+func firstMatch(rules []rule, c Command, ws []word, base bool) (rule, bool) {
 	for _, r := range rules {
-		if r.match(ws, base) || base && r.matchLoose(ws) {
+		if len(r.effects) > 0 {
+			// A rule naming effects matches only commands that have them.
+			if base && r.matchEffects(c, ws) {
+				return r, true
+			}
+			continue
+		}
+		if r.match(ws, base) {
+			return r, true
+		}
+		if !base {
+			continue
+		}
+		if len(r.addedEffects()) > 0 {
+			// Options that add an effect match by that effect, not by
+			// their letters: "git branch -D" denies --delete --force,
+			// not git branch -d.
+			if r.matchEffects(c, ws) {
+				return r, true
+			}
+			continue
+		}
+		if r.matchLoose(ws) {
 			return r, true
 		}
 	}
@@ -287,7 +330,7 @@ func firstMatch(rules []rule, ws []word, base bool) (rule, bool) {
 // cluster matches the same letters spelt apart or in another order (`rm
 // -r -f`, `rm -fr`, `rm --recursive --force` are "rm -rf").
 func (r rule) matchLoose(ws []word) bool {
-	if len(r.tokens) == 0 || len(ws) == 0 || ws[0].dynamic {
+	if len(r.tokens) == 0 || len(ws) == 0 || ws[0].dynamic || r.bad != nil {
 		return false
 	}
 	if t := r.tokens[0]; ws[0].s != t && commandBase(ws[0].s) != strings.ToLower(t) {
@@ -367,6 +410,13 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 	deny, ask, allow := parseRules(r.Deny), parseRules(r.Ask), parseRules(r.Allow)
 	v := CommandVerdict{Severity: a.Severity, Analysis: a, Decision: Confirm}
 	var denied, asked, unmatched []string
+	for _, rs := range [][]rule{deny, ask, allow} {
+		for _, rl := range rs {
+			if rl.bad != nil {
+				unmatched = append(unmatched, fmt.Sprintf("rule %q is invalid, so nothing is approved until it is fixed: %v", rl.text, rl.bad))
+			}
+		}
+	}
 	allowedBy := make([]*rule, len(a.Commands)) // the allow rule each command matched
 	for i, c := range a.Commands {
 		m := RuleMatch{Command: i, Text: c.String()}
@@ -374,16 +424,18 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 		if len(ws) == 0 {
 			ws = []word{{s: c.Name}}
 		}
-		if rl, ok := firstMatch(deny, ws, true); ok {
+		if rl, ok := firstMatch(deny, c, ws, true); ok {
 			m.List, m.Rule = "deny", rl.text
 			denied = append(denied, fmt.Sprintf("%s: denied by rule %q", m.Text, rl.text))
-		} else if rl, ok := firstMatch(ask, ws, true); ok {
+		} else if rl, ok := firstMatch(ask, c, ws, true); ok {
 			m.List, m.Rule = "ask", rl.text
 			asked = append(asked, fmt.Sprintf("%s: needs approval by rule %q", m.Text, rl.text))
-		} else if rl, ok := firstAllow(allow, c, ws); ok && rl.covers(c) {
+		} else if rl, ok := firstAllow(allow, a, i, ws); ok && rl.covers(c) && rl.unnamedEffect(a, i) == "" {
 			m.List, m.Rule = "allow", rl.text
 			allowedBy[i] = &rl
-		} else if outer, carries := carried(allowedBy, c, ws); carries {
+		} else if ok && rl.covers(c) {
+			unmatched = append(unmatched, fmt.Sprintf("%s: rule %q does not name its effect %s (add a rule naming it, e.g. %q)", m.Text, rl.text, rl.unnamedEffect(a, i), rl.text+" effect:"+string(rl.unnamedEffect(a, i))))
+		} else if outer, carries := carried(allowedBy, c, ws); carries && outer.unnamedEffect(a, i) == "" {
 			// npx prettier, uv run pytest: the runner's rule names the tool.
 			m.List, m.Rule = "allow", outer.text
 		} else if ok {

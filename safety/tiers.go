@@ -43,9 +43,14 @@ func classify(c *call) {
 	case "git":
 		git(c)
 
-	// Everything else (tiers_tools.go).
+	// Everything else (tiers_tools.go), and the credential printers of
+	// cloud and cluster CLIs (tiers_credentials.go).
 	default:
 		tools(c)
+		credentials(c)
+		if c.base == "yq" {
+			yqReads(c)
+		}
 	}
 }
 

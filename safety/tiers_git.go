@@ -84,9 +84,9 @@ func git(c *call) {
 		if has(flags, "", "--no-list") {
 			flags = withoutList(flags) // --no-list cancels -l: the operands name a new branch
 		}
-		if has(flags, "dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description", "--force") {
-			if has(flags, "D", "--force") || hasCombo(flags, "d", "f") {
-				c.concern(SeverityHigh, false, "git branch force-deletes or overwrites a branch")
+		if has(flags, "dDmMcCf", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description", "--force") {
+			if has(flags, "DfMC", "--force") {
+				c.effect(EffectDiscardsWork, false, "git branch force-deletes or overwrites a branch")
 			} else {
 				c.concern(SeverityMedium, false, "git branch changes branches")
 			}
@@ -112,47 +112,51 @@ func git(c *call) {
 		if len(ops) == 0 || ops[0].s != "list" && ops[0].s != "show" {
 			sev := SeverityMedium
 			if len(ops) > 0 && (ops[0].s == "drop" || ops[0].s == "clear") {
-				sev = SeverityHigh
+				c.effect(EffectDiscardsWork, false, "git stash "+ops[0].s+" discards stashed work")
+				break
 			}
 			c.concern(sev, false, "git stash changes the working tree or stash")
 		}
 	case "worktree":
-		if len(ops) == 0 || ops[0].s != "list" {
+		if len(ops) > 0 && ops[0].s == "remove" && has(flags, "f", "--force") {
+			c.effect(EffectDiscardsWork, false, "git worktree remove --force discards the worktree's uncommitted changes")
+		} else if len(ops) == 0 || ops[0].s != "list" {
 			c.concern(SeverityMedium, false, "git worktree changes worktrees")
 		}
 	case "reflog":
 		if len(ops) > 0 && (ops[0].s == "expire" || ops[0].s == "delete") {
-			c.concern(SeverityHigh, false, "git reflog "+ops[0].s+" destroys recovery history")
+			c.effect(EffectDiscardsWork, false, "git reflog "+ops[0].s+" destroys recovery history")
 		}
 	case "config":
 		gitConfig(c, flags, ops)
 	case "push":
 		if has(flags, "fd", "--force", "--force-with-lease", "--force-if-includes", "--delete", "--mirror", "--prune") || plusRefspec(ops) {
-			c.concern(SeverityHigh, false, "git push rewrites or deletes remote history")
+			c.effect(EffectRewritesRemote, false, "git push rewrites or deletes remote history")
 		} else {
-			c.concern(SeverityMedium, false, "git push publishes commits")
+			c.effect(EffectNetwork, false, "git push publishes commits")
 		}
 	case "reset":
 		if has(flags, "", "--hard", "--merge", "--keep") {
-			c.concern(SeverityHigh, false, "git reset "+strings.Join(flags, " ")+" discards work")
+			c.effect(EffectDiscardsWork, false, "git reset "+strings.Join(flags, " ")+" discards work")
 		} else {
 			c.concern(SeverityMedium, false, "git reset moves the branch or index")
 		}
 	case "clean":
 		if has(flags, "fxX", "--force") {
-			c.concern(SeverityHigh, false, "git clean deletes untracked files")
+			c.effect(EffectDiscardsWork, false, "git clean deletes untracked files")
 		} else {
 			c.concern(SeverityMedium, false, "git clean")
 		}
 	case "checkout", "restore", "switch":
-		discard := has(flags, "f", "--force", "--discard-changes", "--worktree", "--ours", "--theirs") || sub.s == "restore" && !has(flags, "S", "--staged")
+		discard := has(flags, "f", "--force", "--discard-changes", "--worktree", "--ours", "--theirs") || sub.s == "restore" && !has(flags, "S", "--staged") ||
+			sub.s == "checkout" && has(flags, "B", "") || sub.s == "switch" && has(flags, "C", "--force-create")
 		for idx, w := range rest {
 			if w.s == "--" || w.s == "." || (sub.s == "checkout" && idx > 0 && rest[idx-1].s == "--") {
 				discard = true
 			}
 		}
 		if discard {
-			c.concern(SeverityHigh, false, "git "+sub.s+" discards uncommitted changes")
+			c.effect(EffectDiscardsWork, false, "git "+sub.s+" discards uncommitted changes or resets a branch")
 		} else {
 			c.concern(SeverityMedium, false, "git "+sub.s+" changes the working tree")
 		}

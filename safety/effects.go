@@ -1,0 +1,132 @@
+package safety
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Effect names one kind of thing a command does, in a closed vocabulary.
+// The analysis lists each command's effects (Command.Effects) and ties
+// concerns to them (Concern.Effect); rules can name them ("deny:
+// effect:rewrites-remote", see CommandRules). The vocabulary:
+//
+//	reads               reads a path (from the command's file arguments and options)
+//	writes              writes a path
+//	deletes             deletes files
+//	executes            runs code or another program: inline code that starts a shell,
+//	                    a script from outside the workspace, a helper an option names
+//	network             sends or fetches data over the network
+//	exposes-port        publishes a local port or directory to other machines
+//	rewrites-remote     force-updates or deletes refs of a remote repository
+//	                    (also spelt force-push)
+//	discards-work       throws away uncommitted changes, branches or stashes
+//	prints-credentials  prints a token, password or key (gh auth token,
+//	                    kubectl config view --raw, aws configure export-credentials)
+//	system              changes the state of the machine beyond the workspace
+//
+// An effect sets the least severity of the concern that carries it
+// (Effect.Severity); the scope can raise it (rm -rf ~ deletes, and is
+// critical).
+type Effect string
+
+const (
+	EffectReads             Effect = "reads"
+	EffectWrites            Effect = "writes"
+	EffectDeletes           Effect = "deletes"
+	EffectExecutes          Effect = "executes"
+	EffectNetwork           Effect = "network"
+	EffectExposesPort       Effect = "exposes-port"
+	EffectRewritesRemote    Effect = "rewrites-remote"
+	EffectDiscardsWork      Effect = "discards-work"
+	EffectPrintsCredentials Effect = "prints-credentials"
+	EffectSystem            Effect = "system"
+)
+
+// effectSeverity is the least severity of each effect.
+var effectSeverity = map[Effect]Severity{
+	EffectReads:             SeverityNone,
+	EffectWrites:            SeverityMedium,
+	EffectDeletes:           SeverityMedium,
+	EffectExecutes:          SeverityMedium,
+	EffectNetwork:           SeverityMedium,
+	EffectExposesPort:       SeverityHigh,
+	EffectRewritesRemote:    SeverityHigh,
+	EffectDiscardsWork:      SeverityHigh,
+	EffectPrintsCredentials: SeverityHigh,
+	EffectSystem:            SeverityHigh,
+}
+
+// effectAliases are other spellings rules may use.
+var effectAliases = map[string]Effect{"force-push": EffectRewritesRemote}
+
+// Severity is the least severity of a command with effect e.
+func (e Effect) Severity() Severity { return effectSeverity[e] }
+
+// ParseEffect returns the effect a rule names ("force-push" is
+// rewrites-remote), or an error listing the vocabulary.
+func ParseEffect(name string) (Effect, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if e, ok := effectAliases[n]; ok {
+		return e, nil
+	}
+	if _, ok := effectSeverity[Effect(n)]; ok {
+		return Effect(n), nil
+	}
+	var known []string
+	for e := range effectSeverity {
+		known = append(known, string(e))
+	}
+	slices.Sort(known)
+	return "", fmt.Errorf("safety: unknown effect %q (want one of %s, or force-push)", name, strings.Join(known, ", "))
+}
+
+// effect records that c has effect e, with a concern whose severity is
+// the effect's own.
+func (c *call) effect(e Effect, noAuto bool, reason string) {
+	c.effectAt(e, e.Severity(), noAuto, reason)
+}
+
+// effectAt records effect e with a concern of severity sev, which the
+// scope may raise above the effect's own (never below it).
+func (c *call) effectAt(e Effect, sev Severity, noAuto bool, reason string) {
+	sev = max(sev, e.Severity())
+	c.a.res.Concerns = append(c.a.res.Concerns, Concern{Command: c.idx, Severity: sev, NoAutoApprove: noAuto, Reason: reason, Effect: e})
+	cmd := &c.a.res.Commands[c.idx]
+	cmd.Severity = max(cmd.Severity, sev)
+	cmd.addEffect(e)
+}
+
+// addEffect lists e once.
+func (c *Command) addEffect(e Effect) {
+	if !slices.Contains(c.Effects, e) {
+		c.Effects = append(c.Effects, e)
+	}
+}
+
+// pathEffects lists the reads and writes of the paths each command names.
+func (a *analyzer) pathEffects() {
+	for _, p := range a.res.Paths {
+		if p.Command < 0 || p.Command >= len(a.res.Commands) {
+			continue
+		}
+		switch p.Op {
+		case OpRead:
+			a.res.Commands[p.Command].addEffect(EffectReads)
+		case OpWrite:
+			a.res.Commands[p.Command].addEffect(EffectWrites)
+		}
+	}
+}
+
+// highEffects returns the effects of command i that concerns rate high or
+// above.
+func (a CommandAnalysis) highEffects(i int) []Effect {
+	var out []Effect
+	for _, c := range a.Concerns {
+		if c.Command == i && c.Effect != "" && c.Severity >= SeverityHigh && !slices.Contains(out, c.Effect) {
+			out = append(out, c.Effect)
+		}
+	}
+	return out
+}
