@@ -104,8 +104,12 @@ func (s *Sensitivity) Match(p string) SensitivityMatch {
 			for i := range builtinRules {
 				r := &builtinRules[i]
 				if (floor.Pattern == "" || r.secret) && r.matches(sp, comps) {
-					floor = SensitivityMatch{Sensitive: true, Secret: r.secret, Pattern: r.src, Builtin: true}
-					if r.secret {
+					secret := r.secret && !publishedCopy(r, sp, comps)
+					if !secret && floor.Pattern != "" {
+						continue
+					}
+					floor = SensitivityMatch{Sensitive: true, Secret: secret, Pattern: r.src, Builtin: true}
+					if secret {
 						break
 					}
 				}
@@ -303,4 +307,25 @@ func (r *compiledRule) matches(sp string, comps []string) bool {
 		}
 	}
 	return false
+}
+
+// publishedCopy reports a file that a secret-name rule matches by its own
+// name but that is published on purpose: a committed template of a secret
+// file (.env.example, .env.sample, .env.template, .env.dist, secrets.yml.example)
+// or a public key (id_ed25519.pub, deploy.pem.pub). Reading it needs no
+// approval; changing it still does. A secret directory around it (.ssh,
+// .aws) keeps it secret.
+func publishedCopy(r *compiledRule, sp string, comps []string) bool {
+	name := comps[len(comps)-1]
+	ext := name[strings.LastIndexByte(name, '.')+1:]
+	switch ext {
+	case "example", "sample", "template", "dist", "tmpl", "pub":
+	default:
+		return false
+	}
+	if len(comps) == 1 {
+		return true
+	}
+	parent := comps[:len(comps)-1]
+	return !r.matches(strings.Join(parent, "/"), parent)
 }

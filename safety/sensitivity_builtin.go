@@ -32,7 +32,16 @@ var builtinSecrets = []string{
 	".huggingface/token", ".cache/huggingface/token", ".config/stripe", ".ngrok2", ".config/ngrok",
 	".sentryclirc", ".password-store", ".local/share/keyrings", ".claude/.credentials.json", ".codex/auth.json",
 	"master.key", "secrets.yml", "secrets.yaml", "*.ppk", "*.p8", "*.keytab", "*.ovpn", "*.kdb",
+	// Container registry logins of podman, buildah and skopeo
+	// (containers-auth.json(5)), Bundler's and Poetry's stored
+	// credentials, flyctl's token, Gemini CLI's and GitHub Copilot's
+	// OAuth tokens, Streamlit's secrets file, Google OAuth client secrets,
+	// and the suffix and JSON spellings of secret files.
+	"containers/auth.json", ".bundle/config", "pypoetry/auth.toml", ".fly/config.yml", ".gemini/oauth_creds.json",
+	"github-copilot/hosts.json", "github-copilot/apps.json", "secrets.toml", "secrets.json", "secrets.yml",
+	"client_secret*.json", "credentials.yml", "credentials.yaml", "credentials.toml", ".secrets",
 	// Shell and REPL histories hold the tokens people typed.
+	".irb_history", ".pry_history", ".php_history", ".rhistory", ".scala_history", ".ghci_history",
 	".bash_history", ".zsh_history", ".sh_history", ".history", "fish_history", ".python_history",
 	".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".rediscli_history", ".lesshst",
 }
@@ -50,8 +59,24 @@ var builtinSensitive = []string{
 	// Emacs evaluates .dir-locals.el.
 	".vscode", ".idea", "*.code-workspace", ".devcontainer", ".zed", ".exrc", ".nvimrc", ".nvim.lua",
 	".vimrc", ".gvimrc", ".dir-locals.el", ".tmux.conf",
-	// Hook managers.
-	".husky", ".pre-commit-config.yaml", "lefthook.yml",
+	// Hook managers (lefthook reads lefthook.yml, .lefthook.yml and their
+	// .yaml, .json and .toml spellings; lint-staged and simple-git-hooks
+	// run the commands their configuration names on every commit).
+	".husky", ".pre-commit-config.yaml", "lefthook.*", ".lefthook.*", "lefthook-local.*", ".lefthook-local.*",
+	".lintstagedrc*", "lint-staged.config.*", ".simple-git-hooks*", "simple-git-hooks.*", ".overcommit.yml",
+	".githooks",
+	// Dev containers: .devcontainer.json at the root (containers.dev).
+	".devcontainer.json",
+	// REPL and debugger start-up files run code when the tool starts here.
+	".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".psqlrc", ".sqliterc", ".gdbinit", ".lldbinit", ".rprofile",
+	".ghci", ".erlang", ".iex.exs",
+	// A virtualenv's .pth files: site runs their import lines at every
+	// interpreter start (Python's site module).
+	"site-packages/*.pth",
+	// Other agents' MCP and rule configurations (Amazon Q, Kiro, opencode,
+	// Windsurf, Cline, Kilo Code, Augment, Junie, Goose).
+	".amazonq", ".kiro", "opencode.json", "opencode.jsonc", ".opencode", ".windsurf", ".clinerules",
+	"cline_mcp_settings.json", ".kilocode", ".augment", ".junie", ".goose", "mcp.json", "mcp_config.json",
 	// Agent configuration, this one's included: instructions and tool
 	// permissions an agent must not grant itself.
 	".claude", ".cursor", ".codex", ".gemini", ".agents", ".mcp.json",
@@ -77,7 +102,10 @@ var builtinSensitive = []string{
 	// CI pipelines run with the repository's secrets.
 	".github/workflows", ".github/actions", ".gitlab-ci.yml", ".circleci",
 	".travis.yml", ".buildkite", "jenkinsfile", "azure-pipelines.yml",
-	"bitbucket-pipelines.yml",
+	"bitbucket-pipelines.yml", ".woodpecker.yml", ".woodpecker.yaml", ".woodpecker", ".drone.yml", ".drone.yaml",
+	".forgejo", ".gitea", ".cirrus.yml", ".cirrus.star", "appveyor.yml", ".appveyor.yml", "cloudbuild.yaml",
+	"cloudbuild.yml", "cloudbuild.json", ".gitlab", "codemagic.yaml", "bitrise.yml", ".semaphore", "buildspec.yml",
+	".azure-pipelines", "wercker.yml", ".teamcity", "dagger.json", "earthfile",
 }
 
 // builtinRules is the compiled floor, secrets first so that Match can stop
