@@ -154,16 +154,22 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		c.concern(SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
 	}
 	if full := canonicalArgs(c); full != nil {
-		// Classifiers see abbreviated options spelt in full; option
-		// models index the words as written, so they get those back.
+		// Classifiers see abbreviated options spelt in full. Option
+		// models index the words as written, so they see the full
+		// spellings only when no abbreviation was ambiguous (which
+		// keeps the count of words).
 		written := c.args
 		c.args = full
 		classify(c)
+		if len(full) != len(written) {
+			c.args = written
+		}
+		vetOptions(c)
 		c.args = written
 	} else {
 		classify(c)
+		vetOptions(c)
 	}
-	vetOptions(c)
 	return idx
 }
 

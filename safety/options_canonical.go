@@ -69,12 +69,19 @@ func canonicalArgs(c *call) []word {
 		}
 		out = append(out, c.args[done:i]...)
 		done = i + 1
+		// An ambiguous abbreviation without "=" may take the next word
+		// as its value under any of its readings: each reading gets it.
+		var next []word
+		if len(full) > 1 && !eq && i+1 < len(c.args) && !strings.HasPrefix(c.args[i+1].s, "-") {
+			next, done = c.args[i+1:i+2], i+2
+		}
 		for _, f := range full {
 			s := "--" + f
 			if eq {
 				s += "=" + val
 			}
 			out = append(out, word{s: s, quoted: w.quoted})
+			out = append(out, next...)
 		}
 	}
 	if out == nil {

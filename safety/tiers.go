@@ -43,6 +43,9 @@ func classify(c *call) {
 	case "git":
 		git(c)
 
+	case "fc":
+		historyReplay(c)
+
 	// Everything else (tiers_tools.go), and the credential printers of
 	// cloud and cluster CLIs (tiers_credentials.go).
 	default:
@@ -52,6 +55,7 @@ func classify(c *call) {
 			yqReads(c)
 		}
 	}
+	families(c) // tiers_families.go
 }
 
 // opts splits args into flags and operands. Flags stop at "--" or at the

@@ -33,6 +33,7 @@ func network(c *call) bool {
 		for _, v := range valuesOf(c.args, "-T", "--upload-file") {
 			c.path(v, OpRead)
 		}
+		curlFileForms(c)
 		for _, v := range valuesOf(c.args, "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header") {
 			if v.s != "-" {
 				c.path(v, OpWrite)
@@ -156,4 +157,38 @@ func urlOperands(args []word) []word {
 		out = append(out, word{s: name})
 	}
 	return out
+}
+
+// curlFileForms records the files and environment variables curl reads
+// through its "@" forms (curl(1)): -H @file reads headers from a file,
+// --data-urlencode and --url-query take name@file, and --variable (curl
+// 8.3) sets a variable from name@file or imports the environment
+// variable %NAME, which any --expand-* option then sends.
+func curlFileForms(c *call) {
+	for _, v := range valuesOf(c.args, "-H", "--header", "--proxy-header") {
+		if f, ok := strings.CutPrefix(v.s, "@"); ok && f != "" && f != "-" {
+			c.path(word{s: f}, OpRead)
+			c.concern(SeverityHigh, false, "curl -H "+v.s+" sends headers read from a file")
+		}
+	}
+	for _, v := range valuesOf(c.args, "--data-urlencode", "--url-query") {
+		if name, f, ok := strings.Cut(v.s, "@"); ok && !strings.Contains(name, "=") && f != "" && f != "-" {
+			c.path(word{s: f}, OpRead)
+			c.concern(SeverityHigh, false, "curl sends the content of "+f)
+		}
+	}
+	for _, v := range valuesOf(c.args, "--variable", "--expand-variable") {
+		name := v.s
+		if i := strings.IndexAny(name, "=@"); i >= 0 {
+			if name[i] == '@' && name[i+1:] != "" && name[i+1:] != "-" {
+				c.path(word{s: name[i+1:]}, OpRead)
+				c.concern(SeverityHigh, false, "curl --variable reads "+name[i+1:]+" for --expand-* options to send")
+			}
+			name = name[:i]
+		}
+		if env, ok := strings.CutPrefix(name, "%"); ok {
+			c.concern(SeverityHigh, false, "curl --variable imports the environment variable "+env+", which --expand-* options send")
+			c.unvetted(v.s, "imports an environment variable, which holds the host's secrets")
+		}
+	}
 }

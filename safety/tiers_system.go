@@ -241,6 +241,11 @@ func interpreter(c *call) bool {
 	flags, ops := opts(c.args, inline+" -m -W -X", true)
 	for _, f := range flags {
 		if hasWord(inline, f) || clusterRunsInline(b, f) {
+			for _, w := range c.args {
+				if !strings.HasPrefix(w.s, "-") && inlineShell(c, w) {
+					break
+				}
+			}
 			c.concern(SeverityMedium, false, b+" "+f+" runs inline code")
 			c.unvetted(f, "runs inline code, which no rule for "+b+" alone covers")
 			return true
@@ -263,6 +268,7 @@ func interpreter(c *call) bool {
 			c.concern(SeverityCritical, true, b+" runs "+ops[0].s+", downloaded earlier in this command")
 		default:
 			c.path(ops[0], OpRead)
+			outsideScript(c, ops[0])
 			c.concern(SeverityMedium, false, b+" runs the script "+ops[0].s)
 		}
 		return true

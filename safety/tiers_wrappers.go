@@ -189,6 +189,7 @@ func wrapper(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
+			outsideScript(c, f)
 			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s+" in the current shell")
 		}
 	case "npx", "pnpx", "bunx", "uvx", "pipx":
@@ -329,6 +330,7 @@ func shell(c *call) {
 			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
+			outsideScript(c, f)
 			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s)
 		}
 	default:
