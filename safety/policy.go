@@ -179,6 +179,7 @@ func (p *Policy) assessFiles(s *signals, as *Assessment, a Action) {
 		}
 		s.add(d, pc.Reason)
 		p.hardLinkedSecret(s, pc, po.Op, "")
+		p.linkedOutside(s, pc, po.Op, "")
 	}
 }
 
@@ -264,6 +265,7 @@ func (p *Policy) commandPath(s *signals, as *Assessment, an CommandAnalysis, pa 
 		s.add(Confirm, fmt.Sprintf("%s %s %s: %s", who, accessVerb(pa.Op), pa.Path, pc.Reason))
 	}
 	p.hardLinkedSecret(s, pc, pa.Op, who+" ")
+	p.linkedOutside(s, pc, pa.Op, who+" ")
 }
 
 // runtimeArg stands in for an argument whose value is known only at run
