@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -52,8 +53,37 @@ func harmlessAssignment(name string, value word) bool {
 		return pagerValues[value.s]
 	case "GOFLAGS":
 		return harmlessGoFlags(value.s)
+	case "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB":
+		// A source path in the workspace loads the workspace's own
+		// code, which the command runs anyway (PYTHONPATH=src pytest).
+		return workspacePathList(value.s)
+	case "RUSTUP_TOOLCHAIN", "GOTOOLCHAIN":
+		// A release channel or version picks an official toolchain; a
+		// path would run binaries from anywhere (RUSTUP_TOOLCHAIN=/tmp/x).
+		return toolchainName.MatchString(value.s)
 	}
 	return false
+}
+
+// toolchainName matches a toolchain named by channel or version:
+// stable, nightly-2024-05-01, 1.78.0, go1.22.3, local, auto,
+// go1.22.3+auto.
+var toolchainName = regexp.MustCompile(`^(stable|beta|nightly|local|auto|path|default|(go)?[0-9][0-9.]*(rc[0-9]+)?)(-[0-9]{4}-[0-9]{2}-[0-9]{2})?(\+(auto|path))?$`)
+
+// workspacePathList reports a ":"-separated list of relative paths that
+// stay in the workspace (src, ./lib:tests), none empty (an empty entry
+// means the current directory to some loaders, which is the workspace
+// too, but "" alone is suspicious enough to ask).
+func workspacePathList(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, p := range strings.Split(v, ":") {
+		if p == "" || outsideWorkspace(p) || strings.ContainsAny(p, "$`*?[~") {
+			return false
+		}
+	}
+	return true
 }
 
 // harmlessGoFlags reports GOFLAGS whose every flag the go test model

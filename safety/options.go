@@ -368,6 +368,9 @@ func (m *optionModel) judge(c *call, u optionUse) {
 			c.script(Opaque, u.value)
 		}
 	case optCode:
+		if m == pytestModel && u.has && !u.value.dynamic && strings.HasPrefix(u.value.s, "no:") {
+			return // pytest -p no:NAME disables a plugin: it loads nothing
+		}
 		c.concern(SeverityMedium, false, c.base+" "+u.name+" runs inline code")
 		c.unvetted(u.text, "runs inline code, which no rule for "+c.base+" alone covers")
 	case optUnsafe:

@@ -76,8 +76,8 @@ var (
 		dirs("--rootdir", "--confcutdir"),
 		writes("--junitxml", "--junit-xml", "--basetemp", "--result-log", "--log-file", "--html", "--resultlog"),
 		configs("-c", "--config-file"),
-		// -p NAME imports a plugin module (even -p no:NAME is refused:
-		// one kind per option).
+		// -p NAME imports a plugin module; -p no:NAME disables one and is
+		// harmless (see optionModel.judge).
 		code("-p"),
 	)
 	npmModel = model(
@@ -98,7 +98,7 @@ var (
 		dangerous("-g", "--global", "--location=global"),
 	)
 	cargoModel = model(
-		flags("--release", "-r", "--all-features", "--no-default-features", "--workspace", "--all", "--all-targets",
+		flags("--release", "-r", "--all-features", "--no-default-features", "--no-deps", "--document-private-items", "--workspace", "--all", "--all-targets",
 			"--lib", "--bins", "--tests", "--benches", "--examples", "--offline", "--locked", "--frozen", "-q", "-v",
 			"-vv", "--quiet", "--verbose", "--no-run", "--no-fail-fast", "--doc", "--keep-going", "--future-incompat-report",
 			"--timings", "--ignore-rust-version", "--unit-graph", "--check", "--fix", "--allow-dirty", "--allow-staged",

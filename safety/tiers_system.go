@@ -146,8 +146,8 @@ func packages(c *call) bool {
 		c.concern(sev, false, b+" "+sub)
 	case b == "apt" || b == "apt-get" || b == "yum" || b == "dnf" || b == "pacman" || b == "apk" || b == "zypper" || b == "snap" || b == "port":
 		c.concern(SeverityHigh, false, b+" changes system packages")
-	case isNoneSub(b, sub):
-		// --version, list, outdated…: inspection.
+	case isNoneSub(b, sub), settingsQuery(b, sub, flags, ops):
+		// --version, list, outdated…, go env GOPATH: inspection.
 	default:
 		what := "builds, tests or installs"
 		if sub == "install" || sub == "add" || sub == "i" || sub == "ci" || sub == "get" || sub == "sync" {
@@ -363,3 +363,22 @@ func system(c *call) bool {
 // urlOperands returns, for each URL operand, the file name a download
 // saved under the URL's name gets: the last path segment, or
 // index.html for a bare host.
+
+// settingsQuery reports a read-only query of a build tool's own settings:
+// go env (without -w or -u), npm/pnpm/yarn config get and list, cargo
+// metadata. A setting that holds a credential is judged by the
+// credential printers (tiers_credentials.go).
+func settingsQuery(b, sub string, flags []string, ops []word) bool {
+	switch {
+	case b == "go" && sub == "env":
+		return !has(flags, "wu")
+	case (b == "npm" || b == "pnpm" || b == "yarn") && sub == "config" && len(ops) > 1:
+		switch ops[1].s {
+		case "get", "list", "ls":
+			return true
+		}
+	case b == "cargo" && sub == "metadata":
+		return true
+	}
+	return false
+}

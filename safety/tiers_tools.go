@@ -85,7 +85,12 @@ func unknownOperands(c *call) {
 			continue // URLs, NAME=value, odd words
 		}
 		c.path(word{s: s, glob: w.glob}, OpRead)
-		c.path(word{s: s, glob: w.glob}, OpWrite)
+		if cleanPath(s) != "." {
+			// A tool given "." (ruff check ., black .) works on the
+			// files under it; it cannot replace the workspace root,
+			// which is what a write of "." would mean.
+			c.path(word{s: s, glob: w.glob}, OpWrite)
+		}
 	}
 }
 

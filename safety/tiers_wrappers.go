@@ -135,6 +135,13 @@ func wrapper(c *call) {
 		}
 		// The inner command also receives words from the input.
 		inner = append(append([]word(nil), inner...), input...)
+		if c.base == "xargs" && xargsPlain(c.args[:len(c.args)-len(inner)+len(input)]) {
+			// xargs with options that only batch its input runs the
+			// inner command as timeout does: judged by that command,
+			// with the input words as run-time arguments.
+			c.wrap(Transparent, inner)
+			return
+		}
 		c.wrap(Opaque, inner)
 	case "watch":
 		// -d (--differences) is a flag; its optional value needs "=".
@@ -360,5 +367,36 @@ func descriptorScript(c *call, f word) bool {
 		return true
 	}
 	c.unanalyzable(c.base + " runs a script read from file descriptor " + fd + " (" + f.s + "), whose content cannot be seen")
+	return true
+}
+
+// xargsOptions are the options of GNU and BSD xargs that only shape how
+// input is batched, quoted and shown.
+var xargsOptions = map[string]bool{
+	"-0": true, "--null": true, "-n": true, "--max-args": true, "-L": true, "--max-lines": true, "-P": true,
+	"--max-procs": true, "-r": true, "--no-run-if-empty": true, "-d": true, "--delimiter": true, "-t": true,
+	"--verbose": true, "-s": true, "--max-chars": true, "-x": true, "--exit": true, "-I": true, "-i": true,
+	"--replace": true,
+}
+
+// xargsPlain reports whether each of xargs's own options (ws, before the
+// command it runs) is one of xargsOptions, with its value.
+func xargsPlain(ws []word) bool {
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if w.dynamic {
+			return false
+		}
+		if !strings.HasPrefix(w.s, "-") {
+			continue // a value of the option before it
+		}
+		name, _, _ := strings.Cut(w.s, "=")
+		if !strings.HasPrefix(name, "--") && len(name) > 2 {
+			name = name[:2] // -n1, -I{}: the first letter decides
+		}
+		if !xargsOptions[name] {
+			return false
+		}
+	}
 	return true
 }
