@@ -192,6 +192,11 @@ func (w *Workspace) sensitivity(expanded, rel string) SensitivityMatch {
 			m = mw
 		}
 	}
+	if !m.Sensitive {
+		if hooks := w.hooksPath(); hooks != "" && (rel == hooks || strings.HasPrefix(rel, hooks+"/")) {
+			m = SensitivityMatch{Sensitive: true, Pattern: hooks + " (git's core.hooksPath)", Builtin: true}
+		}
+	}
 	return m
 }
 
