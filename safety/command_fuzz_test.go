@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +68,19 @@ func checkInvariants(t *testing.T, cmd string, a CommandAnalysis) {
 		sev = max(sev, c.Severity)
 		if c.Reason == "" {
 			t.Fatalf("%q: empty reason", cmd)
+		}
+		if c.Effect != "" {
+			// An effect sets the least severity of its concern, and is
+			// listed on the command the concern is about.
+			if _, err := ParseEffect(string(c.Effect)); err != nil {
+				t.Fatalf("%q: concern effect %q is not in the vocabulary", cmd, c.Effect)
+			}
+			if c.Severity < c.Effect.Severity() {
+				t.Fatalf("%q: concern %q rated %s, below its effect %s (%s)", cmd, c.Reason, c.Severity, c.Effect, c.Effect.Severity())
+			}
+			if c.Command < 0 || !slices.Contains(a.Commands[c.Command].Effects, c.Effect) {
+				t.Fatalf("%q: effect %s of concern %q not listed on its command", cmd, c.Effect, c.Reason)
+			}
 		}
 	}
 	if a.Unanalyzable {

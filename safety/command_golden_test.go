@@ -105,6 +105,7 @@ func TestAnalyzeCommandGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		a := AnalyzeCommand(c.cmd)
+		checkInvariants(t, c.cmd, a)
 		var names []string
 		for _, x := range a.Commands {
 			names = append(names, x.Name)
