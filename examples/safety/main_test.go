@@ -48,6 +48,9 @@ func TestCLIDenyAndCritical(t *testing.T) {
 		// the policy applies file sensitivity to commands.
 		{[]string{"-allow", "cat", "cat .env"}, `"decision": "confirm"`, exitConfirm},
 		{[]string{"-allow", "echo", "echo x > .git/hooks/pre-commit"}, `"decision": "confirm"`, exitConfirm},
+		// Rules name effects; the analysis lists each command's effects.
+		{[]string{"-allow", "git", "-deny", "effect:force-push", "git push origin +main"}, `"rewrites-remote"`, exitDeny},
+		{[]string{"-allow", "gh auth", "gh auth token"}, `"prints-credentials"`, exitConfirm},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(tc.args, nil, &out, &errb); code != tc.code {
@@ -60,7 +63,7 @@ func TestCLIDenyAndCritical(t *testing.T) {
 }
 
 func TestCLIUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{}, {"ls", "pwd"}, {"-nope"}, {"-hook", "ls"}} {
+	for _, args := range [][]string{{}, {"ls", "pwd"}, {"-nope"}, {"-hook", "ls"}, {"-deny", "effect:forcepush", "ls"}} {
 		var out, errb bytes.Buffer
 		if code := run(args, nil, &out, &errb); code != 2 || errb.Len() == 0 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errb.String())
