@@ -96,10 +96,11 @@ const (
 	// NotWrapper is an ordinary command.
 	NotWrapper WrapperKind = iota
 	// Transparent wrappers (the time keyword, timeout, nice, nohup, stdbuf,
-	// command, env with harmless assignments, sh -c '<literal>') are judged
-	// by the command they run and need no rule of their own.
+	// command, env with harmless assignments, sh -c '<literal>', xargs
+	// with options that only batch its input) are judged by the command
+	// they run and need no rule of their own.
 	Transparent
-	// Opaque wrappers (sudo, doas, xargs, find -exec, watch, setsid,
+	// Opaque wrappers (sudo, doas, other xargs, find -exec, watch, setsid,
 	// env -S/-i, npx, eval, exec, source, trap) are unwrapped for severity
 	// but need a rule of their own to be auto-approved.
 	Opaque

@@ -17,6 +17,17 @@
 // variables are judged by an allow-list, because an export persists into
 // every later command of a terminal session.
 //
+// Each command also lists its effects in a closed vocabulary (Effect:
+// reads, writes, deletes, executes, network, exposes-port,
+// rewrites-remote, discards-work, prints-credentials, system), and an
+// effect sets the least severity of the concern that carries it. Options
+// are read the way the command's parser reads them before anything is
+// judged: an abbreviated long option (`git reset --har`, `tar
+// --to-comm=…`) is the option it abbreviates. Rules meet effects: a deny
+// rule "git push --force" denies every spelling of a force push, an allow
+// rule approves only the high effects its own words have, and
+// "effect:NAME" names an effect in any rule.
+//
 // # The workspace
 //
 // A Workspace confines file access to one directory tree:
@@ -52,7 +63,12 @@
 // (.env*, keys, credential files), whose content should not be sent to a
 // model unasked, and files that run code or steer tools later (.git,
 // editor and agent configuration, shell start-up files, CI pipelines).
-// BuiltinSensitivityRules lists this floor. Projects add rules with
+// The floor goes by role as well as name: the directory .git/config names
+// in core.hooksPath is code, a committed template (.env.example) or a
+// public key (*.pub) is readable, and a file whose hard links are not all
+// in the workspace asks to be read. A file tool can also ask by content:
+// SecretInContent finds private keys and tokens in the first 64 KB, and
+// Policy.AssessRead applies it. BuiltinSensitivityRules lists the floor. Projects add rules with
 // NewSensitivity: doublestar globs, matched case-insensitively, the last
 // matching rule winning; no rule can loosen the floor. The editor-agent
 // `sensitiveFilePatterns` setting, whose boolean means the opposite ("true" =

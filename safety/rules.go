@@ -43,6 +43,17 @@ import (
 // naming a runner and its tool ("npx prettier", "uv run pytest", "bundle
 // exec rspec") also covers the tool the runner starts.
 //
+// Rules judge effects as well as words (see Effect and rules_effects.go):
+// a deny or ask rule whose options add an effect ("git push --force"
+// rewrites remote history) matches that effect however it is spelt (`git
+// push origin +main`, `--force-with-lease`, `--mirror`, `--forc`); an
+// allow rule approves a high or critical effect only when its own words
+// have it ("gh auth" does not approve `gh auth token`, which prints a
+// credential); and "effect:NAME" names an effect outright ("deny:
+// effect:force-push", "ask: git effect:discards-work"). A rule naming an
+// unknown effect matches nothing, and while one is configured nothing is
+// approved (Validate reports it).
+//
 // Precedence is deny → ask → allow. Auto-approval is all-or-nothing:
 // every sub-command must be allowed (transparent wrappers such as timeout
 // or nice are exempt, opaque ones such as sudo or xargs need their own
@@ -322,83 +333,6 @@ func firstMatch(rules []rule, c Command, ws []word, base bool) (rule, bool) {
 	}
 	return rule{}, false
 }
-
-// matchLoose is how deny and ask rules match, erring toward matching:
-// options the rule does not name may stand between its words (`git -C .
-// push`, `npm --silent publish`, `kubectl -n x delete` are still "git
-// push", "npm publish", "kubectl delete"), and a rule's short-option
-// cluster matches the same letters spelt apart or in another order (`rm
-// -r -f`, `rm -fr`, `rm --recursive --force` are "rm -rf").
-func (r rule) matchLoose(ws []word) bool {
-	if len(r.tokens) == 0 || len(ws) == 0 || ws[0].dynamic || r.bad != nil {
-		return false
-	}
-	if t := r.tokens[0]; ws[0].s != t && commandBase(ws[0].s) != strings.ToLower(t) {
-		return false
-	}
-	letters := map[byte]bool{}
-	longs := map[string]bool{}
-	for _, w := range ws[1:] {
-		switch {
-		case w.dynamic || !strings.HasPrefix(w.s, "-") || w.s == "-" || w.s == "--":
-		case strings.HasPrefix(w.s, "--"):
-			name, _, _ := strings.Cut(w.s, "=")
-			longs[name] = true
-			if l, ok := longLetters[name]; ok {
-				letters[l] = true
-			}
-		default:
-			for i := 1; i < len(w.s); i++ {
-				letters[lowerASCII(w.s[i])] = true // rm -R is rm -r; erring toward a match
-			}
-		}
-	}
-	pos := 1
-	for _, t := range r.tokens[1:] {
-		switch {
-		case strings.HasPrefix(t, "--"):
-			if !longs[t] {
-				return false
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			for i := 1; i < len(t); i++ {
-				if !letters[lowerASCII(t[i])] {
-					return false
-				}
-			}
-		default:
-			// The next operand equal to t, skipping options and the word
-			// after an option (which may be its value).
-			found := false
-			for j := pos; j < len(ws); j++ {
-				w := ws[j]
-				if !w.dynamic && w.s == t {
-					pos, found = j+1, true
-					break
-				}
-				afterOption := j > 1 && strings.HasPrefix(ws[j-1].s, "-") && !strings.Contains(ws[j-1].s, "=")
-				if !strings.HasPrefix(w.s, "-") && !afterOption {
-					break
-				}
-			}
-			if !found {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func lowerASCII(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// longLetters maps the long options that commonly mean a short one, for
-// matching deny rules spelt with short options.
-var longLetters = map[string]byte{"--recursive": 'r', "--force": 'f'}
 
 // Evaluate analyses cmd and applies the rules to it.
 func (r CommandRules) Evaluate(cmd string) CommandVerdict {
