@@ -198,8 +198,58 @@ func indexOf(ws []word, s string) int {
 	return -1
 }
 
+// fileLists judges options that read the names of the files to work on
+// from a file or stdin (GNU tar --files-from, zip -@, rsync --files-from,
+// cpio -o, 7z @list): the files themselves are named only at run time,
+// so no check can see whether one is a secret or lies outside the
+// workspace. The list is read; the option is unvetted, so only a rule
+// naming it covers the command.
+func fileLists(c *call) {
+	why := "reads the names of the files to work on from a list, so which files are read cannot be checked"
+	switch c.base {
+	case "tar", "gtar", "bsdtar":
+		for i, w := range c.args {
+			switch {
+			case w.dynamic:
+			case (w.s == "-T" || w.s == "--files-from") && i+1 < len(c.args):
+				c.path(c.args[i+1], OpRead)
+				c.unvetted(w.s+" "+c.args[i+1].s, why)
+			case strings.HasPrefix(w.s, "--files-from="):
+				c.path(word{s: strings.TrimPrefix(w.s, "--files-from=")}, OpRead)
+				c.unvetted(w.s, why)
+			case strings.HasPrefix(w.s, "-T"):
+				c.path(word{s: w.s[2:]}, OpRead)
+				c.unvetted(w.s, why)
+			}
+		}
+	case "zip":
+		for _, w := range c.args {
+			if w.s == "-@" || w.s == "--names-stdin" {
+				c.unvetted(w.s, why)
+			}
+		}
+	case "rsync":
+		for _, v := range valuesOf(c.args, "--files-from") {
+			c.path(v, OpRead)
+			c.unvetted("--files-from "+v.s, why)
+		}
+	case "cpio":
+		if hasAnyOption(c.args, []string{"-o", "--create"}) {
+			c.unvetted("-o", why)
+		}
+	case "7z", "7za", "7zz":
+		for _, w := range c.args {
+			if strings.HasPrefix(w.s, "@") && len(w.s) > 1 && !w.dynamic {
+				c.path(word{s: w.s[1:]}, OpRead)
+				c.unvetted(w.s, why)
+			}
+		}
+	}
+}
+
 // families applies the checks above that key on the command's name.
 func families(c *call) {
+	fileLists(c)
 	tunnel(c)
 	servesRoot(c)
 	massTruncate(c)
