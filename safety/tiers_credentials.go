@@ -100,6 +100,9 @@ func credentials(c *call) {
 		if f.keyOperand && (k >= len(ops) || !secretSetting(ops[k])) {
 			continue
 		}
+		if f.words[0] == "get" && namesOnly(c.args) {
+			continue // kubectl get secret -o name prints names only
+		}
 		c.effect(EffectPrintsCredentials, false, c.base+" "+strings.Join(f.words, " ")+" prints a credential")
 		return
 	}
@@ -171,3 +174,15 @@ var (
 	yqLoad        = regexp.MustCompile(`\bload(_str|_xml|_props|_base64|_yaml|_json)?\(\s*"([^"]*)"\s*\)`)
 	yqLoadDynamic = regexp.MustCompile(`\bload(_str|_xml|_props|_base64|_yaml|_json)?\(`)
 )
+
+// namesOnly reports a kubectl output format that prints resource names
+// and nothing of their data: -o name.
+func namesOnly(args []word) bool {
+	outs := valuesOf(args, "-o", "--output")
+	for _, v := range outs {
+		if v.dynamic || v.s != "name" {
+			return false
+		}
+	}
+	return len(outs) > 0
+}
