@@ -12,11 +12,11 @@ func network(c *call) bool {
 	case "curl":
 		flags, _ := opts(c.args, "-o --output --output-dir -d --data --data-raw --data-binary --data-urlencode -F --form -T --upload-file -X --request -H --header -u --user -A --user-agent -e --referer -b --cookie -c --cookie-jar -K --config -x --proxy -m --max-time --connect-timeout -w --write-out --retry -r --range -E --cert --key --cacert -D --dump-header --json --url", false)
 		if f, ok := hasPrefixFlag(flags, "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--json", "-K", "--config"); ok {
-			c.concern(SeverityHigh, false, "curl "+f+" sends data to a server (possible exfiltration)")
+			c.effectAt(EffectNetwork, SeverityHigh, false, "curl "+f+" sends data to a server (possible exfiltration)")
 		} else if m := valueOf(c.args, "-X", "--request"); m != "" && m != "GET" && m != "HEAD" {
-			c.concern(SeverityHigh, false, "curl -X "+m+" sends a request that changes data")
+			c.effectAt(EffectNetwork, SeverityHigh, false, "curl -X "+m+" sends a request that changes data")
 		} else {
-			c.concern(SeverityMedium, false, "curl fetches from the network")
+			c.effect(EffectNetwork, false, "curl fetches from the network")
 		}
 		// -d @file, -F name=@file and -T file send a local file.
 		for _, v := range valuesOf(c.args, "-d", "--data", "--data-binary", "--data-urlencode", "--json") {
@@ -70,9 +70,9 @@ func network(c *call) bool {
 	case "wget":
 		flags, _ := opts(c.args, "-O --output-document -o --output-file -P --directory-prefix --post-data --post-file --body-data --body-file --method -U --user-agent --header -e --execute", false)
 		if f, ok := hasPrefixFlag(flags, "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-e", "--execute"); ok {
-			c.concern(SeverityHigh, false, "wget "+f+" sends data or runs commands (possible exfiltration)")
+			c.effectAt(EffectNetwork, SeverityHigh, false, "wget "+f+" sends data or runs commands (possible exfiltration)")
 		} else {
-			c.concern(SeverityMedium, false, "wget downloads from the network")
+			c.effect(EffectNetwork, false, "wget downloads from the network")
 		}
 		outs := valuesOf(c.args, "-O", "--output-document")
 		for _, v := range outs {
