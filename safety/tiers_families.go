@@ -24,8 +24,19 @@ func inlineShell(c *call, code word) bool {
 		return false
 	}
 	c.effectAt(EffectExecutes, SeverityHigh, false, c.base+" inline code runs a shell or another program")
+	// Each string literal may be the command it runs: one whose reading
+	// is critical (os.system("rm -rf ~")) makes the line critical.
+	for _, m := range codeLiteral.FindAllStringSubmatch(code.s, 16) {
+		if lit := m[1] + m[2]; strings.ContainsAny(lit, " /~") {
+			c.a.worstReading(c.idx, lit)
+		}
+	}
 	return true
 }
+
+// codeLiteral matches a simple double- or single-quoted string literal
+// of inline code.
+var codeLiteral = regexp.MustCompile(`"([^"\\]*)"|'([^'\\]*)'`)
 
 // outsideScript raises a script run from outside the workspace: its
 // content was never shown for approval and may change at any time.
