@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/tetherdev/tether/agent/event"
@@ -17,7 +18,11 @@ import (
 // its content would leave the machine in the model's context. Read-only
 // modes cannot ask, so there such reads are refused.
 type readGuard struct {
-	assess    func(ctx context.Context, a safety.Action) safety.Assessment
+	assess func(ctx context.Context, a safety.Action) safety.Assessment
+	// secretIn, when set, says what credential a path's content holds
+	// (see secretInFile), so a key or token in a file with an innocent
+	// name asks like .env does.
+	secretIn  func(path string) string
 	authorize func(ctx context.Context, req approval.Request) (approval.Approved, error)
 	askable   bool
 	logger    *slog.Logger
@@ -37,6 +42,15 @@ func (g *readGuard) judge(ctx context.Context, c *ToolCall) (early *outcome, ask
 	}
 	p := ops[0].Path
 	as := g.assess(ctx, safety.Action{Tool: c.Tool, Paths: ops})
+	if as.Decision == safety.Allow && g.secretIn != nil {
+		for _, op := range ops {
+			if what := g.secretIn(op.Path); what != "" {
+				as.Decision, p = safety.Confirm, op.Path
+				as.Reasons = append([]string{fmt.Sprintf("%s holds %s (by its content)", op.Path, what)}, as.Reasons...)
+				break
+			}
+		}
+	}
 	switch {
 	case as.Decision == safety.Allow:
 		return nil, nil
@@ -61,4 +75,23 @@ func (g *readGuard) ask(ctx context.Context, req approval.Request) *outcome {
 		return ptr(failed(errorStatus(ctx, err), "Not read: "+err.Error()))
 	}
 	return nil
+}
+
+// secretInFile returns a readGuard.secretIn that reads, through the
+// workspace, at most the first safety.SecretScanBytes of a regular file
+// and reports the credential safety.SecretInContent finds there.
+func secretInFile(ws *safety.Workspace) func(path string) string {
+	return func(path string) string {
+		f, err := ws.Open(path)
+		if err != nil {
+			return ""
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			return ""
+		}
+		head := make([]byte, safety.SecretScanBytes)
+		n, _ := io.ReadFull(f, head)
+		return safety.SecretInContent(head[:n])
+	}
 }

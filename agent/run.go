@@ -187,7 +187,8 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 		execute: execute, readOnlyGit: spec.ReadOnly, commandDir: cfg.CommandDir, logger: cfg.Logger}
 	r.runner.terminal = th
 	if e.safety.Workspace != nil {
-		r.runner.reads = &readGuard{assess: e.safety.Assess, authorize: gate.Authorize, askable: !spec.ReadOnly, logger: cfg.Logger}
+		r.runner.reads = &readGuard{assess: e.safety.Assess, secretIn: secretInFile(e.safety.Workspace), authorize: gate.Authorize,
+			askable: !spec.ReadOnly, logger: cfg.Logger}
 	}
 	r.runner.open = &openWorldGate{authorize: gate.Authorize, askable: !spec.ReadOnly, logger: cfg.Logger}
 	r.runner.special = r.specialHandlers(th, gate.Authorize)
