@@ -372,12 +372,12 @@ func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
-	if !c.tracked(rel) {
-		// A link made since Snapshot: the snapshot is of the link's own
-		// name, which key now resolves through the link.
-		if nf, err := keyNoFollow(c.m.files, name); err == nil && c.tracked(nf) {
-			rel = nf
-		}
+	// A link made since Snapshot: the snapshot is of the link's own name
+	// (Snapshot follows links, so a name tracked as itself was no link
+	// then), which key now resolves through the link, to a target that
+	// may be tracked too. The name's own record wins.
+	if nf, err := keyNoFollow(c.m.files, name); err == nil && nf != rel && c.tracked(nf) {
+		rel = nf
 	}
 	if !c.tracked(rel) {
 		return &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: no snapshot of this file in the checkpoint; call Snapshot before changing it", ErrNotFound)}
