@@ -35,6 +35,8 @@ type Checkpoint struct {
 	// inflight maps a path snapshotted for a call (SnapshotFor) to its
 	// marker, until Record drops it; see inflight.go.
 	inflight map[string]*marker
+	// settled: loading it settled changes a killed process left.
+	settled bool
 }
 
 // ID returns the checkpoint's id, for Manager.Open after a restart.

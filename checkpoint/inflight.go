@@ -35,8 +35,9 @@ type marker struct {
 // SnapshotFor is Snapshot on behalf of call, which is about to change
 // name by means the checkpoint does not see (a shell command). Until
 // Record(call, name), a crash or a failed Record leaves the change to be
-// settled from the disk, so undo still covers it (see Calls in flight in
-// the package documentation of inflight.go's marker).
+// settled from the disk, so undo still covers it: the next Open after a
+// restart (or Manager.Recover), or the next mutation, Diff or Undo in
+// this process, takes what the path holds then as the call's work.
 func (c *Checkpoint) SnapshotFor(ctx context.Context, call Call, name string) error {
 	return c.snapshot(ctx, name, &call)
 }
@@ -168,4 +169,35 @@ func (c *Checkpoint) settleFailed(ctx context.Context) {
 		c.m.log.Info("checkpoint: took the disk as an interrupted command's work", "checkpoint", c.info.ID,
 			"path", rel, "call", m.ch.Call.ID, "files", len(b.Files))
 	}
+}
+
+// Recover opens every open checkpoint of this workspace, which settles
+// what a process killed in the middle of a run left: writes interrupted
+// between their record and their rename (and their temporary files), and
+// commands that were running (see SnapshotFor). Call it once at start,
+// before the first run, so that undo covers the interrupted run and its
+// leftovers are gone. It returns, oldest first, the checkpoints in which
+// something was settled.
+func (m *Manager) Recover(ctx context.Context) ([]Info, error) {
+	list, err := m.store.List(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []Info
+	for _, i := range list {
+		if i.State != StateOpen || m.root != "" && i.Workspace != "" && i.Workspace != m.root {
+			continue
+		}
+		c, err := m.Open(ctx, i.ID)
+		if err != nil {
+			return out, err
+		}
+		c.mu.Lock()
+		settled := c.settled
+		c.mu.Unlock()
+		if settled {
+			out = append(out, c.Info())
+		}
+	}
+	return out, nil
 }

@@ -313,6 +313,7 @@ func (c *Checkpoint) recover(ctx context.Context, changes []Change) error {
 		if !ch.Pending {
 			continue
 		}
+		c.settled = c.settled || ch.Op != OpSnapshot || ownerGone(ch.From)
 		if ch.Op == OpSnapshot {
 			if ownerGone(ch.From) {
 				// A call that was running when its process died.
