@@ -122,7 +122,7 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 	if rec, err := a.cps.Recover(ctx); err != nil {
 		return nil, fmt.Errorf("checkpoints: recovering an interrupted run: %w", err)
 	} else if len(rec) > 0 {
-		a.logger.Warn("coder: recovered runs interrupted by a crash; /undo takes them back", "checkpoints", len(rec))
+		a.logger.Warn("coder: settled runs a crash interrupted; their checkpoints keep them undoable", "checkpoints", len(rec))
 	}
 	policy := approval.Interactive()
 	if o.auto {
