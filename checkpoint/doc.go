@@ -73,11 +73,9 @@
 // restarts. All three pass the same conformance suite.
 //
 // Snapshot cost depends on the edited file only, never on the size of the
-// repository. The package's benchmark measures, on a 10,000-file workspace
-// in one run, Begin + write of one file + Undo against the shadow-git
-// checkpoint other agents take (git add -A && git commit with a separate
-// git dir, without even restoring the file). With the workspace on tmpfs,
-// Tether took about 0.5 ms per round trip and shadow git about 200 ms.
-// On a disk both sides wait on fsync: Tether's two atomic writes (the
-// edit and the restore) each sync, so there the ratio is set by the disk.
+// repository. The benchmarks in checkpoint/internal/storebench measure, on a
+// 10,000-file workspace in one run, Begin + write of one file + Undo with
+// each store against the shadow-git checkpoint other agents take (git add
+// -A && git commit with a separate git dir, without even restoring the
+// file), with and without git's fsync.
 package checkpoint
