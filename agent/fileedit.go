@@ -30,6 +30,7 @@ type fileReader interface {
 // pre-image and Diff reports the net change.
 type changeSet interface {
 	Snapshot(ctx context.Context, name string) error
+	SnapshotFor(ctx context.Context, call checkpoint.Call, name string) error
 	Record(ctx context.Context, call checkpoint.Call, name string) error
 	UndoFile(ctx context.Context, name string, opts checkpoint.UndoOptions) (checkpoint.UndoReport, error)
 	KeepFile(ctx context.Context, name string) error

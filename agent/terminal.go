@@ -82,7 +82,15 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	var snaps []snapped
 	var uncovered []string
 	if a.Command != nil {
-		snaps, uncovered = h.snapshot(ctx, a.Command.Analysis, cwd)
+		var refuse string
+		snaps, uncovered, refuse = h.snapshot(ctx, c, a.Command.Analysis, cwd)
+		if refuse != "" {
+			// Nothing may change a file out of undo's reach: a command
+			// whose pre-images cannot all be taken does not run.
+			h.record(ctx, c, snaps, &outcome{}) // releases what was taken
+			h.logger.Warn("agent: command refused: its writes could not be snapshotted", "command", cmd, "reason", refuse)
+			return failed(event.StatusError, "Not run: "+refuse+". Nothing was changed.")
+		}
 	}
 	o := h.run(ctx, c, c.Effects, false)
 	o.AutoApproved = approved.By() != approval.ByUser
@@ -114,41 +122,52 @@ func (s snapped) unchanged(after []byte, info fs.FileInfo) bool {
 	return s.info.Mode().IsRegular() && info.Mode().IsRegular() && s.info.Mode() == info.Mode() && bytes.Equal(after, s.before)
 }
 
-// snapshot takes the pre-images of the paths the analysis says the
-// command writes: files, and every file under a named directory (rm -rf,
-// mv, cp -r). A glob (rm *.log) is expanded the way the shell will expand
-// it. It is a floor, not a proof: a program may write files no argument
-// names, and those are not covered.
-func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis, cwd string) (out []snapped, uncovered []string) {
+// snapshot takes the pre-images of the paths the command may write
+// (command_writes.go): the analysis' write paths, every file under a named
+// directory (rm -rf, mv, cp -r), a glob expanded the way the shell will
+// expand it, the existing files a writing command names, and what its
+// finds reach. Each is taken for the call, so a crash or a store failure
+// before Record still leaves it in undo's reach. It is a floor, not a
+// proof: a program may write files no argument names. refuse is set when
+// a pre-image that is needed cannot be taken for a reason that is not
+// the file's own (the store is full, a find reaches too much).
+func (h *terminalHandler) snapshot(ctx context.Context, c *ToolCall, a safety.CommandAnalysis, cwd string) (out []snapped, uncovered []string, refuse string) {
 	if h.changes == nil || h.check == nil {
-		return nil, nil
+		return nil, nil, ""
 	}
-	dir := cwd
-	for _, p := range a.Paths {
-		if p.Op == safety.OpChdir {
-			// `cd sub && sed -i … a.txt` writes sub/a.txt: later paths of
-			// the line are taken from the directory it changed into.
-			dir = inDir(dir, p.Path)
-			continue
-		}
-		if p.Op != safety.OpWrite {
-			continue
-		}
-		name := p.Path
-		if dir != "" && !filepath.IsAbs(name) && name != "" && name[0] != '~' {
-			name = filepath.Join(dir, name)
-		}
-		for _, pc := range h.expandGlob(name) {
-			if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." {
+	// Where a find starts or what a command names is looked up inside
+	// the workspace; each file is then checked for writing itself.
+	resolve := func(name string) (string, bool) {
+		pc := h.check(name, safety.OpRead)
+		return pc.Resolved, pc.Decision != safety.Deny && pc.Rel != "" && pc.Resolved != ""
+	}
+	targets, over, err := commandWriteTargets(a, cwd, resolve)
+	if err != nil {
+		return nil, nil, err.Error() + "; narrow it (-maxdepth, -name, a sub-directory) or run it in parts"
+	}
+	for _, name := range over {
+		uncovered = append(uncovered, name+" (more files named than undo snapshots for one command)")
+	}
+	call := checkpoint.Call{ID: c.ID, Tool: c.Tool}
+	seen := map[string]bool{}
+	for _, t := range targets {
+		for _, pc := range h.expandGlob(t.name) {
+			if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." || seen[pc.Rel] {
 				continue
 			}
+			before, info := h.state(pc.Rel)
+			if t.named && (info == nil || !info.Mode().IsRegular()) {
+				continue
+			}
+			seen[pc.Rel] = true
 			cs, err := h.changes(ctx)
 			if err != nil {
-				h.logger.Warn("agent: no checkpoint for a command's writes", "err", err)
-				return out, append(uncovered, "no checkpoint: "+err.Error())
+				return out, uncovered, "undo could not begin a checkpoint (" + err.Error() + ")"
 			}
-			before, info := h.state(pc.Rel)
-			if err := cs.Snapshot(ctx, pc.Rel); err != nil {
+			if err := cs.SnapshotFor(ctx, call, pc.Rel); err != nil {
+				if !inherentlyUncovered(err) {
+					return out, uncovered, "undo could not save a copy of " + pc.Rel + " first (" + err.Error() + ")"
+				}
 				// .git, or too large: not undoable, but the command may
 				// still run; the result says so.
 				h.logger.Info("agent: a path the command writes is not undoable", "path", pc.Rel, "err", err)
@@ -158,7 +177,14 @@ func (h *terminalHandler) snapshot(ctx context.Context, a safety.CommandAnalysis
 			out = append(out, snapped{rel: pc.Rel, before: before, info: info, cs: cs})
 		}
 	}
-	return out, uncovered
+	return out, uncovered, ""
+}
+
+// inherentlyUncovered reports a snapshot refused for what the path is
+// (inside .git, too large, not a file), not for a failure of the store.
+func inherentlyUncovered(err error) bool {
+	return errors.Is(err, checkpoint.ErrProtectedPath) || errors.Is(err, checkpoint.ErrTooLarge) ||
+		errors.Is(err, checkpoint.ErrNotRegular) || errors.Is(err, checkpoint.ErrInvalidPath)
 }
 
 // uncoveredReason says in a few words why a path is not in the checkpoint.
@@ -200,23 +226,31 @@ func (h *terminalHandler) expandGlob(name string) []safety.PathCheck {
 	return out
 }
 
-// record notes what the command changed in the snapshotted paths.
+// record notes what the command changed in the snapshotted paths. Every
+// snapshot is recorded, changed or not, which ends its in-flight mark.
 func (h *terminalHandler) record(ctx context.Context, c *ToolCall, snaps []snapped, o *outcome) {
 	for _, s := range snaps {
 		after, info := h.state(s.rel)
-		if s.unchanged(after, info) {
-			continue
-		}
+		changed := !s.unchanged(after, info)
 		err := s.cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: c.Tool}, s.rel)
-		if err != nil {
-			// Not recorded (a file became a directory, a directory grew
-			// too large): released, so undo neither reports it as someone
-			// else's change nor restores part of it.
+		if inherentlyUncovered(err) {
+			// A file became a directory, a directory grew too large: not
+			// recorded, so released, and undo neither reports it as
+			// someone else's change nor restores part of it.
 			releaseFromUndo(ctx, s.cs, s.rel, h.logger)
 			if !errors.Is(err, checkpoint.ErrNotRegular) {
 				h.logger.Warn("agent: command's change not recorded in the checkpoint", "path", s.rel, "err", err)
 				o.Text += "\n[not covered by undo: " + uncoveredReason(s.rel, err) + "]"
 			}
+			continue
+		}
+		if err != nil {
+			// The pre-image is saved and the call's mark stays, so the
+			// checkpoint takes what the disk holds as the command's work
+			// at the next undo: still covered.
+			h.logger.Warn("agent: command's change not recorded yet; undo will take it from the disk", "path", s.rel, "err", err)
+		}
+		if !changed {
 			continue
 		}
 		if (s.info == nil || s.info.Mode().IsRegular()) && (info == nil || info.Mode().IsRegular()) {

@@ -32,6 +32,11 @@ type Checkpoint struct {
 	// directories the agent created inside it. In memory only: Snapshot
 	// and Record bracket one call.
 	trees map[string][]string
+	// inflight maps a path snapshotted for a call (SnapshotFor) to its
+	// marker, until Record drops it; see inflight.go.
+	inflight map[string]*marker
+	// settled: loading it settled changes a killed process left.
+	settled bool
 }
 
 // ID returns the checkpoint's id, for Manager.Open after a restart.
@@ -109,8 +114,15 @@ func (c *Checkpoint) touch(rel string, seq int64, b *Batch) (FileRecord, Image, 
 
 // commit applies b to the store and, on success, to the cached records.
 func (c *Checkpoint) commit(ctx context.Context, b Batch) error {
+	drops := c.pendingDrops()
+	if len(drops) > 0 {
+		b.DropChanges = append(slices.Clone(b.DropChanges), drops...)
+	}
 	if err := c.m.store.Commit(ctx, c.info.ID, b); err != nil {
 		return err
+	}
+	if len(drops) > 0 {
+		c.forgetDone()
 	}
 	for _, f := range b.Files {
 		c.files[f.Path] = f
@@ -173,6 +185,7 @@ func (c *Checkpoint) WriteFile(ctx context.Context, call Call, name string, data
 	if err := c.writable(); err != nil {
 		return err
 	}
+	c.settleFailed(ctx)
 	defer c.m.lockPaths(rel)()
 
 	seq := c.nextSeq
@@ -215,6 +228,7 @@ func (c *Checkpoint) Remove(ctx context.Context, call Call, name string) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
+	c.settleFailed(ctx)
 	defer c.m.lockPaths(rel)()
 
 	seq := c.nextSeq
@@ -253,6 +267,7 @@ func (c *Checkpoint) Rename(ctx context.Context, call Call, oldname, newname str
 	if err := c.writable(); err != nil {
 		return err
 	}
+	c.settleFailed(ctx)
 	defer c.m.lockPaths(from, to)()
 
 	seq := c.nextSeq
@@ -293,8 +308,15 @@ func (c *Checkpoint) Rename(ctx context.Context, call Call, oldname, newname str
 // Snapshot takes name's pre-image now without changing it. Call it before
 // the agent changes a file by other means (a shell command, a formatter),
 // then Record afterwards. For a directory it snapshots every regular file
-// beneath it (at most DefaultMaxTreeFiles, or WithMaxTreeFiles).
+// beneath it (at most DefaultMaxTreeFiles, or WithMaxTreeFiles). Prefer
+// SnapshotFor, which keeps the change in undo's reach if Record never
+// comes.
 func (c *Checkpoint) Snapshot(ctx context.Context, name string) error {
+	return c.snapshot(ctx, name, nil)
+}
+
+// snapshot is Snapshot, with an in-flight marker for call when it is set.
+func (c *Checkpoint) snapshot(ctx context.Context, name string, call *Call) error {
 	rel, err := key(c.m.files, name)
 	if err != nil {
 		return err
@@ -304,23 +326,34 @@ func (c *Checkpoint) Snapshot(ctx context.Context, name string) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
+	c.settleFailed(ctx)
+	b := Batch{Blobs: map[string][]byte{}}
+	if call != nil {
+		mk, old := c.newMarker(rel, *call, c.nextSeq)
+		b.Changes = []Change{mk}
+		if old != 0 {
+			b.DropChanges = []int64{old}
+		}
+	}
 	if c.m.isDir(rel) {
-		return c.snapshotTree(ctx, rel)
+		return c.snapshotTree(ctx, rel, b)
 	}
 	defer c.m.lockPaths(rel)()
-	if rec, ok := c.files[rel]; ok && rec.Status == FilePending {
+	if rec, ok := c.files[rel]; !ok || rec.Status != FilePending {
+		rec, _, err := c.touch(rel, c.nextSeq, &b)
+		if err != nil {
+			return err
+		}
+		rec.CreatedDirs = c.m.missingParents(rel)
+		b.Files = []FileRecord{rec}
+	}
+	if len(b.Files) == 0 && len(b.Changes) == 0 {
 		return nil
 	}
-	b := Batch{Blobs: map[string][]byte{}}
-	rec, _, err := c.touch(rel, c.nextSeq, &b)
-	if err != nil {
-		return err
-	}
-	rec.CreatedDirs = c.m.missingParents(rel)
-	b.Files = []FileRecord{rec}
 	if err := c.commit(ctx, b); err != nil {
 		return err
 	}
+	c.noteMarkers(b.Changes)
 	c.nextSeq++
 	return nil
 }
@@ -341,12 +374,12 @@ func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
-	if !c.tracked(rel) {
-		// A link made since Snapshot: the snapshot is of the link's own
-		// name, which key now resolves through the link.
-		if nf, err := keyNoFollow(c.m.files, name); err == nil && c.tracked(nf) {
-			rel = nf
-		}
+	// A link made since Snapshot: the snapshot is of the link's own name
+	// (Snapshot follows links, so a name tracked as itself was no link
+	// then), which key now resolves through the link, to a target that
+	// may be tracked too. The name's own record wins.
+	if nf, err := keyNoFollow(c.m.files, name); err == nil && nf != rel && c.tracked(nf) {
+		rel = nf
 	}
 	if !c.tracked(rel) {
 		return &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: no snapshot of this file in the checkpoint; call Snapshot before changing it", ErrNotFound)}
@@ -358,9 +391,11 @@ func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 	rec := c.files[rel]
 	cur, data, err := c.m.captureAfter(rel)
 	if err != nil {
+		c.recorded(rel, err)
 		return err
 	}
 	if cur.Identical(rec.Post) {
+		c.dropMarker(ctx, rel)
 		return nil // nothing changed
 	}
 	b := Batch{Blobs: map[string][]byte{}}
@@ -371,7 +406,10 @@ func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 	ch := Change{Checkpoint: c.info.ID, Seq: seq, Path: rel, Op: OpRecord, Call: call, Before: rec.Post, After: cur, Time: c.m.now()}
 	rec.Post = cur
 	b.Files, b.Changes = []FileRecord{rec}, []Change{ch}
-	if err := c.commit(ctx, b); err != nil {
+	c.finishMarker(rel, &b)
+	err = c.commit(ctx, b)
+	c.recorded(rel, err)
+	if err != nil {
 		return err
 	}
 	c.nextSeq++

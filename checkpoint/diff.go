@@ -63,6 +63,9 @@ func (d Diff) String() string {
 // with exactly its content and mode).
 func (c *Checkpoint) Diff(ctx context.Context) (Diff, error) {
 	c.mu.Lock()
+	if c.info.State == StateOpen && !c.deleted {
+		c.settleFailed(ctx)
+	}
 	recs := c.sortedFiles()
 	c.mu.Unlock()
 	d := Diff{Checkpoint: c.info.ID}

@@ -18,7 +18,8 @@ import (
 //
 // WriteFile must be atomic (temp file in the same directory, fsync,
 // rename) so a crash leaves the old or the new content, never a mix, and
-// must create missing parent directories.
+// must create missing parent directories. Remove must remove a final
+// symbolic link itself, never its target.
 type Files interface {
 	ReadFile(name string) ([]byte, error)
 	WriteFile(name string, data []byte, perm fs.FileMode) error

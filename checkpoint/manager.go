@@ -31,6 +31,7 @@ type Manager struct {
 	maxSize int64
 	maxTree int // regular files one directory snapshot may cover
 	now     func() time.Time
+	owner   string // this process, as named in in-flight markers
 
 	mu   sync.Mutex
 	open map[string]*Checkpoint // one handle per id, so cached records never diverge
@@ -108,6 +109,7 @@ func New(files Files, store Store, opts ...Option) (*Manager, error) {
 		maxSize: DefaultMaxFileSize,
 		maxTree: DefaultMaxTreeFiles,
 		now:     time.Now,
+		owner:   processOwner(),
 		open:    map[string]*Checkpoint{},
 	}
 	for _, o := range opts {
@@ -311,6 +313,16 @@ func (c *Checkpoint) recover(ctx context.Context, changes []Change) error {
 		if !ch.Pending {
 			continue
 		}
+		c.settled = c.settled || ch.Op != OpSnapshot || ownerGone(ch.From)
+		if ch.Op == OpSnapshot {
+			if ownerGone(ch.From) {
+				// A call that was running when its process died.
+				c.noteMarkers([]Change{ch})
+				c.inflight[ch.Path].failed = true
+			}
+			continue
+		}
+		c.removeTornTemps(ctx, ch)
 		b := c.settle(ch)
 		if err := c.commit(ctx, b); err != nil {
 			return err
@@ -318,6 +330,7 @@ func (c *Checkpoint) recover(ctx context.Context, changes []Change) error {
 		c.m.log.Info("checkpoint: settled interrupted change", "checkpoint", c.info.ID, "path", ch.Path,
 			"op", ch.Op, "rolled_back", len(b.DropChanges) > 0)
 	}
+	c.settleFailed(ctx)
 	return nil
 }
 

@@ -89,6 +89,13 @@ const (
 	OpRemove Op = "remove" // delete
 	OpRename Op = "rename" // From → Path
 	OpRecord Op = "record" // a change made outside WriteFile, recorded afterwards
+	// OpSnapshot marks a call in flight: its pre-images are taken and
+	// whatever it changes is not recorded yet. It is always Pending; Record
+	// drops it. One left behind (the process died, or the record could
+	// not be saved) is settled from the disk: what the path holds then is
+	// taken as the call's work, so undo still covers it. From names the
+	// process that runs the call, so that only a dead one's is settled.
+	OpSnapshot Op = "snapshot"
 )
 
 // Call identifies the tool call that made a change, for per-call stats and

@@ -101,16 +101,16 @@ func isDirRecord(rec FileRecord) bool {
 }
 
 // snapshotTree takes the pre-image of every file under the directory rel
-// not already pending in c, and remembers which subdirectories existed,
+// not already pending in c, committing them with what b already holds (an
+// in-flight marker), and remembers which subdirectories existed,
 // so that Record can tell the directories the agent creates. c.mu must
 // be held.
-func (c *Checkpoint) snapshotTree(ctx context.Context, rel string) error {
+func (c *Checkpoint) snapshotTree(ctx context.Context, rel string, b Batch) error {
 	t, err := c.m.walk(rel)
 	if err != nil {
 		return err
 	}
 	defer c.m.lockPaths(t.files...)()
-	b := Batch{Blobs: map[string][]byte{}}
 	for _, f := range t.files {
 		if rec, ok := c.files[f]; ok && rec.Status == FilePending {
 			continue
@@ -124,10 +124,11 @@ func (c *Checkpoint) snapshotTree(ctx context.Context, rel string) error {
 		}
 		b.Files = append(b.Files, rec)
 	}
-	if len(b.Files) > 0 {
+	if len(b.Files) > 0 || len(b.Changes) > 0 {
 		if err := c.commit(ctx, b); err != nil {
 			return err
 		}
+		c.noteMarkers(b.Changes)
 	}
 	c.nextSeq++
 	if c.trees == nil {
@@ -236,7 +237,9 @@ func (c *Checkpoint) recordDir(ctx context.Context, call Call, rel string) error
 		if rec.Pre.Exists {
 			// A file replaced by a directory: the file comes back only
 			// once the directory is gone, which undo never forces.
-			return &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: the file became a directory", ErrNotRegular)}
+			err := &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: the file became a directory", ErrNotRegular)}
+			c.recorded(rel, err)
+			return err
 		}
 		if !slices.Contains(rec.CreatedDirs, rel) {
 			rec.CreatedDirs = append(rec.CreatedDirs, rel)
@@ -245,10 +248,15 @@ func (c *Checkpoint) recordDir(ctx context.Context, call Call, rel string) error
 		}
 	}
 	if err := c.recordTree(rel, call, &b); err != nil {
+		c.recorded(rel, err)
 		return err
 	}
 	if len(b.Files) == 0 {
+		c.dropMarker(ctx, rel)
 		return nil
 	}
-	return c.commit(ctx, b)
+	c.finishMarker(rel, &b)
+	err := c.commit(ctx, b)
+	c.recorded(rel, err)
+	return err
 }

@@ -64,6 +64,7 @@ func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(strin
 	if c.info.State == StateKept {
 		return rep, fmt.Errorf("%w (checkpoint %s was kept)", ErrClosed, c.info.ID)
 	}
+	c.settleFailed(ctx)
 	recs := c.sortedFiles()
 	// All files first, then one commit of their records: a crash before the
 	// commit leaves restored files equal to their pre-images under pending
@@ -185,6 +186,13 @@ func (c *Checkpoint) restore(ctx context.Context, rec FileRecord) error {
 	}
 	if h := hashOf(data); h != rec.Pre.Hash {
 		return fmt.Errorf("pre-image in the store is corrupt (sha256 %s, want %s); file left as it is", h, rec.Pre.Hash)
+	}
+	if fi, err := c.m.files.Lstat(native(rec.Path)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// The file was replaced by a link: put the file back in the
+		// link's place, never write through it onto the link's target.
+		if err := c.m.files.Remove(native(rec.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	return c.m.put(rec.Path, data, rec.Pre.Mode)
 }

@@ -117,6 +117,13 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 	if a.cps, err = checkpoint.New(a.ws, cpStore, checkpoint.WithLogger(a.logger)); err != nil {
 		return nil, err
 	}
+	// What a killed previous run left (a command cut off, a torn write)
+	// is settled before anything else touches the workspace.
+	if rec, err := a.cps.Recover(ctx); err != nil {
+		return nil, fmt.Errorf("checkpoints: recovering an interrupted run: %w", err)
+	} else if len(rec) > 0 {
+		a.logger.Warn("coder: settled runs a crash interrupted; their checkpoints keep them undoable", "checkpoints", len(rec))
+	}
 	policy := approval.Interactive()
 	if o.auto {
 		policy = approval.AutoApprove()

@@ -254,6 +254,16 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
+	// A previous process killed mid-run: settle what it left, and make its
+	// checkpoint the one a bare undo takes back.
+	recovered, err := cps.Recover(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: recovering an interrupted run: %w", err)
+	}
+	for _, i := range recovered {
+		logger.Warn("headless: recovered a run interrupted by a crash; undo with its checkpoint id takes it back", "checkpoint", i.ID)
+		g.lastCheckpoint = i.ID
+	}
 
 	rules := safety.CommandRules{AllowReadOnly: o.readOnlyCmds, Logger: logger}
 	for r := range strings.SplitSeq(o.allowRules, ",") {

@@ -98,6 +98,14 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
+	// What a killed previous process left (a command cut off, a torn
+	// write) is settled before a session touches the workspace; calls
+	// still running in another live process are left to it.
+	if rec, err := cps.Recover(ctx); err != nil {
+		return nil, fmt.Errorf("checkpoints: recovering an interrupted run: %w", err)
+	} else if len(rec) > 0 {
+		logger.Warn("web: recovered runs interrupted by a crash", "checkpoints", len(rec))
+	}
 	rules := safety.CommandRules{AllowReadOnly: o.readOnlyCmds, Logger: logger}
 	for r := range strings.SplitSeq(o.allowRules, ",") {
 		if r = strings.TrimSpace(r); r != "" {
