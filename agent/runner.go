@@ -166,6 +166,9 @@ func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, d
 	for i := range rs {
 		rs[i].action = event.ToolAction{GroupID: groupID, CallID: rs[i].c.ID, Tool: rs[i].canonical, Status: event.StatusRunning}
 		rs[i].action.Title, rs[i].finalTitle, rs[i].action.Path = actionTitles(rs[i].tc, rs[i].canonical)
+		if tc := rs[i].tc; tc != nil {
+			rs[i].action.Kind, rs[i].action.Detail, rs[i].action.Arguments = tc.Title.Kind, tc.Title.Detail, tc.Args
+		}
 	}
 	if len(rs) == 1 {
 		r.announce(rs[0].action)
@@ -320,6 +323,7 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 	a.Title = rt.finalTitle(o.Status)
 	a.Detail, a.StartLine, a.Chunks, a.Added, a.Removed = o.Detail, o.StartLine, o.Chunks, o.Added, o.Removed
 	a.AutoApproved, a.CheckpointID, a.Output = o.AutoApproved, o.CheckpointID, o.Text
+	a.Arguments, a.Metadata = nil, o.Metadata // the arguments were on the running action
 	if o.Path != "" {
 		a.Path = o.Path
 	}
@@ -333,7 +337,7 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 // fromToolResult maps a registry result to an outcome.
 func fromToolResult(res tools.Result) outcome {
 	o := outcome{Text: res.Text, Status: event.StatusSuccess, Path: res.Meta.Path, StartLine: res.Meta.StartLine,
-		Added: res.Meta.Added, Removed: res.Meta.Removed, Images: res.Images}
+		Added: res.Meta.Added, Removed: res.Meta.Removed, Images: res.Images, Metadata: res.Metadata}
 	if len(res.Meta.Chunks) > 1 {
 		o.Chunks = res.Meta.Chunks
 	}

@@ -2,6 +2,7 @@ package event
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/tetherdev/tether/approval"
@@ -136,6 +137,15 @@ type ToolAction struct {
 	CheckpointID string            `json:"checkpoint_id,omitempty"` // set on file edits, which undo per checkpoint
 	AutoApproved bool              `json:"auto_approved,omitempty"`
 	Output       string            `json:"output,omitempty"` // the result text the model receives (final statuses)
+	// Kind is what kind of work the call is, as its tool titles it.
+	Kind tools.ActionKind `json:"kind,omitempty"`
+	// Arguments are the call's normalised arguments, on the running (and
+	// approval-pending) action, for a host that shows its own tools' calls
+	// its own way.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Metadata is the structured content of the result (a staged
+	// change's token and diffPreview), on the final action.
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // ToolProgress is live news from a call that is still running, between

@@ -44,7 +44,7 @@ func (k *kit) implementations() tools.Tool {
 }
 
 func posOptions() []tools.Option {
-	return []tools.Option{tools.ReadOnly(), tools.WithTimeout(DefaultTimeout),
+	return []tools.Option{tools.ReadOnly(), tools.WithTimeout(DefaultTimeout), tools.WithKind(tools.KindAnalyze),
 		tools.WithArgAliases("symbolName", "symbol", "name", "function", "identifier")}
 }
 

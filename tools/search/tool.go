@@ -42,6 +42,9 @@ func NewSearch(ws Workspace) tools.Tool {
 		func(ctx context.Context, a SearchArgs) (tools.Result, error) { return runSearch(ctx, ws, a) },
 		tools.ReadOnly(),
 		tools.WithEffects(func(_ context.Context, a SearchArgs) (tools.Effects, error) { return tools.Reading(a.Path), nil }),
+		tools.WithTitle(func(c tools.Call, _ tools.Effects) tools.Title {
+			return tools.Verb("Searching for ", "Searched for ", "Search for ", "“"+tools.Shorten(c.StringArg("query"), 60)+"”", tools.KindSearch)
+		}),
 		tools.WithArgAliases("query", "pattern", "search", "text", "regex", "q", "term", "search_term"),
 		tools.WithArgAliases("isRegex", "use_regex", "regexp"),
 		tools.WithArgAliases("path", "dir", "directory", "folder", "in"),
