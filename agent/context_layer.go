@@ -11,6 +11,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
+	"github.com/tetherdev/tether/tools/fstools"
 )
 
 // executorContext is the Executor's share of the context layer: the
@@ -31,9 +32,10 @@ type executorContext struct {
 func (e *Executor) RequestCompaction() { e.compactAt.Store(true) }
 
 // extend checks the context layer's config and adds the skills (under
-// SkillNamespace), the subagent tool and, in staging mode,
-// apply_file_change to a copy of Config.Tools; the host's registry is
-// never modified.
+// SkillNamespace), the subagent tool and, in staging mode (which envelope
+// tool calling turns on with a Stager of its own), the preview and apply
+// tools of tools/fstools to a copy of Config.Tools; the host's registry
+// is never modified.
 func (e *Executor) extend() error {
 	cfg := &e.cfg
 	if err := cfg.Compaction.validate(); err != nil {
@@ -43,6 +45,11 @@ func (e *Executor) extend() error {
 		return err
 	}
 	e.userTools = cfg.Tools
+	if cfg.ToolCalling == ToolCallingEnvelope && cfg.Staging == nil && cfg.Workspace != nil {
+		// The envelope protocol mutates files in two phases: writes are
+		// staged, and a token applies them.
+		cfg.Staging = approval.NewStager(cfg.Workspace, approval.StagerConfig{Logger: cfg.Logger})
+	}
 	if len(cfg.Skills) == 0 && cfg.Subagents == nil && cfg.Staging == nil {
 		return nil
 	}
@@ -68,9 +75,16 @@ func (e *Executor) extend() error {
 			return fmt.Errorf("%w: subagent tool: %w (a tool named %q is already registered)", ErrConfig, err, SubagentToolName)
 		}
 	}
-	if cfg.Staging != nil {
-		if err := reg.Register(applyChangeTool()); err != nil {
-			return fmt.Errorf("%w: staging mode: %w (a tool named %q is already registered)", ErrConfig, err, ApplyChangeName)
+	if cfg.Staging != nil && cfg.Workspace != nil {
+		// The preview and apply tools, unless the host registered its own
+		// under their names.
+		for _, t := range fstools.Staging(cfg.Workspace, cfg.Staging) {
+			if _, _, err := reg.Lookup(t.Describe().Name); err == nil {
+				continue
+			}
+			if err := reg.Register(t); err != nil {
+				return fmt.Errorf("%w: staging mode: %w", ErrConfig, err)
+			}
 		}
 	}
 	cfg.Tools = reg
@@ -108,7 +122,7 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 		}
 	}
 	r.memory = &memoryKeeper{mem: in.Memory.Clone()}
-	r.pb = promptBuilder{mode: r.spec, calling: r.calling, names: names, extra: cfg.SystemPrompt, project: r.project.Text}
+	r.pb = promptBuilder{mode: r.spec, calling: r.calling, names: names, guide: r.offered.Guidance, extra: cfg.SystemPrompt, project: r.project.Text}
 
 	cc := cfg.Compaction
 	r.meter.count = cc.Counter

@@ -103,7 +103,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 	if spec.restricts() {
 		r.offered = reg.Filter(spec.offers)
 	}
-	r.max = cfg.maxIterations(spec)
+	r.max = cfg.maxIterations(spec, r.calling)
 	r.maxRepeat = orDefault(cfg.MaxRepeatedFailures, 3)
 	r.pivotAfter = orDefault(cfg.PivotAfter, 2)
 	r.guard = loopGuard{maxRepeat: r.maxRepeat, pivotAfter: r.pivotAfter}
@@ -198,10 +198,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
 				execute: execute, stager: cfg.Staging, logger: cfg.Logger}
 			if cfg.Staging != nil {
-				if r.runner.special == nil {
-					r.runner.special = map[string]callHandler{}
-				}
-				r.runner.special[ApplyChangeName] = applyHandler{stager: cfg.Staging, authorize: gate.Authorize, changes: r.changes}
+				r.runner.apply = applyHandler{stager: cfg.Staging, authorize: gate.Authorize, changes: r.changes}
 			}
 		} else {
 			r.runner.files = noWorkspace{}

@@ -60,6 +60,7 @@ type toolRunner struct {
 	files    callHandler             // calls that write files; nil in read-only modes
 	others   callHandler             // tools that may change things and declare no judgeable effect; nil refuses them
 	special  map[string]callHandler  // skills and subagents, by canonical name
+	apply    callHandler             // applies staged changes (Effects.ApplyToken); nil outside staging mode
 	reads    *readGuard              // nil: reads are not judged
 	open     *openWorldGate          // asks about open-world reads; nil refuses them
 	allowed  func(c *ToolCall) error // the mode's gate; nil allows all
@@ -301,6 +302,8 @@ func (r *toolRunner) byEffects(ctx context.Context, tc *ToolCall) outcome {
 		return refusedByTool(tc)
 	case e.Command != "" && r.terminal != nil:
 		return r.terminal.handle(ctx, tc)
+	case e.ApplyToken != "" && r.apply != nil:
+		return r.apply.handle(ctx, tc)
 	case len(e.Writes) > 0 && r.files != nil:
 		return r.files.handle(ctx, tc)
 	case readOnly(e):

@@ -43,6 +43,9 @@ type Spec struct {
 	// (for example "old_string" for "search"). Every tool also accepts the
 	// path aliases in [PathAliases] for a "path" parameter.
 	ArgAliases map[string][]string
+	// Guidance are lines for an agent's system prompt, shown when the
+	// tool is offered (see WithGuidance).
+	Guidance []Guidance
 
 	declare any                                // WithEffects's function until New checks its type
 	titles  func(call Call, eff Effects) Title // WithTitle's function

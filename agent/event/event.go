@@ -129,7 +129,7 @@ type ToolAction struct {
 	Detail    string       `json:"detail,omitempty"` // one line: lines read, exit code, the reason for a denial
 	Path      string       `json:"path,omitempty"`   // workspace-relative file, for click-to-open
 	StartLine int          `json:"start_line,omitempty"`
-	// Chunks are the line ranges a chunked read_file streamed, one
+	// Chunks are the line ranges a chunked file read streamed, one
 	// click-to-open entry each.
 	Chunks       []tools.LineRange `json:"chunks,omitempty"`
 	Added        int               `json:"added,omitempty"`

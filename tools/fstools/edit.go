@@ -31,7 +31,8 @@ var (
 func NewEdit(ws Workspace) tools.Tool {
 	return planned(EditName,
 		"Replace exact text in a file. old_text must match the file exactly once (copy it from read_file without the line numbers); set replace_all to change every occurrence. If it does not match, the closest passages are shown with line numbers.",
-		planEdit, ws, append(editAliases(), tools.WithPathTitle("Editing ", "Edited ", "Edit ", tools.KindEdit))...,
+		planEdit, ws, append(editAliases(), tools.WithPathTitle("Editing ", "Edited ", "Edit ", tools.KindEdit),
+			tools.WithGuidance(tools.SectionRules, "Read a file before editing it; edit_file's old_text must match the file exactly."))...,
 	)
 }
 

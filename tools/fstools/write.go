@@ -41,6 +41,7 @@ func NewWrite(ws Workspace) tools.Tool {
 			return planWrite(ws, a.Path, a.Content, a.Append, false)
 		},
 		ws, contentAliases(), tools.WithPathTitle("Writing ", "Wrote ", "Write ", tools.KindEdit),
+		tools.WithGuidance(tools.SectionRules, "write_file replaces the whole file: send the complete content."),
 	)
 }
 
