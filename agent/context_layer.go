@@ -139,12 +139,11 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 			r.limit = r.e.capabilities(ctx).ContextLength
 		}
 	}
-	r.compactor = r.e.newCompactor(r.meter.count)
+	r.compactor = newCompactor(r.cfg, r.meter.count)
 	return nil
 }
 
-func (e *Executor) newCompactor(count llm.TokenCounter) *compactor {
-	cfg := &e.cfg
+func newCompactor(cfg *Config, count llm.TokenCounter) *compactor {
 	limit := cfg.Compaction.ContextLength
 	keep := cfg.Compaction.KeepRecent
 	if keep == 0 {
@@ -182,15 +181,15 @@ type authorizeFunc = func(ctx context.Context, req approval.Request) (approval.A
 // specialHandlers are the calls the agent runs itself: skills and the
 // subagent tool, which need the run (events, memory, terminal handler).
 func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[string]callHandler {
-	if len(r.e.skills) == 0 && r.cfg.Subagents == nil {
+	if len(r.st.skills) == 0 && r.cfg.Subagents == nil {
 		return nil
 	}
 	env := SkillEnv{Mode: r.mode, Workspace: r.cfg.Workspace, Emit: r.emit, SetPlan: r.memory.setPlan}
 	if term != nil && !r.spec.ReadOnly {
 		env.RunCommand = commandRunner(r.runner.prepare, term)
 	}
-	out := make(map[string]callHandler, len(r.e.skills)+1)
-	for name, s := range r.e.skills {
+	out := make(map[string]callHandler, len(r.st.skills)+1)
+	for name, s := range r.st.skills {
 		h := skillHandler{skill: s, env: env}
 		if _, self := s.(selfJudging); !self && !s.Describe().ReadOnly && !r.spec.ReadOnly {
 			h.authorize = authorize // like any tool that may change things: confirm-level
@@ -198,7 +197,7 @@ func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[str
 		out[name] = h
 	}
 	if r.cfg.Subagents != nil {
-		out[SubagentToolName] = subagentHandler{e: r.e, parentMode: r.mode, emit: r.emit}
+		out[SubagentToolName] = subagentHandler{e: r.e, parent: *r.cfg, userTools: r.st.userTools, parentMode: r.mode, emit: r.emit}
 	}
 	return out
 }
@@ -304,7 +303,8 @@ func (e *Executor) Compact(ctx context.Context, history []llm.Message, opts Comp
 	if task < 0 || task >= len(h) {
 		task = lastTask(h)
 	}
-	c, _, err := e.newCompactor(e.cfg.Compaction.Counter).compact(ctx, h, task, opts.Instructions)
+	cfg := e.config()
+	c, _, err := newCompactor(&cfg, cfg.Compaction.Counter).compact(ctx, h, task, opts.Instructions)
 	return c, err
 }
 
@@ -338,8 +338,9 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 // a UI that lists the files before the first prompt. Without a
 // workspace it is empty.
 func (e *Executor) ProjectContext() (projectctx.Project, error) {
-	if e.cfg.Workspace == nil {
+	cfg := e.config()
+	if cfg.Workspace == nil {
 		return projectctx.Project{}, nil
 	}
-	return projectctx.Discover(e.cfg.Workspace.FS(), e.cfg.ProjectContext)
+	return projectctx.Discover(cfg.Workspace.FS(), cfg.ProjectContext)
 }

@@ -153,10 +153,11 @@ type AppliedChange struct {
 // and with the approval package's token errors when the token is unknown,
 // used, expired or its file changed since the preview.
 func (e *Executor) ApplyChange(ctx context.Context, token string) (AppliedChange, error) {
-	if e.cfg.Staging == nil || e.checkpoints == nil {
+	cfg := e.config()
+	if cfg.Staging == nil || e.checkpoints == nil {
 		return AppliedChange{}, fmt.Errorf("%w: staging mode is off (Config.Staging or Config.Workspace is nil)", ErrConfig)
 	}
-	gate := &approval.Gate{Logger: e.cfg.Logger, Policy: approval.PolicyFunc(func(_ context.Context, req approval.Request) approval.Verdict {
+	gate := &approval.Gate{Logger: cfg.Logger, Policy: approval.PolicyFunc(func(_ context.Context, req approval.Request) approval.Verdict {
 		if req.Kind == approval.KindFileEdit && req.Token == token {
 			return approval.Verdict{Decision: safety.Allow, Reason: "the host applied the staged change"}
 		}
@@ -168,7 +169,7 @@ func (e *Executor) ApplyChange(ctx context.Context, token string) (AppliedChange
 		cp, err = e.checkpoints.Begin(ctx, e.session, "apply staged change")
 		return cp, err
 	}
-	applied, _, err := applyStaged(ctx, e.cfg.Staging, token, newID("apply_"), "host", gate.Authorize, changes)
+	applied, _, err := applyStaged(ctx, cfg.Staging, token, newID("apply_"), "host", gate.Authorize, changes)
 	out := AppliedChange{Applied: applied}
 	if cp != nil {
 		out.CheckpointID = cp.ID()
