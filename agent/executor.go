@@ -199,6 +199,7 @@ func (r *run) loop(ctx context.Context) (event.StopReason, error) {
 		}
 		r.noteText(sr.Display)
 		x := extractCalls(r.calling, sr, r.iter)
+		r.debugResponse(sr, x)
 		r.history = append(r.history, assistantMessage(r.calling, sr, x))
 
 		// Every call the parser could not read, and every call it had to
@@ -230,6 +231,7 @@ func (r *run) loop(ctx context.Context) (event.StopReason, error) {
 
 		batch := r.runner.runBatch(ctx, fmt.Sprintf("g%d", r.iter), x.calls)
 		r.results = append(r.results, batch.results...)
+		r.debugResults(batch.results)
 		r.memory.observe(batch.results)
 		repeats, pivot := r.guard.observe(&batch)
 		r.history = append(r.history, resultMessages(r.calling, batch.results, x.problems)...)
