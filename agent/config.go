@@ -64,7 +64,10 @@ const (
 )
 
 // Config wires an Executor. Model is required; Workspace is required for
-// file edits and commands. Every other zero value is useful.
+// file edits and commands. Every other zero value is useful. The
+// Executor reads its settings at the start of each run; Executor.Update
+// changes them for the next runs (all but Workspace, Checkpoints, Grants
+// and Session).
 type Config struct {
 	// Model streams the responses. ModelName is passed as Request.Model.
 	Model     llm.Model
@@ -191,8 +194,10 @@ type Config struct {
 	Clock func() time.Time
 	// Logger receives security-relevant decisions (approvals, denials,
 	// undo) and warnings, and is handed to the safety policy, gate and
-	// checkpoints the Executor builds. Nil means nothing is logged: a
-	// library writes nothing unless its host asks.
+	// checkpoints the Executor builds. At debug level it also gets one
+	// record per model call (what the model sent, what was parsed, what
+	// was refused and why). Nil means nothing is logged: a library writes
+	// nothing unless its host asks.
 	Logger *slog.Logger
 }
 

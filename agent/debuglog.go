@@ -11,9 +11,9 @@ import (
 // model call leaves what the model sent (its content and native calls),
 // what the parser made of it (the calls found, the blocks it could not
 // read and its warnings, each with its reason), and after the batch what
-// was refused or failed and why. It is the diagnosis a seed's /verbose
-// gives ("the model wrote an envelope, why did nothing run?") without a
-// debugger, and costs nothing when the level is above debug.
+// was refused or failed and why. It answers "the model wrote an envelope,
+// why did nothing run?" without a debugger (a host's /verbose switch
+// turns the level on), and costs nothing when the level is above debug.
 
 // maxDebugText bounds the content one record carries.
 const maxDebugText = 8 << 10
