@@ -82,6 +82,13 @@ func (e *Executor) configure(cfg Config) error {
 	}
 	host := cfg
 	t := &Executor{cfg: cfg}
+	e.mu.RLock()
+	if e.host.Staging == nil && cfg.Staging == nil && cfg.ToolCalling == ToolCallingEnvelope {
+		// Keep the Stager envelope mode made for itself, and with it the
+		// tokens the model holds, across an Update (nil before the first).
+		t.cfg.Staging = e.cfg.Staging
+	}
+	e.mu.RUnlock()
 	var err error
 	if t.safety, err = cfg.safetyPolicy(); err != nil {
 		return err

@@ -97,3 +97,32 @@ func TestUpdateTakesEffectNextRun(t *testing.T) {
 		t.Errorf("a refused Update changed the settings")
 	}
 }
+
+// TestUpdateKeepsEnvelopeStager: envelope mode's own Stager survives an
+// Update, so a token staged before it still applies after.
+func TestUpdateKeepsEnvelopeStager(t *testing.T) {
+	e := newEnv(t, `{"content":"hi"}`, nil)
+	cfg := e.config()
+	cfg.ToolCalling = ToolCallingEnvelope
+	x, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := x.config().Staging
+	if before == nil {
+		t.Fatal("envelope mode made no Stager")
+	}
+	p, err := before.PreviewWrite(context.Background(), "n.txt", []byte("n\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Update(func(c *Config) { c.MaxIterations = 3 }); err != nil {
+		t.Fatal(err)
+	}
+	if x.config().Staging != before {
+		t.Fatal("Update replaced envelope mode's Stager")
+	}
+	if _, err := x.ApplyChange(context.Background(), p.Token); err != nil || e.read("n.txt") != "n\n" {
+		t.Errorf("token staged before the Update: %v", err)
+	}
+}
