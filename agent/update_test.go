@@ -3,11 +3,14 @@ package agent
 import (
 	"context"
 	"errors"
+	"iter"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
@@ -124,5 +127,42 @@ func TestUpdateKeepsEnvelopeStager(t *testing.T) {
 	}
 	if _, err := x.ApplyChange(context.Background(), p.Token); err != nil || e.read("n.txt") != "n\n" {
 		t.Errorf("token staged before the Update: %v", err)
+	}
+}
+
+// TestUpdateDuringRun: a run keeps the settings it started with while the
+// host updates them (run with -race).
+func TestUpdateDuringRun(t *testing.T) {
+	e := newEnv(t, "", map[string]string{"a.txt": "a\n"})
+	started, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	model := llm.ModelFunc(func(context.Context, llm.Request) iter.Seq2[llm.Chunk, error] {
+		return func(yield func(llm.Chunk, error) bool) {
+			once.Do(func() { close(started); <-release })
+			yield(llm.Chunk{ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: []byte(`{"path":"a.txt"}`)}}, Done: true}, nil)
+		}
+	})
+	cfg := e.config()
+	cfg.Model, cfg.MaxIterations, cfg.ToolCalling = model, 2, ToolCallingNative
+	x, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *Result)
+	go func() {
+		res, _ := x.Run(context.Background(), Input{Prompt: "read a.txt"})
+		done <- res
+	}()
+	<-started
+	if err := x.Update(func(c *Config) { c.MaxIterations = 5 }); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if res := <-done; res == nil || res.Iterations != 2 {
+		t.Fatalf("the running turn took the new limit: %+v", res)
+	}
+	res, err := x.Run(context.Background(), Input{Prompt: "read a.txt again"})
+	if err != nil || res.Iterations != 5 {
+		t.Fatalf("the next turn: %d iterations (%v), want the updated 5", res.Iterations, err)
 	}
 }
