@@ -58,17 +58,23 @@ const (
 const (
 	DefaultMaxIterations         = 25
 	DefaultReadOnlyMaxIterations = 10
+	// DefaultEnvelopeRounds bounds a run in envelope tool calling, whose
+	// small models chain fewer, surer rounds.
+	DefaultEnvelopeRounds = 6
 )
 
 // Config wires an Executor. Model is required; Workspace is required for
-// file edits and commands. Every other zero value is useful.
+// file edits and commands. Every other zero value is useful. The
+// Executor reads its settings at the start of each run; Executor.Update
+// changes them for the next runs (all but Workspace, Checkpoints, Grants
+// and Session).
 type Config struct {
 	// Model streams the responses. ModelName is passed as Request.Model.
 	Model     llm.Model
 	ModelName string
 
 	// Tools are what the model may call. Read-only modes offer only the
-	// tools whose Spec is ReadOnly (review adds run_terminal_command for
+	// tools whose Spec is ReadOnly (review adds the command tool for
 	// read-only git commands) and refuse any other call in code.
 	Tools *tools.Registry
 
@@ -110,12 +116,12 @@ type Config struct {
 
 	// Staging, when set, turns on staging mode: calls that would
 	// write files only stage the exact bytes and return a token with the
-	// diff; apply_file_change (offered in this mode) or
+	// diff; the apply tool (offered in this mode, with the previews) or
 	// Executor.ApplyChange applies a token once, if the file has not
 	// changed. A headless host passes the same Stager to
 	// approval.Headless, restricted to the tokens its client approved.
 	// A token holds new file content, so calls that move or remove files
-	// (rename_file) are refused in this mode, with a message saying so.
+	// (a rename) are refused in this mode, with a message saying so.
 	Staging *approval.Stager
 
 	// ToolMiddleware wraps the agent's tool handler, the first outermost:
@@ -141,8 +147,9 @@ type Config struct {
 	// from the model's capabilities.
 	ToolCalling ToolCalling
 
-	// MaxIterations bounds the model calls of a run; zero means 25, or
-	// 10 in read-only modes.
+	// MaxIterations bounds the model calls of a run; zero means 25, 10 in
+	// read-only modes, or 6 (DefaultEnvelopeRounds) in envelope tool
+	// calling.
 	MaxIterations int
 	// ToolTimeout bounds each tool call; zero leaves it to the registry.
 	ToolTimeout time.Duration
@@ -187,8 +194,10 @@ type Config struct {
 	Clock func() time.Time
 	// Logger receives security-relevant decisions (approvals, denials,
 	// undo) and warnings, and is handed to the safety policy, gate and
-	// checkpoints the Executor builds. Nil means nothing is logged: a
-	// library writes nothing unless its host asks.
+	// checkpoints the Executor builds. At debug level it also gets one
+	// record per model call (what the model sent, what was parsed, what
+	// was refused and why). Nil means nothing is logged: a library writes
+	// nothing unless its host asks.
 	Logger *slog.Logger
 }
 
@@ -233,12 +242,14 @@ type Result struct {
 	Memory *Memory
 }
 
-func (c *Config) maxIterations(m ModeSpec) int {
+func (c *Config) maxIterations(m ModeSpec, calling ToolCalling) int {
 	switch {
 	case m.MaxIterations > 0:
 		return m.MaxIterations
 	case c.MaxIterations > 0:
 		return c.MaxIterations
+	case calling == ToolCallingEnvelope:
+		return DefaultEnvelopeRounds
 	case m.ReadOnly:
 		return DefaultReadOnlyMaxIterations
 	}

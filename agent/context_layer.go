@@ -11,6 +11,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/tools"
+	"github.com/tetherdev/tether/tools/fstools"
 )
 
 // executorContext is the Executor's share of the context layer: the
@@ -31,9 +32,10 @@ type executorContext struct {
 func (e *Executor) RequestCompaction() { e.compactAt.Store(true) }
 
 // extend checks the context layer's config and adds the skills (under
-// SkillNamespace), the subagent tool and, in staging mode,
-// apply_file_change to a copy of Config.Tools; the host's registry is
-// never modified.
+// SkillNamespace), the subagent tool and, in staging mode (which envelope
+// tool calling turns on with a Stager of its own), the preview and apply
+// tools of tools/fstools to a copy of Config.Tools; the host's registry
+// is never modified.
 func (e *Executor) extend() error {
 	cfg := &e.cfg
 	if err := cfg.Compaction.validate(); err != nil {
@@ -43,6 +45,11 @@ func (e *Executor) extend() error {
 		return err
 	}
 	e.userTools = cfg.Tools
+	if cfg.ToolCalling == ToolCallingEnvelope && cfg.Staging == nil && cfg.Workspace != nil {
+		// The envelope protocol mutates files in two phases: writes are
+		// staged, and a token applies them.
+		cfg.Staging = approval.NewStager(cfg.Workspace, approval.StagerConfig{Logger: cfg.Logger})
+	}
 	if len(cfg.Skills) == 0 && cfg.Subagents == nil && cfg.Staging == nil {
 		return nil
 	}
@@ -68,9 +75,16 @@ func (e *Executor) extend() error {
 			return fmt.Errorf("%w: subagent tool: %w (a tool named %q is already registered)", ErrConfig, err, SubagentToolName)
 		}
 	}
-	if cfg.Staging != nil {
-		if err := reg.Register(applyChangeTool()); err != nil {
-			return fmt.Errorf("%w: staging mode: %w (a tool named %q is already registered)", ErrConfig, err, ApplyChangeName)
+	if cfg.Staging != nil && cfg.Workspace != nil {
+		// The preview and apply tools, unless the host registered its own
+		// under their names.
+		for _, t := range fstools.Staging(cfg.Workspace, cfg.Staging) {
+			if _, _, err := reg.Lookup(t.Describe().Name); err == nil {
+				continue
+			}
+			if err := reg.Register(t); err != nil {
+				return fmt.Errorf("%w: staging mode: %w", ErrConfig, err)
+			}
 		}
 	}
 	cfg.Tools = reg
@@ -108,7 +122,7 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 		}
 	}
 	r.memory = &memoryKeeper{mem: in.Memory.Clone()}
-	r.pb = promptBuilder{mode: r.spec, calling: r.calling, names: names, extra: cfg.SystemPrompt, project: r.project.Text}
+	r.pb = promptBuilder{mode: r.spec, calling: r.calling, names: names, guide: r.offered.Guidance, extra: cfg.SystemPrompt, project: r.project.Text}
 
 	cc := cfg.Compaction
 	r.meter.count = cc.Counter
@@ -125,12 +139,11 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 			r.limit = r.e.capabilities(ctx).ContextLength
 		}
 	}
-	r.compactor = r.e.newCompactor(r.meter.count)
+	r.compactor = newCompactor(r.cfg, r.meter.count)
 	return nil
 }
 
-func (e *Executor) newCompactor(count llm.TokenCounter) *compactor {
-	cfg := &e.cfg
+func newCompactor(cfg *Config, count llm.TokenCounter) *compactor {
 	limit := cfg.Compaction.ContextLength
 	keep := cfg.Compaction.KeepRecent
 	if keep == 0 {
@@ -168,15 +181,15 @@ type authorizeFunc = func(ctx context.Context, req approval.Request) (approval.A
 // specialHandlers are the calls the agent runs itself: skills and the
 // subagent tool, which need the run (events, memory, terminal handler).
 func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[string]callHandler {
-	if len(r.e.skills) == 0 && r.cfg.Subagents == nil {
+	if len(r.st.skills) == 0 && r.cfg.Subagents == nil {
 		return nil
 	}
 	env := SkillEnv{Mode: r.mode, Workspace: r.cfg.Workspace, Emit: r.emit, SetPlan: r.memory.setPlan}
 	if term != nil && !r.spec.ReadOnly {
 		env.RunCommand = commandRunner(r.runner.prepare, term)
 	}
-	out := make(map[string]callHandler, len(r.e.skills)+1)
-	for name, s := range r.e.skills {
+	out := make(map[string]callHandler, len(r.st.skills)+1)
+	for name, s := range r.st.skills {
 		h := skillHandler{skill: s, env: env}
 		if _, self := s.(selfJudging); !self && !s.Describe().ReadOnly && !r.spec.ReadOnly {
 			h.authorize = authorize // like any tool that may change things: confirm-level
@@ -184,7 +197,7 @@ func (r *run) specialHandlers(term callHandler, authorize authorizeFunc) map[str
 		out[name] = h
 	}
 	if r.cfg.Subagents != nil {
-		out[SubagentToolName] = subagentHandler{e: r.e, parentMode: r.mode, emit: r.emit}
+		out[SubagentToolName] = subagentHandler{e: r.e, parent: *r.cfg, userTools: r.st.userTools, parentMode: r.mode, emit: r.emit}
 	}
 	return out
 }
@@ -290,7 +303,8 @@ func (e *Executor) Compact(ctx context.Context, history []llm.Message, opts Comp
 	if task < 0 || task >= len(h) {
 		task = lastTask(h)
 	}
-	c, _, err := e.newCompactor(e.cfg.Compaction.Counter).compact(ctx, h, task, opts.Instructions)
+	cfg := e.config()
+	c, _, err := newCompactor(&cfg, cfg.Compaction.Counter).compact(ctx, h, task, opts.Instructions)
 	return c, err
 }
 
@@ -324,8 +338,9 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 // a UI that lists the files before the first prompt. Without a
 // workspace it is empty.
 func (e *Executor) ProjectContext() (projectctx.Project, error) {
-	if e.cfg.Workspace == nil {
+	cfg := e.config()
+	if cfg.Workspace == nil {
 		return projectctx.Project{}, nil
 	}
-	return projectctx.Discover(e.cfg.Workspace.FS(), e.cfg.ProjectContext)
+	return projectctx.Discover(cfg.Workspace.FS(), cfg.ProjectContext)
 }

@@ -48,7 +48,7 @@
 // does a read that reaches outside the machine, such as a web page,
 // unless the tool declares the host's configuration allows it); a tool
 // that declares nothing is opaque and confirm-level. With Config.Staging,
-// file writes are only staged under tokens that apply_file_change or
+// file writes are only staged under tokens that the apply tool or
 // [Executor.ApplyChange] apply once.
 // Every call is reported running, pending while it waits for approval,
 // then success, error, denied or skipped, under a progress group named

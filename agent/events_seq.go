@@ -22,8 +22,8 @@ func (e *Executor) Events(ctx context.Context, in Input) iter.Seq2[event.Event, 
 		go func() {
 			defer close(ch)
 			sink := event.SinkFunc(func(ctx context.Context, ev event.Event) error {
-				if e.cfg.Sink != nil {
-					if err := e.cfg.Sink.Emit(ctx, ev); err != nil {
+				if sink := e.config().Sink; sink != nil {
+					if err := sink.Emit(ctx, ev); err != nil {
 						return err
 					}
 				}

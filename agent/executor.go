@@ -6,17 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/safety"
-	"github.com/tetherdev/tether/tools"
 )
 
 // Executor runs agent turns. It only wires the sub-handlers (stream
@@ -27,7 +24,13 @@ import (
 // "allow for this session" grants and the checkpoint session are shared
 // by its runs.
 type Executor struct {
+	// mu guards the settings Update replaces: cfg, host, safety and the
+	// context layer's userTools and skills. A run copies them once, when
+	// it starts.
+	mu          sync.RWMutex
+	updateMu    sync.Mutex // one Update at a time
 	cfg         Config
+	host        Config // the Config as the host gave it (defaults filled), for Update
 	grants      *approval.Grants
 	checkpoints *checkpoint.Manager
 	session     string
@@ -42,24 +45,8 @@ type Executor struct {
 
 // New checks cfg and returns an Executor.
 func New(cfg Config) (*Executor, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	if cfg.Tools == nil {
-		cfg.Tools = &tools.Registry{}
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler) // silent unless the host asks
-	}
-	if cfg.Clock == nil {
-		cfg.Clock = time.Now
-	}
-	if cfg.Mode == "" {
-		cfg.Mode = ModeAgent
-	}
-	e := &Executor{cfg: cfg, grants: cfg.Grants, checkpoints: cfg.Checkpoints, session: cfg.Session}
-	var err error
-	if e.safety, err = cfg.safetyPolicy(); err != nil {
+	e := &Executor{grants: cfg.Grants, checkpoints: cfg.Checkpoints, session: cfg.Session}
+	if err := e.configure(cfg); err != nil {
 		return nil, err
 	}
 	if e.grants == nil {
@@ -68,11 +55,8 @@ func New(cfg Config) (*Executor, error) {
 	if e.session == "" {
 		e.session = newID("sess_")
 	}
-	if err := e.extend(); err != nil {
-		return nil, err
-	}
 	if e.checkpoints == nil && cfg.Workspace != nil {
-		m, err := checkpoint.New(cfg.Workspace, checkpoint.NewMemoryStore(), checkpoint.WithLogger(cfg.Logger))
+		m, err := checkpoint.New(cfg.Workspace, checkpoint.NewMemoryStore(), checkpoint.WithLogger(e.cfg.Logger))
 		if err != nil {
 			return nil, fmt.Errorf("agent: in-memory checkpoints: %w", err)
 		}
@@ -99,7 +83,7 @@ func (e *Executor) Undo(ctx context.Context, checkpointID string, opts checkpoin
 		return checkpoint.UndoReport{}, err
 	}
 	rep, err := cp.Undo(ctx, opts)
-	e.cfg.Logger.Info("agent: undo", "checkpoint", checkpointID, "restored", len(rep.Restored), "removed", len(rep.Removed), "skipped", len(rep.Skipped), "err", err)
+	e.config().Logger.Info("agent: undo", "checkpoint", checkpointID, "restored", len(rep.Restored), "removed", len(rep.Removed), "skipped", len(rep.Skipped), "err", err)
 	return rep, err
 }
 
@@ -122,7 +106,7 @@ func (e *Executor) Keep(ctx context.Context, checkpointID string) error {
 // Result is returned even when err is non-nil (cancellation, a model or
 // sink failure), with what the run achieved.
 func (e *Executor) Run(ctx context.Context, in Input) (*Result, error) {
-	return e.run(ctx, in, e.cfg.Sink)
+	return e.run(ctx, in, e.config().Sink)
 }
 
 func (e *Executor) run(ctx context.Context, in Input, sink event.Sink) (*Result, error) {
@@ -145,9 +129,10 @@ func (e *Executor) capabilities(ctx context.Context) llm.Capabilities {
 	if e.caps != nil {
 		return *e.caps
 	}
-	c, err := llm.CapabilitiesOf(ctx, e.cfg.Model)
+	cfg := e.config()
+	c, err := llm.CapabilitiesOf(ctx, cfg.Model)
 	if err != nil {
-		e.cfg.Logger.Warn("agent: cannot read model capabilities; assuming text tool calling", "err", err)
+		cfg.Logger.Warn("agent: cannot read model capabilities; assuming text tool calling", "err", err)
 		return llm.Capabilities{}
 	}
 	e.caps = &c
@@ -214,6 +199,7 @@ func (r *run) loop(ctx context.Context) (event.StopReason, error) {
 		}
 		r.noteText(sr.Display)
 		x := extractCalls(r.calling, sr, r.iter)
+		r.debugResponse(sr, x)
 		r.history = append(r.history, assistantMessage(r.calling, sr, x))
 
 		// Every call the parser could not read, and every call it had to
@@ -245,6 +231,7 @@ func (r *run) loop(ctx context.Context) (event.StopReason, error) {
 
 		batch := r.runner.runBatch(ctx, fmt.Sprintf("g%d", r.iter), x.calls)
 		r.results = append(r.results, batch.results...)
+		r.debugResults(batch.results)
 		r.memory.observe(batch.results)
 		repeats, pivot := r.guard.observe(&batch)
 		r.history = append(r.history, resultMessages(r.calling, batch.results, x.problems)...)

@@ -90,7 +90,7 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		// removal cannot be staged, so it is refused rather than run.
 		h.logger.Info("agent: change refused in staging mode", "tool", c.Tool, "paths", paths)
 		return outcome{Text: fmt.Sprintf("Not changed: in staging mode only new file contents can be staged, and %s would move or remove files (%s). "+
-			"Stage the new file with write_file instead and tell the user which file to remove, or ask the user to make this change.", c.Tool, strings.Join(paths, " → ")),
+			"Stage the new file's whole content instead and tell the user which file to remove, or ask the user to make this change.", c.Tool, strings.Join(paths, " → ")),
 			Status: event.StatusDenied, Detail: "cannot be staged", Path: paths[0]}
 	}
 	ts := make([]target, len(paths))
@@ -272,8 +272,8 @@ func inDir(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// snapshot takes a target's pre-image. A directory (rename_file of a
-// folder, create_folder) has no content to snapshot and goes ahead
+// snapshot takes a target's pre-image. A directory (a renamed or a
+// created folder) has no content to snapshot and goes ahead
 // without; a path inside .git is refused.
 func (h *fileEditHandler) snapshot(ctx context.Context, cs changeSet, canonical string, t *target) (outcome, bool) {
 	err := cs.Snapshot(ctx, t.pc.Rel)

@@ -19,12 +19,12 @@ var changeVerbs = regexp.MustCompile(`(?i)\b(renam(e|es|ed|ing)|modif(y|ies|ied|
 // wantsWrites guesses whether a prompt asks for file changes.
 func wantsWrites(prompt string) bool { return changeVerbs.MatchString(prompt) }
 
-const writeReminder = "You said the task is complete, but no file was changed: write_file or edit_file was never called successfully. " +
+const writeReminder = "You said the task is complete, but no file was changed: no file-changing tool succeeded. " +
 	"The task asks for changes. Make them now with the file tools, then finish with [TASK_COMPLETE]. " +
 	"If the change is impossible or already present, say exactly why and finish with [TASK_COMPLETE]."
 
 const pivotGuidance = "Every action in the last %d rounds failed or was denied. Do not repeat them. " +
-	"Read the error messages above, then change approach: check paths with list_files, read the file before editing it, " +
+	"Read the error messages above, then take a different approach: check that paths exist by listing their directory, read a file before editing it, " +
 	"use different arguments or a different tool. If you are blocked (a denial, a missing permission), explain what blocks you " +
 	"and what the user could do, and finish with [TASK_COMPLETE]."
 

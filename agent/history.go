@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -19,7 +20,7 @@ func resultMessages(mode ToolCalling, results []callResult, problems []string) [
 	var out []llm.Message
 	if mode == ToolCallingNative {
 		for _, r := range results {
-			out = append(out, llm.Message{Role: llm.RoleTool, Content: r.out.Text, ToolName: r.call.Name, ToolCallID: r.call.ID, Images: r.out.Images})
+			out = append(out, llm.Message{Role: llm.RoleTool, Content: withMetadata(r.out.Text, r.out.Metadata), ToolName: r.call.Name, ToolCallID: r.call.ID, Images: r.out.Images})
 		}
 		if len(problems) > 0 {
 			out = append(out, llm.Message{Role: llm.RoleUser, Content: strings.Join(problems, "\n\n")})
@@ -37,10 +38,10 @@ func resultMessages(mode ToolCalling, results []callResult, problems []string) [
 		}
 		images = append(images, r.out.Images...)
 		if mode == ToolCallingEnvelope {
-			fmt.Fprintf(&b, "- id %s, %s %s: %s\n%s\n", r.call.ID, r.call.Kind, r.call.Name, r.out.Status, indent(r.out.Text))
+			fmt.Fprintf(&b, "- id %s, %s %s: %s\n%s\n", r.call.ID, r.call.Kind, r.call.Name, r.out.Status, indent(withMetadata(r.out.Text, r.out.Metadata)))
 			continue
 		}
-		fmt.Fprintf(&b, "<tool_result name=%q status=%q>\n%s\n</tool_result>\n", r.call.Name, r.out.Status, strings.TrimRight(r.out.Text, "\n"))
+		fmt.Fprintf(&b, "<tool_result name=%q status=%q>\n%s\n</tool_result>\n", r.call.Name, r.out.Status, withMetadata(strings.TrimRight(r.out.Text, "\n"), r.out.Metadata))
 	}
 	for _, p := range problems {
 		if b.Len() > 0 {
@@ -53,6 +54,20 @@ func resultMessages(mode ToolCalling, results []callResult, problems []string) [
 		out = append(out, llm.Message{Role: llm.RoleUser, Content: strings.TrimRight(b.String(), "\n"), Images: images})
 	}
 	return out
+}
+
+// withMetadata follows a result's prose with its structured content, as
+// one line "metadata: {…}" (keys sorted), so a model told to read
+// metadata.token finds it while one that reads prose loses nothing.
+func withMetadata(text string, md map[string]any) string {
+	if len(md) == 0 {
+		return text
+	}
+	b, err := json.Marshal(md)
+	if err != nil {
+		return text
+	}
+	return strings.TrimRight(text, "\n") + "\nmetadata: " + string(b)
 }
 
 func indent(s string) string {

@@ -37,7 +37,7 @@ type ModeSpec struct {
 	// is needed.
 	ReadOnly bool
 	// GitReads also lets a read-only mode run read-only git commands
-	// through run_terminal_command, checked by safety analysis.
+	// through the command tool, checked by safety analysis.
 	GitReads bool
 	// Temperature overrides Config.Temperature in this mode.
 	Temperature *float64
@@ -59,7 +59,7 @@ var builtinModes = []ModeSpec{
 			"which files change, how, and in what order, with the risks. You cannot change files; the plan is your answer."},
 	{Name: ModeReview, ReadOnly: true, GitReads: true,
 		Role: "You are a security and code reviewer. Review the code the user points to for bugs, security problems and risky patterns, using the read-only tools you have " +
-			"and read-only git commands (git status, git diff, git log, git show, git blame) through run_terminal_command. You cannot change anything. " +
+			"and read-only git commands (git status, git diff, git log, git show, git blame) through the command tool. You cannot change anything. " +
 			"Report each finding with its file, line, severity and a suggested fix."},
 }
 

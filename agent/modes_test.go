@@ -15,9 +15,10 @@ import (
 // Read-only modes default to 10 iterations.
 func TestReadOnlyIterationDefault(t *testing.T) {
 	c := Config{}
-	assert.Equal(t, 25, c.maxIterations(builtinMode(ModeAgent)))
-	assert.Equal(t, 10, c.maxIterations(builtinMode(ModeExplore)))
-	assert.Equal(t, 10, c.maxIterations(builtinMode(ModeReview)))
+	assert.Equal(t, 25, c.maxIterations(builtinMode(ModeAgent), ToolCallingNative))
+	assert.Equal(t, DefaultEnvelopeRounds, c.maxIterations(builtinMode(ModeAgent), ToolCallingEnvelope))
+	assert.Equal(t, 10, c.maxIterations(builtinMode(ModeExplore), ToolCallingText))
+	assert.Equal(t, 10, c.maxIterations(builtinMode(ModeReview), ToolCallingNative))
 }
 
 // builtinMode is the built-in mode named m.

@@ -3,13 +3,15 @@ package agent
 import (
 	"slices"
 	"strings"
+
+	"github.com/tetherdev/tether/tools"
 )
 
 // promptBuilder assembles the system prompt, section by section:
 //
 //	role (per mode) · RULES (agent mode) · USER-PROVIDED CONTEXT ·
-//	SEARCH TIPS (when a search tool is offered) · CODE NAVIGATION
-//	STRATEGY (when code-intelligence tools are offered) · SKILLS AND
+//	SEARCH TIPS · CODE NAVIGATION STRATEGY (the last three with the lines
+//	the offered tools give them, tools.Guidance) · SKILLS AND
 //	SUBAGENTS (when offered) · call format and tool list (text and
 //	envelope modes) · completion rule · host prompt · PROJECT CONTEXT ·
 //	SESSION MEMORY
@@ -26,17 +28,21 @@ type promptBuilder struct {
 	mode    ModeSpec
 	calling ToolCalling
 	tools   string   // the registry's text description of the offered tools (text and envelope modes)
-	names   []string // the canonical names of the offered tools, to pick the guidance sections
-	extra   string   // Config.SystemPrompt
-	project string   // rendered project context; "" for none
-	memory  string   // rendered session memory; "" for none
+	names   []string // the canonical names of the offered tools
+	// guide returns the lines the offered tools give a prompt section
+	// (tools.Guidance); nil offers none.
+	guide   func(section string) []string
+	extra   string // Config.SystemPrompt
+	project string // rendered project context; "" for none
+	memory  string // rendered session memory; "" for none
 }
 
-const agentRules = `RULES:
-- Paths are relative to the workspace root.
-- Read a file before editing it; edit_file's old_text must match the file exactly.
-- write_file replaces the whole file: send the complete content.
-- Commands may need the user's approval; a denied action will not run, so do not retry it unchanged.`
+// agentRules are the rules of a mode that may change things; the offered
+// tools add their own lines after the first (tools.SectionRules).
+var agentRules = []string{
+	"Paths are relative to the workspace root.",
+	"Commands may need the user's approval; a denied action will not run, so do not retry it unchanged.",
+}
 
 const completionRule = "When the task is complete, give a short summary of what you did and end your message with " + CompletionSignal + "."
 
@@ -46,28 +52,9 @@ const userContextSection = `USER-PROVIDED CONTEXT:
 The user may attach code from their editor to the message. This appears at the start of their message in blocks like:
   User's selected code from file.go:L10-L50 (already provided — do not re-read): (selected lines 10–50)
   Contents of file.go (already provided — do not re-read): (whole file)
-The code inside those blocks is ALREADY AVAILABLE to you — do NOT re-read it with read_file.
+The code inside those blocks is ALREADY AVAILABLE to you — do NOT read it again.
 Use the provided content directly for analysis, explanation, or edits.
-Only use read_file if you need lines OUTSIDE the provided range, or a different file entirely.`
-
-const searchTips = `SEARCH TIPS:
-- search_workspace finds text in files. Set isRegex=true when you are unsure of the exact text:
-  (?i)config for any casing, parseArgs|parse_args for alternatives, func .*Handler for wildcards.
-- Search for the most specific name you know (a function, an error message) rather than a common word.
-- Narrow a broad search with path (a directory) or include (globs such as *.go) before reading many files.`
-
-// codeNavigation is the CODE NAVIGATION STRATEGY section, one line per
-// code-intelligence tool; only the lines of offered tools are shown.
-var codeNavigation = []struct{ tool, line string }{
-	{"get_document_symbols", "Use get_document_symbols before reading a large file: it gives the outline (types, functions, line ranges) in one call."},
-	{"find_definition", "Use find_definition to follow a function or method call to its source."},
-	{"find_references", "Use find_references before modifying shared code, to see everything that depends on it."},
-	{"find_symbol", "Use find_symbol when you know a symbol's name but not which file it is in."},
-	{"get_hover_info", "Use get_hover_info for a symbol's type, signature and documentation."},
-	{"get_call_hierarchy", "Use get_call_hierarchy to trace call chains: who calls this, and what it calls."},
-	{"find_implementations", "Use find_implementations to find the concrete implementations of an interface or abstract method."},
-	{"get_type_hierarchy", "Use get_type_hierarchy for inheritance chains: supertypes and subtypes."},
-}
+Only read the file if you need lines OUTSIDE the provided range, or a different file entirely.`
 
 func (p promptBuilder) system() string {
 	var b strings.Builder
@@ -85,13 +72,14 @@ func (p promptBuilder) system() string {
 	}
 	section(role)
 	if !p.mode.ReadOnly {
-		section(agentRules)
+		rules := slices.Insert(slices.Clone(agentRules), 1, p.guidance(tools.SectionRules)...)
+		section(bulleted(tools.SectionRules, rules))
 	}
 	section(userContextSection)
-	if p.offers("search_workspace") {
-		section(searchTips)
+	section(bulleted(tools.SectionSearch, p.guidance(tools.SectionSearch)))
+	if nav := p.guidance(tools.SectionNavigation); len(nav) > 0 {
+		section(bulleted(tools.SectionNavigation, append(nav, "Prefer these tools to reading whole files: they are cheaper and precise.")))
 	}
-	section(p.codeNavigationSection())
 	section(p.skillSection())
 	switch p.calling {
 	case ToolCallingText:
@@ -122,18 +110,20 @@ func (p promptBuilder) offers(names ...string) bool {
 	return false
 }
 
-func (p promptBuilder) codeNavigationSection() string {
-	var lines []string
-	for _, c := range codeNavigation {
-		if p.offers(c.tool) {
-			lines = append(lines, "- "+c.line)
-		}
+func (p promptBuilder) guidance(section string) []string {
+	if p.guide == nil {
+		return nil
 	}
+	return p.guide(section)
+}
+
+// bulleted is a prompt section: its heading, then one "- " line each;
+// "" without lines.
+func bulleted(heading string, lines []string) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	return "CODE NAVIGATION STRATEGY:\n" + strings.Join(lines, "\n") +
-		"\n- Prefer these tools to reading whole files: they are cheaper and precise."
+	return heading + ":\n- " + strings.Join(lines, "\n- ")
 }
 
 // skillSection explains skills and subagents when they are offered; in

@@ -29,10 +29,14 @@ func promptRegistry(t *testing.T) *tools.Registry {
 	reg := &tools.Registry{}
 	for _, s := range []tools.Spec{
 		{Name: "read_file", Description: "Read a file.", ReadOnly: true, Parameters: obj(`"path":{"type":"string","description":"File to read."}`)},
-		{Name: "search_workspace", Description: "Search the workspace.", ReadOnly: true, Parameters: obj(`"query":{"type":"string"},"isRegex":{"type":"boolean"}`)},
-		{Name: "find_definition", Description: "Go to a symbol's definition.", ReadOnly: true, Parameters: obj(`"path":{"type":"string"},"symbolName":{"type":"string"}`)},
-		{Name: "get_document_symbols", Description: "Outline a file.", ReadOnly: true, Parameters: obj(`"path":{"type":"string"}`)},
-		{Name: "write_file", Description: "Write a whole file.", Parameters: obj(`"path":{"type":"string"},"content":{"type":"string"}`)},
+		{Name: "search_workspace", Description: "Search the workspace.", ReadOnly: true, Parameters: obj(`"query":{"type":"string"},"isRegex":{"type":"boolean"}`),
+			Guidance: []tools.Guidance{{Section: tools.SectionSearch, Line: "search_workspace finds text in files. Set isRegex=true when you are unsure of the exact text."}}},
+		{Name: "find_definition", Description: "Go to a symbol's definition.", ReadOnly: true, Parameters: obj(`"path":{"type":"string"},"symbolName":{"type":"string"}`),
+			Guidance: []tools.Guidance{{Section: tools.SectionNavigation, Line: "Use find_definition to follow a function or method call to its source."}}},
+		{Name: "get_document_symbols", Description: "Outline a file.", ReadOnly: true, Parameters: obj(`"path":{"type":"string"}`),
+			Guidance: []tools.Guidance{{Section: tools.SectionNavigation, Line: "Use get_document_symbols before reading a large file."}}},
+		{Name: "write_file", Description: "Write a whole file.", Parameters: obj(`"path":{"type":"string"},"content":{"type":"string"}`),
+			Guidance: []tools.Guidance{{Section: tools.SectionRules, Line: "write_file replaces the whole file: send the complete content."}}},
 		{Name: "run_terminal_command", Description: "Run a shell command.", Parameters: obj(`"command":{"type":"string"}`)},
 	} {
 		require.NoError(t, reg.Register(tools.Func{Spec: s, Run: noop}))
@@ -54,7 +58,7 @@ func TestPromptGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("%s_%s", mode, calling), func(t *testing.T) {
 				spec := builtinMode(mode)
 				reg := x.cfg.Tools.Filter(spec.offers)
-				pb := promptBuilder{mode: spec, calling: calling, names: reg.Names(), extra: "Answer in English.",
+				pb := promptBuilder{mode: spec, calling: calling, names: reg.Names(), guide: reg.Guidance, extra: "Answer in English.",
 					project: "## AGENTS.md\nRun go vet before committing.", memory: mem.Render()}
 				if calling != ToolCallingNative {
 					pb.tools = reg.Prompt()

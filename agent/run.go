@@ -21,7 +21,8 @@ import (
 // limits, the progress). Only the loop goroutine touches the state.
 type run struct {
 	e       *Executor
-	cfg     *Config
+	cfg     *Config  // the Executor's settings when the run started (a copy)
+	st      runState // what the Executor derived from them
 	in      Input
 	id      string
 	mode    Mode
@@ -78,7 +79,7 @@ type runProgress struct {
 // wire builds the sub-handlers for one run. Each receives functions and
 // small interfaces, never the Executor.
 func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, error) {
-	cfg := &e.cfg
+	cfg, st := e.snapshot()
 	mode := in.Mode
 	if mode == "" {
 		mode = cfg.Mode
@@ -90,7 +91,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 	if strings.TrimSpace(in.Prompt) == "" && len(in.Images) == 0 {
 		return nil, ErrEmptyPrompt
 	}
-	r := &run{e: e, cfg: cfg, in: in, id: newID("run_"), mode: mode, spec: spec, emitter: &emitter{ctx: ctx, sink: sink}}
+	r := &run{e: e, cfg: cfg, st: st, in: in, id: newID("run_"), mode: mode, spec: spec, emitter: &emitter{ctx: ctx, sink: sink}}
 	r.calling = cfg.ToolCalling
 	if r.calling == ToolCallingAuto {
 		r.calling = ToolCallingText
@@ -103,7 +104,7 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 	if spec.restricts() {
 		r.offered = reg.Filter(spec.offers)
 	}
-	r.max = cfg.maxIterations(spec)
+	r.max = cfg.maxIterations(spec, r.calling)
 	r.maxRepeat = orDefault(cfg.MaxRepeatedFailures, 3)
 	r.pivotAfter = orDefault(cfg.PivotAfter, 2)
 	r.guard = loopGuard{maxRepeat: r.maxRepeat, pivotAfter: r.pivotAfter}
@@ -183,11 +184,11 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 	if cfg.Workspace != nil {
 		check = cfg.Workspace.Check
 	}
-	th := &terminalHandler{assess: e.safety.AssessCommand, check: check, authorize: gate.Authorize,
+	th := &terminalHandler{assess: st.safety.AssessCommand, check: check, authorize: gate.Authorize,
 		execute: execute, readOnlyGit: spec.ReadOnly, commandDir: cfg.CommandDir, logger: cfg.Logger}
 	r.runner.terminal = th
-	if e.safety.Workspace != nil {
-		r.runner.reads = &readGuard{assess: e.safety.Assess, secretIn: secretInFile(e.safety.Workspace), authorize: gate.Authorize,
+	if st.safety.Workspace != nil {
+		r.runner.reads = &readGuard{assess: st.safety.Assess, secretIn: secretInFile(st.safety.Workspace), authorize: gate.Authorize,
 			askable: !spec.ReadOnly, logger: cfg.Logger}
 	}
 	r.runner.open = &openWorldGate{authorize: gate.Authorize, askable: !spec.ReadOnly, logger: cfg.Logger}
@@ -196,13 +197,10 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 		r.runner.others = &otherHandler{authorize: gate.Authorize, execute: execute}
 		if cfg.Workspace != nil {
 			th.changes, th.files = r.changes, cfg.Workspace
-			r.runner.files = &fileEditHandler{assess: e.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
+			r.runner.files = &fileEditHandler{assess: st.safety.Assess, files: cfg.Workspace, changes: r.changes, authorize: gate.Authorize,
 				execute: execute, stager: cfg.Staging, logger: cfg.Logger}
 			if cfg.Staging != nil {
-				if r.runner.special == nil {
-					r.runner.special = map[string]callHandler{}
-				}
-				r.runner.special[ApplyChangeName] = applyHandler{stager: cfg.Staging, authorize: gate.Authorize, changes: r.changes}
+				r.runner.apply = applyHandler{stager: cfg.Staging, authorize: gate.Authorize, changes: r.changes}
 			}
 		} else {
 			r.runner.files = noWorkspace{}

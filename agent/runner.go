@@ -60,6 +60,7 @@ type toolRunner struct {
 	files    callHandler             // calls that write files; nil in read-only modes
 	others   callHandler             // tools that may change things and declare no judgeable effect; nil refuses them
 	special  map[string]callHandler  // skills and subagents, by canonical name
+	apply    callHandler             // applies staged changes (Effects.ApplyToken); nil outside staging mode
 	reads    *readGuard              // nil: reads are not judged
 	open     *openWorldGate          // asks about open-world reads; nil refuses them
 	allowed  func(c *ToolCall) error // the mode's gate; nil allows all
@@ -166,6 +167,9 @@ func (r *toolRunner) runSpan(ctx context.Context, groupID string, rs []routed, d
 	for i := range rs {
 		rs[i].action = event.ToolAction{GroupID: groupID, CallID: rs[i].c.ID, Tool: rs[i].canonical, Status: event.StatusRunning}
 		rs[i].action.Title, rs[i].finalTitle, rs[i].action.Path = actionTitles(rs[i].tc, rs[i].canonical)
+		if tc := rs[i].tc; tc != nil {
+			rs[i].action.Kind, rs[i].action.Detail, rs[i].action.Arguments = tc.Title.Kind, tc.Title.Detail, tc.Args
+		}
 	}
 	if len(rs) == 1 {
 		r.announce(rs[0].action)
@@ -298,6 +302,8 @@ func (r *toolRunner) byEffects(ctx context.Context, tc *ToolCall) outcome {
 		return refusedByTool(tc)
 	case e.Command != "" && r.terminal != nil:
 		return r.terminal.handle(ctx, tc)
+	case e.ApplyToken != "" && r.apply != nil:
+		return r.apply.handle(ctx, tc)
 	case len(e.Writes) > 0 && r.files != nil:
 		return r.files.handle(ctx, tc)
 	case readOnly(e):
@@ -320,6 +326,7 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 	a.Title = rt.finalTitle(o.Status)
 	a.Detail, a.StartLine, a.Chunks, a.Added, a.Removed = o.Detail, o.StartLine, o.Chunks, o.Added, o.Removed
 	a.AutoApproved, a.CheckpointID, a.Output = o.AutoApproved, o.CheckpointID, o.Text
+	a.Arguments, a.Metadata = nil, o.Metadata // the arguments were on the running action
 	if o.Path != "" {
 		a.Path = o.Path
 	}
@@ -333,7 +340,7 @@ func (r *toolRunner) finish(rt routed, o outcome) callResult {
 // fromToolResult maps a registry result to an outcome.
 func fromToolResult(res tools.Result) outcome {
 	o := outcome{Text: res.Text, Status: event.StatusSuccess, Path: res.Meta.Path, StartLine: res.Meta.StartLine,
-		Added: res.Meta.Added, Removed: res.Meta.Removed, Images: res.Images}
+		Added: res.Meta.Added, Removed: res.Meta.Removed, Images: res.Images, Metadata: res.Metadata}
 	if len(res.Meta.Chunks) > 1 {
 		o.Chunks = res.Meta.Chunks
 	}

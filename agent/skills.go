@@ -59,7 +59,7 @@ type SkillEnv struct {
 	// SetPlan replaces the plan in the session memory.
 	SetPlan func([]event.TodoItem)
 	// RunCommand runs a shell command through the run's terminal handler,
-	// exactly as run_terminal_command would: the command rules, the
+	// exactly as the command tool would: the command rules, the
 	// approval policy and the checkpoint apply.
 	RunCommand func(ctx context.Context, command string) SkillResult
 }

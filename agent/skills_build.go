@@ -14,7 +14,7 @@ import (
 // BuildSkill returns the "build" skill: it runs the project's build or
 // test command through the terminal handler, so the command rules, the
 // approval policy and the checkpoint apply exactly as they do to
-// run_terminal_command. Non-empty fields of configured override what
+// the command tool. Non-empty fields of configured override what
 // detection finds.
 func BuildSkill(configured projectctx.BuildCommands) Skill {
 	return buildSkill{SkillFunc{Spec: tools.Spec{
@@ -52,7 +52,7 @@ func runBuild(ctx context.Context, env SkillEnv, args json.RawMessage, configure
 		}
 		found, err := projectctx.DetectBuild(env.Workspace.FS())
 		if err != nil {
-			return SkillResult{Text: "Error: " + err.Error() + ". Run the right command with run_terminal_command instead.", Status: event.StatusError}
+			return SkillResult{Text: "Error: " + err.Error() + ". Run the right command with the command tool instead.", Status: event.StatusError}
 		}
 		if bc.Build == "" {
 			bc.Build = found.Build
@@ -66,7 +66,7 @@ func runBuild(ctx context.Context, env SkillEnv, args json.RawMessage, configure
 		cmd = bc.Test
 	}
 	if cmd == "" {
-		return SkillResult{Text: fmt.Sprintf("Error: %v: the project has no %s command. Use run_terminal_command with the right command.", projectctx.ErrNoBuildCommand, action), Status: event.StatusError}
+		return SkillResult{Text: fmt.Sprintf("Error: %v: the project has no %s command. Run the right command with the command tool.", projectctx.ErrNoBuildCommand, action), Status: event.StatusError}
 	}
 	if extra := strings.TrimSpace(a.Args); extra != "" {
 		cmd += " " + extra // judged with the rest by the safety analysis

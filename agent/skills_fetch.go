@@ -9,11 +9,11 @@ import (
 )
 
 // FetchSkill returns the "fetch" skill of the envelope protocol
-// on top of a read_webpage tool (webtools.NewRead with the host's
+// on top of the host's web page reading tool (webtools.NewRead with its
 // Fetcher): the same arguments ({"url": …, "start_line": …}), the same
 // address and domain policy, the same Markdown. The skill is read-only
 // and open-world and declares each call as the tool does, so it is
-// approved as read_webpage is: unasked only for a domain the host
+// approved as that tool is: unasked only for a domain the host
 // allows, otherwise asked (and refused where no one can be asked).
 func FetchSkill(readWebpage tools.Tool) Skill {
 	spec := readWebpage.Describe()

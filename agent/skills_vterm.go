@@ -12,7 +12,7 @@ import (
 
 // VirtualTerminalSkill returns the envelope's "virtual_terminal" skill as a
 // thin mapping onto the run's persistent shell: {"command": "…"} runs
-// exactly as run_terminal_command would (command rules, approval,
+// exactly as the command tool would (command rules, approval,
 // checkpoints, the shell's current directory and environment carried
 // from call to call), so the skill adds no second way to run commands and
 // no second set of checks. Read-only modes have no shell to offer, and
@@ -27,7 +27,7 @@ func VirtualTerminalSkill() Skill {
 }
 
 // vtermSkill submits its command to the terminal handler, which judges
-// it like any run_terminal_command; the skill call itself is not asked
+// it like any command call; the skill call itself is not asked
 // about as a whole.
 type vtermSkill struct{ SkillFunc }
 

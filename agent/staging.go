@@ -3,7 +3,6 @@ package agent
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,33 +12,23 @@ import (
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
+	"github.com/tetherdev/tether/tools/fstools"
 )
 
-// Staging mode (two-phase file mutation): with Config.Staging
-// set, a call that would write files only stages the exact bytes its tool
-// declared and returns a token with the diff and +N −N; nothing is
-// written. The model's apply_file_change applies a token after the
-// change is authorised like any file edit (a headless gateway denies it
-// for a confirm-level file); the host's Executor.ApplyChange is itself
-// the approval. Either way the change is snapshotted into a checkpoint
-// and written only if the file is still exactly the one previewed, and a
+// Staging mode (two-phase file mutation): with Config.Staging set (and
+// always in envelope tool calling), a call that would write files only
+// stages the exact bytes its tool declared and returns a token with the
+// diff and +N −N, as prose and as Result metadata ("token",
+// "diffPreview"); nothing is written. A call whose tool asked to stage
+// (Effects.Stage: the preview tools) is a preview; any other is a
+// translated write, marked "legacyTranslated". The executor offers the
+// preview and apply tools of tools/fstools in this mode. A call that
+// declares Effects.ApplyToken applies a token after the change is
+// authorised like any file edit (a headless gateway denies it for a
+// confirm-level file); the host's Executor.ApplyChange is itself the
+// approval. Either way the change is snapshotted into a checkpoint and
+// written only if the file is still exactly the one previewed, and a
 // token is used once.
-
-// ApplyChangeName is the tool that applies a staged change in staging mode.
-const ApplyChangeName = "apply_file_change"
-
-func applyChangeTool() tools.Tool {
-	return tools.Func{
-		Spec: tools.Spec{
-			Name:        ApplyChangeName,
-			Description: "Apply a file change that a file tool staged: pass the token it returned. The change is written only if the file has not changed since; a token works once.",
-			Parameters:  json.RawMessage(`{"type":"object","properties":{"token":{"type":"string","description":"The token a staged change returned (chg_…)."}},"required":["token"]}`),
-		},
-		Run: func(context.Context, tools.Call) (tools.Result, error) {
-			return tools.Result{}, fmt.Errorf("%w: %s", ErrSkillOutsideRun, ApplyChangeName)
-		},
-	}
-}
 
 // stageable reports effects that staging can hold: content for every
 // path written, no removal. The file-edit handler refuses the others (a
@@ -60,6 +49,7 @@ func stageable(e tools.Effects) bool {
 // stage stages each declared change instead of writing it.
 func (h *fileEditHandler) stage(ctx context.Context, c *ToolCall, ts []target) outcome {
 	var texts []string
+	var metas []map[string]any
 	var added, removed int
 	for _, ch := range c.Effects.Changes {
 		t := findTarget(ts, c.Effects.Dir, ch.Path) // present: handle checked every change
@@ -73,16 +63,26 @@ func (h *fileEditHandler) stage(ctx context.Context, c *ToolCall, ts []target) o
 		if err != nil {
 			return outcome{Text: "Not staged: " + err.Error(), Status: errorStatus(ctx, err), Detail: err.Error(), Path: t.pc.Rel}
 		}
-		h.logger.Info("agent: change staged", "tool", c.Tool, "path", p.Rel, "token", p.Token)
-		texts = append(texts, p.Result(true).Text())
+		h.logger.Info("agent: change staged", "tool", c.Tool, "path", p.Rel, "token", p.Token, "preview", c.Effects.Stage)
+		res := p.Result(!c.Effects.Stage)
+		texts = append(texts, res.Text())
+		metas = append(metas, res.Metadata())
 		added += p.Stats.Added
 		removed += p.Stats.Removed
 	}
-	return outcome{Text: strings.Join(texts, "\n"), Status: event.StatusSuccess, Detail: fmt.Sprintf("staged +%d −%d", added, removed),
-		Path: ts[0].pc.Rel, Added: added, Removed: removed}
+	o := outcome{Text: strings.Join(texts, "\n"), Status: event.StatusSuccess, Detail: fmt.Sprintf("+%d −%d", added, removed),
+		Path: ts[0].pc.Rel, Added: added, Removed: removed, Metadata: metas[0]}
+	if !c.Effects.Stage {
+		o.Detail = "staged, not written " + o.Detail
+	}
+	if len(metas) > 1 {
+		o.Metadata = map[string]any{"changes": metas}
+	}
+	return o
 }
 
-// applyHandler runs apply_file_change inside a run.
+// applyHandler runs a call that applies a staged change (its tool
+// declares Effects.ApplyToken) inside a run.
 type applyHandler struct {
 	stager    *approval.Stager
 	authorize authorizeFunc
@@ -90,13 +90,7 @@ type applyHandler struct {
 }
 
 func (h applyHandler) handle(ctx context.Context, c *ToolCall) outcome {
-	var a struct {
-		Token string `json:"token"`
-	}
-	if err := json.Unmarshal(c.Args, &a); err != nil || a.Token == "" {
-		return failed(event.StatusError, `Error: apply_file_change needs {"token": "chg_…"}, the token a staged change returned.`)
-	}
-	applied, cs, err := applyStaged(ctx, h.stager, a.Token, c.ID, c.Tool, h.authorize, h.changes)
+	applied, cs, err := applyStaged(ctx, h.stager, c.Effects.ApplyToken, c.ID, c.Tool, h.authorize, h.changes)
 	if err != nil {
 		var d *approval.DeniedError
 		if errors.As(err, &d) {
@@ -104,7 +98,8 @@ func (h applyHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		}
 		return outcome{Text: "Not applied: " + err.Error(), Status: errorStatus(ctx, err), Detail: firstLine(err.Error()), Path: applied.Rel}
 	}
-	return outcome{Text: fmt.Sprintf("Applied the staged change to %s (+%d −%d).", applied.Rel, applied.Stats.Added, applied.Stats.Removed),
+	res := fstools.AppliedResult(applied)
+	return outcome{Text: res.Text, Metadata: res.Metadata,
 		Status: event.StatusSuccess, Detail: applied.Stats.String(), Path: applied.Rel,
 		Added: applied.Stats.Added, Removed: applied.Stats.Removed, Wrote: true, CheckpointID: cs.ID()}
 }
@@ -158,10 +153,11 @@ type AppliedChange struct {
 // and with the approval package's token errors when the token is unknown,
 // used, expired or its file changed since the preview.
 func (e *Executor) ApplyChange(ctx context.Context, token string) (AppliedChange, error) {
-	if e.cfg.Staging == nil || e.checkpoints == nil {
+	cfg := e.config()
+	if cfg.Staging == nil || e.checkpoints == nil {
 		return AppliedChange{}, fmt.Errorf("%w: staging mode is off (Config.Staging or Config.Workspace is nil)", ErrConfig)
 	}
-	gate := &approval.Gate{Logger: e.cfg.Logger, Policy: approval.PolicyFunc(func(_ context.Context, req approval.Request) approval.Verdict {
+	gate := &approval.Gate{Logger: cfg.Logger, Policy: approval.PolicyFunc(func(_ context.Context, req approval.Request) approval.Verdict {
 		if req.Kind == approval.KindFileEdit && req.Token == token {
 			return approval.Verdict{Decision: safety.Allow, Reason: "the host applied the staged change"}
 		}
@@ -173,7 +169,7 @@ func (e *Executor) ApplyChange(ctx context.Context, token string) (AppliedChange
 		cp, err = e.checkpoints.Begin(ctx, e.session, "apply staged change")
 		return cp, err
 	}
-	applied, _, err := applyStaged(ctx, e.cfg.Staging, token, newID("apply_"), ApplyChangeName, gate.Authorize, changes)
+	applied, _, err := applyStaged(ctx, cfg.Staging, token, newID("apply_"), "host", gate.Authorize, changes)
 	out := AppliedChange{Applied: applied}
 	if cp != nil {
 		out.CheckpointID = cp.ID()

@@ -13,6 +13,7 @@ import (
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/tools/fstools"
 )
 
 var stagedToken = regexp.MustCompile(`chg_[0-9a-f]{32}`)
@@ -30,7 +31,7 @@ func stagingModel(path string) llm.Model {
 				c.ToolCalls = []llm.ToolCall{{ID: "w", Name: "write_file", Arguments: args}}
 			case tok != "" && last != "" && !appliedOnce(req):
 				args, _ := json.Marshal(map[string]string{"token": tok})
-				c.ToolCalls = []llm.ToolCall{{ID: "a1", Name: ApplyChangeName, Arguments: args}, {ID: "a2", Name: ApplyChangeName, Arguments: args}}
+				c.ToolCalls = []llm.ToolCall{{ID: "a1", Name: fstools.ApplyChangeName, Arguments: args}, {ID: "a2", Name: fstools.ApplyChangeName, Arguments: args}}
 			default:
 				c.Content = "Done. [TASK_COMPLETE]"
 			}
@@ -43,7 +44,7 @@ func stagingModel(path string) llm.Model {
 func appliedOnce(req llm.Request) bool {
 	for _, m := range req.Messages {
 		for _, tc := range m.ToolCalls {
-			if tc.Name == ApplyChangeName {
+			if tc.Name == fstools.ApplyChangeName {
 				return true
 			}
 		}

@@ -81,12 +81,14 @@ func subagentSpec(c *SubagentConfig) tools.Spec {
 // in order, while they happen; its final message is the call's result.
 type subagentHandler struct {
 	e          *Executor
+	parent     Config          // the parent run's settings
+	userTools  *tools.Registry // the host's tools, without skills and this tool
 	parentMode Mode
 	emit       func(event.Event)
 }
 
 func (h subagentHandler) handle(ctx context.Context, c *ToolCall) outcome {
-	sc := h.e.cfg.Subagents
+	sc := h.parent.Subagents
 	var a struct {
 		Task      string `json:"task"`
 		Prompt    string `json:"prompt"`
@@ -109,8 +111,8 @@ func (h subagentHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		rounds = min(n, limit)
 	}
 
-	child := h.e.cfg // a copy
-	child.Tools = h.e.userTools
+	child := h.parent // a copy
+	child.Tools = h.userTools
 	child.Subagents = nil // one level: a helper does not delegate again
 	child.GitBranch = nil
 	child.MaxIterations = rounds

@@ -25,7 +25,7 @@ import (
 type terminalHandler struct {
 	// assess is safety.Policy.AssessCommand: severity, command rules, the
 	// working directory, and the files the command names (`cat .env`
-	// needs the same approval as reading .env with read_file).
+	// needs the same approval as reading .env with the file-reading tool).
 	assess    func(ctx context.Context, command, dir string) safety.Assessment
 	check     func(p string, op safety.Op) safety.PathCheck // nil without a workspace
 	authorize func(ctx context.Context, req approval.Request) (approval.Approved, error)

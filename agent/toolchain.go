@@ -30,6 +30,9 @@ type ToolCall struct {
 	// call of the batch may have changed the file), and judges, shows
 	// and runs that. Effects.Declared is false for an opaque tool.
 	Effects tools.Effects
+	// Title is how the tool titles this call (tools.Titler), for the
+	// events a UI shows; tools.DefaultTitle for a tool that gives none.
+	Title tools.Title
 }
 
 // ToolOutcome is what one call did: the text the model gets and what a
@@ -49,6 +52,9 @@ type ToolOutcome struct {
 	// Images are the pictures the tool returned; they go to the model
 	// with Text (which describes each for a model that cannot see them).
 	Images []llm.Image
+	// Metadata is the result's structured content (tools.Result.Metadata);
+	// it goes to the model after Text as one JSON object.
+	Metadata map[string]any
 }
 
 // ToolHandler runs one prepared call to its outcome. The agent's own
@@ -100,10 +106,12 @@ func prepareCall(ctx context.Context, reg *tools.Registry, c call) (*ToolCall, e
 	tc := &ToolCall{ID: c.ID, Tool: p.Name, Args: p.Arguments, Sent: c.Args, Spec: t.Describe()}
 	if perr != nil {
 		tc.Effects = specEffects(tc.Spec)
+		tc.Title = reg.Title(tools.Call{ID: c.ID, Name: p.Name, Arguments: p.Arguments}, tc.Effects)
 		return tc, perr
 	}
 	if err := declareEffects(ctx, reg, tc); err != nil {
 		tc.Effects = specEffects(tc.Spec)
+		tc.Title = reg.Title(tools.Call{ID: c.ID, Name: p.Name, Arguments: p.Arguments}, tc.Effects)
 	}
 	return tc, nil
 }
@@ -116,11 +124,13 @@ func specEffects(s tools.Spec) tools.Effects {
 
 // declareEffects has tc's tool declare its effects now.
 func declareEffects(ctx context.Context, reg *tools.Registry, tc *ToolCall) error {
-	eff, err := reg.Effects(ctx, tools.Call{ID: tc.ID, Name: tc.Tool, Arguments: tc.Args})
+	c := tools.Call{ID: tc.ID, Name: tc.Tool, Arguments: tc.Args}
+	eff, err := reg.Effects(ctx, c)
 	if err != nil {
 		return err
 	}
 	tc.Effects = eff
+	tc.Title = reg.Title(c, eff)
 	return nil
 }
 

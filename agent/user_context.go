@@ -34,7 +34,7 @@ type Attachment struct {
 	// Content is the attached text. Empty means the executor reads it
 	// from the workspace (the selected lines, or the file up to
 	// MaxAttachmentBytes), through the same confinement and secret-file
-	// rules as read_file.
+	// rules as a file-reading tool.
 	Content string `json:"content,omitempty"`
 }
 

@@ -53,3 +53,22 @@ func (r StagedResult) Text() string {
 	}
 	return s
 }
+
+// Metadata is r as the structured content a tool result carries beside
+// its prose: "token", "diffPreview", "path", "added", "removed",
+// "expiresAt", and "created" and "legacyTranslated" when true — the
+// fields the two-phase protocol tells a model to read.
+func (r StagedResult) Metadata() map[string]any {
+	m := map[string]any{
+		"token": r.Token, "path": r.Path, "diffPreview": r.DiffPreview,
+		"added": r.Added, "removed": r.Removed,
+		"expiresAt": r.ExpiresAt.UTC().Format(time.RFC3339),
+	}
+	if r.Created {
+		m["created"] = true
+	}
+	if r.LegacyTranslated {
+		m["legacyTranslated"] = true
+	}
+	return m
+}

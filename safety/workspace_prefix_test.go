@@ -52,11 +52,31 @@ func TestFolderNamePrefix(t *testing.T) {
 		t.Errorf("ReadFile through the prefix: %q, %v", b, err)
 	}
 
-	// A real sub-directory named like the folder keeps the path.
-	if err := os.MkdirAll(filepath.Join(root, "demo-project"), 0o755); err != nil {
+	// A real sub-directory named like the folder: the path that exists wins.
+	if err := os.MkdirAll(filepath.Join(root, "demo-project", "lib"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if pc := w.Check("demo-project/src/x.ts", OpRead); pc.Rel != "demo-project/src/x.ts" {
-		t.Errorf("with a real demo-project/ directory: Rel = %q", pc.Rel)
+	if err := os.WriteFile(filepath.Join(root, "demo-project", "lib", "z.ts"), []byte("z"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ path, rel string }{
+		{"demo-project/src/x.ts", "src/x.ts"},                  // only the stripped path exists
+		{"demo-project/lib/z.ts", "demo-project/lib/z.ts"},     // the prefixed path exists
+		{"demo-project/lib/new.ts", "demo-project/lib/new.ts"}, // neither: the real directory keeps it
+		{"demo-project/src/new.ts", "demo-project/src/new.ts"}, // neither: the real directory keeps it
+	} {
+		if pc := w.Check(tt.path, OpRead); pc.Rel != tt.rel {
+			t.Errorf("with a real demo-project/ directory: Check(%q).Rel = %q, want %q", tt.path, pc.Rel, tt.rel)
+		}
+	}
+	// Both exist: the prefixed path is the one meant.
+	if err := os.MkdirAll(filepath.Join(root, "demo-project", "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "demo-project", "src", "x.ts"), []byte("inner"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := w.ReadFile("demo-project/src/x.ts"); err != nil || string(b) != "inner" {
+		t.Errorf("both paths exist: read %q, %v; want the prefixed file", b, err)
 	}
 }

@@ -59,6 +59,16 @@ type Effects struct {
 	// CreatesOnly marks a call that makes paths without content (a
 	// directory): there is nothing to snapshot or preview.
 	CreatesOnly bool `json:"creates_only,omitempty"`
+	// Stage marks a preview: the call stages its Changes under a token
+	// for review and writes nothing (preview_write_file). An agent in
+	// staging mode stages every content change; Stage says the call asked
+	// for it, so the result does not call it a translated write.
+	Stage bool `json:"stage,omitempty"`
+	// ApplyToken marks a call that applies the change staged under this
+	// token (apply_file_change); Writes names the token's file. The
+	// change is judged and approved like any file edit, with the staged
+	// diff.
+	ApplyToken string `json:"apply_token,omitempty"`
 	// Decision, when set, is the tool's own verdict on the call (an MCP
 	// server's allow/deny rules); the agent's gate still has the last
 	// word. The zero value means the tool has none.

@@ -43,8 +43,12 @@ type Spec struct {
 	// (for example "old_string" for "search"). Every tool also accepts the
 	// path aliases in [PathAliases] for a "path" parameter.
 	ArgAliases map[string][]string
+	// Guidance are lines for an agent's system prompt, shown when the
+	// tool is offered (see WithGuidance).
+	Guidance []Guidance
 
-	declare any // WithEffects's function until New checks its type
+	declare any                                // WithEffects's function until New checks its type
+	titles  func(call Call, eff Effects) Title // WithTitle's function
 }
 
 // LLM converts s into the spec a natively tool-calling model receives.
@@ -80,6 +84,11 @@ type Result struct {
 	// models that see images; Text describes each in a line for those
 	// that do not.
 	Images []llm.Image `json:"images,omitempty"`
+	// Metadata is structured content for the model beside Text, for
+	// protocols that read fields rather than prose (a staged change's
+	// "token" and "diffPreview"). The agent sends it after Text as one
+	// JSON object and shows it to hosts on the final ToolAction.
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // Meta is structured information about a call's result. Every field is
@@ -135,6 +144,8 @@ type LineRange struct {
 type Func struct {
 	Spec Spec
 	Run  func(ctx context.Context, call Call) (Result, error)
+	// Titles, when set, titles the tool's prepared calls (see Titler).
+	Titles func(call Call, eff Effects) Title
 }
 
 // Describe returns f.Spec.

@@ -2,6 +2,7 @@ package event
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/tetherdev/tether/approval"
@@ -128,7 +129,7 @@ type ToolAction struct {
 	Detail    string       `json:"detail,omitempty"` // one line: lines read, exit code, the reason for a denial
 	Path      string       `json:"path,omitempty"`   // workspace-relative file, for click-to-open
 	StartLine int          `json:"start_line,omitempty"`
-	// Chunks are the line ranges a chunked read_file streamed, one
+	// Chunks are the line ranges a chunked file read streamed, one
 	// click-to-open entry each.
 	Chunks       []tools.LineRange `json:"chunks,omitempty"`
 	Added        int               `json:"added,omitempty"`
@@ -136,6 +137,15 @@ type ToolAction struct {
 	CheckpointID string            `json:"checkpoint_id,omitempty"` // set on file edits, which undo per checkpoint
 	AutoApproved bool              `json:"auto_approved,omitempty"`
 	Output       string            `json:"output,omitempty"` // the result text the model receives (final statuses)
+	// Kind is what kind of work the call is, as its tool titles it.
+	Kind tools.ActionKind `json:"kind,omitempty"`
+	// Arguments are the call's normalised arguments, on the running (and
+	// approval-pending) action, for a host that shows its own tools' calls
+	// its own way.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Metadata is the structured content of the result (a staged
+	// change's token and diffPreview), on the final action.
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // ToolProgress is live news from a call that is still running, between

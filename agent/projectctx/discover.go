@@ -115,7 +115,7 @@ func Discover(fsys fs.FS, cfg Config) (Project, error) {
 			block, cut = textcut.AtLine(block, budget-100), true
 		}
 		if cut {
-			block += fmt.Sprintf("\n[… %s is longer; read it with read_file for the rest]", path)
+			block += fmt.Sprintf("\n[… %s is longer; read the file itself for the rest]", path)
 			pf.Truncated = true
 		}
 		budget -= len(block) + 2

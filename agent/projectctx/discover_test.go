@@ -98,7 +98,7 @@ func TestProjectContextBounds(t *testing.T) {
 	for _, f := range pc.Files[:3] {
 		require.True(t, f.Truncated, f.Path)
 	}
-	require.Contains(t, pc.Text, "[… AGENTS.md is longer; read it with read_file for the rest]")
+	require.Contains(t, pc.Text, "[… AGENTS.md is longer; read the file itself for the rest]")
 	require.Equal(t, 4001, pc.Files[0].Bytes, "a file is read only up to the bound")
 
 	pc, err = Discover(fstest.MapFS{"CODE.md": {Data: []byte("ok \xff\xfe end")}}, Config{})

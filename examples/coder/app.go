@@ -40,6 +40,9 @@ type app struct {
 	cfg       agent.Config
 	closers   []io.Closer
 	logger    *slog.Logger
+	logLevel  *slog.LevelVar // debug while /verbose is on
+	logFile   string
+	wire      io.Writer // -wire-log, nil without
 
 	modelName     string
 	contextLength int // tokens; 0 when the model does not say
@@ -70,7 +73,16 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		a.closers = append(a.closers, lf)
 		logOut = lf
 	}
-	a.logger = slog.New(slog.NewTextHandler(logOut, nil))
+	a.logLevel, a.logFile = &slog.LevelVar{}, o.logFile
+	a.logger = slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: a.logLevel}))
+	if o.wireLog != "" {
+		wf, err := os.OpenFile(o.wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("-wire-log: %w", err)
+		}
+		a.closers = append(a.closers, wf)
+		a.wire = wf
+	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -140,6 +152,7 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		Skills:          []agent.Skill{agent.TodosSkill()},
 		Subagents:       &agent.SubagentConfig{}, // read-only helpers, rendered nested
 		Logger:          a.logger,
+		ToolCalling:     agent.ToolCalling(o.toolCalling),
 	}
 	if err := a.setModel(ctx, o.model); err != nil {
 		return nil, err
@@ -168,7 +181,11 @@ func (a *app) close() {
 
 // setModel switches the model; the current session continues with it.
 func (a *app) setModel(ctx context.Context, name string) error {
-	m, err := modelstr.Open(name, modelstr.WithLogger(a.logger))
+	mopts := []modelstr.Option{modelstr.WithLogger(a.logger)}
+	if a.wire != nil {
+		mopts = append(mopts, modelstr.WithWireLog(a.wire))
+	}
+	m, err := modelstr.Open(name, mopts...)
 	if err != nil {
 		return err
 	}
@@ -327,3 +344,18 @@ func validMode(m string) bool {
 }
 
 var modes = []agent.Mode{agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview}
+
+// toggleVerbose turns the agent's per-iteration debug record on or off:
+// each model response, the calls parsed from it, what the parser or the
+// safety layer refused and why, written to the -log file.
+func (a *app) toggleVerbose() string {
+	if a.logLevel.Level() == slog.LevelDebug {
+		a.logLevel.Set(slog.LevelInfo)
+		return "verbose off"
+	}
+	a.logLevel.Set(slog.LevelDebug)
+	if a.logFile == "" {
+		return "verbose on, but there is no log file to write to (-log is empty)"
+	}
+	return "verbose on: each model response, the calls parsed from it and what was refused and why go to " + a.logFile
+}

@@ -22,6 +22,7 @@ var commands = []command{
 	{"/undo", "[ID [force]]", "pick a checkpoint of the session to revert (force: even files edited since)"},
 	{"/keep", "", "accept every undecided change"},
 	{"/compact", "", "summarise older turns to free context"},
+	{"/verbose", "", "toggle the debug record: each model response, what was parsed and what was refused and why, in the -log file"},
 	{"/sessions", "", "list the sessions of this workspace"},
 	{"/resume", "ID", "open a session and show its transcript"},
 	{"/new", "", "start a new session"},
@@ -92,6 +93,8 @@ func (t *tui) command(text string) tea.Cmd {
 			break
 		}
 		t.setMode(agent.Mode(args[0]))
+	case "/verbose":
+		t.output(a.toggleVerbose(), nil)
 	case "/model":
 		if len(args) != 1 {
 			t.output("model "+st.bold.Render(a.modelName)+st.dim.Render("  (/model ollama:NAME, openai:NAME or script:FILE)"), nil)

@@ -52,6 +52,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
+	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
@@ -67,6 +68,7 @@ func main() {
 type options struct {
 	model, db, logFile, sessionID, mode string
 	mcpConfig                           string
+	toolCalling, wireLog                string
 	folders                             folders.Flag
 	auto, sandbox                       bool
 	approvalTimeout                     time.Duration
@@ -89,6 +91,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fl.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before it denies")
 	fl.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
 	fl.Var(&o.folders, "folder", folders.Usage)
+	fl.StringVar(&o.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, writes staged then applied by token, 6 rounds); empty picks from the model")
+	fl.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	if err := flagparse.Parse(fl, args); err != nil {
 		return o, err
 	}
@@ -100,6 +104,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if !validMode(o.mode) {
 		return o, fmt.Errorf("-mode %q: want agent, plan, explore or review", o.mode)
+	}
+	switch agent.ToolCalling(o.toolCalling) {
+	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
+	default:
+		return o, fmt.Errorf("-tool-calling %q: want native, text or envelope", o.toolCalling)
 	}
 	if o.approvalTimeout <= 0 {
 		return o, fmt.Errorf("-approval-timeout %v: want a positive duration", o.approvalTimeout)

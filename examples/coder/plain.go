@@ -215,6 +215,8 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 			break
 		}
 		show("mode "+string(a.mode), nil)
+	case "/verbose":
+		show(a.toggleVerbose(), nil)
 	case "/model":
 		if len(args) == 1 {
 			if err := a.setModel(ctx, args[0]); err != nil {

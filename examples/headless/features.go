@@ -19,11 +19,6 @@ import (
 	"github.com/tetherdev/tether/tools/webtools"
 )
 
-// envelopeRounds bounds a prompt under the envelope protocol: a small model
-// that keeps answering with actions is stopped after this many rounds. Used
-// when -tool-calling envelope is given without -max-iterations.
-const envelopeRounds = 6
-
 // knownSkills are the names -skills accepts.
 var knownSkills = []string{"todos", "build", "fetch", "virtual_terminal"}
 
@@ -85,10 +80,7 @@ func (f *features) check() error {
 func (f *features) apply(ctx context.Context, ws *safety.Workspace, reg *tools.Registry, cfg *agent.Config, logger *slog.Logger) (func(), error) {
 	cleanup := func() {}
 	cfg.ToolCalling = agent.ToolCalling(f.toolCalling)
-	cfg.MaxIterations = f.maxIterations
-	if cfg.MaxIterations == 0 && cfg.ToolCalling == agent.ToolCallingEnvelope {
-		cfg.MaxIterations = envelopeRounds
-	}
+	cfg.MaxIterations = f.maxIterations // 0: the library's default, agent.DefaultEnvelopeRounds in envelope mode
 	if err := reg.Register(pdftools.NewRead(ws)); err != nil {
 		return cleanup, err
 	}

@@ -53,6 +53,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
@@ -78,6 +79,8 @@ type options struct {
 	logLevel        slog.Level
 	mcpConfig       string
 	folders         folders.Flag
+	toolCalling     string
+	wireLog         string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -124,6 +127,8 @@ flags:
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
+	fs.StringVar(&o.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, writes staged then applied by token, 6 rounds); empty picks from the model")
+	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	if err := flagparse.Parse(fs, args); err != nil {
 		return o, err
 	}
@@ -141,6 +146,11 @@ flags:
 	}
 	if o.approvalTimeout <= 0 {
 		return o, fmt.Errorf("-approval-timeout %v: must be positive", o.approvalTimeout)
+	}
+	switch agent.ToolCalling(o.toolCalling) {
+	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
+	default:
+		return o, fmt.Errorf("-tool-calling %q: want native, text or envelope", o.toolCalling)
 	}
 	return o, nil
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 
@@ -57,8 +58,21 @@ var errClosing = errors.New("the server is shutting down; no new turns")
 type sessionKey struct{}
 
 func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
-	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger))
+	mopts := []modelstr.Option{modelstr.WithLogger(logger)}
+	var wire *os.File
+	if o.wireLog != "" {
+		f, err := os.OpenFile(o.wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("-wire-log: %w", err)
+		}
+		wire = f
+		mopts = append(mopts, modelstr.WithWireLog(f))
+	}
+	model, err := modelstr.Open(o.model, mopts...)
 	if err != nil {
+		if wire != nil {
+			wire.Close()
+		}
 		return nil, err
 	}
 	ws, err := safety.OpenWorkspace(o.workspace, o.folders.Options()...)
@@ -68,6 +82,9 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	s := &server{addr: addr, ws: ws, logger: logger, baseCtx: ctx,
 		logs: map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
 	s.closers = append(s.closers, ws.Close)
+	if wire != nil {
+		s.closers = append(s.closers, wire.Close)
+	}
 	ok := false
 	defer func() {
 		if !ok {
@@ -133,6 +150,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		Checkpoints:     cps,
 		Sink:            event.SinkFunc(s.emit),
 		Logger:          logger,
+		ToolCalling:     agent.ToolCalling(o.toolCalling),
 	}
 	if s.sessions, err = session.NewManager(sessStore, cfg); err != nil {
 		return nil, err

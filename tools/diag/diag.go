@@ -62,7 +62,7 @@ func New(ws Workspace) tools.Tool {
 	return tools.New(Name,
 		"Get compiler and vet errors and warnings for a file or the whole workspace, from the project's own toolchain (go vet for Go modules, tsc --noEmit for TypeScript). Use it after editing code.",
 		func(ctx context.Context, a Args) (tools.Result, error) { return run(ctx, ws, a) },
-		tools.ReadOnly(),
+		tools.ReadOnly(), tools.WithKind(tools.KindAnalyze),
 		tools.WithTimeout(Timeout+30*time.Second),
 	)
 }

@@ -31,11 +31,17 @@ var (
 func NewEdit(ws Workspace) tools.Tool {
 	return planned(EditName,
 		"Replace exact text in a file. old_text must match the file exactly once (copy it from read_file without the line numbers); set replace_all to change every occurrence. If it does not match, the closest passages are shown with line numbers.",
-		planEdit, ws,
+		planEdit, ws, append(editAliases(), tools.WithPathTitle("Editing ", "Edited ", "Edit ", tools.KindEdit),
+			tools.WithGuidance(tools.SectionRules, "Read a file before editing it; edit_file's old_text must match the file exactly."))...,
+	)
+}
+
+func editAliases() []tools.Option {
+	return []tools.Option{
 		tools.WithArgAliases("old_text", "old_string", "oldText", "old", "search", "find", "original", "old_str", "search_text"),
 		tools.WithArgAliases("new_text", "new_string", "newText", "new", "replace", "replacement", "new_str", "replace_text"),
 		tools.WithArgAliases("replace_all", "all", "global"),
-	)
+	}
 }
 
 func planEdit(ws Workspace, a EditArgs) (plan, error) {

@@ -40,6 +40,7 @@ func NewRead(ws Workspace) tools.Tool {
 		func(ctx context.Context, a ReadArgs) (tools.Result, error) { return read(ctx, ws, a) },
 		tools.ReadOnly(),
 		tools.WithEffects(func(_ context.Context, a ReadArgs) (tools.Effects, error) { return tools.Reading(a.Path), nil }),
+		tools.WithPathTitle("Reading ", "Read ", "Read ", tools.KindRead),
 		tools.WithArgAliases("start_line", "line", "from", "offset", "start", "startLine", "from_line"),
 		tools.WithArgAliases("end_line", "to", "end", "endLine", "to_line"),
 	)

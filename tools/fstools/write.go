@@ -40,7 +40,8 @@ func NewWrite(ws Workspace) tools.Tool {
 		func(ws Workspace, a WriteArgs) (plan, error) {
 			return planWrite(ws, a.Path, a.Content, a.Append, false)
 		},
-		ws, contentAliases(),
+		ws, contentAliases(), tools.WithPathTitle("Writing ", "Wrote ", "Write ", tools.KindEdit),
+		tools.WithGuidance(tools.SectionRules, "write_file replaces the whole file: send the complete content."),
 	)
 }
 
@@ -50,7 +51,7 @@ func NewCreate(ws Workspace) tools.Tool {
 	return planned(CreateName,
 		"Create a new file with the given content. Fails if the file exists: use write_file to replace it or edit_file to change part of it.",
 		func(ws Workspace, a CreateArgs) (plan, error) { return planWrite(ws, a.Path, a.Content, false, true) },
-		ws, contentAliases(),
+		ws, contentAliases(), tools.WithPathTitle("Writing ", "Wrote ", "Write ", tools.KindEdit),
 	)
 }
 

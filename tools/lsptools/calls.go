@@ -67,7 +67,7 @@ func (k *kit) callHierarchy() tools.Tool {
 				}
 			}
 			return tools.Result{Text: b.String(), Meta: meta}, nil
-		}, posOptions()...)
+		}, posOptions("Use get_call_hierarchy to trace call chains: who calls this, and what it calls.")...)
 }
 
 type callEntry struct {

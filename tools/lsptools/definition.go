@@ -21,7 +21,7 @@ func (k *kit) definition() tools.Tool {
 				return tools.Result{}, err
 			}
 			return k.locationsResult(l, locs, "definition", "Try find_symbol with the name, or search_workspace."), nil
-		}, posOptions()...)
+		}, posOptions("Use find_definition to follow a function or method call to its source.")...)
 }
 
 func (k *kit) implementations() tools.Tool {
@@ -40,11 +40,14 @@ func (k *kit) implementations() tools.Tool {
 				return tools.Result{}, err
 			}
 			return k.locationsResult(l, locs, "implementations", "It may have none in this workspace, or the symbol is not an interface or method."), nil
-		}, posOptions()...)
+		}, posOptions("Use find_implementations to find the concrete implementations of an interface or abstract method.")...)
 }
 
-func posOptions() []tools.Option {
-	return []tools.Option{tools.ReadOnly(), tools.WithTimeout(DefaultTimeout),
+// posOptions are the options of a tool asked about a position; guidance
+// is its line of the code navigation strategy.
+func posOptions(guidance string) []tools.Option {
+	return []tools.Option{tools.ReadOnly(), tools.WithTimeout(DefaultTimeout), tools.WithKind(tools.KindAnalyze),
+		tools.WithGuidance(tools.SectionNavigation, guidance),
 		tools.WithArgAliases("symbolName", "symbol", "name", "function", "identifier")}
 }
 

@@ -48,7 +48,7 @@ func (k *kit) diagnostics() tools.Tool {
 			}
 			timedOut := err != nil
 			return k.diagnosticsResult(d, diags, timedOut), nil
-		}, tools.ReadOnly(), tools.WithTimeout(DefaultTimeout))
+		}, tools.ReadOnly(), tools.WithTimeout(DefaultTimeout), tools.WithKind(tools.KindAnalyze))
 }
 
 func (k *kit) isDir(p string) bool {

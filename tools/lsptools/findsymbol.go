@@ -58,7 +58,9 @@ func (k *kit) findSymbol() tools.Tool {
 				return tools.Text(fmt.Sprintf("No symbols: %s. Use search_workspace instead.", msg)), nil
 			}
 			return k.symbolsResult(q, a.Kind, all), nil
-		}, tools.ReadOnly(), tools.WithTimeout(DefaultTimeout), tools.WithArgAliases("query", "symbolName", "symbol", "name"))
+		}, tools.ReadOnly(), tools.WithTimeout(DefaultTimeout), tools.WithKind(tools.KindSearch),
+		tools.WithGuidance(tools.SectionNavigation, "Use find_symbol when you know a symbol's name but not which file it is in."),
+		tools.WithArgAliases("query", "symbolName", "symbol", "name"))
 }
 
 func (k *kit) symbolsResult(q, kind string, syms []lsp.SymbolInformation) tools.Result {

@@ -33,5 +33,5 @@ func (k *kit) hover() tools.Tool {
 				meta.Truncated = true
 			}
 			return tools.Result{Text: fmt.Sprintf("Hover for %s in %s:\n\n%s", l.t, l.d.rel, text), Meta: meta}, nil
-		}, posOptions()...)
+		}, posOptions("Use get_hover_info for a symbol's type, signature and documentation.")...)
 }

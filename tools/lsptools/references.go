@@ -28,7 +28,7 @@ func (k *kit) references() tools.Tool {
 				return tools.Result{}, err
 			}
 			return k.referencesResult(l, locs), nil
-		}, posOptions()...)
+		}, posOptions("Use find_references before modifying shared code, to see everything that depends on it.")...)
 }
 
 // referencesResult lists references grouped by file, at most

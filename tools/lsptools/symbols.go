@@ -61,5 +61,6 @@ func (k *kit) documentSymbols() tools.Tool {
 			write(syms, 0)
 			meta.Entries = n
 			return tools.Result{Text: fmt.Sprintf("Symbols in %s (%d lines):\n%s", d.rel, len(d.lines), b.String()), Meta: meta}, nil
-		}, tools.ReadOnly(), tools.WithTimeout(DefaultTimeout))
+		}, tools.ReadOnly(), tools.WithTimeout(DefaultTimeout), tools.WithKind(tools.KindInspect),
+		tools.WithGuidance(tools.SectionNavigation, "Use get_document_symbols before reading a large file: it gives the outline (types, functions, line ranges) in one call."))
 }

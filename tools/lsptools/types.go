@@ -60,7 +60,7 @@ func (k *kit) typeHierarchy() tools.Tool {
 				}
 			}
 			return tools.Result{Text: b.String(), Meta: meta}, nil
-		}, posOptions()...)
+		}, posOptions("Use get_type_hierarchy for inheritance chains: supertypes and subtypes.")...)
 }
 
 func (k *kit) writeTypes(b *strings.Builder, src *sources, title string, items []lsp.TypeHierarchyItem, meta *tools.Meta) {

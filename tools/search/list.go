@@ -31,6 +31,13 @@ func NewList(ws Workspace) tools.Tool {
 		func(ctx context.Context, a ListArgs) (tools.Result, error) { return runList(ctx, ws, a) },
 		tools.ReadOnly(),
 		tools.WithEffects(func(_ context.Context, a ListArgs) (tools.Effects, error) { return tools.Reading(a.Path), nil }),
+		tools.WithTitle(func(_ tools.Call, eff tools.Effects) tools.Title {
+			p := tools.EffectPath(eff)
+			if p == "" {
+				p = "."
+			}
+			return tools.Verb("Listing ", "Listed ", "List ", p, tools.KindInspect)
+		}),
 		tools.WithArgAliases("path", "dir", "directory", "folder"),
 		tools.WithArgAliases("maxEntries", "limit", "max"),
 	)

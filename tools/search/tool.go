@@ -42,6 +42,12 @@ func NewSearch(ws Workspace) tools.Tool {
 		func(ctx context.Context, a SearchArgs) (tools.Result, error) { return runSearch(ctx, ws, a) },
 		tools.ReadOnly(),
 		tools.WithEffects(func(_ context.Context, a SearchArgs) (tools.Effects, error) { return tools.Reading(a.Path), nil }),
+		tools.WithTitle(func(c tools.Call, _ tools.Effects) tools.Title {
+			return tools.Verb("Searching for ", "Searched for ", "Search for ", "“"+tools.Shorten(c.StringArg("query"), 60)+"”", tools.KindSearch)
+		}),
+		tools.WithGuidance(tools.SectionSearch, "search_workspace finds text in files. Set isRegex=true when you are unsure of the exact text:\n  (?i)config for any casing, parseArgs|parse_args for alternatives, func .*Handler for wildcards."),
+		tools.WithGuidance(tools.SectionSearch, "Search for the most specific name you know (a function, an error message) rather than a common word."),
+		tools.WithGuidance(tools.SectionSearch, "Narrow a broad search with path (a directory) or include (globs such as *.go) before reading many files."),
 		tools.WithArgAliases("query", "pattern", "search", "text", "regex", "q", "term", "search_term"),
 		tools.WithArgAliases("isRegex", "use_regex", "regexp"),
 		tools.WithArgAliases("path", "dir", "directory", "folder", "in"),

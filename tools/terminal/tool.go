@@ -44,6 +44,9 @@ func (s *Shell) Tool() tools.Tool {
 			}
 			return tools.Effects{Command: a.Command, Dir: dir}, nil
 		}),
+		tools.WithTitle(func(c tools.Call, _ tools.Effects) tools.Title {
+			return tools.Verb("Running ", "Ran ", "Run ", "`"+tools.Shorten(c.StringArg("command"), 80)+"`", tools.KindCommand)
+		}),
 		tools.WithArgAliases("command", "cmd", "script", "command_line", "commandLine"),
 		tools.WithArgAliases("cwd", "dir", "directory", "working_directory", "workdir", "path"),
 		tools.WithArgAliases("timeout", "timeout_seconds", "timeoutSeconds"),
