@@ -4,12 +4,17 @@ package terminal
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
+
+	"github.com/tetherdev/tether/safety"
 )
 
 // The shell's state report. When the script ends, the EXIT trap execs a
@@ -49,6 +54,8 @@ type shellState struct {
 	dir string   // its working directory
 	env []string // its exported variables
 	rc  int      // the script's exit status
+
+	leftover int // processes a kill-domain helper found below it and killed
 }
 
 // awaitReport waits until process pid (a child of this process) either
@@ -90,10 +97,40 @@ func readReport(pid int) (shellState, error) {
 	if err != nil {
 		return shellState{}, err
 	}
+	dir, err := os.Readlink(p + "/cwd")
+	if err != nil {
+		return shellState{}, err
+	}
+	return parseReport(raw, dir)
+}
+
+// readDomainReport reads what a kill-domain helper wrote on the report
+// descriptor (safety.KillDomainReport) once it exits; nothing means the
+// shell never stopped in its report.
+func readDomainReport(r io.Reader) shellState {
+	b, err := io.ReadAll(io.LimitReader(r, 3*maxStateBytes))
+	if err != nil || len(b) == 0 {
+		return shellState{}
+	}
+	var rep safety.KillDomainReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return shellState{}
+	}
+	st, err := parseReport(rep.Environ, rep.Dir)
+	if err != nil {
+		st = shellState{}
+	}
+	st.leftover = rep.Leftover
+	return st
+}
+
+// parseReport reads a report image's environment (NUL-separated) and
+// directory; the image must carry the trap's mark and status.
+func parseReport(raw []byte, dir string) (shellState, error) {
 	if len(raw) > maxStateBytes {
 		return shellState{}, errors.New("report too large")
 	}
-	st := shellState{rc: -1}
+	st := shellState{rc: -1, dir: dir}
 	marked := false
 	for kv := range bytes.SplitSeq(raw, []byte{0}) {
 		s := string(kv)
@@ -108,12 +145,19 @@ func readReport(pid int) (shellState, error) {
 			st.env = append(st.env, s)
 		}
 	}
-	if !marked || st.rc < 0 {
+	if !marked || st.rc < 0 || dir == "" {
 		return shellState{}, errors.New("not a report")
-	}
-	if st.dir, err = os.Readlink(p + "/cwd"); err != nil {
-		return shellState{}, err
 	}
 	st.ok = true
 	return st, nil
+}
+
+// tieToAgent makes the kernel kill the shell when the agent dies. What
+// the shell started survives that unless a kill domain (Config.Contain)
+// holds it; New's recovery finds it on the next start.
+func tieToAgent(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 }

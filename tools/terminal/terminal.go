@@ -82,6 +82,13 @@ type Config struct {
 	// SysProcAttr fields other than Setpgid, or refuse with an error.
 	// This is the seam for safety's sandbox.
 	Sandbox func(cmd *exec.Cmd) error
+	// Contain, when set, puts each command in a kill domain that outlives
+	// the shell (safety.KillDomain.Wrap, whose own Sandbox then confines
+	// it; Sandbox must be nil). It gets the command with one extra file,
+	// the descriptor the shell's final state is reported on, and must
+	// keep it away from the command. Without it, the shell itself is
+	// killed when the agent dies but what it started is not.
+	Contain func(cmd *exec.Cmd) error
 	// Logger records commands, timeouts and killed leftovers; nil means none.
 	Logger *slog.Logger
 }
@@ -129,6 +136,9 @@ func New(cfg Config) (*Shell, error) {
 	path, err := exec.LookPath(sh)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoShell, err)
+	}
+	if cfg.Contain != nil && cfg.Sandbox != nil {
+		return nil, errors.New("terminal: set Config.Contain or Config.Sandbox, not both: the kill domain applies its own sandbox")
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
@@ -245,22 +255,47 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	cmd.Stdout = w
 	cmd.Stderr = w
 	cmd.WaitDelay = killGrace
-	if s.cfg.Sandbox != nil {
+	var reportR, reportW *os.File
+	switch {
+	case s.cfg.Contain != nil:
+		r, w, err := os.Pipe()
+		if err != nil {
+			return Result{}, fmt.Errorf("terminal: %w", err)
+		}
+		defer r.Close()
+		reportR, reportW = r, w
+		cmd.ExtraFiles = []*os.File{w}
+		if err := s.cfg.Contain(cmd); err != nil {
+			w.Close()
+			return Result{}, fmt.Errorf("terminal: the kill domain refused the command: %w", err)
+		}
+	case s.cfg.Sandbox != nil:
 		if err := s.cfg.Sandbox(cmd); err != nil {
 			return Result{}, fmt.Errorf("terminal: sandbox refused the command: %w", err)
 		}
+		tieToAgent(cmd)
+	default:
+		tieToAgent(cmd)
 	}
 	newGroup(cmd) // its own group, so a kill reaches every child
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	if reportW != nil {
+		reportW.Close() // the helper holds its copy
+	}
+	if err != nil {
 		return Result{}, fmt.Errorf("terminal: starting %s: %w", s.shell, err)
 	}
 	pgid := cmd.Process.Pid
 	tracked.watch(pgid)
 
 	state := make(chan shellState, 1)
-	go func() { state <- awaitReport(pgid, tracked.snapshot) }()
+	if reportR != nil {
+		go func() { state <- readDomainReport(reportR) }()
+	} else {
+		go func() { state <- awaitReport(pgid, tracked.snapshot) }()
+	}
 
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- cmd.Wait() }()
@@ -298,6 +333,9 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	}
 	if werr != nil && cmd.ProcessState == nil {
 		res.Signal = werr.Error()
+	}
+	if st.leftover > 0 {
+		res.Leftover = true
 	}
 	if st.ok && !res.TimedOut && !res.Canceled {
 		// The shell ended in its report, which this process then killed:
