@@ -30,6 +30,13 @@
 // tree is recorded while the command runs, so background jobs, setsid
 // daemons, double forks, nohup and disown are all killed as soon as the
 // shell exits or times out, and Result.Leftover says when there were any.
+// With Config.Contain (safety.KillDomain) each command also runs under a
+// helper that is its child subreaper, dies with the agent and kills what
+// is left below it before the command is reported done; that also holds a
+// process that clears its environment and detaches at once, which the
+// /proc tracking alone can miss. The marker names the workspace and the
+// agent: New ends, and Shell.Recovered reports, processes an earlier run
+// in the same workspace left when its agent died.
 // The working directory never leaves the workspace: a command that cds out
 // of it leaves the next one at the root.
 //
@@ -41,6 +48,7 @@
 // (a command printing 1 GiB peaks below 30 MiB of resident memory, as the
 // package's tests measure).
 //
-// Config.Sandbox is the seam for safety.Sandbox.Wrap (Landlock); package
-// builtin connects it.
+// Config.Sandbox is the seam for safety.Sandbox.Wrap (Landlock) and
+// Config.Contain for safety.KillDomain.Wrap; package builtin connects
+// them.
 package terminal

@@ -59,11 +59,12 @@ type escapees struct {
 	done chan struct{}
 }
 
-// newEscapees makes the marker for one command; env gets the variable.
-func newEscapees() (*escapees, string) {
+// newEscapees makes the marker for one command, after prefix
+// (markerPrefix); env gets the variable.
+func newEscapees(prefix string) (*escapees, string) {
 	var b [12]byte
 	rand.Read(b[:])
-	kv := runMarker + "=" + hex.EncodeToString(b[:])
+	kv := prefix + hex.EncodeToString(b[:])
 	return &escapees{token: kv, seen: map[int]uint64{}}, kv
 }
 

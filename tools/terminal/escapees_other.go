@@ -6,7 +6,7 @@ package terminal
 // process that calls setsid can outlive the command here.
 type escapees struct{ root int }
 
-func newEscapees() (*escapees, string) { return &escapees{}, runMarker + "=1" }
+func newEscapees(prefix string) (*escapees, string) { return &escapees{}, prefix + "1" }
 
 const runMarker = "TETHER_TERMINAL_RUN"
 

@@ -109,6 +109,10 @@ type Shell struct {
 
 	layers  envLayers
 	stopper string    // the report trap's self-stopping command
+	marker  string    // the process marker's prefix: workspace and agent
+	// recovered describes processes an earlier run in this workspace
+	// left running, which New ended.
+	recovered []string
 	redact  *Redactor // host secrets kept out of output
 
 	mu  sync.Mutex // serialises commands; guards cwd and env
@@ -158,8 +162,13 @@ func New(cfg Config) (*Shell, error) {
 	host := hostEnv(cfg)
 	base, layers := newEnvLayers(cfg, host)
 	killPath, _ := exec.LookPath("kill")
+	recovered := recoverLeftovers(root)
+	if len(recovered) > 0 && cfg.Logger != nil {
+		cfg.Logger.Warn("terminal: ended processes a previous run of this workspace left running", "processes", recovered)
+	}
 	return &Shell{cfg: cfg, shell: path, root: root, cwd: root, env: base, layers: layers,
-		stopper: stopperFor(killPath, path), redact: NewRedactor(host)}, nil
+		stopper: stopperFor(killPath, path), marker: markerPrefix(root), recovered: recovered,
+		redact: NewRedactor(host)}, nil
 }
 
 // Command is one command to run.
@@ -196,6 +205,11 @@ func (s *Shell) Cwd() string {
 	defer s.mu.Unlock()
 	return s.cwd
 }
+
+// Recovered describes the processes that commands of an earlier run in
+// this workspace left running after their agent died, which New ended
+// ("pid 123 (sleep)"); nil when there were none.
+func (s *Shell) Recovered() []string { return s.recovered }
 
 // Root is the workspace root, symlinks resolved.
 func (s *Shell) Root() string { return s.root }
@@ -247,7 +261,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	out := NewOutput(s.cfg.Head, s.cfg.Tail, s.cfg.MaxLine)
 	cmd := exec.Command(s.shell, "-c", reportTrap(s.stopper)+c.Command)
 	cmd.Dir = dir
-	tracked, marker := newEscapees()
+	tracked, marker := newEscapees(s.marker)
 	cmd.Env = s.layers.compose(s.env, marker)
 	cmd.Stdin = nil // /dev/null: a command waiting for input gets EOF
 	w, stopLive := startLive(ctx, out, s.redact)
