@@ -108,12 +108,12 @@ type Shell struct {
 	root  string
 
 	layers  envLayers
-	stopper string    // the report trap's self-stopping command
-	marker  string    // the process marker's prefix: workspace and agent
+	stopper string // the report trap's self-stopping command
+	marker  string // the process marker's prefix: workspace and agent
 	// recovered describes processes an earlier run in this workspace
 	// left running, which New ended.
 	recovered []string
-	redact  *Redactor // host secrets kept out of output
+	redact    *Redactor // host secrets kept out of output
 
 	mu  sync.Mutex // serialises commands; guards cwd and env
 	cwd string
