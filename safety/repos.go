@@ -37,61 +37,103 @@ func runsGit(an CommandAnalysis) bool {
 	return false
 }
 
-// foreignRepo returns the innermost directory from dir up to (not
-// including) the root that holds it which git would take for a
-// repository: a .git directory, a .git file pointing outside the root's
-// own .git (a worktree or submodule elsewhere), or the bare layout.
+// foreignRepo returns the directory whose repository git would use when
+// run in dir, if that is not the workspace's own, following git's
+// discovery: from dir upwards, the first directory holding a .git
+// (directory, or file with a "gitdir:" pointer) or being a git directory
+// itself (HEAD with objects/ and refs/, either of them possibly reached
+// through a "commondir" file) decides. The workspace's own repository is
+// a .git directory at a root, or a .git file there pointing outside the
+// workspace (a worktree of a repository elsewhere); a .git file below a
+// root is the root's own only when it points into the root's .git (a
+// submodule or worktree). Every other repository, a root without .git
+// shaped as a git directory included, is foreign. Discovery that reaches
+// the root without finding one leaves the workspace: not judged here.
 func (w *Workspace) foreignRepo(dir string) string {
 	root := w.rootOf(dir)
 	if root == "" {
 		return ""
 	}
 	own := filepath.Join(root, ".git") + string(filepath.Separator)
-	for d := dir; d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
+	for d := dir; ; d = filepath.Dir(d) {
 		gd := filepath.Join(d, ".git")
 		if fi, err := os.Lstat(gd); err == nil {
-			if fi.IsDir() || !gitFileWithin(gd, d, own) {
+			switch {
+			case fi.IsDir() && d == root:
+				return "" // the workspace's own repository
+			case fi.IsDir():
 				return d
 			}
-		}
-		if bareLayout(d) {
+			target, ok := gitFileTarget(gd, d)
+			switch {
+			case !ok:
+				// git stops with an error at a .git it cannot read
+				// as a pointer; nothing runs.
+				return ""
+			case d == root && !within(root, target):
+				return ""
+			case d != root && strings.HasPrefix(target+string(filepath.Separator), own):
+				return ""
+			}
 			return d
 		}
+		if gitDirectory(d) {
+			return d
+		}
+		if d == root || !strings.HasPrefix(d, root+string(filepath.Separator)) {
+			return ""
+		}
 	}
-	return ""
 }
 
-// gitFileWithin reports a .git file ("gitdir: …") pointing into own, as a
-// submodule's does.
-func gitFileWithin(file, dir, own string) bool {
+// gitFileTarget reads a .git file ("gitdir: PATH", relative to dir) and
+// returns the directory it points to, cleaned.
+func gitFileTarget(file, dir string) (string, bool) {
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return false
+		return "", false
 	}
 	target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
 	if !ok {
-		return false
+		return "", false
 	}
 	target = strings.TrimSpace(target)
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(dir, target)
 	}
-	return strings.HasPrefix(filepath.Clean(target)+string(filepath.Separator), own)
+	return filepath.Clean(target), true
 }
 
-// bareLayout reports a directory git would open as a bare repository.
-func bareLayout(d string) bool {
+// gitDirectory reports a directory git would open as a repository
+// directory: a HEAD file, and objects/ and refs/ directories either in it
+// or in the directory its "commondir" file names (as a linked worktree's
+// administrative directory has them).
+func gitDirectory(d string) bool {
 	head, err := os.Stat(filepath.Join(d, "HEAD"))
 	if err != nil || head.IsDir() {
 		return false
 	}
+	common := d
+	if b, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(d, c)
+		}
+		common = c
+	}
 	for _, sub := range []string{"objects", "refs"} {
-		if fi, err := os.Stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
-			return false
+		fi, err := os.Stat(filepath.Join(d, sub))
+		if err != nil || !fi.IsDir() {
+			if fi, err = os.Stat(filepath.Join(common, sub)); err != nil || !fi.IsDir() {
+				return false
+			}
 		}
 	}
 	return true
 }
+
+// bareLayout reports a directory git would open as a bare repository.
+func bareLayout(d string) bool { return gitDirectory(d) }
 
 // rootOf returns the root (the primary or a folder's) that holds the
 // resolved directory dir, or "".

@@ -374,7 +374,7 @@ func (r CommandRules) EvaluateAnalysis(a CommandAnalysis) CommandVerdict {
 			m.List, m.Rule = "allow", outer.text
 		} else if ok {
 			unmatched = append(unmatched, fmt.Sprintf("%s: rule %q does not cover %s", m.Text, rl.text, uncovered(rl, c)))
-		} else if c.Wrapper == Transparent && len(c.Unvetted) == 0 {
+		} else if c.Wrapper == Transparent && len(c.Unvetted) == 0 && c.Severity == SeverityNone {
 			m.List = "transparent"
 		} else if r.AllowReadOnly && c.Severity == SeverityNone && c.Wrapper == NotWrapper && !strings.Contains(c.Name, "/") && len(c.Unvetted) == 0 {
 			m.List = "read-only"

@@ -106,6 +106,11 @@ type sandboxRequest struct {
 	// Unconfined: the kernel cannot confine (BestEffort); the helper only
 	// makes the command a child subreaper.
 	Unconfined bool `json:"unconfined,omitempty"`
+	// Domain: the helper stays as the command's parent and kill domain
+	// (KillDomain) instead of exec-ing it; Report: descriptor 3 is the
+	// report descriptor.
+	Domain bool `json:"domain,omitempty"`
+	Report bool `json:"report,omitempty"`
 }
 
 // Available reports whether this system can enforce the sandbox as
@@ -292,6 +297,12 @@ func SandboxMain() {
 		fail("malformed request in %s: %v", sandboxEnv, err)
 	}
 	env := slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, sandboxEnv+"=") })
+	if req.Domain {
+		if req.ArgvStart < 1 || req.ArgvStart >= len(os.Args) {
+			fail("helper started with %d arguments, expected the command's after argument %d", len(os.Args), req.ArgvStart)
+		}
+		os.Exit(runDomain(req, os.Args, env))
+	}
 	if !req.Unconfined {
 		if err := confineSelf(req); err != nil {
 			fail("%v", err)

@@ -211,7 +211,9 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 	}()
 
 	reg := &tools.Registry{}
-	bopts := builtin.Options{}
+	// Every command in a kill domain: nothing it starts outlives it or
+	// this process (main calls safety.SandboxMain).
+	bopts := builtin.Options{Contain: true}
 	switch o.sandbox {
 	case "on", "auto":
 		// Compilers and test runners write their caches and temporary
@@ -239,6 +241,9 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 	}
 	if _, err := builtin.Register(reg, ws, bopts); err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
+	}
+	if missing := (&safety.KillDomain{}).Missing(); len(missing) > 0 {
+		logger.Info("headless: command containment", "missing", missing)
 	}
 
 	store := checkpoint.Store(checkpoint.NewMemoryStore())

@@ -93,7 +93,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	}()
 
 	reg := &tools.Registry{}
-	shell, err := builtin.Register(reg, ws, builtin.Options{})
+	shell, err := builtin.Register(reg, ws, builtin.Options{Contain: true}) // main calls safety.SandboxMain
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}

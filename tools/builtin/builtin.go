@@ -33,6 +33,11 @@ type Options struct {
 	// Sandbox, when set, confines every command with Landlock (the host
 	// must call safety.SandboxMain first thing in main).
 	Sandbox *safety.Sandbox
+	// Contain runs every command in a safety.KillDomain: a helper process
+	// that outlives the shell, dies with the agent and kills whatever the
+	// command left running (the host must call safety.SandboxMain first
+	// thing in main). With Sandbox set, the domain confines too.
+	Contain bool
 	// NoTerminal leaves run_terminal_command out (read-only hosts, or
 	// hosts that run commands their own way).
 	NoTerminal bool
@@ -69,6 +74,10 @@ func Tools(ws *safety.Workspace, opts Options) ([]tools.Tool, *terminal.Shell, e
 			return nil, nil, fmt.Errorf("builtin: %w", err)
 		}
 		cfg.Sandbox = opts.Sandbox.Wrap
+	}
+	if opts.Contain {
+		cfg.Sandbox = nil
+		cfg.Contain = (&safety.KillDomain{Sandbox: opts.Sandbox}).Wrap
 	}
 	sh, err := terminal.New(cfg)
 	if err != nil {

@@ -28,6 +28,7 @@ func TestNothingOutlivesItsCommand(t *testing.T) {
 	techniques := []struct {
 		name, cmd string // cmd starts `sleep SECS` that should escape; %[1]s is SECS
 		needs     string
+		helper    bool // caught only with a helper process (kill domain)
 	}{
 		{name: "setsid", cmd: "setsid sleep %[1]s " + quiet + " &"},
 		{name: "setsid fork", cmd: "setsid -f sleep %[1]s " + quiet},
@@ -38,6 +39,8 @@ func TestNothingOutlivesItsCommand(t *testing.T) {
 		// env -i drops the marker: the process is caught by the parent
 		// links recorded while it still had its parent.
 		{name: "cleared environment", cmd: "env -i /bin/sh -c 'setsid sleep %[1]s " + quiet + " & sleep 0.3'"},
+		{name: "marker removed", cmd: "env -u " + runMarker + " setsid sleep %[1]s " + quiet + " &"},
+		{name: "empty environment, detached at once", cmd: "env -i /bin/sh -c 'setsid -f sleep %[1]s " + quiet + "'", helper: true},
 		{name: "daemonising test runner", cmd: `python3 -c 'import os
 if os.fork() == 0:
     os.setsid()
@@ -46,34 +49,45 @@ if os.fork() == 0:
     os._exit(0)
 os.wait()' ` + quiet, needs: "python3"},
 	}
-	for i, tc := range techniques {
-		for _, timeout := range []bool{false, true} {
-			name := tc.name + "/exits"
-			if timeout {
-				name = tc.name + "/times out"
-			}
-			t.Run(name, func(t *testing.T) {
-				if tc.needs != "" {
-					if _, err := exec.LookPath(tc.needs); err != nil {
-						t.Skipf("needs %s: apt-get install -y %s", tc.needs, tc.needs)
-					}
-				}
-				secs := fmt.Sprintf("%d.%d", 4000+i, time.Now().UnixNano()%1e6)
-				cmd := fmt.Sprintf(tc.cmd, secs)
+	for _, domain := range []bool{false, true} {
+		for i, tc := range techniques {
+			for _, timeout := range []bool{false, true} {
+				name := tc.name + "/exits"
 				if timeout {
-					cmd += "\nsleep 0.5; sleep 300"
-				} else {
-					cmd += "\nsleep 0.5" // time for the escape to complete
+					name = tc.name + "/times out"
 				}
-				s := newShell(t, Config{})
-				r, err := s.Run(context.Background(), Command{Command: cmd, Timeout: limit(timeout)})
-				require.NoError(t, err)
-				assert.Equal(t, timeout, r.TimedOut, r.Output)
-				if !timeout {
-					assert.True(t, r.Leftover, "Leftover must report the escaped process")
+				if domain {
+					name = "kill domain/" + name
+				} else if tc.helper {
+					continue // without a helper this one can escape: documented
 				}
-				assert.Empty(t, living("sleep", secs), "a process outlived its command")
-			})
+				t.Run(name, func(t *testing.T) {
+					if tc.needs != "" {
+						if _, err := exec.LookPath(tc.needs); err != nil {
+							t.Skipf("needs %s: apt-get install -y %s", tc.needs, tc.needs)
+						}
+					}
+					secs := fmt.Sprintf("%d.%d", 4000+i, time.Now().UnixNano()%1e6)
+					cmd := fmt.Sprintf(tc.cmd, secs)
+					if timeout {
+						cmd += "\nsleep 0.5; sleep 300"
+					} else {
+						cmd += "\nsleep 0.5" // time for the escape to complete
+					}
+					cfg := Config{}
+					if domain {
+						cfg.Contain = (&safety.KillDomain{}).Wrap
+					}
+					s := newShell(t, cfg)
+					r, err := s.Run(context.Background(), Command{Command: cmd, Timeout: limit(timeout)})
+					require.NoError(t, err)
+					assert.Equal(t, timeout, r.TimedOut, r.Output)
+					if !timeout {
+						assert.True(t, r.Leftover, "Leftover must report the escaped process")
+					}
+					assert.Empty(t, living("sleep", secs), "a process outlived its command")
+				})
+			}
 		}
 	}
 }

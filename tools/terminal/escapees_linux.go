@@ -59,11 +59,12 @@ type escapees struct {
 	done chan struct{}
 }
 
-// newEscapees makes the marker for one command; env gets the variable.
-func newEscapees() (*escapees, string) {
+// newEscapees makes the marker for one command, after prefix
+// (markerPrefix); env gets the variable.
+func newEscapees(prefix string) (*escapees, string) {
 	var b [12]byte
 	rand.Read(b[:])
-	kv := runMarker + "=" + hex.EncodeToString(b[:])
+	kv := prefix + hex.EncodeToString(b[:])
 	return &escapees{token: kv, seen: map[int]uint64{}}, kv
 }
 
@@ -95,6 +96,10 @@ func (e *escapees) watch(pid int) {
 		}
 	}()
 }
+
+// snapshot records the shell's descendants now, while it is stopped in its
+// report and its children are still its own.
+func (e *escapees) snapshot() { e.record() }
 
 // record adds the current descendants of the shell to seen and reports
 // whether the shell is still running.
@@ -173,7 +178,34 @@ func (e *escapees) sweep() int {
 			found++
 		}
 	}
+	awaitDeath(stopped)
 	return found
+}
+
+// awaitDeath waits, up to killGrace, until every process of pids is dead
+// (gone or a zombie): SIGKILL is delivered asynchronously, and a command
+// is not reported done while what it left can still run.
+func awaitDeath(pids map[int]bool) {
+	deadline := time.Now().Add(killGrace)
+	for pause := 100 * time.Microsecond; time.Now().Before(deadline); pause = min(2*pause, 10*time.Millisecond) {
+		alive := false
+		for pid := range pids {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+			if err != nil {
+				delete(pids, pid)
+				continue
+			}
+			if p, ok := parseStat(b); !ok || p.zombie {
+				delete(pids, pid)
+				continue
+			}
+			alive = true
+		}
+		if !alive {
+			return
+		}
+		time.Sleep(pause)
+	}
 }
 
 // procInfo is what /proc/PID/stat says about one process.

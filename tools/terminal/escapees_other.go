@@ -6,11 +6,13 @@ package terminal
 // process that calls setsid can outlive the command here.
 type escapees struct{ root int }
 
-func newEscapees() (*escapees, string) { return &escapees{}, runMarker + "=1" }
+func newEscapees(prefix string) (*escapees, string) { return &escapees{}, prefix + "1" }
 
 const runMarker = "TETHER_TERMINAL_RUN"
 
 func (e *escapees) watch(pid int) { e.root = pid }
+
+func (e *escapees) snapshot() {}
 
 // kill ends the process group and reports whether anything was left in it.
 func (e *escapees) kill() int {

@@ -11,7 +11,8 @@ import (
 
 // A Shell carries the working directory and exported variables from one
 // command to the next, as a terminal does, while each command runs in a
-// process group of its own.
+// process group of its own. Only variables safety rates harmless are
+// carried (NODE_ENV is; BASH_ENV or an unknown name is not).
 func ExampleShell() {
 	root, err := os.MkdirTemp("", "terminal-example")
 	if err != nil {
@@ -25,8 +26,8 @@ func ExampleShell() {
 	}
 	ctx := context.Background()
 	for _, cmd := range []string{
-		"mkdir -p sub && cd sub && export GREETING=hello",
-		`echo "$GREETING from $(basename "$PWD")"`,
+		"mkdir -p sub && cd sub && export NODE_ENV=production",
+		`echo "$NODE_ENV in $(basename "$PWD")"`,
 		"exit 3",
 	} {
 		res, err := sh.Run(ctx, terminal.Command{Command: cmd})
@@ -37,6 +38,6 @@ func ExampleShell() {
 	}
 	// Output:
 	// exit 0: ""
-	// exit 0: "hello from sub"
+	// exit 0: "production in sub"
 	// exit 3: ""
 }

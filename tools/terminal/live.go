@@ -54,7 +54,8 @@ func (l *live) take() ([]string, int) {
 // stop sends what is left and may be called more than once. Call it once
 // the command's output is closed, before reading out: afterwards out is
 // used by one goroutine again. Without a Reporter, out is returned as is.
-func startLive(ctx context.Context, out *Output) (w interface{ Write([]byte) (int, error) }, stop func()) {
+// Reported lines pass through red, as the final output does.
+func startLive(ctx context.Context, out *Output, red *Redactor) (w interface{ Write([]byte) (int, error) }, stop func()) {
 	if !tools.Reporting(ctx) {
 		return out, func() {}
 	}
@@ -62,7 +63,7 @@ func startLive(ctx context.Context, out *Output) (w interface{ Write([]byte) (in
 	out.onLine = l.line
 	send := func() {
 		if lines, dropped := l.take(); len(lines) > 0 || dropped > 0 {
-			tools.Report(ctx, tools.Progress{Tool: Name, Output: strings.Join(lines, "\n"), Dropped: dropped})
+			tools.Report(ctx, tools.Progress{Tool: Name, Output: red.Redact(strings.Join(lines, "\n")), Dropped: dropped})
 		}
 	}
 	done := make(chan struct{})

@@ -1,17 +1,13 @@
 package terminal
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,9 +21,7 @@ const (
 	DefaultTail     = 85
 	DefaultMaxLine  = 2000
 	killGrace       = 2 * time.Second // SIGTERM → SIGKILL, and how long to wait for pipes after exit
-	maxStateBytes   = 1 << 20         // pwd + environment reported back by the shell
-	stateFD         = 3
-	stateSeparator  = "\x00--tether-env--\x00"
+	maxStateBytes   = 1 << 20         // the environment reported back by the shell
 	leftoverWarning = "[processes the command left running were killed]"
 )
 
@@ -51,10 +45,32 @@ type Config struct {
 	// Shell is the interpreter, run as `Shell -c script`; empty means bash,
 	// or sh where bash is missing.
 	Shell string
-	// Env is added to the process environment of the first command; later
-	// commands inherit the environment the previous one left (exports
-	// persist within a session).
+	// Env is set for every command, over anything a command exported
+	// ("NAME=value" entries). Like the other guards it is never replaced by
+	// what a command leaves behind.
 	Env []string
+	// HostEnv is the environment commands are composed from; nil means
+	// this process's (os.Environ). Only the allow-listed variables of it
+	// reach a command: home, PATH, user, shell, TMPDIR, locale (LANG,
+	// LC_*) and language toolchain locations (GOPATH, GOROOT, GOFLAGS,
+	// CARGO_HOME, RUSTUP_HOME, JAVA_HOME, NODE_PATH, PYTHONPATH,
+	// VIRTUAL_ENV, …), plus PassEnv.
+	HostEnv []string
+	// PassEnv names further host variables commands get: exact names, or
+	// prefixes ending in "*" ("MYAPP_*"). Unlike Codex's
+	// shell_environment_policy, whose default inherits the whole
+	// environment and drops only names matching *KEY*, *SECRET* and
+	// *TOKEN*, nothing passes here unless it is allow-listed or named,
+	// so a DSN or token under any other name stays with the host. Values
+	// of host variables that look like secrets are also redacted from
+	// output (see Redactor).
+	PassEnv []string
+	// JudgeExport decides whether a variable a command left set or
+	// changed is carried to the next command; an error drops it and is
+	// reported to the model. Nil means safety's judgement of an explicit
+	// `export NAME=value`: carried only when rated harmless with nothing
+	// unvetted.
+	JudgeExport func(name, value string) error
 	// Timeout is the default per command; MaxTimeout caps what a model
 	// may ask for. Zero means DefaultTimeout and MaxTimeout.
 	Timeout, MaxTimeout time.Duration
@@ -66,6 +82,13 @@ type Config struct {
 	// SysProcAttr fields other than Setpgid, or refuse with an error.
 	// This is the seam for safety's sandbox.
 	Sandbox func(cmd *exec.Cmd) error
+	// Contain, when set, puts each command in a kill domain that outlives
+	// the shell (safety.KillDomain.Wrap, whose own Sandbox then confines
+	// it; Sandbox must be nil). It gets the command with one extra file,
+	// the descriptor the shell's final state is reported on, and must
+	// keep it away from the command. Without it, the shell itself is
+	// killed when the agent dies but what it started is not.
+	Contain func(cmd *exec.Cmd) error
 	// Logger records commands, timeouts and killed leftovers; nil means none.
 	Logger *slog.Logger
 }
@@ -84,9 +107,17 @@ type Shell struct {
 	shell string
 	root  string
 
+	layers  envLayers
+	stopper string // the report trap's self-stopping command
+	marker  string // the process marker's prefix: workspace and agent
+	// recovered describes processes an earlier run in this workspace
+	// left running, which New ended.
+	recovered []string
+	redact    *Redactor // host secrets kept out of output
+
 	mu  sync.Mutex // serialises commands; guards cwd and env
 	cwd string
-	env []string
+	env []string // the carried state: allow-listed base plus judged exports
 }
 
 // New returns a Shell for one session.
@@ -110,6 +141,9 @@ func New(cfg Config) (*Shell, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoShell, err)
 	}
+	if cfg.Contain != nil && cfg.Sandbox != nil {
+		return nil, errors.New("terminal: set Config.Contain or Config.Sandbox, not both: the kill domain applies its own sandbox")
+	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
@@ -125,13 +159,16 @@ func New(cfg Config) (*Shell, error) {
 	if cfg.MaxLine <= 0 {
 		cfg.MaxLine = DefaultMaxLine
 	}
-	env := append(os.Environ(),
-		// Keep output plain and never wait for a human: stdin is closed.
-		"TERM=dumb", "NO_COLOR=1", "CLICOLOR=0", "PAGER=cat", "GIT_PAGER=cat",
-		"GIT_TERMINAL_PROMPT=0", "DEBIAN_FRONTEND=noninteractive")
-	env = append(env, bareRepositoryGuard(env)...)
-	env = append(env, cfg.Env...)
-	return &Shell{cfg: cfg, shell: path, root: root, cwd: root, env: env}, nil
+	host := hostEnv(cfg)
+	base, layers := newEnvLayers(cfg, host)
+	killPath, _ := exec.LookPath("kill")
+	recovered := recoverLeftovers(root)
+	if len(recovered) > 0 && cfg.Logger != nil {
+		cfg.Logger.Warn("terminal: ended processes a previous run of this workspace left running", "processes", recovered)
+	}
+	return &Shell{cfg: cfg, shell: path, root: root, cwd: root, env: base, layers: layers,
+		stopper: stopperFor(killPath, path), marker: markerPrefix(root), recovered: recovered,
+		redact: NewRedactor(host)}, nil
 }
 
 // Command is one command to run.
@@ -158,6 +195,7 @@ type Result struct {
 	Leftover bool          // processes outlived it (or escaped its killed group) and were killed
 	Dir      string        // absolute directory it ran in
 	DirReset string        // why the next command starts at the root although this one cd'd elsewhere
+	Dropped  []Dropped     // variables the command set that the next command does not get
 	Elapsed  time.Duration // wall time
 }
 
@@ -167,6 +205,11 @@ func (s *Shell) Cwd() string {
 	defer s.mu.Unlock()
 	return s.cwd
 }
+
+// Recovered describes the processes that commands of an earlier run in
+// this workspace left running after their agent died, which New ended
+// ("pid 123 (sleep)"); nil when there were none.
+func (s *Shell) Recovered() []string { return s.recovered }
 
 // Root is the workspace root, symlinks resolved.
 func (s *Shell) Root() string { return s.root }
@@ -216,49 +259,57 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	timeout = min(timeout, s.cfg.MaxTimeout)
 
 	out := NewOutput(s.cfg.Head, s.cfg.Tail, s.cfg.MaxLine)
-	stateR, stateW, err := os.Pipe()
-	if err != nil {
-		return Result{}, fmt.Errorf("terminal: %w", err)
-	}
-	defer stateR.Close()
-
-	// The EXIT trap reports where the command left the shell and what it
-	// exported, on fd 3, whatever way the script ends (exit, error, end).
-	script := `trap '__tether_rc=$?; { pwd -P; printf "` + `\0--tether-env--\0` + `"; env -0; } >&3 2>/dev/null; exit $__tether_rc' EXIT` + "\n" + c.Command
-	cmd := exec.Command(s.shell, "-c", script)
+	cmd := exec.Command(s.shell, "-c", reportTrap(s.stopper)+c.Command)
 	cmd.Dir = dir
-	tracked, marker := newEscapees()
-	cmd.Env = append(slices.Clone(s.env), marker)
+	tracked, marker := newEscapees(s.marker)
+	cmd.Env = s.layers.compose(s.env, marker)
 	cmd.Stdin = nil // /dev/null: a command waiting for input gets EOF
-	w, stopLive := startLive(ctx, out)
+	w, stopLive := startLive(ctx, out, s.redact)
 	defer stopLive()
 	cmd.Stdout = w
 	cmd.Stderr = w
-	cmd.ExtraFiles = []*os.File{stateW}
 	cmd.WaitDelay = killGrace
-	if s.cfg.Sandbox != nil {
+	var reportR, reportW *os.File
+	switch {
+	case s.cfg.Contain != nil:
+		r, w, err := os.Pipe()
+		if err != nil {
+			return Result{}, fmt.Errorf("terminal: %w", err)
+		}
+		defer r.Close()
+		reportR, reportW = r, w
+		cmd.ExtraFiles = []*os.File{w}
+		if err := s.cfg.Contain(cmd); err != nil {
+			w.Close()
+			return Result{}, fmt.Errorf("terminal: the kill domain refused the command: %w", err)
+		}
+	case s.cfg.Sandbox != nil:
 		if err := s.cfg.Sandbox(cmd); err != nil {
-			stateW.Close()
 			return Result{}, fmt.Errorf("terminal: sandbox refused the command: %w", err)
 		}
+		tieToAgent(cmd)
+	default:
+		tieToAgent(cmd)
 	}
 	newGroup(cmd) // its own group, so a kill reaches every child
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		stateW.Close()
+	err := cmd.Start()
+	if reportW != nil {
+		reportW.Close() // the helper holds its copy
+	}
+	if err != nil {
 		return Result{}, fmt.Errorf("terminal: starting %s: %w", s.shell, err)
 	}
-	stateW.Close() // the child holds its copy
 	pgid := cmd.Process.Pid
 	tracked.watch(pgid)
 
-	state := make(chan []byte, 1)
-	go func() {
-		b, _ := io.ReadAll(io.LimitReader(stateR, maxStateBytes))
-		io.Copy(io.Discard, stateR) // keep draining so the child never blocks
-		state <- b
-	}()
+	state := make(chan shellState, 1)
+	if reportR != nil {
+		go func() { state <- readDomainReport(reportR) }()
+	} else {
+		go func() { state <- awaitReport(pgid, tracked.snapshot) }()
+	}
 
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- cmd.Wait() }()
@@ -284,6 +335,11 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	res.Elapsed = time.Since(start)
 	stopLive() // Wait has returned: no more writes to out
 
+	var st shellState
+	select {
+	case st = <-state: // Wait has returned, so has the waitid behind it
+	case <-time.After(killGrace):
+	}
 	res.ExitCode = -1
 	if ps := cmd.ProcessState; ps != nil {
 		res.ExitCode = ps.ExitCode()
@@ -292,17 +348,18 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	if werr != nil && cmd.ProcessState == nil {
 		res.Signal = werr.Error()
 	}
-	res.Output = out.String()
+	if st.leftover > 0 {
+		res.Leftover = true
+	}
+	if st.ok && !res.TimedOut && !res.Canceled {
+		// The shell ended in its report, which this process then killed:
+		// the command's own status is the one the trap recorded.
+		res.ExitCode, res.Signal = st.rc, ""
+		res.DirReset, res.Dropped = s.adopt(st, c.Dir != "", dir)
+	}
+	res.Output = s.redact.Redact(out.String())
 	res.Lines, res.Bytes, res.Omitted = out.Lines(), out.Bytes(), out.Omitted()
 
-	var st []byte
-	select {
-	case st = <-state:
-	case <-time.After(killGrace):
-	}
-	if !res.TimedOut && !res.Canceled {
-		res.DirReset = s.adopt(st, c.Dir != "", dir)
-	}
 	if s.cfg.Logger != nil {
 		s.cfg.Logger.Info("terminal command", "command", c.Command, "dir", dir, "exit", res.ExitCode,
 			"timed_out", res.TimedOut, "canceled", res.Canceled, "leftover_killed", res.Leftover, "elapsed", res.Elapsed)
@@ -325,13 +382,10 @@ func (s *Shell) stop(pgid int, waitErr <-chan error) error {
 
 // adopt takes the directory and environment the command left behind. A
 // directory the workspace refuses is not adopted: the next command starts
-// at the root instead, and adopt says why.
-func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) (reset string) {
-	pwd, env, ok := bytes.Cut(st, []byte(stateSeparator))
-	if !ok {
-		return "" // the trap did not run (exec, kill, overridden trap): keep the state
-	}
-	if d := strings.TrimSpace(string(pwd)); d != "" && !(explicitDir && d == ranIn) {
+// at the root instead, and adopt says why. Variables are adopted as a
+// judged diff (envLayers.diff).
+func (s *Shell) adopt(st shellState, explicitDir bool, ranIn string) (reset string, dropped []Dropped) {
+	if d := st.dir; d != "" && !(explicitDir && d == ranIn) {
 		if r, err := s.resolveDir(d); err == nil {
 			s.cwd = r
 		} else {
@@ -342,43 +396,9 @@ func (s *Shell) adopt(st []byte, explicitDir bool, ranIn string) (reset string) 
 			reset = err.Error()
 		}
 	}
-	var vars []string
-	for _, kv := range bytes.Split(env, []byte{0}) {
-		k, _, ok := bytes.Cut(kv, []byte("="))
-		if !ok || len(k) == 0 {
-			continue
-		}
-		switch string(k) {
-		case "PWD", "OLDPWD", "SHLVL", "_", "__tether_rc", runMarker:
-			continue
-		}
-		vars = append(vars, string(kv))
+	s.env, dropped = s.layers.diff(s.env, st.env)
+	if len(dropped) > 0 && s.cfg.Logger != nil {
+		s.cfg.Logger.Info("terminal: variables not carried to the next command", "dropped", dropped)
 	}
-	if len(vars) > 0 {
-		s.env = vars
-	}
-	return reset
-}
-
-// bareRepositoryGuard sets git's safe.bareRepository=explicit for every
-// command, as command-line configuration (the only place git reads it
-// from besides the user's own files): a directory a command wrote HEAD,
-// config, objects/ and refs/ into is otherwise a repository to git, and
-// a later `git status` there runs its core.fsmonitor. The entries are
-// appended after any GIT_CONFIG_COUNT the host already set.
-func bareRepositoryGuard(env []string) []string {
-	n := 0
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "GIT_CONFIG_COUNT="); ok {
-			if c, err := strconv.Atoi(v); err == nil && c > 0 {
-				n = c
-			}
-		}
-	}
-	i := strconv.Itoa(n)
-	return []string{
-		"GIT_CONFIG_KEY_" + i + "=safe.bareRepository",
-		"GIT_CONFIG_VALUE_" + i + "=explicit",
-		"GIT_CONFIG_COUNT=" + strconv.Itoa(n+1),
-	}
+	return reset, dropped
 }

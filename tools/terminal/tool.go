@@ -23,7 +23,7 @@ const Name = "run_terminal_command"
 // Tool returns run_terminal_command bound to s.
 func (s *Shell) Tool() tools.Tool {
 	desc := fmt.Sprintf("Run a shell command in the workspace and return its output (first %d and last %d lines when long) and exit code. "+
-		"cd and exported variables persist between calls. Commands are killed after their timeout; long-running servers and watchers are not supported.",
+		"cd and exported variables persist between calls (variables that can make programs run other code, PATH included, are reset for every call). Commands are killed after their timeout; long-running servers and watchers are not supported.",
 		s.cfg.Head, s.cfg.Tail)
 	return tools.New(Name, desc, func(ctx context.Context, a Args) (tools.Result, error) {
 		res, err := s.Run(ctx, Command{Command: a.Command, Dir: a.Cwd, Timeout: time.Duration(a.Timeout) * time.Second})
@@ -73,6 +73,13 @@ func (s *Shell) toolResult(r Result) tools.Result {
 	}
 	if r.Leftover {
 		b.WriteString("\n" + leftoverWarning)
+	}
+	if len(r.Dropped) > 0 {
+		b.WriteString("\n[not carried to the next command:")
+		for _, d := range r.Dropped {
+			fmt.Fprintf(&b, "\n  %s: %s", d.Name, d.Reason)
+		}
+		b.WriteString("\n set such a variable in the same command that needs it]")
 	}
 	if r.DirReset != "" {
 		fmt.Fprintf(&b, "\n[the next command starts at the workspace root: %s]", r.DirReset)

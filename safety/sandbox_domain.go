@@ -1,0 +1,173 @@
+package safety
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+)
+
+// KillDomain runs each command under a helper process that is its kill
+// domain: the helper starts the command as its child, is the child
+// subreaper of everything the command starts (a double fork, setsid,
+// nohup, a daemon that cleared its environment all stay below it), and
+// before it exits — which is when the caller's Wait returns — it kills
+// and reaps every process left below it. It is tied to the agent: it gets
+// SIGTERM when the process that started it dies (PR_SET_PDEATHSIG) and
+// then ends the command and everything below it the same way. A SIGTERM
+// from the caller (a timeout that signals the process group) is handled
+// alike, after giving the command up to a second to exit on its own.
+//
+// The helper is the host's own executable re-executed, as for Sandbox:
+// main must call SandboxMain first. With Sandbox set the helper also
+// confines itself with it before starting the command, so the command is
+// both confined and contained.
+//
+// # The report descriptor
+//
+// When the wrapped command has an ExtraFiles[0], the helper keeps it (as
+// its descriptor 3) and closes it for the command: the command cannot
+// write to it. If the command stops itself (SIGSTOP) the helper reads the
+// stopped process's working directory and environment from /proc and
+// kills it; as it exits it writes one JSON object (KillDomainReport) with
+// those and the count of leftovers it killed. A shell
+// can so hand its final state to the caller through a channel its script
+// cannot reach.
+//
+// # Limits
+//
+// A process below the helper can kill the helper (same user) and then
+// outlive the command; a delegated cgroup v2 would close that (Missing
+// says when one is unavailable; it is not used yet).
+type KillDomain struct {
+	// Sandbox, when set, confines commands too; its Helper and
+	// HelperArgs are used.
+	Sandbox *Sandbox
+	// Helper and HelperArgs are as Sandbox's, for a domain without a
+	// Sandbox.
+	Helper     string
+	HelperArgs []string
+	// Logger receives what is missing; nil means no logging.
+	Logger *slog.Logger
+}
+
+// KillDomainReport is what the helper writes on the report descriptor as
+// it exits: when the command stopped itself, its working directory and
+// its environment as /proc/PID/environ held it (NUL-separated); and how
+// many processes it found left below it and killed.
+type KillDomainReport struct {
+	Dir      string `json:"dir,omitempty"`
+	Environ  []byte `json:"environ,omitempty"`
+	Leftover int    `json:"leftover,omitempty"`
+}
+
+// Wrap rewrites cmd, which must not have been started, to run under a
+// kill-domain helper (and confined, with Sandbox). Arguments, environment,
+// directory and standard I/O are kept.
+func (d *KillDomain) Wrap(cmd *exec.Cmd) error {
+	if len(cmd.ExtraFiles) > 1 {
+		return errors.New("safety: KillDomain.Wrap: at most one extra file (the report descriptor)")
+	}
+	if d.Sandbox != nil {
+		if err := d.Sandbox.Wrap(cmd); err != nil {
+			return err
+		}
+		if cmd.Path != d.Sandbox.helperPath() {
+			return nil // BestEffort off Linux: runs unwrapped
+		}
+		return markDomain(cmd, len(cmd.ExtraFiles) == 1)
+	}
+	sb := &Sandbox{Helper: d.Helper, HelperArgs: d.HelperArgs, Logger: d.Logger}
+	return sb.wrapUnconfined(cmd, len(cmd.ExtraFiles) == 1)
+}
+
+// markDomain turns the sandbox request in cmd's environment into a
+// kill-domain request.
+func markDomain(cmd *exec.Cmd, report bool) error {
+	for i, kv := range cmd.Env {
+		raw, ok := strings.CutPrefix(kv, sandboxEnv+"=")
+		if !ok {
+			continue
+		}
+		var req sandboxRequest
+		if err := json.Unmarshal([]byte(raw), &req); err != nil {
+			return err
+		}
+		req.Domain, req.Report = true, report
+		b, err := json.Marshal(req)
+		if err != nil {
+			return err
+		}
+		cmd.Env[i] = sandboxEnv + "=" + string(b)
+		setDeathSignal(cmd)
+		return nil
+	}
+	return errors.New("safety: KillDomain.Wrap: the sandbox left no helper request")
+}
+
+// wrapUnconfined wraps cmd for the helper without confinement.
+func (s *Sandbox) wrapUnconfined(cmd *exec.Cmd, report bool) error {
+	if cmd.Process != nil {
+		return errors.New("safety: KillDomain.Wrap: command already started")
+	}
+	if cmd.Err != nil {
+		return cmd.Err
+	}
+	if cmd.Path == "" {
+		return errors.New("safety: KillDomain.Wrap: command has no Path; build it with exec.Command")
+	}
+	if err := domainSupported(); err != nil {
+		return err
+	}
+	helper := s.helperPath()
+	if helper == "" {
+		return errors.New("safety: KillDomain.Wrap: cannot find this executable to use as the helper")
+	}
+	argv := cmd.Args
+	if len(argv) == 0 {
+		argv = []string{cmd.Path}
+	}
+	req, err := json.Marshal(sandboxRequest{Path: cmd.Path, ArgvStart: 1 + len(s.HelperArgs), Unconfined: true, Domain: true, Report: report})
+	if err != nil {
+		return err
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(slices.Clip(env), sandboxEnv+"="+string(req))
+	cmd.Path = helper
+	cmd.Args = slices.Concat([]string{helper}, s.HelperArgs, argv)
+	setDeathSignal(cmd)
+	return nil
+}
+
+func (s *Sandbox) helperPath() string {
+	if s.Helper != "" {
+		return s.Helper
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
+}
+
+// Missing lists, in words, the protections of a kill domain this system
+// lacks (and, with Sandbox, what the sandbox lacks). Empty means none.
+func (d *KillDomain) Missing() []string {
+	out := domainMissing()
+	if d.Sandbox != nil {
+		out = append(out, d.Sandbox.Missing()...)
+	}
+	return out
+}
+
+// errDomain wraps what the helper cannot do on this system.
+func errDomain(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrSandboxUnavailable}, args...)...)
+}

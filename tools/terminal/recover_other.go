@@ -1,0 +1,7 @@
+//go:build !linux
+
+package terminal
+
+func markerPrefix(string) string { return runMarker + "=" }
+
+func recoverLeftovers(string) []string { return nil }
