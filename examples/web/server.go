@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -133,7 +134,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("listen address %q: %w", addr, err)
 	}
-	s.guard = &guard{token: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes()}
+	s.guard = &guard{token: newToken(), secret: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes(), bodyTimeout: cmp.Or(o.bodyTimeout, defaultBodyTimeout)}
 	ok = true
 	return s, nil
 }
