@@ -56,7 +56,9 @@ type ServerConfig struct {
 	// URL is a remote endpoint. It is tried as streamable HTTP first and,
 	// when the server does not speak it, as the legacy HTTP+SSE transport;
 	// LegacySSE skips the first attempt. Header is sent with every request
-	// (an Authorization token, say); HTTPClient defaults to
+	// (an Authorization token, say). The session talks to URL's origin
+	// only: a redirect to another origin, or a legacy SSE endpoint event
+	// naming one, fails with ErrOtherOrigin. HTTPClient defaults to
 	// http.DefaultClient. OAuth authorizes requests the server refuses
 	// with 401 (see OAuthConfig).
 	URL        string
