@@ -83,7 +83,11 @@ type ServerConfig struct {
 
 	// Roots are the directories the server may work in, offered as
 	// file:// roots (the agent's workspace and any other folders it has
-	// open); SetRoots replaces them later and the server is told.
+	// open); SetRoots replaces them later and the server is told. A server
+	// that reads roots applies them some time after it asks; the session's
+	// first tool call, if the server refuses it, waits for the server to
+	// have asked and is sent again a few times (within about 4 s) before
+	// its error is returned. Only that first call is ever resent.
 	Roots []string
 
 	// SamplingModel answers the server's sampling requests (the server
