@@ -215,7 +215,7 @@ func (c *Client) newTool(name, remote, desc string, params []byte, ann *sdk.Tool
 			Parameters:  params,
 			// Read-only modes and parallel runs get only what runs unasked
 			// and claims to change nothing.
-			ReadOnly: dec == safety.Allow && ann != nil && ann.ReadOnlyHint,
+			ReadOnly: dec == safety.Allow && classify(ann).readOnly,
 		},
 		server:      c.cfg.Name,
 		remote:      remote,

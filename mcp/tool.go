@@ -219,11 +219,16 @@ func logDecision(ctx context.Context, l *slog.Logger, msg string, req ConfirmReq
 	l.InfoContext(ctx, msg, attrs...)
 }
 
-// decide applies rules and annotations to one tool (see Rules). A
-// read-only hint lets calls run unasked only when the server cannot read
-// the host's secrets: a server started with the host's whole environment
-// (inheritEnv) could answer a "read-only" call with an API key, so its
-// hints count for nothing.
+// decide applies rules and annotations to one tool (see Rules).
+// Annotations are the server's own claims, so they classify a tool and
+// never grant more than the host configured: only a read-only claim that
+// is closed-world (openWorldHint false) lets calls run unasked; a read-only
+// tool that reaches the open world (the hint true, or absent, which the
+// spec reads as true) runs unasked only when the host trusts this server's
+// open-world tools (AllowOpenWorld) or a rule names it; contradictory hints
+// (read-only and destructive) count as the dangerous reading. A server
+// started with the host's whole environment (inheritEnv) could answer a
+// "read-only" call with an API key, so its hints count for nothing.
 func decide(r Rules, server, remote string, ann *sdk.ToolAnnotations, inheritEnv bool) (safety.Decision, []string) {
 	if p, ok := match(r.Deny, server, remote); ok {
 		return safety.Deny, []string{fmt.Sprintf("deny rule %q matches MCP tool %s/%s", p, server, remote)}
@@ -231,18 +236,42 @@ func decide(r Rules, server, remote string, ann *sdk.ToolAnnotations, inheritEnv
 	if p, ok := match(r.Allow, server, remote); ok {
 		return safety.Allow, []string{fmt.Sprintf("allow rule %q matches MCP tool %s/%s", p, server, remote)}
 	}
-	readOnly := ann != nil && ann.ReadOnlyHint
-	if readOnly && !r.IgnoreAnnotations && !inheritEnv {
-		return safety.Allow, []string{fmt.Sprintf("MCP server %q annotates %s as read-only", server, remote)}
-	}
+	class := classify(ann)
 	why := "is not annotated read-only"
 	switch {
-	case readOnly && r.IgnoreAnnotations:
+	case class.readOnly && r.IgnoreAnnotations:
 		why = "is annotated read-only, but annotations from this server are ignored"
-	case readOnly:
+	case class.readOnly && inheritEnv:
 		why = "is annotated read-only, but the server was given the host's whole environment (InheritEnv), secrets included"
+	case class.readOnly && !class.openWorld:
+		return safety.Allow, []string{fmt.Sprintf("MCP server %q annotates %s as read-only and closed-world", server, remote)}
+	case class.readOnly && r.AllowOpenWorld:
+		return safety.Allow, []string{fmt.Sprintf("MCP server %q annotates %s as read-only, and the host trusts this server's open-world tools", server, remote)}
+	case class.readOnly:
+		why = "is annotated read-only but open-world (it reaches outside this machine; openWorldHint is true or absent), and the host has not trusted this server's open-world tools (AllowOpenWorld)"
+	case class.contradictory:
+		why = "is annotated both read-only and destructive, which counts as destructive"
 	}
 	return safety.Confirm, []string{fmt.Sprintf("MCP tool %s/%s %s and no rule allows it", server, remote, why)}
+}
+
+// claims is what a tool's annotations say of it, read conservatively.
+type claims struct {
+	readOnly      bool // claims to change nothing, without contradicting itself
+	openWorld     bool // reaches outside (the spec's default)
+	contradictory bool // read-only and destructive at once
+}
+
+func classify(ann *sdk.ToolAnnotations) claims {
+	if ann == nil {
+		return claims{openWorld: true}
+	}
+	destructive := ann.DestructiveHint != nil && *ann.DestructiveHint
+	return claims{
+		readOnly:      ann.ReadOnlyHint && !destructive,
+		openWorld:     ann.OpenWorldHint == nil || *ann.OpenWorldHint,
+		contradictory: ann.ReadOnlyHint && destructive,
+	}
 }
 
 // secretArgument returns the first string in args (at any depth) that
