@@ -209,6 +209,7 @@ func (c *Client) newTool(name, remote, desc string, params []byte, ann *sdk.Tool
 	_, allowRule := match(c.cfg.Rules.Allow, c.cfg.Name, remote)
 	return &Tool{
 		byAnnotation: dec == safety.Allow && !allowRule,
+		args:         newArgJudge(c.cfg.Workspace, c.cfg.Dir),
 		spec: tools.Spec{
 			Name:        name,
 			Description: desc + " (from MCP server " + c.cfg.Name + ")",

@@ -69,8 +69,10 @@
 //     host's whole environment, from which a "read-only" tool could hand
 //     back an API key): Allow; the tool is then also Spec.ReadOnly, so
 //     read-only agent modes offer it and it may run in parallel. A call
-//     whose arguments name a file that may hold secrets (.env, ~/.ssh/…,
-//     credentials) still needs confirmation;
+//     whose arguments lead to a file that may hold secrets (.env, ~/.ssh/…,
+//     credentials, or what ServerConfig.Workspace's own rules call
+//     secret), through a link, a relative path or a directory given in
+//     another argument, still needs confirmation;
 //   - read-only but open-world (openWorldHint true, or absent, which the
 //     spec reads as true): Allow only with Rules.AllowOpenWorld, the
 //     host's trust in that server ("allowOpenWorld" in a config file);

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -72,6 +73,12 @@ type ServerConfig struct {
 
 	// Rules decide which tools run without asking (see Rules).
 	Rules Rules
+	// Workspace, when set, is whose sensitivity rules judge the arguments
+	// of a call that runs unasked on the strength of its read-only
+	// annotation: relative paths resolve from its root, and its project
+	// rules apply as well as the built-in secret floor. Without it, the
+	// floor alone judges, and relative paths resolve from Dir.
+	Workspace *safety.Workspace
 	// Confirm is asked about confirm-level calls; nil denies them, as a
 	// headless gateway must.
 	Confirm Confirmer

@@ -69,6 +69,7 @@ type Tool struct {
 	// byAnnotation: Allow rests on the server's read-only hint alone, so
 	// each call's arguments are checked for secrets (see Execute).
 	byAnnotation bool
+	args         argJudge // judges its arguments as paths (see argpaths.go)
 	session      caller
 	confirm      Confirmer
 	logger       *slog.Logger
@@ -141,7 +142,7 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 	call.Arguments = args
 	req := ConfirmRequest{Tool: t.spec.Name, Server: t.server, Call: call, Decision: t.decision, Reasons: t.reasons}
 	if t.byAnnotation {
-		if arg, m, ok := secretArgument(args); ok {
+		if arg, m, ok := t.args.secret(args); ok {
 			// The server's read-only claim says nothing about whose files
 			// it reads: naming a secret needs a human, as a local read would.
 			req.Decision = safety.Confirm
@@ -272,47 +273,6 @@ func classify(ann *sdk.ToolAnnotations) claims {
 		openWorld:     ann.OpenWorldHint == nil || *ann.OpenWorldHint,
 		contradictory: ann.ReadOnlyHint && destructive,
 	}
-}
-
-// secretArgument returns the first string in args (at any depth) that
-// names a file the built-in sensitivity floor says may hold secrets
-// (.env, ~/.ssh/…, credentials), as a path or a file:// URI.
-func secretArgument(args json.RawMessage) (string, safety.SensitivityMatch, bool) {
-	var v any
-	if json.Unmarshal(args, &v) != nil {
-		return "", safety.SensitivityMatch{}, false
-	}
-	var floor *safety.Sensitivity // nil: the built-in floor alone
-	var found string
-	var match safety.SensitivityMatch
-	var walk func(any) bool
-	walk = func(v any) bool {
-		switch v := v.(type) {
-		case string:
-			p := strings.TrimPrefix(v, "file://")
-			if len(p) < 4096 {
-				if m := floor.Match(strings.ReplaceAll(p, `\`, "/")); m.Secret {
-					found, match = v, m
-					return true
-				}
-			}
-		case []any:
-			for _, e := range v {
-				if walk(e) {
-					return true
-				}
-			}
-		case map[string]any:
-			for _, e := range v {
-				if walk(e) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	ok := walk(v)
-	return found, match, ok
 }
 
 // maxNameLen is the tool-name limit OpenAI-compatible servers enforce.

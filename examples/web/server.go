@@ -85,7 +85,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	if o.mcpConfig != "" {
-		servers, err := mcpmount.Mount(ctx, o.mcpConfig, ws.Root(), reg, logger)
+		servers, err := mcpmount.Mount(ctx, o.mcpConfig, ws, reg, logger)
 		if err != nil {
 			return nil, fmt.Errorf("-mcp-config: %w", err)
 		}
