@@ -117,11 +117,15 @@ func (t *Tool) Decision() (safety.Decision, []string) {
 // decision under the host's rules. The agent judges the call by them: a
 // read-only tool the rules allow runs unasked, Deny is refused, anything
 // else is confirm-level. The server's hints are claims, not facts, so they
-// never loosen the decision.
-func (t *Tool) Effects(context.Context, tools.Call) (tools.Effects, error) {
+// never loosen the decision; a call that runs on a read-only annotation
+// and whose arguments lead to a secret is confirm-level (see argpaths.go).
+func (t *Tool) Effects(_ context.Context, call tools.Call) (tools.Effects, error) {
 	e := tools.Effects{Decision: t.decision, Reasons: append([]string(nil), t.reasons...)}
+	if why, ok := t.secretArgument(call.Arguments); ok {
+		e.Decision, e.Reasons = safety.Confirm, append([]string{why}, e.Reasons...)
+	}
 	if a := t.annotations; a != nil {
-		e.ReadOnly = a.ReadOnlyHint && t.decision == safety.Allow
+		e.ReadOnly = classify(a).readOnly && t.decision == safety.Allow
 		e.Idempotent = a.IdempotentHint
 		e.Destructive = a.DestructiveHint == nil || *a.DestructiveHint
 		e.OpenWorld = a.OpenWorldHint == nil || *a.OpenWorldHint
@@ -129,6 +133,21 @@ func (t *Tool) Effects(context.Context, tools.Call) (tools.Effects, error) {
 		e.Destructive, e.OpenWorld = true, true // the MCP defaults
 	}
 	return e, nil
+}
+
+// secretArgument says why a call allowed by the tool's read-only annotation
+// alone needs a human after all: the server's read-only claim says nothing
+// about whose files it reads, and naming a secret needs a human, as a
+// local read would.
+func (t *Tool) secretArgument(args json.RawMessage) (string, bool) {
+	if !t.byAnnotation {
+		return "", false
+	}
+	arg, m, ok := t.args.secret(args)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("argument %q leads to a file that %s; a read-only annotation cannot approve reading it", arg, m.Reason()), true
 }
 
 // Execute forwards the call to the server after the tool's decision is
@@ -141,14 +160,8 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 	}
 	call.Arguments = args
 	req := ConfirmRequest{Tool: t.spec.Name, Server: t.server, Call: call, Decision: t.decision, Reasons: t.reasons}
-	if t.byAnnotation {
-		if arg, m, ok := t.args.secret(args); ok {
-			// The server's read-only claim says nothing about whose files
-			// it reads: naming a secret needs a human, as a local read would.
-			req.Decision = safety.Confirm
-			req.Reasons = append([]string{fmt.Sprintf("argument %q names a file that %s; a read-only annotation cannot approve reading it",
-				arg, m.Reason())}, t.reasons...)
-		}
+	if why, ok := t.secretArgument(args); ok {
+		req.Decision, req.Reasons = safety.Confirm, append([]string{why}, t.reasons...)
 	}
 	if err := gate(ctx, t.confirm, req); err != nil {
 		logDecision(ctx, t.logger, "mcp tool call refused", req, err)

@@ -54,8 +54,8 @@ func TestMount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(s.Tools(), ","); got != "probe__echo" {
-		t.Errorf("registered %s, want probe__echo", got)
+	if got := strings.Join(s.Tools(), ","); got != "probe__echo,probe__fetch_news" {
+		t.Errorf("registered %s, want probe__echo,probe__fetch_news", got)
 	}
 	if res := reg.Execute(ctx, tools.Call{Name: "probe__echo", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.IsError || res.Text != "echo: hi" {
 		t.Errorf("probe__echo: %q (error %v), want %q", res.Text, res.IsError, "echo: hi")
