@@ -33,7 +33,7 @@ import (
 const rootsAskWait = 2 * time.Second
 
 // rootsRetryDelays are the waits before each resend of a refused first call.
-var rootsRetryDelays = []time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond, time.Second}
+var rootsRetryDelays = []time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond, time.Second, 2 * time.Second}
 
 // rootsState records whether the server has asked for the roots and
 // whether the session's first call has been made.
