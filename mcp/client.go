@@ -44,6 +44,7 @@ type Client struct {
 	mu      sync.Mutex
 	skipped []error
 	roots   []*sdk.Root     // currently offered, as the server is told them
+	rootsAt *rootsState     // whether the server asked for them; see firstCallCaller
 	reg     *tools.Registry // where Register put the tools; refreshed on list changes
 	closed  bool
 }
@@ -55,7 +56,7 @@ func Connect(ctx context.Context, cfg ServerConfig) (*Client, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, progress: &progressRoutes{}, wire: newWire()}
+	c := &Client{cfg: cfg, progress: &progressRoutes{}, wire: newWire(), rootsAt: newRootsState()}
 	c.client = sdk.NewClient(&sdk.Implementation{Name: "tether", Version: "v0"}, c.options())
 	c.client.AddReceivingMiddleware(c.answerRoots)
 	if err := c.SetRoots(cfg.Roots...); err != nil {
@@ -208,20 +209,21 @@ func (c *Client) newTool(name, remote, desc string, params []byte, ann *sdk.Tool
 	_, allowRule := match(c.cfg.Rules.Allow, c.cfg.Name, remote)
 	return &Tool{
 		byAnnotation: dec == safety.Allow && !allowRule,
+		args:         newArgJudge(c.cfg.Workspace, c.cfg.Dir),
 		spec: tools.Spec{
 			Name:        name,
 			Description: desc + " (from MCP server " + c.cfg.Name + ")",
 			Parameters:  params,
 			// Read-only modes and parallel runs get only what runs unasked
 			// and claims to change nothing.
-			ReadOnly: dec == safety.Allow && ann != nil && ann.ReadOnlyHint,
+			ReadOnly: dec == safety.Allow && classify(ann).readOnly,
 		},
 		server:      c.cfg.Name,
 		remote:      remote,
 		annotations: ann,
 		decision:    dec,
 		reasons:     reasons,
-		session:     c.session,
+		session:     firstCallCaller{next: c.session, state: c.rootsAt, roots: func() int { return len(c.Roots()) }},
 		progress:    c.progress,
 		wire:        c.wire,
 		confirm:     c.cfg.Confirm,

@@ -74,7 +74,7 @@ func fakeServer() *sdk.Server {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 	}
 	srv.AddTool(&sdk.Tool{Name: "lookup", Description: "Look something up.", InputSchema: obj,
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld()}},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return text("found " + string(req.Params.Arguments)), nil
 		})
@@ -86,7 +86,7 @@ func fakeServer() *sdk.Server {
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return text("deleted too"), nil
 		})
-	srv.AddTool(&sdk.Tool{Name: "picture", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, Title: "Take a picture"}},
+	srv.AddTool(&sdk.Tool{Name: "picture", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld(), Title: "Take a picture"}},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{
 				&sdk.TextContent{Text: "here:"},
@@ -94,15 +94,15 @@ func fakeServer() *sdk.Server {
 				&sdk.ResourceLink{URI: "file:///x", Name: "x"},
 			}}, nil
 		})
-	srv.AddTool(&sdk.Tool{Name: "fail", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+	srv.AddTool(&sdk.Tool{Name: "fail", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld()}},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "quota exceeded"}}}, nil
 		})
-	srv.AddTool(&sdk.Tool{Name: "structured", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+	srv.AddTool(&sdk.Tool{Name: "structured", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld()}},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{}, StructuredContent: map[string]any{"n": 3}}, nil
 		})
-	srv.AddTool(&sdk.Tool{Name: "big", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+	srv.AddTool(&sdk.Tool{Name: "big", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld()}},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return text(strings.Repeat("line of output\n", 10000)), nil
 		})
@@ -388,7 +388,10 @@ func TestDeniedToolsNotOffered(t *testing.T) {
 func TestSubprocessDies(t *testing.T) {
 	ws := workspace(t, map[string]string{"a.txt": "x\n"})
 	ctx := context.Background()
-	c, err := Connect(ctx, ServerConfig{Name: "tether", Command: os.Args[0], Env: []string{"TETHER_MCP_TEST_SERVE=" + ws.Root()}})
+	// die is a tool Tether does not know, so its server calls it
+	// open-world: a rule lets it run.
+	c, err := Connect(ctx, ServerConfig{Name: "tether", Command: os.Args[0], Env: []string{"TETHER_MCP_TEST_SERVE=" + ws.Root()},
+		Rules: Rules{Allow: []string{"die"}}})
 	require.NoError(t, err)
 	var reg tools.Registry
 	_, err = c.Register(ctx, &reg)

@@ -52,6 +52,9 @@ type fileServer struct {
 	Headers  map[string]string `json:"headers"`
 	Disabled bool              `json:"disabled"`
 	Timeout  float64           `json:"timeout"`
+	// AllowOpenWorld sets Rules.AllowOpenWorld: the host trusts this
+	// server's read-only open-world tools to run unasked.
+	AllowOpenWorld bool `json:"allowOpenWorld"`
 }
 
 // LoadConfig reads a config file (see ParseConfig).
@@ -171,6 +174,7 @@ func parseServer(name, at string, raw json.RawMessage, opts ConfigOptions) (Serv
 		return cfg, false, bad("timeout", "must be a positive number of milliseconds")
 	}
 	cfg.CallTimeout = time.Duration(fs.Timeout * float64(time.Millisecond))
+	cfg.Rules.AllowOpenWorld = fs.AllowOpenWorld
 	return cfg, false, nil
 }
 

@@ -31,6 +31,8 @@ func TestParseConfig(t *testing.T) {
 			want: []ServerConfig{
 				{Name: "docs", URL: "https://e.com/mcp", Header: http.Header{"Authorization": {"Bearer d0cs"}}},
 				{Name: "old", URL: "http://127.0.0.1:3001/sse", LegacySSE: true}}},
+		{name: "trusting a server's open-world tools", in: `{"mcpServers":{"search":{"command":"web-search","allowOpenWorld":true}}}`,
+			want: []ServerConfig{{Name: "search", Command: "web-search", Rules: Rules{AllowOpenWorld: true}}}},
 		{name: "default value", in: `{"mcpServers":{"a":{"command":"${BIN:-node}"}}}`,
 			want: []ServerConfig{{Name: "a", Command: "node"}}},
 		{name: "unset variable", in: `{"mcpServers":{"a":{"command":"x","env":{"K":"${NOPE}"}}}}`,

@@ -64,17 +64,25 @@
 //
 //   - a Rules.Deny pattern names it: Deny, never sent;
 //   - a Rules.Allow pattern names it: Allow;
-//   - the server annotates it readOnlyHint (and Rules.IgnoreAnnotations is
-//     off, and the server was not given the host's whole environment, from
-//     which a "read-only" tool could hand back an API key): Allow; the tool
-//     is then also Spec.ReadOnly, so read-only agent modes offer it and it
-//     may run in parallel. A call whose arguments name a file that may
-//     hold secrets (.env, ~/.ssh/…, credentials) still needs confirmation;
-//   - anything else: Confirm.
+//   - the server annotates it readOnlyHint and openWorldHint false (and
+//     Rules.IgnoreAnnotations is off, and the server was not given the
+//     host's whole environment, from which a "read-only" tool could hand
+//     back an API key): Allow; the tool is then also Spec.ReadOnly, so
+//     read-only agent modes offer it and it may run in parallel. A call
+//     whose arguments lead to a file that may hold secrets (.env, ~/.ssh/…,
+//     credentials, or what ServerConfig.Workspace's own rules call
+//     secret), through a link, a relative path or a directory given in
+//     another argument, still needs confirmation;
+//   - read-only but open-world (openWorldHint true, or absent, which the
+//     spec reads as true): Allow only with Rules.AllowOpenWorld, the
+//     host's trust in that server ("allowOpenWorld" in a config file);
+//   - anything else, a tool claiming to be both read-only and destructive
+//     included: Confirm.
 //
 // Patterns are path.Match globs over the tool's own name, or over
 // "<server>/<tool>" when they contain a slash. Annotations are the
-// server's claims; use IgnoreAnnotations for servers you do not trust.
+// server's claims: they classify a tool and never grant more than the host
+// configured; use IgnoreAnnotations for servers you do not trust.
 //
 // The decision is exposed and enforced. Exposed: the registry hands back
 // the *Tool itself, which implements Decider (DecisionOf does the lookup

@@ -70,3 +70,10 @@ func call(t *testing.T, reg *tools.Registry, name, args string) tools.Result {
 	t.Helper()
 	return reg.Execute(context.Background(), tools.Call{Name: name, Arguments: []byte(args)})
 }
+
+// closedWorld is an openWorldHint of false: a read-only tool the client
+// lets run unasked (an open-world one needs the host's trust).
+func closedWorld() *bool {
+	f := false
+	return &f
+}

@@ -68,7 +68,7 @@ func foreignServer(t testing.TB) *sdk.Server {
 			return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"u": &sdk.ElicitParams{Mode: "url", Message: "Sign in",
 				URL: "https://example.com/login", ElicitationID: "e1"}}}, nil, nil
 		})
-	sdk.AddTool(srv, &sdk.Tool{Name: "slow", Description: "Waits.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+	sdk.AddTool(srv, &sdk.Tool{Name: "slow", Description: "Waits.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld()}},
 		func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
 			select {
 			case <-ctx.Done():
@@ -76,7 +76,7 @@ func foreignServer(t testing.TB) *sdk.Server {
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "late"}}}, nil, nil
 		})
-	sdk.AddTool(srv, &sdk.Tool{Name: "read", Description: "Reads a file.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+	sdk.AddTool(srv, &sdk.Tool{Name: "read", Description: "Reads a file.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld()}},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in struct {
 			Path string `json:"path"`
 		}) (*sdk.CallToolResult, any, error) {
@@ -228,7 +228,7 @@ func TestServerEnv(t *testing.T) {
 }
 
 func TestDecideAnnotations(t *testing.T) {
-	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
+	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld()}
 	tests := []struct {
 		name    string
 		rules   Rules

@@ -79,7 +79,7 @@ func TestSloppyServerResults(t *testing.T) {
 	var list []map[string]any
 	for name := range answers {
 		list = append(list, map[string]any{"name": name, "inputSchema": map[string]any{"type": "object"},
-			"annotations": map[string]any{"readOnlyHint": true}})
+			"annotations": map[string]any{"readOnlyHint": true, "openWorldHint": false}})
 	}
 	b, err := json.Marshal(list)
 	require.NoError(t, err)
@@ -166,7 +166,7 @@ func (w replacingWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 // the rest of the result kept.
 func TestUnknownContentOverHTTP(t *testing.T) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "future", Version: "1"}, nil)
-	srv.AddTool(&sdk.Tool{Name: "clip", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+	srv.AddTool(&sdk.Tool{Name: "clip", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld()}},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "caption"}, &sdk.TextContent{Text: "VIDEO_PART"}}}, nil
 		})

@@ -37,7 +37,10 @@ func (c *Client) resourceTools() []*Tool {
 	if init == nil || init.Capabilities == nil || init.Capabilities.Resources == nil {
 		return nil
 	}
-	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true}
+	// Not a server's claim but the protocol's: resources/list and
+	// resources/read only read what the server offers.
+	closed := false
+	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closed}
 	list := c.newTool(c.cfg.Name+"__"+listResourcesTool, listResourcesTool,
 		"List the resources (files, records, documents) that MCP server "+c.cfg.Name+
 			" offers, with their URIs, and the URI templates it can fill",

@@ -58,6 +58,7 @@ func (c *Client) answerRoots(next sdk.MethodHandler) sdk.MethodHandler {
 		if method != "roots/list" {
 			return next(ctx, method, req)
 		}
+		defer c.rootsAt.markAsked()
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		roots := slices.Clone(c.roots)

@@ -9,8 +9,11 @@ import (
 // path.Match globs over the tool's name as the server spells it
 // ("read_*", "get_weather"), or over "<server>/<tool>" when they contain a
 // slash ("github/list_*"). Deny wins over Allow; a tool no rule names runs
-// without asking only when the server annotates it read-only (and
-// IgnoreAnnotations is off); everything else needs confirmation.
+// without asking only when the server annotates it read-only and
+// closed-world (openWorldHint false), or read-only and open-world with
+// AllowOpenWorld set, and IgnoreAnnotations is off; a tool annotated both
+// read-only and destructive counts as destructive; everything else needs
+// confirmation.
 type Rules struct {
 	Allow []string
 	Deny  []string
@@ -18,6 +21,11 @@ type Rules struct {
 	// servers you do not trust, since annotations are the server's own
 	// claims.
 	IgnoreAnnotations bool
+	// AllowOpenWorld lets this server's read-only tools that reach the
+	// open world (the web, other systems: openWorldHint true or absent)
+	// run unasked. Annotations alone never grant that: it is the host's
+	// trust in this server ("allowOpenWorld": true in a config file).
+	AllowOpenWorld bool
 }
 
 // validate reports the first malformed pattern.

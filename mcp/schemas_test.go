@@ -29,7 +29,7 @@ func TestForeignSchemas(t *testing.T) {
 	for name, s := range schemas {
 		var m map[string]any
 		require.NoError(t, json.Unmarshal([]byte(s), &m))
-		srv.AddTool(&sdk.Tool{Name: name, InputSchema: m, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		srv.AddTool(&sdk.Tool{Name: name, InputSchema: m, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closedWorld()}},
 			func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(req.Params.Arguments)}}}, nil
 			})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -56,7 +57,9 @@ type ServerConfig struct {
 	// URL is a remote endpoint. It is tried as streamable HTTP first and,
 	// when the server does not speak it, as the legacy HTTP+SSE transport;
 	// LegacySSE skips the first attempt. Header is sent with every request
-	// (an Authorization token, say); HTTPClient defaults to
+	// (an Authorization token, say). The session talks to URL's origin
+	// only: a redirect to another origin, or a legacy SSE endpoint event
+	// naming one, fails with ErrOtherOrigin. HTTPClient defaults to
 	// http.DefaultClient. OAuth authorizes requests the server refuses
 	// with 401 (see OAuthConfig).
 	URL        string
@@ -70,6 +73,12 @@ type ServerConfig struct {
 
 	// Rules decide which tools run without asking (see Rules).
 	Rules Rules
+	// Workspace, when set, is whose sensitivity rules judge the arguments
+	// of a call that runs unasked on the strength of its read-only
+	// annotation: relative paths resolve from its root, and its project
+	// rules apply as well as the built-in secret floor. Without it, the
+	// floor alone judges, and relative paths resolve from Dir.
+	Workspace *safety.Workspace
 	// Confirm is asked about confirm-level calls; nil denies them, as a
 	// headless gateway must.
 	Confirm Confirmer
@@ -81,7 +90,11 @@ type ServerConfig struct {
 
 	// Roots are the directories the server may work in, offered as
 	// file:// roots (the agent's workspace and any other folders it has
-	// open); SetRoots replaces them later and the server is told.
+	// open); SetRoots replaces them later and the server is told. A server
+	// that reads roots applies them some time after it asks; the session's
+	// first tool call, if the server refuses it, waits for the server to
+	// have asked and is sent again a few times (within about 4 s) before
+	// its error is returned. Only that first call is ever resent.
 	Roots []string
 
 	// SamplingModel answers the server's sampling requests (the server

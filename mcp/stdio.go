@@ -33,12 +33,13 @@ var errNotJSON = errors.New("parse error: the line is not JSON")
 type rejectFunc func(line []byte, id json.RawMessage, why error)
 
 // jsonRPCLines returns a reader of the JSON-RPC messages among r's lines,
-// one a line, and hands every other non-blank line to reject. A line
+// one a line, and hands every other non-blank line to reject. check
+// decides what is a message (checkMessage, unless a side needs more). A line
 // longer than sdk.DefaultMaxLineLength ends the stream with an error, as
 // in the SDK. Closing the reader stops delivery; r is then drained in the
 // background so that a peer blocked on writing can see its input close
 // and exit.
-func jsonRPCLines(r io.Reader, reject rejectFunc) io.ReadCloser {
+func jsonRPCLines(r io.Reader, check func([]byte) (json.RawMessage, error), reject rejectFunc) io.ReadCloser {
 	pr, pw := io.Pipe()
 	go func() {
 		sc := bufio.NewScanner(r)
@@ -52,7 +53,7 @@ func jsonRPCLines(r io.Reader, reject rejectFunc) io.ReadCloser {
 			if len(line) == 0 {
 				continue
 			}
-			if id, err := checkMessage(line); err != nil {
+			if id, err := check(line); err != nil {
 				reject(bytes.Clone(line), id, err)
 				continue
 			}
@@ -86,6 +87,7 @@ func checkMessage(line []byte) (json.RawMessage, error) {
 		}
 		msgs = batch
 	}
+	ids := map[string]bool{}
 	for _, m := range msgs {
 		if _, err := jsonrpc.DecodeMessage(m); err != nil {
 			var withID struct {
@@ -93,6 +95,19 @@ func checkMessage(line []byte) (json.RawMessage, error) {
 			}
 			_ = json.Unmarshal(m, &withID) // best effort: the id lets the peer fail the one request
 			return withID.ID, fmt.Errorf("not a JSON-RPC message: %v", err)
+		}
+		// A response names its request by id alone, so a batch that
+		// repeats an id cannot be answered (and the SDK would end the
+		// session over it).
+		var withID struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(m, &withID) == nil && withID.Method != "" && len(withID.ID) > 0 {
+			if ids[string(withID.ID)] {
+				return nil, fmt.Errorf("the batch repeats request id %s; each request in a batch needs its own id", withID.ID)
+			}
+			ids[string(withID.ID)] = true
 		}
 	}
 	return nil, nil
@@ -120,7 +135,7 @@ func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) 
 	if err := t.cmd.Start(); err != nil {
 		return nil, err
 	}
-	tr := &sdk.IOTransport{Reader: jsonRPCLines(stdout, t.reject), Writer: &serverInput{stdin: stdin, cmd: t.cmd, grace: t.grace}}
+	tr := &sdk.IOTransport{Reader: jsonRPCLines(stdout, checkMessage, t.reject), Writer: &serverInput{stdin: stdin, cmd: t.cmd, grace: t.grace}}
 	return tr.Connect(ctx)
 }
 
@@ -191,9 +206,11 @@ func (c *Client) serverStdoutLine(line []byte, _ json.RawMessage, why error) {
 // stdioServerTransport serves on stdin and stdout. A line that is not a
 // JSON-RPC message gets the JSON-RPC error response (parse error or
 // invalid request, with the request's id when it had one) and the session
-// goes on.
+// goes on. So does a batch under a protocol version without batching
+// (2025-06-18 and later), which the SDK would answer by ending the session.
 func stdioServerTransport(stdin io.Reader, stdout io.Writer) sdk.Transport {
 	out := &lockedWriter{w: stdout}
+	version := &negotiatedVersion{}
 	reject := func(_ []byte, id json.RawMessage, why error) {
 		code := -32700 // parse error
 		if !errors.Is(why, errNotJSON) {
@@ -206,7 +223,7 @@ func stdioServerTransport(stdin io.Reader, stdout io.Writer) sdk.Transport {
 			"error": map[string]any{"code": code, "message": why.Error()}})
 		_, _ = out.Write(append(resp, '\n')) // a client that stopped reading is the SDK's to notice
 	}
-	return &sdk.IOTransport{Reader: jsonRPCLines(stdin, reject), Writer: nopWriteCloser{out}}
+	return &sdk.IOTransport{Reader: jsonRPCLines(stdin, version.check, reject), Writer: nopWriteCloser{version.watch(out)}}
 }
 
 // lockedWriter serializes writes: the SDK writes each message with one

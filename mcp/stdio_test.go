@@ -42,7 +42,7 @@ func TestJSONRPCLines(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got []rejected
-			r := jsonRPCLines(strings.NewReader(c.in), func(line []byte, id json.RawMessage, why error) {
+			r := jsonRPCLines(strings.NewReader(c.in), checkMessage, func(line []byte, id json.RawMessage, why error) {
 				got = append(got, rejected{string(line), string(id), strings.HasPrefix(why.Error(), "parse error")})
 			})
 			out, err := io.ReadAll(r)
@@ -53,7 +53,7 @@ func TestJSONRPCLines(t *testing.T) {
 	}
 	t.Run("a line over the limit ends the stream", func(t *testing.T) {
 		long := strings.NewReader(`{"x":"` + strings.Repeat("a", 17<<20) + "\"}\n")
-		_, err := io.ReadAll(jsonRPCLines(long, func([]byte, json.RawMessage, error) { t.Error("not a rejection") }))
+		_, err := io.ReadAll(jsonRPCLines(long, checkMessage, func([]byte, json.RawMessage, error) { t.Error("not a rejection") }))
 		assert.ErrorContains(t, err, "longer than")
 	})
 }

@@ -69,6 +69,7 @@ type Tool struct {
 	// byAnnotation: Allow rests on the server's read-only hint alone, so
 	// each call's arguments are checked for secrets (see Execute).
 	byAnnotation bool
+	args         argJudge // judges its arguments as paths (see argpaths.go)
 	session      caller
 	confirm      Confirmer
 	logger       *slog.Logger
@@ -116,11 +117,15 @@ func (t *Tool) Decision() (safety.Decision, []string) {
 // decision under the host's rules. The agent judges the call by them: a
 // read-only tool the rules allow runs unasked, Deny is refused, anything
 // else is confirm-level. The server's hints are claims, not facts, so they
-// never loosen the decision.
-func (t *Tool) Effects(context.Context, tools.Call) (tools.Effects, error) {
+// never loosen the decision; a call that runs on a read-only annotation
+// and whose arguments lead to a secret is confirm-level (see argpaths.go).
+func (t *Tool) Effects(_ context.Context, call tools.Call) (tools.Effects, error) {
 	e := tools.Effects{Decision: t.decision, Reasons: append([]string(nil), t.reasons...)}
+	if why, ok := t.secretArgument(call.Arguments); ok {
+		e.Decision, e.Reasons = safety.Confirm, append([]string{why}, e.Reasons...)
+	}
 	if a := t.annotations; a != nil {
-		e.ReadOnly = a.ReadOnlyHint && t.decision == safety.Allow
+		e.ReadOnly = classify(a).readOnly && t.decision == safety.Allow
 		e.Idempotent = a.IdempotentHint
 		e.Destructive = a.DestructiveHint == nil || *a.DestructiveHint
 		e.OpenWorld = a.OpenWorldHint == nil || *a.OpenWorldHint
@@ -128,6 +133,21 @@ func (t *Tool) Effects(context.Context, tools.Call) (tools.Effects, error) {
 		e.Destructive, e.OpenWorld = true, true // the MCP defaults
 	}
 	return e, nil
+}
+
+// secretArgument says why a call allowed by the tool's read-only annotation
+// alone needs a human after all: the server's read-only claim says nothing
+// about whose files it reads, and naming a secret needs a human, as a
+// local read would.
+func (t *Tool) secretArgument(args json.RawMessage) (string, bool) {
+	if !t.byAnnotation {
+		return "", false
+	}
+	arg, m, ok := t.args.secret(args)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("argument %q leads to a file that %s; a read-only annotation cannot approve reading it", arg, m.Reason()), true
 }
 
 // Execute forwards the call to the server after the tool's decision is
@@ -140,14 +160,8 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (tools.Result, erro
 	}
 	call.Arguments = args
 	req := ConfirmRequest{Tool: t.spec.Name, Server: t.server, Call: call, Decision: t.decision, Reasons: t.reasons}
-	if t.byAnnotation {
-		if arg, m, ok := secretArgument(args); ok {
-			// The server's read-only claim says nothing about whose files
-			// it reads: naming a secret needs a human, as a local read would.
-			req.Decision = safety.Confirm
-			req.Reasons = append([]string{fmt.Sprintf("argument %q names a file that %s; a read-only annotation cannot approve reading it",
-				arg, m.Reason())}, t.reasons...)
-		}
+	if why, ok := t.secretArgument(args); ok {
+		req.Decision, req.Reasons = safety.Confirm, append([]string{why}, t.reasons...)
 	}
 	if err := gate(ctx, t.confirm, req); err != nil {
 		logDecision(ctx, t.logger, "mcp tool call refused", req, err)
@@ -219,11 +233,16 @@ func logDecision(ctx context.Context, l *slog.Logger, msg string, req ConfirmReq
 	l.InfoContext(ctx, msg, attrs...)
 }
 
-// decide applies rules and annotations to one tool (see Rules). A
-// read-only hint lets calls run unasked only when the server cannot read
-// the host's secrets: a server started with the host's whole environment
-// (inheritEnv) could answer a "read-only" call with an API key, so its
-// hints count for nothing.
+// decide applies rules and annotations to one tool (see Rules).
+// Annotations are the server's own claims, so they classify a tool and
+// never grant more than the host configured: only a read-only claim that
+// is closed-world (openWorldHint false) lets calls run unasked; a read-only
+// tool that reaches the open world (the hint true, or absent, which the
+// spec reads as true) runs unasked only when the host trusts this server's
+// open-world tools (AllowOpenWorld) or a rule names it; contradictory hints
+// (read-only and destructive) count as the dangerous reading. A server
+// started with the host's whole environment (inheritEnv) could answer a
+// "read-only" call with an API key, so its hints count for nothing.
 func decide(r Rules, server, remote string, ann *sdk.ToolAnnotations, inheritEnv bool) (safety.Decision, []string) {
 	if p, ok := match(r.Deny, server, remote); ok {
 		return safety.Deny, []string{fmt.Sprintf("deny rule %q matches MCP tool %s/%s", p, server, remote)}
@@ -231,59 +250,42 @@ func decide(r Rules, server, remote string, ann *sdk.ToolAnnotations, inheritEnv
 	if p, ok := match(r.Allow, server, remote); ok {
 		return safety.Allow, []string{fmt.Sprintf("allow rule %q matches MCP tool %s/%s", p, server, remote)}
 	}
-	readOnly := ann != nil && ann.ReadOnlyHint
-	if readOnly && !r.IgnoreAnnotations && !inheritEnv {
-		return safety.Allow, []string{fmt.Sprintf("MCP server %q annotates %s as read-only", server, remote)}
-	}
+	class := classify(ann)
 	why := "is not annotated read-only"
 	switch {
-	case readOnly && r.IgnoreAnnotations:
+	case class.readOnly && r.IgnoreAnnotations:
 		why = "is annotated read-only, but annotations from this server are ignored"
-	case readOnly:
+	case class.readOnly && inheritEnv:
 		why = "is annotated read-only, but the server was given the host's whole environment (InheritEnv), secrets included"
+	case class.readOnly && !class.openWorld:
+		return safety.Allow, []string{fmt.Sprintf("MCP server %q annotates %s as read-only and closed-world", server, remote)}
+	case class.readOnly && r.AllowOpenWorld:
+		return safety.Allow, []string{fmt.Sprintf("MCP server %q annotates %s as read-only, and the host trusts this server's open-world tools", server, remote)}
+	case class.readOnly:
+		why = "is annotated read-only but open-world (it reaches outside this machine; openWorldHint is true or absent), and the host has not trusted this server's open-world tools (AllowOpenWorld)"
+	case class.contradictory:
+		why = "is annotated both read-only and destructive, which counts as destructive"
 	}
 	return safety.Confirm, []string{fmt.Sprintf("MCP tool %s/%s %s and no rule allows it", server, remote, why)}
 }
 
-// secretArgument returns the first string in args (at any depth) that
-// names a file the built-in sensitivity floor says may hold secrets
-// (.env, ~/.ssh/…, credentials), as a path or a file:// URI.
-func secretArgument(args json.RawMessage) (string, safety.SensitivityMatch, bool) {
-	var v any
-	if json.Unmarshal(args, &v) != nil {
-		return "", safety.SensitivityMatch{}, false
+// claims is what a tool's annotations say of it, read conservatively.
+type claims struct {
+	readOnly      bool // claims to change nothing, without contradicting itself
+	openWorld     bool // reaches outside (the spec's default)
+	contradictory bool // read-only and destructive at once
+}
+
+func classify(ann *sdk.ToolAnnotations) claims {
+	if ann == nil {
+		return claims{openWorld: true}
 	}
-	var floor *safety.Sensitivity // nil: the built-in floor alone
-	var found string
-	var match safety.SensitivityMatch
-	var walk func(any) bool
-	walk = func(v any) bool {
-		switch v := v.(type) {
-		case string:
-			p := strings.TrimPrefix(v, "file://")
-			if len(p) < 4096 {
-				if m := floor.Match(strings.ReplaceAll(p, `\`, "/")); m.Secret {
-					found, match = v, m
-					return true
-				}
-			}
-		case []any:
-			for _, e := range v {
-				if walk(e) {
-					return true
-				}
-			}
-		case map[string]any:
-			for _, e := range v {
-				if walk(e) {
-					return true
-				}
-			}
-		}
-		return false
+	destructive := ann.DestructiveHint != nil && *ann.DestructiveHint
+	return claims{
+		readOnly:      ann.ReadOnlyHint && !destructive,
+		openWorld:     ann.OpenWorldHint == nil || *ann.OpenWorldHint,
+		contradictory: ann.ReadOnlyHint && destructive,
 	}
-	ok := walk(v)
-	return found, match, ok
 }
 
 // maxNameLen is the tool-name limit OpenAI-compatible servers enforce.

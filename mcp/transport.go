@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"slices"
@@ -77,6 +78,12 @@ func (c *Client) httpClient(ctx context.Context, w *wire) (*http.Client, error) 
 	if len(c.cfg.Header) > 0 {
 		base = headerTransport{base: base, header: c.cfg.Header.Clone()}
 	}
+	u, err := url.Parse(c.cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: server %q: URL %q: %v", ErrConfig, c.cfg.Name, c.cfg.URL, err)
+	}
+	want := origin(u)
+	base = originTransport{base: base, server: c.cfg.Name, want: want}
 	if c.cfg.OAuth != nil {
 		h, err := newOAuthHandler(ctx, c.cfg.Name, c.cfg.URL, c.cfg.OAuth, hc)
 		if err != nil {
@@ -86,6 +93,7 @@ func (c *Client) httpClient(ctx context.Context, w *wire) (*http.Client, error) 
 	}
 	copied := *hc
 	copied.Transport = wireTransport{base: base, w: w}
+	copied.CheckRedirect = sameOriginRedirects(c.cfg.Name, want, hc.CheckRedirect)
 	return &copied, nil
 }
 

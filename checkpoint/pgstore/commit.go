@@ -5,8 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tetherdev/tether/checkpoint"
 )
@@ -17,6 +22,12 @@ import (
 // flight has found present and is about to refer to.
 const blobGuard = int64(0x7465746865722d62) // "tether-b"
 
+// Commit writes the batch in one transaction. Blobs are inserted in sorted
+// order, so commits sharing blobs wait for each other rather than deadlock;
+// a transaction PostgreSQL still aborts as a deadlock or serialisation
+// failure (another client's locking, a stricter isolation level) is retried
+// from the start, at most commitAttempts times in all. An error means
+// nothing of the batch was stored.
 func (s *Store) Commit(ctx context.Context, id string, b checkpoint.Batch) (err error) {
 	defer func() {
 		if err != nil {
@@ -26,6 +37,38 @@ func (s *Store) Commit(ctx context.Context, id string, b checkpoint.Batch) (err 
 	if err := b.Belongs(id); err != nil {
 		return err
 	}
+	for attempt := 1; ; attempt++ {
+		err = s.commitOnce(ctx, id, b)
+		if err == nil || !retryable(err) {
+			return err
+		}
+		if attempt == commitAttempts {
+			return fmt.Errorf("gave up after %d attempts: %w", attempt, err)
+		}
+		// Back off a random while that grows, so the transactions that
+		// collided do not meet again at once.
+		wait := time.Duration(rand.Int64N(int64(10*time.Millisecond) << attempt))
+		select {
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		case <-time.After(wait):
+		}
+	}
+}
+
+// commitAttempts bounds Commit's retries of a transaction PostgreSQL
+// aborted as a deadlock or serialisation failure.
+const commitAttempts = 5
+
+// retryable reports whether err is PostgreSQL aborting the transaction so
+// that it can be run again: a serialisation failure (40001) or a deadlock
+// (40P01).
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
+}
+
+func (s *Store) commitOnce(ctx context.Context, id string, b checkpoint.Batch) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return err
@@ -90,14 +133,14 @@ func (s *Store) Commit(ctx context.Context, id string, b checkpoint.Batch) (err 
 // putBlobs stores the blobs the database does not have yet. Asking first
 // means a large pre-image that many checkpoints share crosses the wire
 // once, and each one that does is sent straight from the caller's slice.
+// They are inserted in sorted order: two transactions inserting the same
+// new blobs then meet on the first one, and the second waits for the first
+// to end instead of each holding a row the other needs (a deadlock).
 func putBlobs(ctx context.Context, tx pgx.Tx, blobs map[string][]byte) error {
 	if len(blobs) == 0 {
 		return nil
 	}
-	hashes := make([]string, 0, len(blobs))
-	for h := range blobs {
-		hashes = append(hashes, h)
-	}
+	hashes := slices.Sorted(maps.Keys(blobs))
 	rows, err := tx.Query(ctx, `SELECT hash FROM tether_checkpoint_blobs WHERE hash = ANY($1)`, hashes)
 	if err != nil {
 		return err
@@ -110,7 +153,8 @@ func putBlobs(ctx context.Context, tx pgx.Tx, blobs map[string][]byte) error {
 	for _, h := range have {
 		present[h] = true
 	}
-	for h, data := range blobs {
+	for _, h := range hashes {
+		data := blobs[h]
 		if present[h] {
 			continue
 		}

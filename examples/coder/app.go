@@ -102,7 +102,7 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		return nil, err
 	}
 	if o.mcpConfig != "" {
-		servers, err := mcpmount.Mount(ctx, o.mcpConfig, a.ws.Root(), reg, a.logger)
+		servers, err := mcpmount.Mount(ctx, o.mcpConfig, a.ws, reg, a.logger)
 		if err != nil {
 			return nil, fmt.Errorf("-mcp-config: %w", err)
 		}

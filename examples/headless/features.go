@@ -108,7 +108,7 @@ func (f *features) apply(ctx context.Context, ws *safety.Workspace, reg *tools.R
 		}
 	}
 	if f.mcpConfig != "" {
-		servers, err := mcpmount.Mount(ctx, f.mcpConfig, ws.Root(), reg, logger)
+		servers, err := mcpmount.Mount(ctx, f.mcpConfig, ws, reg, logger)
 		if err != nil {
 			return cleanup, fmt.Errorf("-mcp-config: %w", err)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -179,20 +178,27 @@ func (g *gateway) serve(ctx context.Context, in io.Reader) error {
 // read parses input lines: approvals and cancels are served at once,
 // prompts, undos and applies queued.
 func (g *gateway) read(ctx context.Context, in io.Reader, q *queue) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := bytes.TrimSpace(sc.Bytes())
+	lines := newLineReader(in)
+	for {
+		line, err := lines.next()
+		n := lines.line
+		var tooLong errTooLong
+		switch {
+		case errors.As(err, &tooLong):
+			g.fail(n, fmt.Errorf("line %d: %w", n, tooLong))
+			continue
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return fmt.Errorf("reading standard input after line %d: %w", n, err)
+		}
+		line = bytes.TrimSpace(line)
 		if len(line) == 0 || ctx.Err() != nil {
 			continue
 		}
-		var req request
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&req); err != nil {
-			g.fail(n, fmt.Errorf("not a request object (%v); send e.g. {\"type\":\"prompt\",\"text\":\"…\"}", err))
+		req, err := parseRequest(line)
+		if err != nil {
+			g.fail(n, err)
 			continue
 		}
 		switch req.Type {
@@ -211,10 +217,6 @@ func (g *gateway) read(ctx context.Context, in io.Reader, q *queue) error {
 			g.fail(n, fmt.Errorf("unknown request type %q: want prompt, cancel, undo, apply or approve", req.Type))
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading standard input after line %d: %w", n, err)
-	}
-	return nil
 }
 
 // answer resolves a pending approval.

@@ -52,6 +52,10 @@ run_finished, …) plus the gateway's own:
   {"type":"change_applied","token":"chg_…","path":"…","checkpoint":"…","added":N,"removed":N}
   {"type":"error","line":3,"error":"…"}   a request (input line 3) that could not be served
 
+Every line is answered and the gateway reads on: a malformed line, a line
+over 16 MiB, or a line holding two JSON values (refused whole: nothing of it
+is served) gets an error event with its line number. Blank lines are ignored.
+
 Nobody stands behind a gateway: by default confirm-level actions (a command
 no rule allows, a write to a sensitive file such as .env) are denied and the
 model is told why. With -approvals stdin the host answers them; unanswered

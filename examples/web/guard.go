@@ -4,10 +4,12 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"io"
 	"mime"
 	"net"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // The token cookie carries the access token after the first visit, so
@@ -24,20 +26,37 @@ func (g *guard) cookieName() string { return "tether_token_" + g.port }
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
+// pageSecretHeader carries the page's secret on every API request; the
+// event stream, which EventSource opens without headers, carries it as the
+// query parameter "secret".
+const pageSecretHeader = "X-Tether-Secret"
+
 // guard is the security boundary in front of every handler. A request
 // passes only if all hold:
 //   - its Host names this server by a loopback name and the right port,
 //     so a DNS-rebinding page (whose Host is its own name) is refused;
 //   - it carries the token, in the cookie or in the start URL;
+//   - an API request (/api/…) also carries the page secret. Cookies are
+//     not isolated by port (RFC 6265 §8.5): the browser sends the token
+//     cookie to every server on 127.0.0.1, a dev server the agent started
+//     included, and a program holding it could answer approval cards. The
+//     secret reaches only the page: the token trade redirects to
+//     /#secret=…, a fragment no server receives, and the page keeps it in
+//     sessionStorage and sends it in the X-Tether-Secret header;
 //   - a POST comes from this origin (Origin header) and is JSON, which no
 //     cross-site HTML form can send without a CORS preflight we never
 //     answer;
 //   - anything else is a GET or HEAD, and those never change state.
 type guard struct {
-	token string
-	port  string          // the listening port, naming the cookie
-	hosts map[string]bool // acceptable Host header values
-	next  http.Handler
+	token  string
+	secret string          // the page secret; see pageSecretHeader
+	port   string          // the listening port, naming the cookie
+	hosts  map[string]bool // acceptable Host header values
+	next   http.Handler
+	// bodyTimeout bounds reading a request's body, with or without the
+	// token, so a client trickling a body a byte at a time cannot hold a
+	// connection and a goroutine as long as it likes.
+	bodyTimeout time.Duration
 }
 
 func newToken() string {
@@ -72,6 +91,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 
+	g.limitBody(w, r)
 	if !g.hosts[strings.ToLower(r.Host)] {
 		http.Error(w, "forbidden: Host "+r.Host+" does not name this server; open the URL it printed", http.StatusForbidden)
 		return
@@ -83,6 +103,10 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c, err := r.Cookie(g.cookieName())
 	if err != nil || !g.valid(c.Value) {
 		http.Error(w, "unauthorized: no valid token; open the URL the server printed at start", http.StatusUnauthorized)
+		return
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/") && !g.validSecret(r) {
+		http.Error(w, "unauthorized: the request lacks the page secret ("+pageSecretHeader+"); the token cookie alone is not enough, since every server on this host receives it. Open the URL the server printed at start", http.StatusUnauthorized)
 		return
 	}
 	switch r.Method {
@@ -117,9 +141,49 @@ func (g *guard) trade(w http.ResponseWriter, r *http.Request, token string) {
 	q := u.Query()
 	q.Del("token")
 	u.RawQuery = q.Encode()
-	http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+	http.Redirect(w, r, u.RequestURI()+"#secret="+g.secret, http.StatusSeeOther)
 }
 
 func (g *guard) valid(token string) bool {
 	return subtle.ConstantTimeCompare([]byte(token), []byte(g.token)) == 1
+}
+
+func (g *guard) validSecret(r *http.Request) bool {
+	s := r.Header.Get(pageSecretHeader)
+	if s == "" && r.URL.Path == "/api/events" {
+		s = r.URL.Query().Get("secret")
+	}
+	return subtle.ConstantTimeCompare([]byte(s), []byte(g.secret)) == 1
+}
+
+// limitBody gives reading r's body until bodyTimeout from now. The read
+// deadline is lifted once the body is read, since the server's watch for
+// a client hanging up reads the connection after that, and a deadline
+// there would end a long response (the event stream, a held POST). A
+// request without a body is left alone for the same reason.
+func (g *guard) limitBody(w http.ResponseWriter, r *http.Request) {
+	if g.bodyTimeout <= 0 || r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		return
+	}
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(g.bodyTimeout)) != nil {
+		return
+	}
+	r.Body = &deadlineBody{ReadCloser: r.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+}
+
+// deadlineBody lifts the connection's read deadline when the body ends.
+type deadlineBody struct {
+	io.ReadCloser
+	lift func()
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.lift()
+	}
+	return n, err
 }

@@ -8,8 +8,9 @@ import (
 )
 
 // TestGuardRefuses checks the security boundary: every request needs the
-// token and this server's Host; a POST needs this Origin and a JSON body;
-// GETs change nothing.
+// token and this server's Host, every API request the page secret; a POST
+// needs this Origin and a JSON body; GETs change nothing. Requests with
+// the valid cookie carry the page secret unless the case says otherwise.
 func TestGuardRefuses(t *testing.T) {
 	ts := startServer(t, `{"capabilities":{"tools":true}}`+"\n", nil)
 	session := ts.newSession(t)
@@ -24,6 +25,7 @@ func TestGuardRefuses(t *testing.T) {
 		origin      string
 		contentType string
 		body        string
+		secret      string // "" = the right one when the cookie is right; "-" = none
 		want        int
 	}{
 		{name: "page without token", method: "GET", path: "/", want: http.StatusUnauthorized},
@@ -43,6 +45,15 @@ func TestGuardRefuses(t *testing.T) {
 		{name: "GET cannot undo", method: "GET", path: "/api/checkpoint", cookie: cookie, want: http.StatusNotFound},
 		{name: "PUT", method: "PUT", path: "/api/prompt", cookie: cookie, origin: ts.url, contentType: "application/json", body: prompt, want: http.StatusMethodNotAllowed},
 		{name: "unknown JSON field", method: "POST", path: "/api/prompt", cookie: cookie, origin: ts.url, contentType: "application/json", body: `{"session":"` + session + `","txt":"hi"}`, want: http.StatusBadRequest},
+		// Cookies are not isolated by port (RFC 6265 §8.5): any server on
+		// 127.0.0.1 the browser visits receives the cookie. Holding only
+		// the cookie reads nothing and answers nothing.
+		{name: "cookie alone: list sessions", method: "GET", path: "/api/sessions", cookie: cookie, secret: "-", want: http.StatusUnauthorized},
+		{name: "cookie alone: event stream", method: "GET", path: "/api/events?session=" + session, cookie: cookie, secret: "-", want: http.StatusUnauthorized},
+		{name: "cookie alone: answer an approval card", method: "POST", path: "/api/approve", cookie: cookie, secret: "-", origin: ts.url, contentType: "application/json", body: `{"id":"req_1","choice":"allow"}`, want: http.StatusUnauthorized},
+		{name: "cookie alone: prompt", method: "POST", path: "/api/prompt", cookie: cookie, secret: "-", origin: ts.url, contentType: "application/json", body: prompt, want: http.StatusUnauthorized},
+		{name: "cookie and a guessed secret", method: "GET", path: "/api/sessions", cookie: cookie, secret: "guess", want: http.StatusUnauthorized},
+		{name: "cookie and the token as the secret", method: "GET", path: "/api/sessions", cookie: cookie, secret: ts.guard.token, want: http.StatusUnauthorized},
 		{name: "allowed: page", method: "GET", path: "/", cookie: cookie, want: http.StatusOK},
 		{name: "allowed: localhost Host", method: "GET", path: "/api/sessions", host: "localhost:" + ts.url[strings.LastIndex(ts.url, ":")+1:], cookie: cookie, want: http.StatusOK},
 	}
@@ -57,6 +68,12 @@ func TestGuardRefuses(t *testing.T) {
 			}
 			if tt.cookie != nil {
 				req.AddCookie(tt.cookie)
+			}
+			switch {
+			case tt.secret == "" && tt.cookie == cookie:
+				req.Header.Set(pageSecretHeader, ts.secret)
+			case tt.secret != "" && tt.secret != "-":
+				req.Header.Set(pageSecretHeader, tt.secret)
 			}
 			if tt.origin != "" {
 				req.Header.Set("Origin", tt.origin)
@@ -88,7 +105,7 @@ func TestGuardRefuses(t *testing.T) {
 
 // TestStartURLTradesTokenForCookie checks that the token leaves the
 // address bar: the start URL sets an HttpOnly, SameSite=Strict cookie and
-// redirects to the same page without it.
+// redirects to the same page without it, handing the page its secret.
 func TestStartURLTradesTokenForCookie(t *testing.T) {
 	ts := startServer(t, `{"capabilities":{"tools":true}}`+"\n", nil)
 	req, _ := http.NewRequest("GET", ts.startURL(), nil)
@@ -97,8 +114,8 @@ func TestStartURLTradesTokenForCookie(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
-		t.Fatalf("status %d, Location %q; want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
+	if want := "/#secret=" + ts.guard.secret; resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != want {
+		t.Fatalf("status %d, Location %q; want 303 to %s (the page secret in a fragment no server sees)", resp.StatusCode, resp.Header.Get("Location"), want)
 	}
 	c := resp.Cookies()
 	if len(c) != 1 || c[0].Name != ts.guard.cookieName() || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {

@@ -81,7 +81,12 @@ type options struct {
 	folders         folders.Flag
 	toolCalling     string
 	wireLog         string
+	bodyTimeout     time.Duration // 0: defaultBodyTimeout
 }
+
+// defaultBodyTimeout bounds reading one request body. The page's bodies
+// are small JSON; a minute is far beyond what a loopback client needs.
+const defaultBodyTimeout = time.Minute
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
@@ -188,7 +193,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // serve runs the HTTP server until ctx ends, then stops the agent's runs
 // and closes the connections (event streams never end on their own).
 func serve(ctx context.Context, ln net.Listener, srv *server) error {
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	// No ReadTimeout: it would also end the event stream, which reads the
+	// connection to notice the page leave. Bodies are bounded by the guard.
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, BaseContext: func(net.Listener) context.Context { return ctx }}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

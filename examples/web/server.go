@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -101,7 +102,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	if o.mcpConfig != "" {
-		servers, err := mcpmount.Mount(ctx, o.mcpConfig, ws.Root(), reg, logger)
+		servers, err := mcpmount.Mount(ctx, o.mcpConfig, ws, reg, logger)
 		if err != nil {
 			return nil, fmt.Errorf("-mcp-config: %w", err)
 		}
@@ -159,7 +160,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("listen address %q: %w", addr, err)
 	}
-	s.guard = &guard{token: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes()}
+	s.guard = &guard{token: newToken(), secret: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes(), bodyTimeout: cmp.Or(o.bodyTimeout, defaultBodyTimeout)}
 	ok = true
 	return s, nil
 }

@@ -21,7 +21,8 @@ import (
 type testServer struct {
 	*server
 	url    string       // http://127.0.0.1:PORT
-	client *http.Client // holds the token cookie after login
+	client *http.Client // holds the token cookie after login, sends the page secret
+	secret string       // the page secret the login redirect handed over
 	dir    string       // the workspace
 }
 
@@ -78,7 +79,21 @@ func startServer(t *testing.T, script string, files map[string]string, configure
 	if resp.StatusCode != http.StatusOK || resp.Request.URL.RawQuery != "" {
 		t.Fatalf("login: %s at %s, want 200 at a URL without the token", resp.Status, resp.Request.URL)
 	}
+	var ok bool
+	if ts.secret, ok = strings.CutPrefix(resp.Request.URL.Fragment, "secret="); !ok || ts.secret == "" {
+		t.Fatalf("login landed on %s: want the page secret in the fragment", resp.Request.URL)
+	}
+	ts.client.Transport = withHeader{pageSecretHeader, ts.secret}
 	return ts
+}
+
+// withHeader sets a header on every request, as the page's fetch calls do.
+type withHeader struct{ name, value string }
+
+func (h withHeader) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(h.name, h.value)
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 // post sends a same-origin JSON POST, as the page does.

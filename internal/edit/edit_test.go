@@ -19,6 +19,11 @@ func TestReplace(t *testing.T) {
 		{"missing", "abc", Replacement{Old: "abd", New: "y"}, "", "", ErrNoMatch},
 		{"empty", "abc", Replacement{New: "y"}, "", "", ErrEmpty},
 		{"same", "abc", Replacement{Old: "b", New: "b"}, "", "", ErrSame},
+		{"same but not there", "abc", Replacement{Old: "z", New: "z"}, "", "", ErrNoMatch},
+		// Found by FuzzApplyEdits: stripped of its prefix, this old text
+		// was empty, and looking for "" everywhere never ended.
+		{"line-number prefix only", "0", Replacement{Old: "   1\t", New: "c"}, "", "", ErrNoMatch},
+		{"blank old text is not matched loosely", "a\n\nb\n", Replacement{Old: "  \n", New: "x"}, "", "", ErrNoMatch},
 		{"crlf file, lf text", "a\r\nb\r\n", Replacement{Old: "a\nb\n", New: "c\nd\n"}, "c\r\nd\r\n", "", nil},
 		{"line numbers copied", "one\ntwo\n", Replacement{Old: "     2\ttwo", New: "     2\tTWO"}, "one\nTWO\n", "line-number prefixes in old_text were ignored", nil},
 		{"trailing whitespace", "if x {  \n\treturn\n}\n", Replacement{Old: "if x {\n\treturn", New: "if y {\n\treturn"}, "if y {\n\treturn\n}\n", "matched ignoring trailing whitespace", nil},

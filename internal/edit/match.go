@@ -8,8 +8,11 @@ import (
 )
 
 // occurrences returns the byte offsets of every non-overlapping
-// occurrence of sub in s.
+// occurrence of sub in s; the empty string occurs nowhere.
 func occurrences(s, sub string) []int {
+	if sub == "" {
+		return nil
+	}
 	var out []int
 	for i := 0; ; {
 		j := strings.Index(s[i:], sub)

@@ -57,12 +57,19 @@ type Applied struct {
 // neither can change what is meant: read_file's line-number prefixes
 // copied into the text, and trailing whitespace. Differing indentation is
 // not forgiven: it may be the point of the edit.
+//
+// So a match that is not exact is always an occurrence of the old text in
+// the content once both are read with "\r\n" as "\n", each line's
+// trailing spaces, tabs and carriage returns removed, and (for the old
+// text, when every line has one) read_file's "   12\t" prefixes removed;
+// a tolerant match covers whole lines. Old text that is nothing but such
+// prefixes or whitespace is never matched tolerantly. The old text must be
+// found even when the new text equals it: ErrSame is returned only for
+// text that is there, so a model's wrong picture of the file is never
+// confirmed.
 func Replace(content string, r Replacement) (Applied, error) {
 	if r.Old == "" {
 		return Applied{}, ErrEmpty
-	}
-	if r.Old == r.New {
-		return Applied{}, ErrSame
 	}
 	eol := LineEnding(content)
 	old, repl := WithEnding(r.Old, eol), WithEnding(r.New, eol)
@@ -70,7 +77,7 @@ func Replace(content string, r Replacement) (Applied, error) {
 	var note string
 	spans := exactSpans(content, old)
 	if len(spans) == 0 {
-		if stripped, ok := stripLineNumbers(old); ok {
+		if stripped, ok := stripLineNumbers(old); ok && strings.TrimSpace(stripped) != "" {
 			if s := exactSpans(content, stripped); len(s) > 0 {
 				spans, old, note = s, stripped, "line-number prefixes in old_text were ignored"
 				if sn, ok := stripLineNumbers(repl); ok {
@@ -80,7 +87,7 @@ func Replace(content string, r Replacement) (Applied, error) {
 		}
 	}
 	if len(spans) == 0 {
-		if s := looseFind(content, old); len(s) > 0 {
+		if s := looseFind(content, old); len(s) > 0 && strings.TrimSpace(old) != "" {
 			spans, note = s, "matched ignoring trailing whitespace"
 		}
 	}
@@ -93,6 +100,8 @@ func Replace(content string, r Replacement) (Applied, error) {
 			lines[i] = LineOf(content, s[0])
 		}
 		return Applied{}, &MatchError{Err: ErrAmbiguous, Content: content, Old: old, Lines: lines}
+	case r.Old == r.New:
+		return Applied{}, ErrSame
 	}
 
 	var b strings.Builder

@@ -6,7 +6,11 @@
 // fetch tool the classic server-side request forgery vector. A Fetcher
 // therefore reaches only public internet addresses by default: loopback,
 // private, link-local (where cloud metadata services live), carrier-grade
-// NAT and reserved ranges are refused. The check runs on the address
+// NAT and reserved ranges are refused: every row of the IANA IPv4 and IPv6
+// special-purpose registries that is not globally reachable (documentation,
+// benchmarking, the NAT64 prefixes 64:ff9b::/96 and 64:ff9b:1::/48 of
+// RFC 6052 and RFC 8215, Teredo, 6to4), and all IPv6 outside 2000::/3, the
+// only block allocated as global unicast. The check runs on the address
 // actually dialled, after DNS resolution, for every connection including
 // each redirect's, and once more in the socket's Control hook, so neither
 // a redirect nor a name that resolves differently the second time (DNS

@@ -41,23 +41,49 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// reserved ranges beyond what netip's predicates name. Cloud metadata
-// endpoints sit in link-local (169.254.169.254, fe80::), private
-// (fd00:ec2::254) or carrier-grade NAT space (100.100.100.200).
-var reserved = []struct {
+// Non-public ranges, from the IANA special-purpose address registries
+// (every row whose "Globally Reachable" is False) and the ranges that reach
+// a local translator or relay. Cloud metadata endpoints sit in link-local
+// (169.254.169.254, fe80::), private (fd00:ec2::254) or carrier-grade NAT
+// space (100.100.100.200).
+var reservedV4 = []struct {
 	prefix netip.Prefix
 	reason string
 }{
 	{netip.MustParsePrefix("0.0.0.0/8"), "this-network"},
 	{netip.MustParsePrefix("100.64.0.0/10"), "carrier-grade NAT"},
 	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol"},
+	{netip.MustParsePrefix("192.0.2.0/24"), "documentation"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "6to4 relay"},
 	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "documentation"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "documentation"},
 	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
-	{netip.MustParsePrefix("fec0::/10"), "site-local"},
-	// NAT64 and 6to4 can embed any IPv4 address, a private one included.
-	{netip.MustParsePrefix("64:ff9b::/96"), "NAT64"},
-	{netip.MustParsePrefix("2002::/16"), "6to4"},
 }
+
+// IPv6 is public only inside 2000::/3, the one block allocated as global
+// unicast, so a range assigned a special purpose outside it later (as
+// 64:ff9b:1::/48, 100::/64 and 5f00::/16 were) is refused without a new
+// row. These are the special-purpose rows inside 2000::/3.
+var (
+	globalUnicast = netip.MustParsePrefix("2000::/3")
+	reservedV6    = []struct {
+		prefix netip.Prefix
+		reason string
+	}{
+		// Teredo, benchmarking, ORCHID and the other IETF protocol
+		// assignments; Teredo and 6to4 can embed any IPv4 address.
+		{netip.MustParsePrefix("2001::/23"), "IETF protocol"},
+		{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
+		{netip.MustParsePrefix("2002::/16"), "6to4"},
+		{netip.MustParsePrefix("3fff::/20"), "documentation"},
+	}
+	// Named outside 2000::/3 only to give a better reason.
+	nat64 = []netip.Prefix{
+		netip.MustParsePrefix("64:ff9b::/96"),   // RFC 6052, embeds any IPv4 address
+		netip.MustParsePrefix("64:ff9b:1::/48"), // RFC 8215, local-use translation
+	}
+)
 
 // nonPublic names why a is not a public internet address, or "" if it is.
 func nonPublic(a netip.Addr) string {
@@ -76,7 +102,26 @@ func nonPublic(a netip.Addr) string {
 	case a.IsMulticast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast():
 		return "multicast"
 	}
-	for _, r := range reserved {
+	if a.Is4() {
+		if a == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
+			return "broadcast"
+		}
+		for _, r := range reservedV4 {
+			if r.prefix.Contains(a) {
+				return r.reason
+			}
+		}
+		return ""
+	}
+	for _, p := range nat64 {
+		if p.Contains(a) {
+			return "NAT64"
+		}
+	}
+	if !globalUnicast.Contains(a) {
+		return "outside global unicast 2000::/3"
+	}
+	for _, r := range reservedV6 {
 		if r.prefix.Contains(a) {
 			return r.reason
 		}

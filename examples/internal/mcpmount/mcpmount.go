@@ -17,6 +17,7 @@ import (
 	"log/slog"
 
 	"github.com/tetherdev/tether/mcp"
+	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -32,15 +33,18 @@ type Servers struct {
 // Mount starts every enabled server of the config file and registers its
 // tools in reg. root is the workspace. If any server cannot be started
 // or listed, the ones already started are stopped and the error names
-// the server. logger receives the servers' own log messages.
-func Mount(ctx context.Context, file, root string, reg *tools.Registry, logger *slog.Logger) (*Servers, error) {
+// the server. logger receives the servers' own log messages. The
+// workspace's sensitivity rules judge the arguments of calls a tool's
+// read-only annotation would let run unasked (see mcp.ServerConfig).
+func Mount(ctx context.Context, file string, ws *safety.Workspace, reg *tools.Registry, logger *slog.Logger) (*Servers, error) {
+	root := ws.Root()
 	cfgs, err := mcp.LoadConfig(file, mcp.ConfigOptions{WorkspaceFolder: root})
 	if err != nil {
 		return nil, err
 	}
 	s := &Servers{}
 	for _, cfg := range cfgs {
-		cfg.Roots, cfg.Logger = []string{root}, logger
+		cfg.Roots, cfg.Logger, cfg.Workspace = []string{root}, logger, ws
 		c, err := mcp.Connect(ctx, cfg)
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("%s: %w", file, err), s.Close())

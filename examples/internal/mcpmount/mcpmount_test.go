@@ -13,6 +13,7 @@ import (
 
 	"github.com/tetherdev/tether/examples/internal/mcpmount/mcpmounttest"
 	"github.com/tetherdev/tether/mcp"
+	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -49,12 +50,12 @@ func TestMount(t *testing.T) {
 	file := writeConfig(t, `"probe": `+selfServer(t)+`, "off": {"command": "no-such-server", "disabled": true}`)
 	reg := &tools.Registry{}
 	ctx := context.Background()
-	s, err := Mount(ctx, file, root, reg, quiet())
+	s, err := Mount(ctx, file, openWS(t, root), reg, quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(s.Tools(), ","); got != "probe__echo" {
-		t.Errorf("registered %s, want probe__echo", got)
+	if got := strings.Join(s.Tools(), ","); got != "probe__echo,probe__fetch_news" {
+		t.Errorf("registered %s, want probe__echo,probe__fetch_news", got)
 	}
 	if res := reg.Execute(ctx, tools.Call{Name: "probe__echo", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.IsError || res.Text != "echo: hi" {
 		t.Errorf("probe__echo: %q (error %v), want %q", res.Text, res.IsError, "echo: hi")
@@ -82,7 +83,7 @@ func TestMountErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := &tools.Registry{}
-			s, err := Mount(context.Background(), tt.file, root, reg, quiet())
+			s, err := Mount(context.Background(), tt.file, openWS(t, root), reg, quiet())
 			if err == nil {
 				s.Close()
 				t.Fatal("no error")
@@ -117,7 +118,7 @@ func TestMountReferenceServers(t *testing.T) {
 	}
 	reg := &tools.Registry{}
 	ctx := context.Background()
-	s, err := Mount(ctx, file, root, reg, quiet())
+	s, err := Mount(ctx, file, openWS(t, root), reg, quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,4 +138,15 @@ func TestMountReferenceServers(t *testing.T) {
 	if err != nil || !strings.Contains(string(graph), "Go SDK") {
 		t.Errorf("the graph is not in the workspace: %q, %v", graph, err)
 	}
+}
+
+// openWS opens root as the agent's workspace.
+func openWS(t *testing.T, root string) *safety.Workspace {
+	t.Helper()
+	ws, err := safety.OpenWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return ws
 }

@@ -1,6 +1,6 @@
 // The page: sessions, the event stream, the prompt form and the stop
 // button. Rendering lives in transcript.js and changes.js.
-import { get, post } from "./api.js";
+import { get, post, pageSecret } from "./api.js";
 import { Transcript } from "./transcript.js";
 import { Changes } from "./changes.js";
 
@@ -81,7 +81,8 @@ function open(id) {
   changes.refresh(id);
   state.replayed = false;
   delete document.body.dataset.replayed;
-  const src = new EventSource(`/api/events?session=${encodeURIComponent(id)}`);
+  // EventSource sends no custom headers: the secret goes in the query.
+  const src = new EventSource(`/api/events?session=${encodeURIComponent(id)}&secret=${pageSecret()}`);
   src.onmessage = (m) => onEvent(JSON.parse(m.data));
   // Sent once the past events are in (again after a reconnect).
   src.addEventListener("replayed", (m) => {

@@ -16,8 +16,10 @@ import (
 const EnvVar = "TETHER_MCPMOUNT_TEST_SERVE"
 
 // ServeIfAsked serves over stdin and stdout and exits when EnvVar is set,
-// and returns at once otherwise. The server has one tool, echo
-// ({"text": …} → "echo: …"), annotated read-only and local.
+// and returns at once otherwise. The server has two tools: echo
+// ({"text": …} → "echo: …"), annotated read-only and local, and
+// fetch_news, annotated read-only only, which the spec reads as reaching
+// the open world.
 func ServeIfAsked() {
 	if os.Getenv(EnvVar) == "" {
 		return
@@ -29,6 +31,10 @@ func ServeIfAsked() {
 			Text string `json:"text"`
 		}) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + in.Text}}}, nil, nil
+		})
+	sdk.AddTool(srv, &sdk.Tool{Name: "fetch_news", Description: "Fetch today's headlines.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "FETCHED"}}}, nil, nil
 		})
 	if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
