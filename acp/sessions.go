@@ -29,12 +29,12 @@ type live struct {
 	modes []agent.ModeSpec
 	tr    *translator
 
-	mu             sync.Mutex
-	mode           agent.Mode
-	running        context.CancelCauseFunc // the prompt's, nil between prompts
-	checkpoints    []string        // the turns' checkpoints, for /undo, oldest first
-	rejected       map[string]bool // rules answered reject_always
-	closed         bool
+	mu          sync.Mutex
+	mode        agent.Mode
+	running     context.CancelCauseFunc // the prompt's, nil between prompts
+	checkpoints []string                // the turns' checkpoints, for /undo, oldest first
+	rejected    map[string]bool         // rules answered reject_always
+	closed      bool
 }
 
 func (l *live) close() {
