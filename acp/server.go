@@ -28,11 +28,10 @@ type Config struct {
 	// modes) is the host's.
 	Open func(ctx context.Context, env SessionEnv) (*Setup, error)
 
-	// Store keeps sessions: their conversation and event log. Nil means in
-	// memory, for this process only. With Persistent, session/load and
-	// session/list are offered.
-	Store      session.Store
-	Persistent bool
+	// Store keeps sessions: their conversation and event log, which
+	// session/list lists and session/load replays. Nil means in memory:
+	// the sessions of this process only.
+	Store session.Store
 
 	// Auth, when set, is how the backend gets its credentials; without it
 	// no authentication is asked for.
@@ -94,6 +93,8 @@ type Server struct {
 	logger *slog.Logger
 	conn   *conn
 	base   context.Context
+	// maxLine, when positive, replaces DefaultMaxMessage (tests).
+	maxLine int
 
 	mu          sync.Mutex
 	initialized bool
@@ -109,7 +110,6 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	if cfg.Store == nil {
 		cfg.Store = session.NewMemoryStore()
-		cfg.Persistent = false
 	}
 	if cfg.ApprovalTimeout == 0 {
 		cfg.ApprovalTimeout = 30 * time.Minute
@@ -132,6 +132,9 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer cancel(nil)
 	s.base = ctx
 	s.conn = newConn(w, s.logger, s.dispatch)
+	if s.maxLine > 0 {
+		s.conn.maxLine = s.maxLine
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- s.conn.serve(r) }()
 	var err error
@@ -222,13 +225,9 @@ func (s *Server) route(method string) (handler, bool) {
 	case "session/new":
 		return s.newSession, true
 	case "session/load":
-		if s.cfg.Persistent {
-			return s.loadSession, true
-		}
+		return s.loadSession, true
 	case "session/list":
-		if s.cfg.Persistent {
-			return s.listSessions, true
-		}
+		return s.listSessions, true
 	case "session/close":
 		return s.closeSession, true
 	case "session/set_mode":
@@ -285,15 +284,13 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, *RP
 	s.client = caps
 	s.mu.Unlock()
 	ac := sdk.AgentCapabilities{
-		LoadSession:        s.cfg.Persistent,
+		LoadSession:        true,
 		PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
 		McpCapabilities:    sdk.McpCapabilities{Http: true, Sse: true},
 		SessionCapabilities: sdk.SessionCapabilities{
 			Close: &sdk.SessionCloseCapabilities{},
+			List:  &sdk.SessionListCapabilities{},
 		},
-	}
-	if s.cfg.Persistent {
-		ac.SessionCapabilities.List = &sdk.SessionListCapabilities{}
 	}
 	methods := []sdk.AuthMethod{}
 	if s.cfg.Auth != nil {

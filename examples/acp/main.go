@@ -141,7 +141,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	srv, err := acp.NewServer(acp.Config{
 		Open:            h.open,
 		Store:           h.sessions,
-		Persistent:      h.persistent,
 		Auth:            h.auth(),
 		ApprovalTimeout: o.approvalTimeout,
 		Name:            "tether",
@@ -161,12 +160,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // host holds what every session shares: the model and the stores.
 type host struct {
-	o          options
-	logger     *slog.Logger
-	model      llm.Model
-	sessions   session.Store
-	cps        checkpoint.Store
-	persistent bool
+	o        options
+	logger   *slog.Logger
+	model    llm.Model
+	sessions session.Store
+	cps      checkpoint.Store
 }
 
 func newHost(ctx context.Context, o options, logger *slog.Logger) (*host, error) {
@@ -191,7 +189,7 @@ func newHost(ctx context.Context, o options, logger *slog.Logger) (*host, error)
 		ss.Close()
 		return nil, fmt.Errorf("-db %s: %w", o.db, err)
 	}
-	h.sessions, h.cps, h.persistent = ss, cs, true
+	h.sessions, h.cps = ss, cs
 	return h, nil
 }
 
