@@ -333,7 +333,9 @@ func effectsKind(e tools.Effects, args json.RawMessage) sdk.ToolKind {
 			return sdk.ToolKindDelete
 		}
 		return sdk.ToolKindEdit
-	case e.ReadOnly && len(e.Reads) == 0 && e.Declared:
+	case e.ReadOnly && len(e.Reads) == 0 && !e.OpenWorld:
+		// Reads nothing, runs nothing, changes nothing: the model
+		// thinking aloud (a plan, a note).
 		return sdk.ToolKindThink
 	case e.ReadOnly:
 		if searchArgs(args) {
