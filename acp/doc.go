@@ -31,8 +31,13 @@
 //     withdrawn, and the prompt answers "cancelled".
 //   - Tether's modes (agent, explore, plan, review and the host's own) are
 //     the session's modes; undo, review and compact are its slash commands.
-//     /undo restores the files of the last turn through the workspace they
-//     were written through.
+//     /undo restores the files of the last turn through the path they were
+//     written through.
+//   - When the editor offers fs/read_text_file and fs/write_text_file,
+//     [SessionEnv.Files] wraps the session's workspace so that the file
+//     tools read unsaved buffers and write through the editor, and the
+//     checkpoints take pre-images and undo the same way; confinement and
+//     sensitivity apply first, as for any file.
 //
 // The JSON-RPC connection is this package's own: messages are handed to
 // the dispatcher in the order they were read, so a session/cancel sent

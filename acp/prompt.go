@@ -51,7 +51,7 @@ func (s *Server) admitPrompt(in inbound) {
 		return
 	}
 	ctx, cancel := context.WithCancelCause(s.base)
-	l.running = cancel
+	l.running, l.turn = cancel, ctx
 	mode := l.mode
 	l.mu.Unlock()
 	s.wg.Add(1)
@@ -59,7 +59,7 @@ func (s *Server) admitPrompt(in inbound) {
 		defer s.wg.Done()
 		res, rerr := l.prompt(ctx, text, mode)
 		l.mu.Lock()
-		l.running = nil
+		l.running, l.turn = nil, nil
 		l.mu.Unlock()
 		cancel(nil)
 		if rerr != nil {

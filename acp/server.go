@@ -55,6 +55,8 @@ type SessionEnv struct {
 	// MCPServers are the editor's MCP servers for this session; the host
 	// connects them (Tether's mcp package) and adds their tools.
 	MCPServers []MCPServer
+
+	l *live // for Files
 }
 
 // MCPServer is one MCP server the editor hands the agent: a command

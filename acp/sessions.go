@@ -32,6 +32,7 @@ type live struct {
 	mu          sync.Mutex
 	mode        agent.Mode
 	running     context.CancelCauseFunc // the prompt's, nil between prompts
+	turn        context.Context         // the running prompt's context, nil between prompts
 	checkpoints []string                // the turns' checkpoints, for /undo, oldest first
 	rejected    map[string]bool         // rules answered reject_always
 	closed      bool
@@ -48,7 +49,7 @@ func (l *live) close() {
 		l.running(errors.New("acp: the session was closed"))
 	}
 	l.mu.Unlock()
-	if l.setup.Close != nil {
+	if l.setup != nil && l.setup.Close != nil {
 		l.setup.Close()
 	}
 }
@@ -152,11 +153,12 @@ func (s *Server) open(ctx context.Context, cwd string, servers []sdk.McpServer, 
 	if e != nil {
 		return nil, e
 	}
-	setup, err := s.cfg.Open(ctx, SessionEnv{Cwd: cwd, MCPServers: ms})
+	l := &live{s: s, cwd: cwd, mode: agent.ModeAgent, rejected: map[string]bool{}}
+	setup, err := s.cfg.Open(ctx, SessionEnv{Cwd: cwd, MCPServers: ms, l: l})
 	if err != nil {
 		return nil, errorf("opening a session in %s: %v", cwd, err)
 	}
-	l := &live{s: s, cwd: cwd, setup: setup, modes: setup.Agent.Modes, mode: agent.ModeAgent, rejected: map[string]bool{}}
+	l.setup, l.modes = setup, setup.Agent.Modes
 	if setup.Agent.Mode != "" {
 		l.mode = setup.Agent.Mode
 	}

@@ -62,6 +62,7 @@ func scriptLines(pidFile string) string {
 	lines := []string{
 		`{"thinking":"Start with a plan.","content":"Planning.","tool_calls":[` + todo("in_progress", "pending") + `]}`,
 		`{"content":"Reading.","tool_calls":[{"name":"read_file","arguments":{"path":"a.txt"}}]}`,
+		`{"content":"Noting.","tool_calls":[{"name":"write_file","arguments":{"path":"a.txt","content":"edited notes\n"}}]}`,
 		`{"content":"Configuring.","tool_calls":[{"name":"write_file","arguments":{"path":".env","content":"MODE=dev\n"}}]}`,
 		`{"content":"And locally.","tool_calls":[{"name":"write_file","arguments":{"path":".env.local","content":"SECRET=1\n"}}]}`,
 		`{"content":"Testing.","tool_calls":[{"name":"run_terminal_command","arguments":{"command":"echo tests-passed"}}]}`,
@@ -75,19 +76,21 @@ func scriptLines(pidFile string) string {
 
 // clientResult is what client.mjs prints.
 type clientResult struct {
-	Init        map[string]any   `json:"init"`
-	Session     map[string]any   `json:"session"`
-	Turn        map[string]any   `json:"turn"`
-	Cancelled   map[string]any   `json:"cancelled"`
-	Updates     []map[string]any `json:"updates"`
-	Permissions []map[string]any `json:"permissions"`
-	SleeperPid  int              `json:"sleeperPid"`
-	AliveBefore bool             `json:"sleeperAliveBeforeCancel"`
-	List        map[string]any   `json:"list"`
-	Load        map[string]any   `json:"load"`
-	Replayed    []string         `json:"replayed"`
-	Undo        map[string]any   `json:"undo"`
-	Exit        map[string]any   `json:"exit"`
+	Init        map[string]any                   `json:"init"`
+	Session     map[string]any                   `json:"session"`
+	Turn        map[string]any                   `json:"turn"`
+	Cancelled   map[string]any                   `json:"cancelled"`
+	Updates     []map[string]any                 `json:"updates"`
+	Permissions []map[string]any                 `json:"permissions"`
+	SleeperPid  int                              `json:"sleeperPid"`
+	AliveBefore bool                             `json:"sleeperAliveBeforeCancel"`
+	List        map[string]any                   `json:"list"`
+	Load        map[string]any                   `json:"load"`
+	Replayed    []string                         `json:"replayed"`
+	Undo        map[string]any                   `json:"undo"`
+	Exit        map[string]any                   `json:"exit"`
+	Reads       []string                         `json:"reads"`
+	Writes      []struct{ Path, Content string } `json:"writes"`
 }
 
 func runClient(t *testing.T, sdk, phase string, env []string) clientResult {
@@ -120,9 +123,11 @@ func TestOfficialClient(t *testing.T) {
 	require.NoError(t, os.WriteFile(script, []byte(scriptLines(pidFile)), 0o644))
 	transcript := filepath.Join(tmp, "transcript.jsonl")
 	args, _ := json.Marshal([]string{"-model", "script:" + script, "-db", filepath.Join(tmp, "acp.db"), "-log-level", "warn"})
+	aTxt := filepath.Join(ws, "a.txt")
 	env := []string{"AGENT=" + bin, "AGENT_ARGS=" + string(args), "WS=" + ws, "TRANSCRIPT=" + transcript, "SLEEPER_PID=" + pidFile}
 
-	r := runClient(t, sdk, "turn", env)
+	// In the first process the editor has a.txt open with unsaved text.
+	r := runClient(t, sdk, "turn", append(env, "BUFFER_PATH="+aTxt, "BUFFER_TEXT=unsaved notes\n"))
 	assert.EqualValues(t, 1, r.Init["protocolVersion"])
 	sid, _ := r.Session["sessionId"].(string)
 	require.NotEmpty(t, sid)
@@ -130,7 +135,7 @@ func TestOfficialClient(t *testing.T) {
 
 	kinds := map[string]bool{}
 	var plans, thoughts, texts int
-	var sawDiff, sawOutput bool
+	var sawDiff, sawOutput, sawBuffer bool
 	for _, u := range r.Updates {
 		if k, ok := u["kind"].(string); ok {
 			kinds[k] = true
@@ -140,6 +145,7 @@ func TestOfficialClient(t *testing.T) {
 			b, _ := json.Marshal(u["content"])
 			sawDiff = sawDiff || (strings.Contains(string(b), `"type":"diff"`) && strings.Contains(string(b), "MODE=dev"))
 			sawOutput = sawOutput || strings.Contains(string(b), "tests-passed")
+			sawBuffer = sawBuffer || strings.Contains(string(b), "unsaved notes")
 		case "plan":
 			plans++
 		case "agent_thought_chunk":
@@ -156,6 +162,18 @@ func TestOfficialClient(t *testing.T) {
 	assert.Positive(t, texts)
 	assert.True(t, sawDiff, "the edit of .env is shown as a diff")
 	assert.True(t, sawOutput, "the command's output is shown")
+
+	// Files through the editor: a.txt is read from its unsaved buffer, and
+	// the edits are written through the editor, never the rejected one.
+	assert.Contains(t, r.Reads, aTxt)
+	assert.True(t, sawBuffer, "the model read the unsaved buffer")
+	written := map[string]string{}
+	for _, w := range r.Writes {
+		written[w.Path] = w.Content
+	}
+	assert.Equal(t, "edited notes\n", written[aTxt])
+	assert.Equal(t, "MODE=dev\n", written[filepath.Join(ws, ".env")])
+	assert.NotContains(t, written, filepath.Join(ws, ".env.local"))
 
 	// Three permission cards, each showing exactly what will happen and
 	// the options its severity allows: the .env edit (allowed), the
@@ -197,7 +215,13 @@ func TestOfficialClient(t *testing.T) {
 	assert.Contains(t, r2.Replayed, "tool_call")
 	assert.Equal(t, "end_turn", r2.Undo["stopReason"])
 	assert.NoFileExists(t, filepath.Join(ws, ".env"), "/undo removes the file the turn created")
-	assert.FileExists(t, filepath.Join(ws, "a.txt"))
+	// a.txt is restored to what the model read (the buffer), through the editor.
+	require.Len(t, r2.Writes, 1, "undo's writes through the editor: %v", r2.Writes)
+	assert.Equal(t, aTxt, r2.Writes[0].Path)
+	assert.Equal(t, "unsaved notes\n", r2.Writes[0].Content)
+	got, err := os.ReadFile(aTxt)
+	require.NoError(t, err)
+	assert.Equal(t, "unsaved notes\n", string(got))
 
 	n := validateTranscript(t, sdk, transcript)
 	t.Logf("%d agent messages validated against the ACP schema", n)

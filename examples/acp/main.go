@@ -233,8 +233,11 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 			closeAll()
 		}
 	}()
+	// Files go through the editor's buffers when it offers to, for the
+	// file tools and for the checkpoints alike (pre-images, undo).
+	files := env.Files(ws)
 	reg := &tools.Registry{}
-	bopts := builtin.Options{}
+	bopts := builtin.Options{Files: files}
 	if sb := h.sandbox(ws); sb != nil {
 		bopts.Sandbox = sb
 	} else if h.o.sandbox == "on" {
@@ -248,7 +251,7 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 		return nil, err
 	}
 	closers = append(closers, stopMCP)
-	cps, err := checkpoint.New(ws, h.cps, checkpoint.WithLogger(h.logger))
+	cps, err := checkpoint.New(files, h.cps, checkpoint.WithLogger(h.logger))
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}

@@ -10,7 +10,7 @@
 // AGENT_ARGS (JSON array), WS (the session's directory), TRANSCRIPT,
 // SLEEPER_PID (where the long command writes its pid), SESSION (restart).
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -34,6 +34,12 @@ const stream = {
 
 const updates = [];
 const permissions = [];
+// The editor's buffers: BUFFER_PATH is open with unsaved text. A write
+// through the editor saves the buffer to the disk, as an editor does.
+const buffers = new Map();
+if (env.BUFFER_PATH) buffers.set(env.BUFFER_PATH, env.BUFFER_TEXT);
+const reads = [];
+const writes = [];
 const app = client({ name: "tether-acp-test" })
   .onNotification(methods.client.session.update, ({ params }) => { updates.push(params.update); })
   .onRequest(methods.client.session.requestPermission, async ({ params: p }) => {
@@ -42,6 +48,16 @@ const app = client({ name: "tether-acp-test" })
     const paths = (p.toolCall.locations ?? []).map((l) => l.path);
     const reject = paths.some((x) => x.endsWith(".env.local"));
     return { outcome: { outcome: "selected", optionId: reject ? "reject_once" : "allow_once" } };
+  })
+  .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+    reads.push(params.path);
+    return { content: buffers.has(params.path) ? buffers.get(params.path) : readFileSync(params.path, "utf8") };
+  })
+  .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+    writes.push({ path: params.path, content: params.content });
+    writeFileSync(params.path, params.content);
+    buffers.delete(params.path);
+    return {};
   });
 
 async function until(what, ok, ms = 60000) {
@@ -53,11 +69,11 @@ async function until(what, ok, ms = 60000) {
   throw new Error("timed out waiting for " + what);
 }
 
-const out = { updates, permissions };
+const out = { updates, permissions, reads, writes };
 await app.connectWith(stream, async (ctx) => {
   const init = await ctx.request(methods.agent.initialize, {
     protocolVersion: 1,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
     clientInfo: { name: "tether-acp-test", version: "1" },
   });
   out.init = init;
