@@ -37,14 +37,14 @@ const slowScript = `{"content":"Working.","tool_calls":[{"name":"run_terminal_co
 
 // newHarness starts a Server whose sessions run the script with the
 // built-in tools; maxLine > 0 lowers the message limit.
-func newHarness(t *testing.T, script string, maxLine int) *harness {
+func newHarness(t *testing.T, script string, maxLine int, opts ...func(*Config)) *harness {
 	t.Helper()
 	sc, err := llmtest.ParseScript(strings.NewReader(script))
 	if err != nil {
 		t.Fatal(err)
 	}
 	model := llmtest.NewScripted(sc)
-	srv, err := NewServer(Config{Open: func(ctx context.Context, env SessionEnv) (*Setup, error) {
+	cfg := Config{Open: func(ctx context.Context, env SessionEnv) (*Setup, error) {
 		ws, err := safety.OpenWorkspace(env.Cwd)
 		if err != nil {
 			return nil, err
@@ -60,7 +60,11 @@ func newHarness(t *testing.T, script string, maxLine int) *harness {
 		cfg := agent.Config{Model: model, Tools: reg, Workspace: ws, Checkpoints: cps,
 			CommandRules: safety.CommandRules{AllowReadOnly: true}, Skills: []agent.Skill{agent.TodosSkill()}}
 		return &Setup{Agent: cfg, Close: func() { ws.Close() }}, nil
-	}})
+	}}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv, err := NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
