@@ -72,6 +72,27 @@ type options struct {
 func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: tether-acp -model MODEL [flags]
+
+An Agent Client Protocol agent: an editor launches it and speaks ACP on its
+standard input and output. Each session works in the directory the editor
+names; confirm-level actions become permission cards in the editor.
+
+In Zed's settings.json:
+  "agent_servers": {"Tether": {"type": "custom", "command": "/path/to/tether-acp",
+                                "args": ["-model", "ollama:qwen3:8b"], "env": {}}}
+
+Models: ollama:NAME (OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY),
+script:FILE (a scripted model, for tests).
+Sessions and checkpoints are kept in -db (default under $XDG_STATE_HOME).
+Exit status: 0 when the editor closes standard input, 2 for bad flags,
+1 when the model or the database cannot be opened.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
 	var o options
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
 	fs.StringVar(&o.workspace, "workspace", "", "when set, sessions may only work in this directory or below it (the editor names each session's directory)")
