@@ -36,9 +36,8 @@ type callState struct {
 type translator struct {
 	l *live
 
-	mu     sync.Mutex
-	calls  map[string]*callState
-	result event.RunFinished
+	mu    sync.Mutex
+	calls map[string]*callState
 }
 
 func newTranslator(l *live) *translator {
@@ -66,9 +65,6 @@ func (t *translator) emit(_ context.Context, e event.Event) error {
 	case event.TodosUpdated:
 		t.send(planUpdate(e.Items))
 	case event.RunFinished:
-		t.mu.Lock()
-		t.result = e
-		t.mu.Unlock()
 		if e.CheckpointID != "" {
 			t.l.mu.Lock()
 			t.l.pushCheckpoint(e.CheckpointID)

@@ -42,6 +42,7 @@ import (
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/examples/internal/flagparse"
+	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
@@ -65,6 +66,9 @@ type options struct {
 	allowRules      string
 	readOnlyCmds    bool
 	todos           bool
+	toolCalling     string
+	maxIterations   int
+	mcpConfig       string
 	approvalTimeout time.Duration
 	logLevel        slog.Level
 }
@@ -101,6 +105,9 @@ Flags:
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without asking, e.g. 'go test,npm run test'")
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without asking")
 	fs.BoolVar(&o.todos, "todos", true, "offer the todos skill, whose plan the editor shows")
+	fs.StringVar(&o.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, for small models); empty picks from the model")
+	fs.IntVar(&o.maxIterations, "max-iterations", 0, "model calls per prompt (default 25, 10 in read-only modes)")
+	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage+"; added to the servers the editor hands each session")
 	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 30*time.Minute, "how long a permission card waits for an answer before it counts as rejected")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	if err := flagparse.Parse(fs, args); err != nil {
@@ -116,6 +123,14 @@ Flags:
 	case "auto", "on", "off":
 	default:
 		return o, fmt.Errorf("-sandbox %q: want auto, on or off", o.sandbox)
+	}
+	switch agent.ToolCalling(o.toolCalling) {
+	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
+	default:
+		return o, fmt.Errorf("-tool-calling %q: want native, text or envelope", o.toolCalling)
+	}
+	if o.maxIterations < 0 {
+		return o, fmt.Errorf("-max-iterations %d: must not be negative", o.maxIterations)
 	}
 	if o.approvalTimeout <= 0 {
 		return o, fmt.Errorf("-approval-timeout %v: must be positive", o.approvalTimeout)
@@ -272,6 +287,17 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 		return nil, err
 	}
 	closers = append(closers, stopMCP)
+	if h.o.mcpConfig != "" {
+		servers, err := mcpmount.Mount(ctx, h.o.mcpConfig, ws.Root(), reg, h.logger)
+		if err != nil {
+			return nil, fmt.Errorf("-mcp-config: %w", err)
+		}
+		closers = append(closers, func() {
+			if err := servers.Close(); err != nil {
+				h.logger.Warn("acp: stopping MCP servers", "err", err)
+			}
+		})
+	}
 	cps, err := checkpoint.New(files, h.cps, checkpoint.WithLogger(h.logger))
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
@@ -282,7 +308,8 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 			rules.Allow = append(rules.Allow, r)
 		}
 	}
-	cfg := agent.Config{Model: h.model, Tools: reg, Workspace: ws, CommandRules: rules, Checkpoints: cps, Logger: h.logger}
+	cfg := agent.Config{Model: h.model, Tools: reg, Workspace: ws, CommandRules: rules, Checkpoints: cps, Logger: h.logger,
+		ToolCalling: agent.ToolCalling(h.o.toolCalling), MaxIterations: h.o.maxIterations}
 	if h.o.todos {
 		cfg.Skills = append(cfg.Skills, agent.TodosSkill())
 	}

@@ -23,6 +23,8 @@ func TestBadFlags(t *testing.T) {
 		{"-model", "script:x.jsonl", "-sandbox", "maybe"},
 		{"-model", "script:x.jsonl", "-approval-timeout", "0s"},
 		{"-model", "script:x.jsonl", "extra"},
+		{"-model", "script:x.jsonl", "-tool-calling", "smoke"},
+		{"-model", "script:x.jsonl", "-max-iterations", "-1"},
 	} {
 		var o, e bytes.Buffer
 		if code := run(context.Background(), args, strings.NewReader(""), &o, &e); code != 2 {
