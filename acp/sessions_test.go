@@ -99,3 +99,34 @@ func TestCloseSession(t *testing.T) {
 	}
 	h.call(5, "session/load", map[string]any{"sessionId": sid, "cwd": h.dir, "mcpServers": []any{}})
 }
+
+// The slash commands: /compact on a short conversation says there is
+// nothing to compact, /undo with no change says so, /review runs
+// read-only (the write in the script is not offered, so nothing asks).
+func TestSlashCommands(t *testing.T) {
+	h := newHarness(t, envScript, 0)
+	sid := h.session()
+	for i, c := range []struct{ text, want string }{
+		{"/compact", "Nothing to compact"},
+		{"/undo", "Nothing to undo"},
+	} {
+		prompt(h, 10+i, sid, c.text)
+		m, seen := h.waitFor("the command's answer", idIs(fmt.Sprint(10+i)))
+		if got := describe(m); got != "stop end_turn" {
+			t.Errorf("%s: %s (%v)", c.text, got, m)
+		}
+		if !strings.Contains(fmt.Sprint(seen), c.want) {
+			t.Errorf("%s: no message saying %q in %v", c.text, c.want, seen)
+		}
+	}
+	prompt(h, 20, sid, "/review the config")
+	m, seen := h.waitFor("the review's answer", idIs("20"))
+	if got := describe(m); got != "stop end_turn" {
+		t.Errorf("/review: %s (%v)", got, m)
+	}
+	for _, s := range seen {
+		if isPermission(s) {
+			t.Errorf("/review asked to act: %v", s)
+		}
+	}
+}

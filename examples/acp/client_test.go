@@ -158,6 +158,13 @@ func TestOfficialClient(t *testing.T) {
 		assert.True(t, kinds[k], "no tool call of kind %s; kinds seen: %v", k, kinds)
 	}
 	assert.GreaterOrEqual(t, plans, 2, "the plan is sent when written and when done")
+	var commands []any
+	for _, u := range r.Updates {
+		if u["sessionUpdate"] == "available_commands_update" {
+			commands, _ = u["availableCommands"].([]any)
+		}
+	}
+	assert.Len(t, commands, 3, "undo, review and compact are advertised")
 	assert.Positive(t, thoughts)
 	assert.Positive(t, texts)
 	assert.True(t, sawDiff, "the edit of .env is shown as a diff")
