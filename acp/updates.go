@@ -21,7 +21,8 @@ const maxToolOutput = 32 << 10
 
 // callState is what the translator knows of one tool call of the turn.
 type callState struct {
-	announced bool
+	running   bool // the agent has started it (its first ToolAction came)
+	announced bool // tool_call was sent
 	kind      sdk.ToolKind
 	title     string
 	locations []sdk.ToolCallLocation
@@ -133,17 +134,19 @@ func (t *translator) abs(p string) string {
 	return filepath.Join(root, p)
 }
 
-// action announces a call once (tool_call), then reports its status
-// (tool_call_update); the final one carries its content.
+// action reports a call's status. The tool_call announcing it is sent by
+// the middleware, which knows the call's declared effects (its kind, files
+// and diffs), so a "running" status waits for it; a call that never reaches
+// the middleware (refused before it runs) is announced by its next status.
+// Each later status is a tool_call_update; the final one carries content.
 func (t *translator) action(a event.ToolAction) {
 	t.mu.Lock()
 	c := t.state(a.CallID)
-	first := !c.announced
-	c.announced = true
 	c.title = a.Title
-	if first && c.kind == sdk.ToolKindOther {
+	if !c.running && !c.announced && c.kind == sdk.ToolKindOther {
 		c.kind = t.specKind(a.Tool)
 	}
+	c.running = true
 	if a.Path != "" && len(c.locations) == 0 {
 		loc := sdk.ToolCallLocation{Path: t.abs(a.Path)}
 		if a.StartLine > 0 {
@@ -151,6 +154,12 @@ func (t *translator) action(a event.ToolAction) {
 		}
 		c.locations = []sdk.ToolCallLocation{loc}
 	}
+	if !c.announced && a.Status == event.StatusRunning {
+		t.mu.Unlock()
+		return
+	}
+	first := !c.announced
+	c.announced = true
 	final := a.Status != event.StatusRunning && a.Status != event.StatusPending
 	var content []sdk.ToolCallContent
 	if final {
@@ -282,9 +291,19 @@ func (t *translator) middleware(next agent.ToolHandler) agent.ToolHandler {
 		if len(locs) > 0 {
 			c.locations = locs
 		}
-		announced := c.announced
+		first := !c.announced
+		c.announced = true
+		title := c.title
+		if title == "" {
+			title = tc.Tool
+		}
 		t.mu.Unlock()
-		if announced {
+		if first {
+			t.send(sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
+				ToolCallId: sdk.ToolCallId(tc.ID), Title: title, Kind: kind, Status: sdk.ToolCallStatusInProgress,
+				Locations: locs, Content: diffs, RawInput: json.RawMessage(tc.Args),
+			}})
+		} else {
 			opts := []sdk.ToolCallUpdateOpt{sdk.WithUpdateKind(kind), sdk.WithUpdateRawInput(json.RawMessage(tc.Args))}
 			if len(locs) > 0 {
 				opts = append(opts, sdk.WithUpdateLocations(locs))
