@@ -68,6 +68,9 @@ func (l *live) approve(ctx context.Context, req approval.Request) (approval.Resp
 		SessionId: sdk.SessionId(l.id), ToolCall: tcu, Options: permissionOptions(req),
 	}, &resp)
 	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return approval.Response{Choice: approval.Deny, Reason: "acp: no answer from the editor within the approval timeout"}, nil
+		}
 		if ctx.Err() != nil {
 			return approval.Response{Choice: approval.Deny, Reason: "acp: the prompt was cancelled"}, nil
 		}

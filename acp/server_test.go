@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -122,3 +123,27 @@ func TestEffectsKind(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// An unanswered permission request is rejected after the approval
+// timeout, and the turn goes on.
+func TestPermissionTimeout(t *testing.T) {
+	h := newHarness(t, envScript, 0, func(c *Config) { c.ApprovalTimeout = 200 * time.Millisecond })
+	sid := h.session()
+	prompt(h, 1, sid, "configure")
+	m, seen := h.waitFor("the prompt's response", idIs("1"))
+	if got := describe(m); got != "stop end_turn" {
+		t.Fatalf("prompt: %s (%v)", got, m)
+	}
+	asked := 0
+	for _, s := range seen {
+		if isPermission(s) {
+			asked++
+		}
+	}
+	if asked != 2 {
+		t.Errorf("%d permission requests, want 2 (one per write, both timed out)", asked)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, ".env")); !os.IsNotExist(err) {
+		t.Errorf(".env was written without an answer (stat: %v)", err)
+	}
+}
