@@ -230,6 +230,8 @@ func (s *Server) route(method string) (handler, bool) {
 		return s.loadSession, true
 	case "session/list":
 		return s.listSessions, true
+	case "session/resume":
+		return s.resumeSession, true
 	case "session/close":
 		return s.closeSession, true
 	case "session/set_mode":
@@ -290,8 +292,9 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, *RP
 		PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
 		McpCapabilities:    sdk.McpCapabilities{Http: true, Sse: true},
 		SessionCapabilities: sdk.SessionCapabilities{
-			Close: &sdk.SessionCloseCapabilities{},
-			List:  &sdk.SessionListCapabilities{},
+			Close:  &sdk.SessionCloseCapabilities{},
+			List:   &sdk.SessionListCapabilities{},
+			Resume: &sdk.SessionResumeCapabilities{},
 		},
 	}
 	methods := []sdk.AuthMethod{}

@@ -232,6 +232,34 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 	return afterReply{result: sdk.LoadSessionResponse{Modes: l.modeState()}, after: l.announceCommands}, nil
 }
 
+// resumeSession reopens a stored session without replaying it: the
+// editor still shows the conversation.
+func (s *Server) resumeSession(ctx context.Context, params json.RawMessage) (any, *RPCError) {
+	var req sdk.ResumeSessionRequest
+	if e := decode(params, &req); e != nil {
+		return nil, e
+	}
+	if req.SessionId == "" {
+		return nil, rpcErrorf(CodeInvalidParams, `invalid params: "sessionId" is required`)
+	}
+	l, e := s.open(ctx, req.Cwd, req.McpServers, string(req.SessionId))
+	if e != nil {
+		return nil, e
+	}
+	// /undo still reaches the turns before the restart.
+	for ev, err := range l.sess.Events(ctx, 0) {
+		if err != nil {
+			return nil, errorf("reading the session's history: %v", err)
+		}
+		if f, ok := ev.Event.(event.RunFinished); ok && f.CheckpointID != "" {
+			l.mu.Lock()
+			l.pushCheckpoint(f.CheckpointID)
+			l.mu.Unlock()
+		}
+	}
+	return afterReply{result: sdk.ResumeSessionResponse{Modes: l.modeState()}, after: l.announceCommands}, nil
+}
+
 // listPage is how many sessions one session/list answer holds.
 const listPage = 50
 

@@ -130,3 +130,27 @@ func TestSlashCommands(t *testing.T) {
 		}
 	}
 }
+
+// session/resume reopens a session without replaying it; an unknown id
+// is an error.
+func TestResumeSession(t *testing.T) {
+	h := newHarness(t, envScript, 0)
+	sid := h.session()
+	h.call(2, "session/close", map[string]any{"sessionId": sid})
+	h.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"session/resume","params":{"sessionId":%q,"cwd":%q}}`, sid, h.dir))
+	m, seen := h.waitFor("session/resume's answer", idIs("3"))
+	if got := describe(m); got != "result" {
+		t.Fatalf("resume: %s (%v)", got, m)
+	}
+	for _, m := range seen {
+		if p, ok := m["params"].(map[string]any); ok {
+			if u, ok := p["update"].(map[string]any); ok && u["sessionUpdate"] != "available_commands_update" {
+				t.Errorf("resume replayed %v", u)
+			}
+		}
+	}
+	h.send(`{"jsonrpc":"2.0","id":4,"method":"session/resume","params":{"sessionId":"ses_never","cwd":"` + h.dir + `"}}`)
+	if m, _ := h.waitFor("the answer", idIs("4")); describe(m) != "error -32602" {
+		t.Errorf("resume of an unknown session: %v", m)
+	}
+}
