@@ -12,8 +12,9 @@
 //     the agent [Config.Open] builds there (the host's model, tools,
 //     workspace and checkpoints) and the editor's MCP servers passed to it
 //     in [SessionEnv]; session/load replays a stored session's turns as
-//     session/update notifications before it answers, and session/list
-//     lists the store's sessions by directory.
+//     session/update notifications before it answers, session/resume
+//     reopens one without replaying it, and session/list lists the store's
+//     sessions by directory.
 //   - session/prompt runs one turn and streams it: agent_message_chunk and
 //     agent_thought_chunk for the model's text and thinking, tool_call and
 //     tool_call_update for each call (its kind derived from the effects the

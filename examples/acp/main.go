@@ -38,8 +38,10 @@ import (
 	"github.com/tetherdev/tether/acp"
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
+	sessionpg "github.com/tetherdev/tether/agent/session/pgstore"
 	sessionsqlite "github.com/tetherdev/tether/agent/session/sqlitestore"
 	"github.com/tetherdev/tether/checkpoint"
+	cppg "github.com/tetherdev/tether/checkpoint/pgstore"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
@@ -100,7 +102,7 @@ Flags:
 	var o options
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
 	fs.StringVar(&o.workspace, "workspace", "", "when set, sessions may only work in this directory or below it (the editor names each session's directory)")
-	fs.StringVar(&o.db, "db", defaultDB(), `SQLite file keeping sessions and checkpoints, so sessions can be reloaded and undone after a restart; "memory" keeps them in memory`)
+	fs.StringVar(&o.db, "db", defaultDB(), `where sessions and checkpoints are kept, so sessions can be reloaded and undone after a restart: a SQLite file, a PostgreSQL URL (postgres://…) several agents share, or "memory"`)
 	fs.StringVar(&o.sandbox, "sandbox", "auto", `confine commands with Landlock to the session's directory, the temporary directory and the user's cache directory: "auto", "on" (fail when it cannot) or "off"`)
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without asking, e.g. 'go test,npm run test'")
 	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without asking")
@@ -143,6 +145,13 @@ Flags:
 		o.workspace = abs
 	}
 	return o, nil
+}
+
+// isPostgres reports whether -db names a PostgreSQL database (a URL, or a
+// keyword/value connection string) rather than a SQLite file.
+func isPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") ||
+		strings.HasPrefix(db, "host=") || strings.Contains(db, "dbname=")
 }
 
 // defaultDB is $XDG_STATE_HOME/tether/acp.db (~/.local/state when unset).
@@ -211,6 +220,21 @@ func newHost(ctx context.Context, o options, logger *slog.Logger) (*host, error)
 	h := &host{o: o, logger: logger, model: model}
 	if o.db == "memory" || o.db == ":memory:" {
 		h.sessions, h.cps = session.NewMemoryStore(), checkpoint.NewMemoryStore()
+		return h, nil
+	}
+	if isPostgres(o.db) {
+		// Several agents (one per editor window, or on several machines)
+		// share the sessions; a session lease keeps two from running one.
+		ss, err := sessionpg.Open(ctx, o.db)
+		if err != nil {
+			return nil, fmt.Errorf("-db: sessions: %w", err)
+		}
+		cs, err := cppg.Open(ctx, o.db)
+		if err != nil {
+			ss.Close()
+			return nil, fmt.Errorf("-db: checkpoints: %w", err)
+		}
+		h.sessions, h.cps = ss, cs
 		return h, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(o.db), 0o700); err != nil {
