@@ -41,6 +41,11 @@ type Options struct {
 	// NoTerminal leaves run_terminal_command out (read-only hosts, or
 	// hosts that run commands their own way).
 	NoTerminal bool
+	// Files, when set, is what the file tools read and write through
+	// instead of the workspace itself: an editor's buffers (acp). It must
+	// confine paths as the workspace does; listing, search and diagnostics
+	// still read the workspace.
+	Files fstools.Workspace
 }
 
 // Tools returns the built-in tools over ws, in the order a prompt lists
@@ -49,18 +54,22 @@ func Tools(ws *safety.Workspace, opts Options) ([]tools.Tool, *terminal.Shell, e
 	if ws == nil {
 		return nil, nil, errors.New("builtin: nil workspace")
 	}
+	var files fstools.Workspace = ws
+	if opts.Files != nil {
+		files = opts.Files
+	}
 	ts := []tools.Tool{
-		fstools.NewRead(ws),
-		fstools.NewWrite(ws),
-		fstools.NewCreate(ws),
-		fstools.NewEdit(ws),
-		fstools.NewModifyLines(ws),
-		fstools.NewPatch(ws),
+		fstools.NewRead(files),
+		fstools.NewWrite(files),
+		fstools.NewCreate(files),
+		fstools.NewEdit(files),
+		fstools.NewModifyLines(files),
+		fstools.NewPatch(files),
 		search.NewList(ws),
 		search.NewSearch(ws),
-		fstools.NewSize(ws),
-		fstools.NewFolder(ws),
-		fstools.NewRename(ws),
+		fstools.NewSize(files),
+		fstools.NewFolder(files),
+		fstools.NewRename(files),
 		diag.New(ws),
 	}
 	if opts.NoTerminal {
