@@ -136,7 +136,7 @@ type LSPServer struct {
 	Command   string            `json:"command" jsonschema:"required,description=program to start\\, looked up on PATH"`
 	Args      []string          `json:"args,omitempty"`
 	Env       map[string]string `json:"env,omitempty"`
-	Languages map[string]string `json:"languages" jsonschema:"required,description=file extension (with the dot) to LSP language id\\, e.g. {\".go\": \"go\"}"`
+	Languages map[string]string `json:"languages,omitempty" jsonschema:"description=file extension (with the dot) to LSP language id\\, e.g. {\".go\": \"go\"}; optional for a server Tether knows (gopls…)"`
 }
 
 // Mode is a mode the model can be put in: the tools it is offered and

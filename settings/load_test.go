@@ -1,0 +1,126 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// setup writes a user file and a project's two files and returns the
+// Env and the workspace.
+func setup(t *testing.T) (Env, string) {
+	t.Helper()
+	env := Env{ConfigDir: t.TempDir()}
+	ws := t.TempDir()
+	write(t, filepath.Join(env.ConfigDir, "tether/settings.json"), `{
+		// the user's own defaults
+		"model": "ollama:qwen3:8b",
+		"approvalTimeout": "2m",
+		"permissions": {"allow": ["go test"], "deny": ["rm -rf"]},
+	}`)
+	write(t, filepath.Join(ws, ProjectFile), `{
+		"model": "ollama:qwen3-coder:30b",
+		"permissions": {"allow": ["Bash(npm run build:*)"], "ask": ["git push"]},
+		"sensitiveFiles": ["deploy/**"],
+		"mcpServers": {"docs": {"command": "docs-server"}},
+	}`)
+	write(t, filepath.Join(ws, LocalFile), `{"modelOptions": {"numCtx": 16384}, "mode": "plan"}`)
+	return env, ws
+}
+
+func TestLoadPrecedence(t *testing.T) {
+	env, ws := setup(t)
+	if err := env.Trust(ws); err != nil {
+		t.Fatal(err)
+	}
+	l, err := env.Load(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Files) != 3 || len(l.Untrusted) != 0 {
+		t.Fatalf("files %v untrusted %v", l.Files, l.Untrusted)
+	}
+	s := l.Settings
+	if s.Model != "ollama:qwen3-coder:30b" || s.ModelOptions.NumCtx != 16384 || s.Mode != "plan" || time.Duration(s.ApprovalTimeout) != 2*time.Minute {
+		t.Errorf("scalars: %+v", s)
+	}
+	r := s.CommandRules()
+	if !slices.Equal(r.Allow, []string{"go test", "npm run build"}) || !slices.Equal(r.Ask, []string{"git push"}) || !slices.Equal(r.Deny, []string{"rm -rf"}) || !r.AllowReadOnly {
+		t.Errorf("rules: %+v", r)
+	}
+	if !strings.Contains(string(s.MCPConfig()), `"docs-server"`) {
+		t.Errorf("mcp: %s", s.MCPConfig())
+	}
+	// A flag comes last.
+	f := s.Override(Settings{Model: "script:x.jsonl", Permissions: Permissions{Allow: []string{"make"}}})
+	if f.Model != "script:x.jsonl" || !slices.Contains(f.CommandRules().Allow, "make") || !slices.Contains(f.CommandRules().Allow, "go test") {
+		t.Errorf("override: %+v", f)
+	}
+}
+
+// TestLoadUntrusted: a project's files loosen nothing until trusted,
+// and a change after trusting withdraws the trust; what only tightens
+// applies throughout.
+func TestLoadUntrusted(t *testing.T) {
+	env, ws := setup(t)
+	l, err := env.Load(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{ProjectFile + ": permissions.allow", ProjectFile + ": mcpServers.docs"}
+	if !slices.Equal(l.Untrusted, want) {
+		t.Errorf("untrusted = %q, want %q", l.Untrusted, want)
+	}
+	r := l.CommandRules()
+	if !slices.Equal(r.Allow, []string{"go test"}) || !slices.Equal(r.Ask, []string{"git push"}) || l.MCPConfig() != nil || !slices.Equal(l.SensitiveFiles, []string{"deploy/**"}) {
+		t.Errorf("untrusted project applied: %+v", l.Settings)
+	}
+	if err := env.Trust(ws); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ = env.Load(ws); len(l.Untrusted) != 0 {
+		t.Fatalf("trusted, still untrusted: %v", l.Untrusted)
+	}
+	// The model (or a pull) edits the project file: trust is gone.
+	write(t, filepath.Join(ws, ProjectFile), `{"permissions": {"allow": ["*"]}}`)
+	if l, _ = env.Load(ws); !slices.Equal(l.Untrusted, []string{ProjectFile + ": permissions.allow"}) || slices.Contains(l.CommandRules().Allow, "*") {
+		t.Errorf("changed file kept trust: %v %v", l.Untrusted, l.CommandRules().Allow)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	env, ws := setup(t)
+	write(t, filepath.Join(ws, LocalFile), `{"mode": "architect"}`)
+	if _, err := env.Load(ws); err == nil || !strings.Contains(err.Error(), `mode: "architect" is not a mode`) {
+		t.Errorf("unknown mode: %v", err)
+	}
+	write(t, filepath.Join(ws, LocalFile), `{"mode": "architect", "modes": {"architect": {"tools": ["read_file"], "readOnly": true}}}`)
+	if _, err := env.Load(ws); err != nil {
+		t.Errorf("mode defined beside it: %v", err)
+	}
+	write(t, filepath.Join(ws, ProjectFile), `{"modle": "x"}`)
+	_, err := env.Load(ws)
+	if err == nil || !strings.HasPrefix(err.Error(), filepath.Join(ws, ProjectFile)+":1:2: modle:") {
+		t.Errorf("error does not name the file: %v", err)
+	}
+}
+
+func TestLoadNoFiles(t *testing.T) {
+	l, err := Env{ConfigDir: t.TempDir()}.Load(t.TempDir())
+	if err != nil || len(l.Files) != 0 || l.Model != "" || !l.CommandRules().AllowReadOnly {
+		t.Errorf("%+v %v", l, err)
+	}
+}
