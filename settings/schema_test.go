@@ -64,8 +64,8 @@ func TestSchemaUpToDate(t *testing.T) {
 // property of the schema, and no other.
 func TestSchemaFields(t *testing.T) {
 	var s struct {
-		Ref   string `json:"$ref"`
-		Defs  map[string]struct {
+		Ref  string `json:"$ref"`
+		Defs map[string]struct {
 			Properties           map[string]json.RawMessage `json:"properties"`
 			AdditionalProperties *bool                      `json:"additionalProperties"`
 		} `json:"$defs"`
