@@ -22,6 +22,15 @@ var (
 	claudeRule = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$`)
 )
 
+// CheckModel reports whether model names a backend Tether can open.
+func CheckModel(model string) error {
+	scheme, name, _ := strings.Cut(model, ":")
+	if !slices.Contains([]string{"ollama", "openai", "script"}, scheme) || strings.TrimSpace(name) == "" {
+		return fmt.Errorf("%q is not a model; want ollama:NAME, openai:NAME or script:FILE (e.g. \"ollama:qwen3:8b\")", model)
+	}
+	return nil
+}
+
 // check validates what the types cannot say. pos gives the position of
 // each field path, for the error.
 func (s *Settings) check(file string, pos map[string][2]int) error {
@@ -30,9 +39,8 @@ func (s *Settings) check(file string, pos map[string][2]int) error {
 		return &Error{File: file, Line: p[0], Col: p[1], Field: field, Msg: msg}
 	}
 	if s.Model != "" {
-		scheme, name, _ := strings.Cut(s.Model, ":")
-		if !slices.Contains([]string{"ollama", "openai", "script"}, scheme) || strings.TrimSpace(name) == "" {
-			return at("model", fmt.Sprintf("%q is not a model; want ollama:NAME, openai:NAME or script:FILE (e.g. \"ollama:qwen3:8b\")", s.Model))
+		if err := CheckModel(s.Model); err != nil {
+			return at("model", err.Error())
 		}
 	}
 	if s.Mode != "" && !modeName.MatchString(s.Mode) {

@@ -124,3 +124,19 @@ func TestLoadNoFiles(t *testing.T) {
 		t.Errorf("%+v %v", l, err)
 	}
 }
+
+// TestDocExample: the example in docs/settings.md is a valid file.
+func TestDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/settings.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```jsonc\n")
+	block, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/settings.md has no ```jsonc example")
+	}
+	if _, err := Parse("docs/settings.md", []byte(block)); err != nil {
+		t.Fatal(err)
+	}
+}
