@@ -71,16 +71,16 @@ package main
 
 import (
 	"cmp"
-	"maps"
-	"slices"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/tetherdev/tether/agent"
