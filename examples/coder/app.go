@@ -20,10 +20,12 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
 	"github.com/tetherdev/tether/tools/pdftools"
@@ -42,6 +44,8 @@ type app struct {
 	logger    *slog.Logger
 
 	modelName     string
+	numCtx        int          // settings' modelOptions.numCtx, for every model opened
+	modes         []agent.Mode // built-in and the settings' modes, in Shift-Tab order
 	contextLength int // tokens; 0 when the model does not say
 	mode          agent.Mode
 	sess          *session.Session // nil until the first prompt, -session or /resume
@@ -51,7 +55,10 @@ type app struct {
 // openApp wires the agent for the current directory. The approver and
 // sink are the front end's.
 func openApp(ctx context.Context, o options, approver approval.Approver, sink event.Sink) (*app, error) {
-	a := &app{mode: agent.Mode(o.mode)}
+	a := &app{mode: agent.Mode(o.mode), modes: slices.Clone(builtinModes)}
+	for _, m := range hostcfg.Modes(o.set) {
+		a.modes = append(a.modes, m.Name)
+	}
 	ok := false
 	defer func() {
 		if !ok {
@@ -71,17 +78,29 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		logOut = lf
 	}
 	a.logger = slog.New(slog.NewTextHandler(logOut, nil))
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, err
+	root := o.workspace
+	if root == "" {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		root = cwd
 	}
-	if a.ws, err = safety.OpenWorkspace(cwd, o.folders.Options()...); err != nil {
+	var err error
+	if a.ws, err = safety.OpenWorkspace(root, append(o.folders.Options(), hostcfg.WorkspaceOptions(o.set)...)...); err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	reg := &tools.Registry{}
 	bopts := builtin.Options{}
-	if o.sandbox {
+	// Off unless asked for: a person watches every command the coder
+	// runs, and the sandbox keeps build tools from their caches.
+	switch o.set.Sandbox {
+	case "on":
 		bopts.Sandbox = a.ws.NewSandbox(o.folders.Dirs()...)
+	case "auto":
+		sb := a.ws.NewSandbox(o.folders.Dirs()...)
+		sb.BestEffort, sb.Logger = true, a.logger
+		bopts.Sandbox = sb
 	}
 	if _, err := builtin.Register(reg, a.ws, bopts); err != nil {
 		return nil, err
@@ -96,6 +115,11 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		}
 		a.closers = append(a.closers, servers)
 	}
+	stopServers, err := hostcfg.Tools(ctx, o.set, a.ws, reg, a.logger)
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, closerFunc(func() error { stopServers(); return nil }))
 	var cpStore checkpoint.Store = checkpoint.NewMemoryStore()
 	a.sessStore = session.NewMemoryStore()
 	if o.db != ":memory:" {
@@ -124,7 +148,8 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 	a.cfg = agent.Config{
 		Tools:           reg,
 		Workspace:       a.ws,
-		CommandRules:    safety.CommandRules{AllowReadOnly: true, Logger: a.logger},
+		CommandRules:    a.rules(o.set),
+		Modes:           hostcfg.Modes(o.set),
 		Policy:          policy,
 		Approver:        approver,
 		ApprovalTimeout: o.approvalTimeout,
@@ -134,6 +159,7 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		Subagents:       &agent.SubagentConfig{}, // read-only helpers, rendered nested
 		Logger:          a.logger,
 	}
+	a.numCtx = o.set.ModelOptions.NumCtx
 	if err := a.setModel(ctx, o.model); err != nil {
 		return nil, err
 	}
@@ -161,7 +187,7 @@ func (a *app) close() {
 
 // setModel switches the model; the current session continues with it.
 func (a *app) setModel(ctx context.Context, name string) error {
-	m, err := modelstr.Open(name, modelstr.WithLogger(a.logger))
+	m, err := hostcfg.OpenModel(settings.Settings{Model: name, ModelOptions: settings.ModelOptions{NumCtx: a.numCtx}}, modelstr.WithLogger(a.logger))
 	if err != nil {
 		return err
 	}
@@ -311,12 +337,27 @@ func (a *app) sessionList(ctx context.Context, st styles) (string, error) {
 	return b.String(), nil
 }
 
-func validMode(m string) bool {
-	switch agent.Mode(m) {
-	case agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview:
-		return true
+// validMode reports whether m is a built-in mode or one of the settings'.
+func (a *app) validMode(m string) bool { return slices.Contains(a.modes, agent.Mode(m)) }
+
+// modeNames lists the modes for messages.
+func (a *app) modeNames() string {
+	var b []string
+	for _, m := range a.modes {
+		b = append(b, string(m))
 	}
-	return false
+	return strings.Join(b, ", ")
 }
 
-var modes = []agent.Mode{agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview}
+// rules are the settings' command rules, logged.
+func (a *app) rules(s settings.Settings) safety.CommandRules {
+	r := s.CommandRules()
+	r.Logger = a.logger
+	return r
+}
+
+var builtinModes = []agent.Mode{agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }

@@ -84,11 +84,11 @@ func (t *tui) command(text string) tea.Cmd {
 		t.output(helpText(st), nil)
 	case "/mode":
 		if len(args) == 0 {
-			t.output("mode "+st.bold.Render(string(a.mode))+st.dim.Render("  (agent, plan, explore, review)"), nil)
+			t.output("mode "+st.bold.Render(string(a.mode))+st.dim.Render("  ("+a.modeNames()+")"), nil)
 			break
 		}
-		if !validMode(args[0]) {
-			t.output("", fmt.Errorf("unknown mode %q: want agent, plan, explore or review", args[0]))
+		if !a.validMode(args[0]) {
+			t.output("", fmt.Errorf("unknown mode %q: want %s", args[0], a.modeNames()))
 			break
 		}
 		t.setMode(agent.Mode(args[0]))
@@ -171,6 +171,6 @@ func (t *tui) setMode(m agent.Mode) {
 }
 
 func (t *tui) cycleMode() {
-	i := slices.Index(modes, t.app.mode)
-	t.setMode(modes[(i+1)%len(modes)])
+	i := slices.Index(t.app.modes, t.app.mode)
+	t.setMode(t.app.modes[(i+1)%len(t.app.modes)])
 }

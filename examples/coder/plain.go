@@ -208,10 +208,10 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 	case "/help", "/?":
 		show(helpText(st), nil)
 	case "/mode":
-		if len(args) == 1 && validMode(args[0]) {
+		if len(args) == 1 && a.validMode(args[0]) {
 			a.mode = agent.Mode(args[0])
 		} else if len(args) > 0 {
-			show("", fmt.Errorf("unknown mode %q: want agent, plan, explore or review", args[0]))
+			show("", fmt.Errorf("unknown mode %q: want %s", args[0], a.modeNames()))
 			break
 		}
 		show("mode "+string(a.mode), nil)
