@@ -46,7 +46,7 @@ type app struct {
 	modelName     string
 	numCtx        int          // settings' modelOptions.numCtx, for every model opened
 	modes         []agent.Mode // built-in and the settings' modes, in Shift-Tab order
-	contextLength int // tokens; 0 when the model does not say
+	contextLength int          // tokens; 0 when the model does not say
 	mode          agent.Mode
 	sess          *session.Session // nil until the first prompt, -session or /resume
 	files         []string         // workspace files for @ completion, listed on first use
