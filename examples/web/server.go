@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/tetherdev/tether/agent"
@@ -18,6 +17,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/approval/pgapproval"
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
@@ -57,11 +57,13 @@ var errClosing = errors.New("the server is shutting down; no new turns")
 type sessionKey struct{}
 
 func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
-	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger))
+	set := o.set
+	set.Model = o.model
+	model, err := hostcfg.OpenModel(set, modelstr.WithLogger(logger))
 	if err != nil {
 		return nil, err
 	}
-	ws, err := safety.OpenWorkspace(o.workspace, o.folders.Options()...)
+	ws, err := safety.OpenWorkspace(o.workspace, append(o.folders.Options(), hostcfg.WorkspaceOptions(o.set)...)...)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
@@ -76,7 +78,16 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	}()
 
 	reg := &tools.Registry{}
-	shell, err := builtin.Register(reg, ws, builtin.Options{})
+	bopts := builtin.Options{}
+	switch o.set.Sandbox { // off unless asked for, as in coder: a person sees every command
+	case "on":
+		bopts.Sandbox = ws.NewSandbox(o.folders.Dirs()...)
+	case "auto":
+		sb := ws.NewSandbox(o.folders.Dirs()...)
+		sb.BestEffort, sb.Logger = true, logger
+		bopts.Sandbox = sb
+	}
+	shell, err := builtin.Register(reg, ws, bopts)
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
@@ -90,6 +101,11 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		}
 		s.closers = append(s.closers, servers.Close)
 	}
+	stopServers, err := hostcfg.Tools(ctx, o.set, ws, reg, logger)
+	if err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, func() error { stopServers(); return nil })
 	cpStore, sessStore, err := s.openStores(ctx, o.db)
 	if err != nil {
 		return nil, err
@@ -98,12 +114,8 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
-	rules := safety.CommandRules{AllowReadOnly: o.readOnlyCmds, Logger: logger}
-	for r := range strings.SplitSeq(o.allowRules, ",") {
-		if r = strings.TrimSpace(r); r != "" {
-			rules.Allow = append(rules.Allow, r)
-		}
-	}
+	rules := o.set.CommandRules()
+	rules.Logger = logger
 	if isPostgres(o.db) {
 		// Cards are shared with the other web processes on the database,
 		// so a turn running in one is answered from the page of any.
@@ -125,6 +137,8 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		Checkpoints:     cps,
 		Sink:            event.SinkFunc(s.emit),
 		Logger:          logger,
+		Modes:           hostcfg.Modes(o.set),
+		Mode:            agent.Mode(o.set.Mode),
 	}
 	if s.sessions, err = session.NewManager(sessStore, cfg); err != nil {
 		return nil, err
