@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/tetherdev/tether/agent"
@@ -21,6 +23,7 @@ import (
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
 	"github.com/tetherdev/tether/tools/pdftools"
@@ -49,6 +52,8 @@ type server struct {
 	runs    map[string]context.CancelFunc // by session id, while a turn runs
 	wg      sync.WaitGroup                // running turns; Add only under mu and before closing
 	closing bool                          // set by stopRuns: no new turns
+	modes   []string                      // the modes a prompt may ask for: built-in and the settings'
+
 }
 
 var errClosing = errors.New("the server is shutting down; no new turns")
@@ -68,7 +73,8 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	s := &server{addr: addr, ws: ws, logger: logger, baseCtx: ctx,
-		logs: map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
+		modes: append(slices.Clone(settings.BuiltinModes), slices.Sorted(maps.Keys(o.set.Modes))...),
+		logs:  map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
 	s.closers = append(s.closers, ws.Close)
 	ok := false
 	defer func() {
