@@ -22,6 +22,7 @@ var commands = []command{
 	{"/undo", "[ID [force]]", "pick a checkpoint of the session to revert (force: even files edited since)"},
 	{"/keep", "", "accept every undecided change"},
 	{"/compact", "", "summarise older turns to free context"},
+	{"/permissions", "[remove N]", "list the command rules saved in .tether/settings.json (a on an approval card saves one); remove N removes one"},
 	{"/sessions", "", "list the sessions of this workspace"},
 	{"/resume", "ID", "open a session and show its transcript"},
 	{"/new", "", "start a new session"},
@@ -31,7 +32,7 @@ var commands = []command{
 
 const keysHelp = `Enter sends · Alt-Enter or Ctrl-J new line · ↑/↓ history · Tab completes /commands and @files
 Esc or Ctrl-C cancels the running task · Ctrl-C twice quits · PgUp/PgDn scroll · Ctrl-T thinking
-Approval: y once · s for this session · n refuse (then type why) · Esc refuse
+Approval: y once · s for this session · a always (saves the rule to .tether/settings.json) · n refuse (then type why) · Esc refuse
 Review: ↑/↓ hunk · ←/→ file · a/r accept/reject hunk · A/R whole file · Esc done
 Undo: ↑/↓ pick · Enter undo that checkpoint · b back to before it (it and all later)`
 
@@ -132,6 +133,12 @@ func (t *tui) command(text string) tea.Cmd {
 		})
 	case "/sessions":
 		t.output(a.sessionList(ctx, st))
+	case "/permissions":
+		if len(args) == 2 && args[0] == "remove" {
+			t.output(a.removePermission(args[1]))
+			break
+		}
+		t.output(a.permissionsText(st))
 	case "/resume":
 		if len(args) != 1 {
 			t.output("", fmt.Errorf("/resume needs a session id; /sessions lists them"))

@@ -154,12 +154,17 @@ func (p *plain) task(ctx context.Context, prompt string) {
 // with an optional message ("n: use make test").
 func (p *plain) approve(ctx context.Context, req approval.Request) (approval.Response, error) {
 	p.flush()
-	card := newApprovalCard(&approvalAsk{req: req}, p.st)
-	card.typed = true
+	ask := &approvalAsk{req: req, reply: make(chan approval.Response, 1)}
+	card := newApprovalCard(ask, p.st)
+	card.typed, card.save = true, p.app.saveRule
 	p.println(card.view(plainWidth, 60, time.Now()))
+	prompt := "y / s / n[: why] › "
+	if _, ok := card.alwaysRule(); ok {
+		prompt = "y / s / a / n[: why] › "
+	}
 	for {
 		p.mu.Lock()
-		fmt.Fprint(p.out, "y / s / n[: why] › ")
+		fmt.Fprint(p.out, prompt)
 		p.mu.Unlock()
 		select {
 		case <-ctx.Done():
@@ -169,6 +174,15 @@ func (p *plain) approve(ctx context.Context, req approval.Request) (approval.Res
 				return approval.Response{Reason: "no answer: input closed"}, errors.New("input closed")
 			}
 			p.endLine()
+			if w := strings.ToLower(strings.TrimSpace(text)); w == "a" || w == "always" {
+				if card.always() {
+					return <-ask.reply, nil
+				}
+				if card.saveErr != nil {
+					p.println(p.st.bad.Render("could not save the rule: " + card.saveErr.Error()))
+				}
+				continue
+			}
 			if resp, ok := parseAnswer(text, card.critical()); ok {
 				return resp, nil
 			}
@@ -252,6 +266,12 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 		p.undo(ctx, args)
 	case "/review":
 		p.review(ctx)
+	case "/permissions":
+		if len(args) == 2 && args[0] == "remove" {
+			show(a.removePermission(args[1]))
+			break
+		}
+		show(a.permissionsText(st))
 	default:
 		show("", fmt.Errorf("unknown command %s; /help lists them", name))
 	}

@@ -120,6 +120,7 @@ func (t *tui) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return t, nil
 	case *approvalAsk:
 		t.card = newApprovalCard(msg, t.st)
+		t.card.save = t.app.saveRule
 		t.layout()
 		return t, t.card.in.Focus()
 	case approvalGone:
