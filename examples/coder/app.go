@@ -44,9 +44,10 @@ type app struct {
 	logger    *slog.Logger
 
 	modelName     string
-	numCtx        int          // settings' modelOptions.numCtx, for every model opened
-	modes         []agent.Mode // built-in and the settings' modes, in Shift-Tab order
-	contextLength int          // tokens; 0 when the model does not say
+	numCtx        int                // settings' modelOptions.numCtx, for every model opened
+	modes         []agent.Mode       // built-in and the settings' modes, in Shift-Tab order
+	custom        []settings.Command // the slash commands of .tether/commands and the user's
+	contextLength int                // tokens; 0 when the model does not say
 	mode          agent.Mode
 	sess          *session.Session // nil until the first prompt, -session or /resume
 	files         []string         // workspace files for @ completion, listed on first use
@@ -114,6 +115,9 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 			return nil, fmt.Errorf("-mcp-config: %w", err)
 		}
 		a.closers = append(a.closers, servers)
+	}
+	if a.custom, err = settings.Commands(a.ws.Root()); err != nil {
+		return nil, err
 	}
 	stopServers, err := hostcfg.Tools(ctx, o.set, a.ws, reg, a.logger)
 	if err != nil {

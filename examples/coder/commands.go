@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/settings"
 )
 
 // command is one slash command, for completion and /help.
@@ -36,10 +37,16 @@ Approval: y once · s for this session · a always (saves the rule to .tether/se
 Review: ↑/↓ hunk · ←/→ file · a/r accept/reject hunk · A/R whole file · Esc done
 Undo: ↑/↓ pick · Enter undo that checkpoint · b back to before it (it and all later)`
 
-func helpText(st styles) string {
+func helpText(st styles, custom []settings.Command) string {
 	var b strings.Builder
 	for _, c := range commands {
 		fmt.Fprintf(&b, "%-10s %-28s %s\n", c.name, c.args, st.dim.Render(c.help))
+	}
+	if len(custom) > 0 {
+		b.WriteString("Custom commands (" + settings.CommandsDir + "/NAME.md):\n")
+		for _, c := range custom {
+			fmt.Fprintf(&b, "%-10s %-28s %s\n", "/"+c.Name, c.ArgumentHint, st.dim.Render(c.Description))
+		}
 	}
 	b.WriteString(st.dim.Render(keysHelp))
 	return b.String()
@@ -82,7 +89,7 @@ func (t *tui) command(text string) tea.Cmd {
 	case "/quit", "/exit", "/q":
 		return tea.Quit
 	case "/help", "/?":
-		t.output(helpText(st), nil)
+		t.output(helpText(st, a.custom), nil)
 	case "/mode":
 		if len(args) == 0 {
 			t.output("mode "+st.bold.Render(string(a.mode))+st.dim.Render("  ("+a.modeNames()+")"), nil)
@@ -150,6 +157,9 @@ func (t *tui) command(text string) tea.Cmd {
 		t.tr = newTranscript(st, t.tr.md)
 		t.output(st.dim.Render("new session: the next task starts a fresh conversation"), nil)
 	default:
+		if c, ok := a.customCommand(name); ok {
+			return t.startRun(c.Expand(strings.TrimSpace(strings.TrimPrefix(text, name))))
+		}
 		t.output("", fmt.Errorf("unknown command %s; /help lists them", name))
 	}
 	return nil

@@ -130,3 +130,14 @@ func (a *app) withoutRule(list, rule string) (r safety.CommandRules) {
 	}
 	return r
 }
+
+// customCommand is the custom command /NAME (see settings.Commands); a
+// built-in command of the same name wins.
+func (a *app) customCommand(name string) (settings.Command, bool) {
+	for _, c := range a.custom {
+		if "/"+c.Name == name {
+			return c, true
+		}
+	}
+	return settings.Command{}, false
+}

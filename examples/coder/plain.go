@@ -220,7 +220,7 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 	case "/quit", "/exit", "/q":
 		return true
 	case "/help", "/?":
-		show(helpText(st), nil)
+		show(helpText(st, a.custom), nil)
 	case "/mode":
 		if len(args) == 1 && a.validMode(args[0]) {
 			a.mode = agent.Mode(args[0])
@@ -273,6 +273,10 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 		}
 		show(a.permissionsText(st))
 	default:
+		if c, ok := a.customCommand(name); ok {
+			p.task(ctx, c.Expand(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), name))))
+			break
+		}
 		show("", fmt.Errorf("unknown command %s; /help lists them", name))
 	}
 	return false
