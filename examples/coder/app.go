@@ -47,6 +47,7 @@ type app struct {
 	numCtx        int                // settings' modelOptions.numCtx, for every model opened
 	modes         []agent.Mode       // built-in and the settings' modes, in Shift-Tab order
 	custom        []settings.Command // the slash commands of .tether/commands and the user's
+	bopts         builtin.Options    // how each session's shell is made
 	contextLength int                // tokens; 0 when the model does not say
 	mode          agent.Mode
 	sess          *session.Session // nil until the first prompt, -session or /resume
@@ -103,6 +104,7 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		sb.BestEffort, sb.Logger = true, a.logger
 		bopts.Sandbox = sb
 	}
+	a.bopts = bopts
 	if _, err := builtin.Register(reg, a.ws, bopts); err != nil {
 		return nil, err
 	}
@@ -197,7 +199,7 @@ func (a *app) setModel(ctx context.Context, name string) error {
 	}
 	cfg := a.cfg
 	cfg.Model, cfg.ModelName = m, name
-	mgr, err := session.NewManager(a.sessStore, cfg)
+	mgr, err := a.newManager(cfg)
 	if err != nil {
 		return err
 	}
@@ -339,6 +341,12 @@ func (a *app) sessionList(ctx context.Context, st styles) (string, error) {
 	}
 	b.WriteString(st.dim.Render("/resume ID opens a session with its transcript"))
 	return b.String(), nil
+}
+
+// newManager opens sessions with cfg, each with its own shell: a new
+// session starts in the workspace root with a fresh environment.
+func (a *app) newManager(cfg agent.Config) (*session.Manager, error) {
+	return session.NewManager(a.sessStore, cfg, session.WithSessionConfig(hostcfg.SessionShells(a.ws, a.bopts)))
 }
 
 // validMode reports whether m is a built-in mode or one of the settings'.

@@ -27,3 +27,28 @@ func TestCustomCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestNewSessionFreshShell: a `cd` in one session does not carry into the
+// next: /new starts in the workspace root.
+func TestNewSessionFreshShell(t *testing.T) {
+	ws := t.TempDir()
+	os.Mkdir(filepath.Join(ws, "sub"), 0o755)
+	script := filepath.Join(t.TempDir(), "s.jsonl")
+	writeFile(t, script, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"cd sub"}}]}
+{"content":"In sub now. [TASK_COMPLETE]"}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch here.txt"}}]}
+{"content":"Touched. [TASK_COMPLETE]"}
+`)
+	var out, stderr bytes.Buffer
+	in := strings.NewReader("go to sub\n/new\ntouch a file\n")
+	args := []string{"-workspace", ws, "-model", "script:" + script, "-db", ":memory:", "-log", "", "-allow", "cd,touch"}
+	if code := run(args, in, &out, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(ws, "here.txt")); err != nil {
+		t.Errorf("the new session did not start in the workspace root (sub/here.txt exists: %v):\n%s", exists(filepath.Join(ws, "sub", "here.txt")), out.String())
+	}
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }

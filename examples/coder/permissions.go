@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tetherdev/tether/agent/session"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/settings"
 )
@@ -97,7 +96,7 @@ func (a *app) removePermission(arg string) (string, error) {
 func (a *app) setRules(rules safety.CommandRules, reopen bool) error {
 	cfg := a.cfg
 	cfg.CommandRules = rules
-	mgr, err := session.NewManager(a.sessStore, cfg)
+	mgr, err := a.newManager(cfg)
 	if err != nil {
 		return err
 	}

@@ -146,7 +146,9 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		Modes:           hostcfg.Modes(o.set),
 		Mode:            agent.Mode(o.set.Mode),
 	}
-	if s.sessions, err = session.NewManager(sessStore, cfg); err != nil {
+	// Each session its own shell: a new one starts in the workspace root
+	// with a fresh environment, whatever another session did.
+	if s.sessions, err = session.NewManager(sessStore, cfg, session.WithSessionConfig(hostcfg.SessionShells(ws, bopts))); err != nil {
 		return nil, err
 	}
 	_, port, err := net.SplitHostPort(addr)
