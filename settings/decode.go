@@ -41,7 +41,8 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Msg)
-	return b.String()
+	// One line, whatever a key or a quoted value held.
+	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(b.String())
 }
 
 func (e *Error) Unwrap() error { return ErrInvalid }
@@ -71,7 +72,7 @@ func Parse(file string, data []byte) (Settings, error) {
 	return s, nil
 }
 
-var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+var hujsonPos = regexp.MustCompile(`(?s)^hujson: line (\d+), column (\d+): (.*)$`)
 
 // syntaxError turns hujson's error into an Error at its position.
 func syntaxError(file string, data []byte, err error) error {
