@@ -53,6 +53,7 @@ type server struct {
 	wg      sync.WaitGroup                // running turns; Add only under mu and before closing
 	closing bool                          // set by stopRuns: no new turns
 	modes   []string                      // the modes a prompt may ask for: built-in and the settings'
+	saved   []string                      // allow rules saved from cards since start, for sessions opened next
 
 }
 
@@ -130,7 +131,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		}
 		s.closers = append(s.closers, s.board.Close)
 	}
-	s.approvals = newApprovals(o.approvalTimeout, s.board, logger)
+	s.approvals = newApprovals(o.approvalTimeout, s.board, logger, s.saveRule)
 	cfg := agent.Config{
 		Model:           model,
 		Tools:           reg,
@@ -148,7 +149,12 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	}
 	// Each session its own shell: a new one starts in the workspace root
 	// with a fresh environment, whatever another session did.
-	if s.sessions, err = session.NewManager(sessStore, cfg, session.WithSessionConfig(hostcfg.SessionShells(ws, bopts))); err != nil {
+	shells := hostcfg.SessionShells(ws, bopts)
+	perSession := func(id string, cfg *agent.Config) error {
+		cfg.CommandRules.Allow = append(slices.Clone(cfg.CommandRules.Allow), s.savedRules()...)
+		return shells(id, cfg)
+	}
+	if s.sessions, err = session.NewManager(sessStore, cfg, session.WithSessionConfig(perSession)); err != nil {
 		return nil, err
 	}
 	_, port, err := net.SplitHostPort(addr)
@@ -158,6 +164,27 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	s.guard = &guard{token: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes()}
 	ok = true
 	return s, nil
+}
+
+// saveRule keeps an "always allow" answer: the rule goes into the
+// project's settings, where every new coder or web process finds it, and
+// into the rules of the sessions this process opens next. The session
+// that asked gets the same exact grant for itself.
+func (s *server) saveRule(rule string) error {
+	if err := settings.SaveRule(s.ws.Root(), "allow", rule); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.saved = append(s.saved, rule)
+	s.mu.Unlock()
+	s.logger.Info("web: allow rule saved to the project settings", "rule", rule, "file", settings.ProjectFile)
+	return nil
+}
+
+func (s *server) savedRules() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.saved)
 }
 
 func (s *server) routes() http.Handler {
