@@ -162,6 +162,9 @@ func TestSaveRule(t *testing.T) {
 	if err != nil || !slices.Contains(l.CommandRules().Allow, "go test ./...") || len(l.Untrusted) != 0 {
 		t.Fatalf("saved rule not applied: %+v %v %v", l.CommandRules(), l.Untrusted, err)
 	}
+	if ig, err := os.ReadFile(filepath.Join(ws, ".tether", ".gitignore")); err != nil || !strings.Contains(string(ig), "settings.local.json") {
+		t.Errorf(".tether/.gitignore = %q, %v", ig, err)
+	}
 	if err := env.RemoveRule(ws, "allow", rule); err != nil {
 		t.Fatal(err)
 	}

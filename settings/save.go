@@ -141,8 +141,22 @@ func (e Env) edit(workspace string, change func(*hujson.Value, Permissions) erro
 	if err := writeAtomic(path, out, 0o644); err != nil {
 		return err
 	}
+	if err := ignoreLocal(abs); err != nil {
+		return err
+	}
 	if keepTrust {
 		return e.Trust(abs)
 	}
 	return nil
+}
+
+// ignoreLocal keeps the local file out of git: when .tether has no
+// .gitignore, one naming settings.local.json is written beside the
+// project file Tether just wrote.
+func ignoreLocal(workspace string) error {
+	path := filepath.Join(workspace, ".tether", ".gitignore")
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil // the project's own, or unreadable: left alone
+	}
+	return writeAtomic(path, []byte("# this machine's settings, not the project's\n"+filepath.Base(LocalFile)+"\n"), 0o644)
 }
