@@ -48,6 +48,7 @@ type app struct {
 	modes         []agent.Mode       // built-in and the settings' modes, in Shift-Tab order
 	custom        []settings.Command // the slash commands of .tether/commands and the user's
 	bopts         builtin.Options    // how each session's shell is made
+	untrusted     string             // the project settings left out until -trust, said at start
 	contextLength int                // tokens; 0 when the model does not say
 	mode          agent.Mode
 	sess          *session.Session // nil until the first prompt, -session or /resume
@@ -57,7 +58,7 @@ type app struct {
 // openApp wires the agent for the current directory. The approver and
 // sink are the front end's.
 func openApp(ctx context.Context, o options, approver approval.Approver, sink event.Sink) (*app, error) {
-	a := &app{mode: agent.Mode(o.mode), modes: slices.Clone(builtinModes)}
+	a := &app{mode: agent.Mode(o.mode), modes: slices.Clone(builtinModes), untrusted: o.untrusted}
 	for _, m := range hostcfg.Modes(o.set) {
 		a.modes = append(a.modes, m.Name)
 	}

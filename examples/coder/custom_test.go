@@ -52,3 +52,32 @@ func TestNewSessionFreshShell(t *testing.T) {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestUntrustedSettingsSaid: a project's allow rule is not applied until
+// the workspace is trusted, and the coder says so at start; -trust
+// applies it.
+func TestUntrustedSettingsSaid(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, ".tether"), 0o755)
+	writeFile(t, filepath.Join(ws, ".tether", "settings.json"), `{"permissions": {"allow": ["touch"]}}`)
+	script := filepath.Join(t.TempDir(), "s.jsonl")
+	writeFile(t, script, `{"capabilities":{"tools":true}}
+{"tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch t.txt"}}]}
+{"content":"Done. [TASK_COMPLETE]"}
+`)
+	for _, trust := range []bool{false, true} {
+		args := []string{"-workspace", ws, "-model", "script:" + script, "-db", ":memory:", "-log", ""}
+		if trust {
+			args = append(args, "-trust")
+		}
+		var out, stderr bytes.Buffer
+		if code := run(args, strings.NewReader("touch it\nn\n"), &out, &stderr); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		said := strings.Contains(out.String(), "not applied until you trust") && strings.Contains(out.String(), "permissions.allow")
+		if said == trust || exists(filepath.Join(ws, "t.txt")) != trust {
+			t.Errorf("trust=%v: said=%v, ran=%v:\n%s", trust, said, exists(filepath.Join(ws, "t.txt")), out.String())
+		}
+	}
+}

@@ -127,9 +127,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "coder:", err)
 		return 2
 	}
-	if o.untrusted != "" {
-		fmt.Fprintln(stderr, o.untrusted)
-	}
 	inF, inOK := stdin.(*os.File)
 	outF, outOK := stdout.(*os.File)
 	if inOK && outOK && term.IsTerminal(int(inF.Fd())) && term.IsTerminal(int(outF.Fd())) && os.Getenv("TERM") != "dumb" {

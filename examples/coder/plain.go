@@ -73,6 +73,9 @@ func runPlain(ctx context.Context, o options, stdin io.Reader, stdout io.Writer)
 		p.flush()
 	}
 	p.println(st.bold.Render("tether coder") + st.dim.Render(" · "+a.ws.Root()+" · "+a.modelName+" · /help lists the commands"))
+	if a.untrusted != "" {
+		p.println(st.warn.Render(a.untrusted))
+	}
 	f, isFile := stdin.(*os.File)
 	p.echoes = isFile && term.IsTerminal(int(f.Fd()))
 	for {

@@ -84,6 +84,9 @@ func newTUI(ctx context.Context, a *app) *tui {
 		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
 	t.vp.KeyMap = viewport.KeyMap{} // the input owns the arrows; PgUp/PgDn scroll
+	if a.untrusted != "" {
+		t.tr.info(st.warn.Render(a.untrusted))
+	}
 	return t
 }
 
