@@ -260,20 +260,25 @@ func (a *app) input(prompt string) agent.Input {
 func (a *app) attachments(prompt string) []agent.Attachment {
 	var out []agent.Attachment
 	for _, w := range strings.Fields(prompt) {
-		p, ok := strings.CutPrefix(w, "@")
-		p = strings.TrimRight(p, ",.;:!?)")
-		if !ok || p == "" {
+		ref, ok := strings.CutPrefix(w, "@")
+		ref = strings.TrimRight(ref, ",.;:!?)")
+		if !ok || ref == "" {
+			continue
+		}
+		// @file, or a selection of it: @main.go:L5-L9, @main.go:L5.
+		att, err := agent.ParseAttachment(ref)
+		if err != nil {
 			continue
 		}
 		// Only files inside the workspace: the executor would refuse others
 		// and fail the whole prompt; an @word that is no file stays text.
-		chk := a.ws.Check(p, safety.OpRead)
+		chk := a.ws.Check(att.Path, safety.OpRead)
 		if chk.Decision == safety.Deny {
 			continue
 		}
 		if fi, err := os.Stat(chk.Resolved); err == nil && fi.Mode().IsRegular() &&
-			!slices.ContainsFunc(out, func(x agent.Attachment) bool { return x.Path == p }) {
-			out = append(out, agent.Attachment{Path: p})
+			!slices.ContainsFunc(out, func(x agent.Attachment) bool { return x == att }) {
+			out = append(out, att)
 		}
 	}
 	return out

@@ -81,3 +81,25 @@ func TestUntrustedSettingsSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestAttachSelection: @file:L5-L9 attaches those lines; @file the whole
+// file; a reference to no file stays text.
+func TestAttachSelection(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, filepath.Join(ws, "main.go"), "package main\n")
+	script := filepath.Join(t.TempDir(), "s.jsonl")
+	writeFile(t, script, `{"content":"ok [TASK_COMPLETE]"}`+"\n")
+	o, err := parseFlags([]string{"-workspace", ws, "-model", "script:" + script, "-db", ":memory:", "-log", ""}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := openApp(t.Context(), o, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	got := a.attachments("explain @main.go:L5-L9, and @main.go then @nope.go:L1 and @main.go:L5-L9")
+	if len(got) != 2 || got[0].Path != "main.go" || got[0].StartLine != 5 || got[0].EndLine != 9 || got[1].StartLine != 0 {
+		t.Errorf("attachments = %+v", got)
+	}
+}

@@ -24,7 +24,7 @@
 //
 // Keys: Enter sends, Alt-Enter or Ctrl-J adds a line, ↑/↓ recall history,
 // Tab completes /commands and @files (an @file is attached to the
-// prompt), Shift-Tab cycles the mode, PgUp/PgDn scroll, Esc or Ctrl-C
+// prompt; @file:L5-L9 attaches those lines), Shift-Tab cycles the mode, PgUp/PgDn scroll, Esc or Ctrl-C
 // cancels the running task (its processes are killed), Ctrl-C twice on an
 // empty prompt quits.
 //
