@@ -312,7 +312,7 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 	}
 	closers = append(closers, stopMCP)
 	if h.o.mcpConfig != "" {
-		servers, err := mcpmount.Mount(ctx, h.o.mcpConfig, ws.Root(), reg, h.logger)
+		servers, err := mcpmount.Mount(ctx, h.o.mcpConfig, ws, reg, h.logger)
 		if err != nil {
 			return nil, fmt.Errorf("-mcp-config: %w", err)
 		}

@@ -29,7 +29,7 @@ func TestKilledMidCommandIsUndoneAfterRestart(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("untouched\n"), 0o600)
 	before := snapshotTree(t, ws)
 	db := filepath.Join(t.TempDir(), "cp.db")
-	flags := []string{"-workspace", ws, "-model", "script:testdata/crash.jsonl", "-checkpoints", db, "-approvals", "stdin"}
+	flags := []string{"-workspace", ws, "-model", "script:testdata/crash.jsonl", "-db", db, "-approvals", "stdin"}
 
 	cmd := exec.Command(binary, flags...)
 	in, _ := cmd.StdinPipe()
@@ -75,7 +75,7 @@ func TestKilledMidCommandIsUndoneAfterRestart(t *testing.T) {
 		t.Fatalf("the command had not deleted greet.go when the agent was killed (err %v)", err)
 	}
 
-	restart := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/crash.jsonl", "-checkpoints", db)
+	restart := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/crash.jsonl", "-db", db)
 	restart.Stdin = strings.NewReader(`{"type":"undo","checkpoint":""}` + "\n")
 	var stderr strings.Builder
 	restart.Stderr = &stderr

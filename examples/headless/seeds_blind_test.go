@@ -161,10 +161,3 @@ func equalPairs(a, b [][2]string) bool {
 	}
 	return true
 }
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
-}

@@ -56,8 +56,10 @@ import (
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 )
 
 func main() {
@@ -74,14 +76,14 @@ type options struct {
 	model           string
 	db              string
 	approvalTimeout time.Duration
-	allowRules      string
-	readOnlyCmds    bool
 	logLevel        slog.Level
 	mcpConfig       string
 	folders         folders.Flag
 	toolCalling     string
 	wireLog         string
-	bodyTimeout     time.Duration // 0: defaultBodyTimeout
+	bodyTimeout     time.Duration     // 0: defaultBodyTimeout
+	set             settings.Settings // the settings files with the flags applied
+	untrusted       string            // what the settings left out, to log at start
 }
 
 // defaultBodyTimeout bounds reading one request body. The page's bodies
@@ -92,7 +94,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `web serves Tether's agent panel on localhost.
+		fmt.Fprintf(stderr, `web serves Tether's agent panel on localhost.
 
 usage: go run ./examples/web -workspace DIR -model MODEL [flags]
 
@@ -111,6 +113,7 @@ Sessions and checkpoints stay in memory unless -db names a SQLite file or a
 PostgreSQL URL; on PostgreSQL several web processes share sessions and
 approval cards.
 
+%s
 Exit status: 0 after Ctrl-C, 1 when the server cannot start, 2 for bad flags.
 
 Examples:
@@ -118,18 +121,14 @@ Examples:
   go run ./examples/web -workspace "$(mktemp -d)" -model script:examples/web/testdata/browser.jsonl
 
 flags:
-`)
+`, hostcfg.SettingsHelp)
 		fs.PrintDefaults()
 	}
 	var o options
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on; port 0 picks a free one. Anything but a loopback address exposes the agent to the network")
-	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
+	shared := hostcfg.Register(fs, hostcfg.Common...)
 	fs.Var(&o.folders, "folder", folders.Usage)
-	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
 	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share, each showing and answering the others' turns and approval cards (default: in memory)")
-	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before the action is denied")
-	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
-	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
 	fs.StringVar(&o.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, writes staged then applied by token, 6 rounds); empty picks from the model")
@@ -140,17 +139,20 @@ flags:
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q: everything is set with flags (see -h)", fs.Arg(0))
 	}
+	l, err := shared.Load(settings.Env{})
+	if err != nil {
+		return o, err
+	}
+	o.set, o.untrusted = l.Settings, hostcfg.Untrusted(l, "web")
+	o.workspace, o.model, o.approvalTimeout = shared.Workspace, o.set.Model, hostcfg.ApprovalTimeout(o.set)
 	if o.model == "" {
-		return o, errors.New("-model is required: ollama:NAME, openai:NAME or script:FILE")
+		return o, fmt.Errorf("-model is required (or \"model\" in %s): ollama:NAME, openai:NAME or script:FILE", settings.ProjectFile)
 	}
 	if host, _, err := net.SplitHostPort(o.addr); err != nil {
 		return o, fmt.Errorf("-addr %q: %v; want HOST:PORT such as 127.0.0.1:8080", o.addr, err)
 	} else if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		// The Host check needs the one name the page is opened by.
 		return o, fmt.Errorf("-addr %q listens on every interface; name one address, e.g. 127.0.0.1:8080 or this machine's LAN address", o.addr)
-	}
-	if o.approvalTimeout <= 0 {
-		return o, fmt.Errorf("-approval-timeout %v: must be positive", o.approvalTimeout)
 	}
 	switch agent.ToolCalling(o.toolCalling) {
 	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
@@ -170,6 +172,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: o.logLevel}))
+	if o.untrusted != "" {
+		logger.Warn(o.untrusted)
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "web:", err)

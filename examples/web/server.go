@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
-	"strings"
+	"slices"
 	"sync"
 
 	"github.com/tetherdev/tether/agent"
@@ -20,9 +21,11 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/approval/pgapproval"
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
 	"github.com/tetherdev/tether/tools/pdftools"
@@ -51,6 +54,9 @@ type server struct {
 	runs    map[string]context.CancelFunc // by session id, while a turn runs
 	wg      sync.WaitGroup                // running turns; Add only under mu and before closing
 	closing bool                          // set by stopRuns: no new turns
+	modes   []string                      // the modes a prompt may ask for: built-in and the settings'
+	saved   []string                      // allow rules saved from cards since start, for sessions opened next
+
 }
 
 var errClosing = errors.New("the server is shutting down; no new turns")
@@ -69,19 +75,22 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		wire = f
 		mopts = append(mopts, modelstr.WithWireLog(f))
 	}
-	model, err := modelstr.Open(o.model, mopts...)
+	set := o.set
+	set.Model = o.model
+	model, err := hostcfg.OpenModel(set, mopts...)
 	if err != nil {
 		if wire != nil {
 			wire.Close()
 		}
 		return nil, err
 	}
-	ws, err := safety.OpenWorkspace(o.workspace, o.folders.Options()...)
+	ws, err := safety.OpenWorkspace(o.workspace, append(o.folders.Options(), hostcfg.WorkspaceOptions(o.set)...)...)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	s := &server{addr: addr, ws: ws, logger: logger, baseCtx: ctx,
-		logs: map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
+		modes: append(slices.Clone(settings.BuiltinModes), slices.Sorted(maps.Keys(o.set.Modes))...),
+		logs:  map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
 	s.closers = append(s.closers, ws.Close)
 	if wire != nil {
 		s.closers = append(s.closers, wire.Close)
@@ -94,7 +103,17 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	}()
 
 	reg := &tools.Registry{}
-	shell, err := builtin.Register(reg, ws, builtin.Options{Contain: true}) // main calls safety.SandboxMain
+	// Every command in a kill domain (main calls safety.SandboxMain).
+	bopts := builtin.Options{Contain: true}
+	switch o.set.Sandbox { // off unless asked for, as in coder: a person sees every command
+	case "on":
+		bopts.Sandbox = ws.NewSandbox(o.folders.Dirs()...)
+	case "auto":
+		sb := ws.NewSandbox(o.folders.Dirs()...)
+		sb.BestEffort, sb.Logger = true, logger
+		bopts.Sandbox = sb
+	}
+	shell, err := builtin.Register(reg, ws, bopts)
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
@@ -108,6 +127,11 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		}
 		s.closers = append(s.closers, servers.Close)
 	}
+	stopServers, err := hostcfg.Tools(ctx, o.set, ws, reg, logger)
+	if err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, func() error { stopServers(); return nil })
 	cpStore, sessStore, err := s.openStores(ctx, o.db)
 	if err != nil {
 		return nil, err
@@ -124,12 +148,8 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	} else if len(rec) > 0 {
 		logger.Warn("web: recovered runs interrupted by a crash", "checkpoints", len(rec))
 	}
-	rules := safety.CommandRules{AllowReadOnly: o.readOnlyCmds, Logger: logger}
-	for r := range strings.SplitSeq(o.allowRules, ",") {
-		if r = strings.TrimSpace(r); r != "" {
-			rules.Allow = append(rules.Allow, r)
-		}
-	}
+	rules := o.set.CommandRules()
+	rules.Logger = logger
 	if isPostgres(o.db) {
 		// Cards are shared with the other web processes on the database,
 		// so a turn running in one is answered from the page of any.
@@ -138,7 +158,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		}
 		s.closers = append(s.closers, s.board.Close)
 	}
-	s.approvals = newApprovals(o.approvalTimeout, s.board, logger)
+	s.approvals = newApprovals(o.approvalTimeout, s.board, logger, s.saveRule)
 	cfg := agent.Config{
 		Model:           model,
 		Tools:           reg,
@@ -152,8 +172,17 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		Sink:            event.SinkFunc(s.emit),
 		Logger:          logger,
 		ToolCalling:     agent.ToolCalling(o.toolCalling),
+		Modes:           hostcfg.Modes(o.set),
+		Mode:            agent.Mode(o.set.Mode),
 	}
-	if s.sessions, err = session.NewManager(sessStore, cfg); err != nil {
+	// Each session its own shell: a new one starts in the workspace root
+	// with a fresh environment, whatever another session did.
+	shells := hostcfg.SessionShells(ws, bopts)
+	perSession := func(id string, cfg *agent.Config) error {
+		cfg.CommandRules.Allow = append(slices.Clone(cfg.CommandRules.Allow), s.savedRules()...)
+		return shells(id, cfg)
+	}
+	if s.sessions, err = session.NewManager(sessStore, cfg, session.WithSessionConfig(perSession)); err != nil {
 		return nil, err
 	}
 	_, port, err := net.SplitHostPort(addr)
@@ -163,6 +192,27 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	s.guard = &guard{token: newToken(), secret: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes(), bodyTimeout: cmp.Or(o.bodyTimeout, defaultBodyTimeout)}
 	ok = true
 	return s, nil
+}
+
+// saveRule keeps an "always allow" answer: the rule goes into the
+// project's settings, where every new coder or web process finds it, and
+// into the rules of the sessions this process opens next. The session
+// that asked gets the same exact grant for itself.
+func (s *server) saveRule(rule string) error {
+	if err := settings.SaveRule(s.ws.Root(), "allow", rule); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.saved = append(s.saved, rule)
+	s.mu.Unlock()
+	s.logger.Info("web: allow rule saved to the project settings", "rule", rule, "file", settings.ProjectFile)
+	return nil
+}
+
+func (s *server) savedRules() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.saved)
 }
 
 func (s *server) routes() http.Handler {

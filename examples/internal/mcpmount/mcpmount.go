@@ -42,9 +42,23 @@ func Mount(ctx context.Context, file string, ws *safety.Workspace, reg *tools.Re
 	if err != nil {
 		return nil, err
 	}
+	return start(ctx, cfgs, file, ws, reg, logger)
+}
+
+// MountData is Mount for an mcpServers document held in memory (the
+// settings' mcpServers); source names it in errors.
+func MountData(ctx context.Context, data []byte, source string, ws *safety.Workspace, reg *tools.Registry, logger *slog.Logger) (*Servers, error) {
+	cfgs, err := mcp.ParseConfig(data, mcp.ConfigOptions{WorkspaceFolder: ws.Root()})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return start(ctx, cfgs, source, ws, reg, logger)
+}
+
+func start(ctx context.Context, cfgs []mcp.ServerConfig, file string, ws *safety.Workspace, reg *tools.Registry, logger *slog.Logger) (*Servers, error) {
 	s := &Servers{}
 	for _, cfg := range cfgs {
-		cfg.Roots, cfg.Logger, cfg.Workspace = []string{root}, logger, ws
+		cfg.Roots, cfg.Logger, cfg.Workspace = []string{ws.Root()}, logger, ws
 		c, err := mcp.Connect(ctx, cfg)
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("%s: %w", file, err), s.Close())
