@@ -50,9 +50,21 @@ type Config struct {
 	// which for a large write_file is 10–80 s of silence mid-stream.
 	// 0 means 2 minutes; negative disables it.
 	StallTimeout time.Duration
-	// Options are default model options (num_ctx, top_p…) under
+	// Options are default model options (top_p, num_predict…) under
 	// Request.Options and Request.Temperature.
 	Options map[string]any
+	// NumCtx is the context window, in tokens, asked for on every chat
+	// request (Ollama's num_ctx). It is lowered to the model's trained
+	// maximum (from /api/show), with a warning. 0 means num_ctx in
+	// Options, else EnvContextLength, else DefaultNumCtx. Capabilities
+	// reports the window in use; budget prompts against it, because Ollama
+	// silently drops the start of a prompt that does not fit.
+	NumCtx int
+	// EnvContextLength is the value of OLLAMA_CONTEXT_LENGTH, the window
+	// the server itself would default to; reading it is the caller's
+	// choice (modelstr.Open does it). A value that is not a positive
+	// number is ignored with a warning.
+	EnvContextLength string
 	// KeepAlive asks Ollama to keep the model loaded this long; 0 leaves
 	// the server default.
 	KeepAlive time.Duration
@@ -100,6 +112,12 @@ func New(cfg Config) (*Model, error) {
 		tr.Wire = transport.NewWireLog(cfg.WireLog)
 	}
 	hc.Transport = tr
+	if cfg.NumCtx < 0 {
+		return nil, fmt.Errorf("ollama: Config.NumCtx is %d: give a positive number of tokens (e.g. 32768), or 0 for the default", cfg.NumCtx)
+	}
+	if ch := chooseContext(cfg); ch.note != "" && cfg.Logger != nil {
+		cfg.Logger.Warn("ollama: " + ch.note)
+	}
 	return &Model{cfg: cfg, base: base, http: &hc, client: api.NewClient(base, &hc)}, nil
 }
 
@@ -115,6 +133,12 @@ var errStop = errors.New("consumer stopped")
 func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
 		areq, err := m.request(req)
+		if err == nil && !hasNumCtx(req.Options) {
+			var n int
+			if n, err = m.window(ctx, areq.Model); err == nil {
+				areq.Options["num_ctx"] = n
+			}
+		}
 		if err != nil {
 			yield(llm.Chunk{}, err)
 			return

@@ -57,6 +57,10 @@ type Config struct {
 	// accepts them; a server that refuses them yields llm.ErrNoToolSupport
 	// on the first request with tools.
 	Capabilities *llm.Capabilities
+	// ContextLength is the window, in tokens, to budget prompts against
+	// when the server does not report one, or a smaller one than it
+	// reports (see Capabilities); 0 means what the server reports.
+	ContextLength int
 	// ExtraBody adds top-level JSON fields to every chat request, e.g.
 	// {"chat_template_kwargs": {"enable_thinking": false}} for vLLM.
 	// Request.Options adds fields per request the same way.
