@@ -21,8 +21,9 @@ func TestLongLines(t *testing.T) {
 			content := strings.Repeat("x", size)
 			srv := llmtest.NewFakeOllama(llmtest.Script{Turns: []llmtest.Turn{{Content: content}}})
 			defer srv.Close()
-			srv.ChunkRunes = size // the whole answer in one line
-			m, err := ollama.New(ollama.Config{Host: srv.URL, Model: "fake", HTTPClient: srv.Client()})
+			srv.ChunkRunes = size       // the whole answer in one line
+			srv.ContextLength = 1 << 20 // room for the longest answer
+			m, err := ollama.New(ollama.Config{Host: srv.URL, Model: "fake", HTTPClient: srv.Client(), NumCtx: 1 << 20})
 			if err != nil {
 				t.Fatal(err)
 			}
