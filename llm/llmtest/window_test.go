@@ -21,7 +21,7 @@ import (
 // fills the window with done_reason "length".
 func TestFakeOllamaWindow(t *testing.T) {
 	system := "SYSTEM " + strings.Repeat("rule ", 1000) // ~1250 tokens
-	old := strings.Repeat("old turn ", 800)              // ~1800 tokens
+	old := strings.Repeat("old turn ", 800)             // ~1800 tokens
 	tests := []struct {
 		name                string
 		numCtx              int // 0: the request carries none
