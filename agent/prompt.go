@@ -30,6 +30,7 @@ type promptBuilder struct {
 	extra   string   // Config.SystemPrompt
 	project string   // rendered project context; "" for none
 	memory  string   // rendered session memory; "" for none
+	compact bool     // the compact form, for a small context window (see compactSystem)
 }
 
 const agentRules = `RULES:
@@ -70,6 +71,9 @@ var codeNavigation = []struct{ tool, line string }{
 }
 
 func (p promptBuilder) system() string {
+	if p.compact {
+		return p.compactSystem()
+	}
 	var b strings.Builder
 	section := func(s string) {
 		if s = strings.TrimSpace(s); s != "" {

@@ -123,6 +123,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 	r.msgs = make([]llm.Message, 0, 2+len(in.History)+4*r.max)
 	r.msgs = append(r.msgs, llm.Message{})
 	r.setCalling(r.calling)
+	if err := r.fitPrompt(); err != nil {
+		return nil, err
+	}
 	for _, m := range in.History {
 		if m.Role != llm.RoleSystem {
 			r.msgs = append(r.msgs, m)
