@@ -59,9 +59,6 @@ func TestBlindLocalModels(t *testing.T) {
 	for _, c := range batch.Cases {
 		ok := t.Run(c.Name, func(t *testing.T) {
 			t.Logf("source: %s", c.Source)
-			if blindPending[c.Name] {
-				t.Skip("pending: fixed by a later commit of this branch")
-			}
 			switch c.Kind {
 			case "ollama_window":
 				blindOllamaWindow(t, c)
@@ -80,16 +77,6 @@ func TestBlindLocalModels(t *testing.T) {
 		}
 	}
 	t.Logf("blind batch: %d/%d pass", passed, len(batch.Cases))
-}
-
-// blindPending names the cases the code did not yet pass when the batch
-// was committed (6/24 passed); each fix removes the names it makes pass.
-var blindPending = map[string]bool{
-	"Ollama content without end":               true,
-	"SSE content deltas without end":           true,
-	"SSE data: lines that never end the event": true,
-	"Ollama thinking without end":              true,
-	"SSE tool-call arguments without end":      true,
 }
 
 func blindOllamaWindow(t *testing.T, c blindCase) {

@@ -33,6 +33,16 @@ type openConfig struct {
 	logger       *slog.Logger
 	wireLog      io.Writer
 	numCtx       int
+	limits       llm.StreamLimits
+}
+
+// WithStreamLimits bounds each response of network backends (see
+// llm.StreamLimits; the zero value means its defaults).
+func WithStreamLimits(l llm.StreamLimits) Option {
+	return func(c *openConfig) error {
+		c.limits = l
+		return nil
+	}
 }
 
 // WithNumCtx sets the context window, in tokens, of network backends:
@@ -181,6 +191,7 @@ func Open(model string, opts ...Option) (llm.Model, error) {
 	case "ollama":
 		return ollama.New(ollama.Config{
 			NumCtx:           mo.numCtx,
+			Limits:           cfg.limits,
 			EnvContextLength: cfg.getenv("OLLAMA_CONTEXT_LENGTH"),
 			Host:             cfg.getenv("OLLAMA_HOST"),
 			APIKey:           cfg.getenv("OLLAMA_API_KEY"),
@@ -194,6 +205,7 @@ func Open(model string, opts ...Option) (llm.Model, error) {
 	case "openai":
 		return openai.New(openai.Config{
 			ContextLength: mo.numCtx,
+			Limits:        cfg.limits,
 			BaseURL:       cfg.getenv("OPENAI_BASE_URL"),
 			APIKey:        cfg.getenv("OPENAI_API_KEY"),
 			Model:         name,

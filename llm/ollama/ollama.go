@@ -68,6 +68,11 @@ type Config struct {
 	// KeepAlive asks Ollama to keep the model loaded this long; 0 leaves
 	// the server default.
 	KeepAlive time.Duration
+	// Limits bound one response (content, thinking, arguments, one NDJSON
+	// line, the total time); the zero value means llm's defaults. A
+	// response over a bound ends with a *llm.LimitError, keeping what
+	// arrived.
+	Limits llm.StreamLimits
 	// Logger receives retry notices; nil means silence.
 	Logger *slog.Logger
 }
@@ -104,6 +109,7 @@ func New(cfg Config) (*Model, error) {
 		Retry:        cfg.Retry,
 		StallTimeout: cfg.StallTimeout,
 		Logger:       cfg.Logger,
+		Limits:       llm.StreamLimits{MaxDuration: cfg.Limits.MaxDuration, MaxEvent: -1}, // lines are bounded by chat
 	}
 	if cfg.APIKey != "" {
 		tr.Header = http.Header{"Authorization": {"Bearer " + cfg.APIKey}}
@@ -147,6 +153,7 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, 
 		var (
 			chunks, calls int
 			done, stopped bool
+			meter         = m.cfg.Limits.Meter()
 		)
 		err = m.chat(tctx, areq, func(r api.ChatResponse) error {
 			if done {
@@ -157,6 +164,13 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, 
 				return err
 			}
 			calls += len(c.ToolCalls)
+			args := 0
+			for _, tc := range c.ToolCalls {
+				args += len(tc.Arguments)
+			}
+			if err := meter.Add(len(c.Content), len(c.Thinking), args); err != nil {
+				return err
+			}
 			if c.Done {
 				c.StopReason = stopReason(r.DoneReason, calls > 0)
 				done = true
@@ -194,6 +208,9 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 	if st := (*transport.StallError)(nil); errors.As(err, &st) {
 		return fmt.Errorf("ollama: %w, waiting for the first byte (a model that takes long to load needs a larger StallTimeout)", st)
 	}
+	if le := (*llm.LimitError)(nil); errors.As(err, &le) || errors.As(rec.ReadErr(), &le) {
+		return fmt.Errorf("ollama: %w, after %d chunk(s)", le, chunks)
+	}
 	if rerr := rec.ReadErr(); rerr != nil {
 		if errors.Is(rerr, llm.ErrStalled) {
 			return fmt.Errorf("ollama: %w; the response is incomplete after %d chunk(s)", rerr, chunks)
@@ -201,9 +218,6 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 		return fmt.Errorf("ollama: connection lost after %d chunk(s) (%w): %w", chunks, rerr, llm.ErrIncomplete)
 	}
 	if err != nil {
-		if errors.Is(err, errLineTooLong) {
-			return fmt.Errorf("ollama: %w, after %d chunk(s): %w", err, chunks, llm.ErrIncomplete)
-		}
 		var syn *jsonSyntaxError
 		if errors.As(err, &syn) {
 			return fmt.Errorf("ollama: malformed line in the stream after %d chunk(s) (%w): %w", chunks, err, llm.ErrIncomplete)

@@ -1,6 +1,7 @@
 package ollama_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -42,7 +43,7 @@ func TestLongLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := llm.Collect(m.Chat(t.Context(), req)); err == nil || !strings.Contains(err.Error(), "exceeds") {
+		if _, err := llm.Collect(m.Chat(t.Context(), req)); !errors.Is(err, llm.ErrResponseLimit) || !strings.Contains(err.Error(), "8388608 bytes of NDJSON line") {
 			t.Fatalf("a 9 MiB line: err = %v, want one naming the limit", err)
 		}
 	})
