@@ -33,6 +33,7 @@ import (
 // the stores, the current session and mode, and the commands on them.
 // The full-screen and the plain front ends both drive it.
 type app struct {
+	numCtx    int // -num-ctx, for every model opened
 	ws        *safety.Workspace
 	cps       *checkpoint.Manager
 	sessStore session.Store
@@ -51,7 +52,7 @@ type app struct {
 // openApp wires the agent for the current directory. The approver and
 // sink are the front end's.
 func openApp(ctx context.Context, o options, approver approval.Approver, sink event.Sink) (*app, error) {
-	a := &app{mode: agent.Mode(o.mode)}
+	a := &app{mode: agent.Mode(o.mode), numCtx: o.numCtx}
 	ok := false
 	defer func() {
 		if !ok {
@@ -161,7 +162,7 @@ func (a *app) close() {
 
 // setModel switches the model; the current session continues with it.
 func (a *app) setModel(ctx context.Context, name string) error {
-	m, err := modelstr.Open(name, modelstr.WithLogger(a.logger))
+	m, err := modelstr.Open(name, modelstr.WithLogger(a.logger), modelstr.WithNumCtx(a.numCtx))
 	if err != nil {
 		return err
 	}

@@ -70,6 +70,7 @@ type options struct {
 	folders                             folders.Flag
 	auto, sandbox                       bool
 	approvalTimeout                     time.Duration
+	numCtx                              int
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -80,6 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fl.SetOutput(stderr)
 	setUsage(fl, stderr, state)
 	fl.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
+	fl.IntVar(&o.numCtx, "num-ctx", 0, "context window in tokens for ollama: and openai: models (Ollama: num_ctx on every request; default OLLAMA_CONTEXT_LENGTH, else 32768, capped by the model)")
 	fl.StringVar(&o.db, "db", filepath.Join(state, "coder.db"), `SQLite file for sessions and checkpoints; ":memory:" keeps nothing`)
 	fl.StringVar(&o.logFile, "log", filepath.Join(state, "coder.log"), "file that receives the safety and approval log")
 	fl.StringVar(&o.sessionID, "session", "", "resume this session and show its transcript (see /sessions)")

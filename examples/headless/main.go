@@ -101,6 +101,7 @@ func main() {
 type options struct {
 	workspace       string
 	model           string
+	numCtx          int
 	approvals       string // "deny" or "stdin"
 	approvalTimeout time.Duration
 	checkpointDB    string
@@ -122,6 +123,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
 	fs.Var(&o.folders, "folder", folders.Usage)
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
+	fs.IntVar(&o.numCtx, "num-ctx", 0, "context window in tokens for ollama: and openai: models (Ollama: num_ctx on every request; default OLLAMA_CONTEXT_LENGTH, else 32768, capped by the model)")
 	fs.StringVar(&o.approvals, "approvals", "deny", `who answers confirm-level actions: "deny" (nobody: they are refused) or "stdin" (the host, with approve requests)`)
 	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "with -approvals stdin, how long an approval waits before it is denied")
 	fs.StringVar(&o.checkpointDB, "checkpoints", "", "SQLite file for checkpoints, so undo survives a restart (default: in memory)")
@@ -178,7 +180,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // newGateway opens the workspace, the model, the tools and the executor.
 func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.Logger) (*gateway, error) {
-	mopts := []modelstr.Option{modelstr.WithLogger(logger)}
+	mopts := []modelstr.Option{modelstr.WithLogger(logger), modelstr.WithNumCtx(o.numCtx)}
 	var wire *os.File
 	if o.wireLog != "" {
 		f, err := os.OpenFile(o.wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)

@@ -71,6 +71,7 @@ type options struct {
 	addr            string
 	workspace       string
 	model           string
+	numCtx          int
 	db              string
 	approvalTimeout time.Duration
 	allowRules      string
@@ -118,6 +119,7 @@ flags:
 	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
 	fs.Var(&o.folders, "folder", folders.Usage)
 	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
+	fs.IntVar(&o.numCtx, "num-ctx", 0, "context window in tokens for ollama: and openai: models (Ollama: num_ctx on every request; default OLLAMA_CONTEXT_LENGTH, else 32768, capped by the model)")
 	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share, each showing and answering the others' turns and approval cards (default: in memory)")
 	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before the action is denied")
 	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")

@@ -57,7 +57,7 @@ var errClosing = errors.New("the server is shutting down; no new turns")
 type sessionKey struct{}
 
 func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
-	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger))
+	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger), modelstr.WithNumCtx(o.numCtx))
 	if err != nil {
 		return nil, err
 	}
