@@ -52,7 +52,7 @@ func scripted(t *testing.T, script string) *llmtest.ScriptedModel {
 func TestLongSessionCompactsTwice(t *testing.T) {
 	// The window is large enough for the full prompt's compact form and
 	// small enough that ten file reads overflow it twice.
-	const parts = 13
+	const parts = 10
 	files := map[string]string{}
 	var turns []string
 	for i := range parts {
@@ -60,8 +60,8 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 		files[name] = strings.Repeat(fmt.Sprintf("line %d of part %d with some words in it\n", i, i), 45) // ~1.9 KB
 		turns = append(turns, fmt.Sprintf(`{"content":"Reading part %d.","tool_calls":[{"name":"read_file","arguments":{"path":%q}}]}`, i, name))
 	}
-	turns = append(turns, `{"tool_calls":[{"name":"write_file","arguments":{"path":"total.txt","content":"13 parts\n"}}]}`,
-		`{"content":"Wrote total.txt: 13 parts. [TASK_COMPLETE]"}`)
+	turns = append(turns, `{"tool_calls":[{"name":"write_file","arguments":{"path":"total.txt","content":"10 parts\n"}}]}`,
+		`{"content":"Wrote total.txt: 10 parts. [TASK_COMPLETE]"}`)
 	e := newEnv(t, strings.Join(turns, "\n"), files)
 	summaries := scripted(t, `{"content":"Summary one: read part0 and part1; each has 45 lines."}
 {"content":"Summary two: read part0 to part3; each has 45 lines. Next: read the rest, then write total.txt."}
@@ -69,12 +69,12 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 	cfg := e.config()
 	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
 	cfg.Compaction = CompactionConfig{ContextLength: 2600}
-	task := "Count the parts in part0.txt to part12.txt and write the total to total.txt."
+	task := "Count the parts in part0.txt to part9.txt and write the total to total.txt."
 
 	res, err := e.run(cfg, task)
 	require.NoError(t, err)
 	require.Equal(t, event.StopCompleted, res.StopReason)
-	require.Equal(t, "13 parts\n", e.read("total.txt"))
+	require.Equal(t, "10 parts\n", e.read("total.txt"))
 	require.Zero(t, e.model.Remaining())
 
 	compactions := eventsOf[event.ContextCompacted](e.rec)

@@ -193,3 +193,39 @@ func TestSmallWindowEndToEnd(t *testing.T) {
 		})
 	}
 }
+
+// lowReporter reports a prompt of a few tokens whatever it was sent, as
+// Ollama does when its cache served the prompt (ollama/ollama#2068: the
+// count disappears or shrinks on repeated prefixes; #16428: before 0.30's
+// fix the llama-server runner left cached tokens out).
+type lowReporter struct{ windowModel }
+
+func (m lowReporter) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		for c, err := range m.ScriptedModel.Chat(ctx, req) {
+			if c.Done {
+				c.Usage.PromptTokens = 12
+			}
+			if !yield(c, err) {
+				return
+			}
+		}
+	}
+}
+
+// TestUndercountingServerStillCompacts: a server whose reported prompt
+// size leaves out cached tokens does not keep the agent from compacting.
+func TestUndercountingServerStillCompacts(t *testing.T) {
+	script, files := readSession(20, false)
+	e := newEnv(t, script, files)
+	cfg := e.config()
+	cfg.Model = lowReporter{windowModel{ScriptedModel: e.model, window: 4096}}
+	cfg.Compaction.Model = scripted(t, strings.Repeat(`{"content":"Summary: the parts read so far have 45 lines each."}`+"\n", 10))
+	res, err := e.run(cfg, readTask)
+	require.NoError(t, err)
+	require.Equal(t, event.StopCompleted, res.StopReason)
+	require.NotEmpty(t, eventsOf[event.ContextCompacted](e.rec))
+	for i, req := range e.model.Requests() {
+		require.LessOrEqual(t, llm.EstimateTokens(req.Messages)+llm.EstimateToolSpecTokens(req.Tools), 4096, "request %d overflows", i)
+	}
+}
