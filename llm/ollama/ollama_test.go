@@ -3,6 +3,9 @@ package ollama_test
 import (
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -257,5 +260,34 @@ func TestRequestErrors(t *testing.T) {
 				t.Error("an invalid request reached the server")
 			}
 		})
+	}
+}
+
+// TestNumCtxWithoutShow: a server (a proxy) that answers /api/chat but not
+// /api/show still gets num_ctx, uncapped.
+func TestNumCtxWithoutShow(t *testing.T) {
+	var numCtx any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/chat" {
+			http.NotFound(w, r)
+			return
+		}
+		var req struct {
+			Options map[string]any `json:"options"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		numCtx = req.Options["num_ctx"]
+		io.WriteString(w, `{"message":{"role":"assistant","content":"ok"},"done":true}`+"\n")
+	}))
+	defer srv.Close()
+	m, err := ollama.New(ollama.Config{Host: srv.URL, Model: "m", NumCtx: 65536})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := llm.Collect(m.Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}})); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := numCtx.(float64); n != 65536 {
+		t.Fatalf("num_ctx = %v, want 65536", numCtx)
 	}
 }
