@@ -50,15 +50,18 @@ func scripted(t *testing.T, script string) *llmtest.ScriptedModel {
 // by the model, the task and the latest turn stay verbatim, and the
 // agent still completes the task.
 func TestLongSessionCompactsTwice(t *testing.T) {
+	// The window is large enough for the full prompt's compact form and
+	// small enough that ten file reads overflow it twice.
+	const parts = 10
 	files := map[string]string{}
 	var turns []string
-	for i := range 6 {
+	for i := range parts {
 		name := fmt.Sprintf("part%d.txt", i)
 		files[name] = strings.Repeat(fmt.Sprintf("line %d of part %d with some words in it\n", i, i), 45) // ~1.9 KB
 		turns = append(turns, fmt.Sprintf(`{"content":"Reading part %d.","tool_calls":[{"name":"read_file","arguments":{"path":%q}}]}`, i, name))
 	}
-	turns = append(turns, `{"tool_calls":[{"name":"write_file","arguments":{"path":"total.txt","content":"6 parts\n"}}]}`,
-		`{"content":"Wrote total.txt: 6 parts. [TASK_COMPLETE]"}`)
+	turns = append(turns, `{"tool_calls":[{"name":"write_file","arguments":{"path":"total.txt","content":"10 parts\n"}}]}`,
+		`{"content":"Wrote total.txt: 10 parts. [TASK_COMPLETE]"}`)
 	e := newEnv(t, strings.Join(turns, "\n"), files)
 	summaries := scripted(t, `{"content":"Summary one: read part0 and part1; each has 45 lines."}
 {"content":"Summary two: read part0 to part3; each has 45 lines. Next: read the rest, then write total.txt."}
@@ -66,12 +69,12 @@ func TestLongSessionCompactsTwice(t *testing.T) {
 	cfg := e.config()
 	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
 	cfg.Compaction = CompactionConfig{ContextLength: 2600}
-	task := "Count the parts in part0.txt to part5.txt and write the total to total.txt."
+	task := "Count the parts in part0.txt to part9.txt and write the total to total.txt."
 
 	res, err := e.run(cfg, task)
 	require.NoError(t, err)
 	require.Equal(t, event.StopCompleted, res.StopReason)
-	require.Equal(t, "6 parts\n", e.read("total.txt"))
+	require.Equal(t, "10 parts\n", e.read("total.txt"))
 	require.Zero(t, e.model.Remaining())
 
 	compactions := eventsOf[event.ContextCompacted](e.rec)
@@ -243,7 +246,7 @@ func TestRequestCompactionWithNothingToCompact(t *testing.T) {
 func TestLongSessionCompactsTextMode(t *testing.T) {
 	files := map[string]string{}
 	turns := []string{`{"capabilities":{"tools":false}}`}
-	for i := range 6 {
+	for i := range 13 {
 		name := fmt.Sprintf("part%d.txt", i)
 		files[name] = strings.Repeat(fmt.Sprintf("line %d of part %d with some words in it\n", i, i), 45)
 		turns = append(turns, fmt.Sprintf(`{"content":"Reading part %d.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"%s\"}}</tool_call>"}`, i, name))
@@ -251,10 +254,12 @@ func TestLongSessionCompactsTextMode(t *testing.T) {
 	turns = append(turns, `{"content":"<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"total.txt\", \"content\": \"6 parts\\n\"}}</tool_call>"}`,
 		`{"content":"Wrote total.txt: 6 parts. [TASK_COMPLETE]"}`)
 	e := newEnv(t, strings.Join(turns, "\n"), files)
-	summaries := scripted(t, strings.Repeat(`{"content":"Summary: some parts were read; each has 45 lines."}`+"\n", 6))
+	summaries := scripted(t, strings.Repeat(`{"content":"Summary: some parts were read; each has 45 lines."}`+"\n", 12))
 	cfg := e.config()
 	cfg.Model = summaryRouter{agent: e.model, summaries: summaries}
-	limit := 2600 + llm.EstimateTokens([]llm.Message{{Content: e.reg.Prompt()}})
+	// The tool list is in the system prompt: in its compact form at this
+	// window, so thirteen reads overflow it at least twice.
+	limit := 2600
 	cfg.Compaction = CompactionConfig{ContextLength: limit}
 	task := "Count the parts in part0.txt to part5.txt and write the total to total.txt."
 	res, err := e.run(cfg, task)
@@ -304,7 +309,9 @@ func TestContextOverflowNotice(t *testing.T) {
 	cfg := e.config()
 	cfg.Model = summaryRouter{agent: e.model, summaries: scripted(t, `{"content":"Read big.txt once."}`)}
 	cfg.Compaction = CompactionConfig{ContextLength: 1500}
-	res, err := e.run(cfg, "read big.txt twice")
+	// A large result is cut to fit the window, but the task never is:
+	// a task that alone fills most of the window is told about.
+	res, err := e.run(cfg, "read big.txt twice\n"+strings.Repeat("context the user pasted\n", 300))
 	require.NoError(t, err)
 	require.Equal(t, event.StopCompleted, res.StopReason)
 	kinds := e.rec.noticeKinds()

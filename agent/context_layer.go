@@ -101,8 +101,12 @@ type runContext struct {
 	task       int    // index in history of the run's task message
 	compactor  *compactor
 	meter      tokenMeter
-	limit      int // context length in tokens; 0 disables automatic compaction
+	limit      int // context length in tokens; 0 when unknown (no budget, no automatic compaction)
 	threshold  float64
+	budget     promptBudget
+	sent       int // len(history) when the last request was sent
+	// overflowTold: the context_overflow notice was given this run.
+	overflowTold bool
 }
 
 // wireContext prepares what the model sees besides the loop's own
@@ -133,18 +137,25 @@ func (r *run) wireContext(ctx context.Context, names []string) error {
 	if r.threshold == 0 {
 		r.threshold = DefaultCompactionThreshold
 	}
-	if !cc.Disabled {
-		r.limit = cc.ContextLength
-		if r.limit == 0 {
-			r.limit = r.e.capabilities(ctx).ContextLength
-		}
-	}
-	r.compactor = newCompactor(r.cfg, r.meter.count)
+	// The window is the one the model really runs with: the host's
+	// setting, else what the backend asks for (Ollama's num_ctx) or the
+	// server reports; it drives the prompt budget, the cutting of large
+	// results and compaction alike.
+	r.limit = r.e.window(ctx, r.cfg)
+	r.compactor = newCompactor(r.cfg, r.meter.count, r.limit)
 	return nil
 }
 
-func newCompactor(cfg *Config, count llm.TokenCounter) *compactor {
-	limit := cfg.Compaction.ContextLength
+// window is the context length to budget with: CompactionConfig's, else
+// the model's (llm.Capabilities.ContextLength); 0 when neither is known.
+func (e *Executor) window(ctx context.Context, cfg *Config) int {
+	if n := cfg.Compaction.ContextLength; n > 0 {
+		return n
+	}
+	return e.capabilities(ctx).ContextLength
+}
+
+func newCompactor(cfg *Config, count llm.TokenCounter, limit int) *compactor {
 	keep := cfg.Compaction.KeepRecent
 	if keep == 0 {
 		keep = defaultKeepRecent
@@ -216,10 +227,16 @@ func (r *run) announceContext() {
 // when it nears the context length, then refreshes the system prompt
 // with the current memory.
 func (r *run) beforeCall(ctx context.Context) error {
+	if err := r.fitPrompt(); err != nil {
+		return err
+	}
+	r.announceWindow()
 	r.msgs[0] = r.systemMessage()
 	r.system = r.msgs[0]
+	r.capUnsent()
+	defer func() { r.sent = len(r.history) }()
 	asked := r.e.compactAt.Swap(false)
-	if r.limit <= 0 && !asked {
+	if (r.limit <= 0 || r.cfg.Compaction.Disabled) && !asked {
 		return nil
 	}
 	if r.meter.fixed == 0 {
@@ -245,6 +262,9 @@ func (r *run) beforeCall(ctx context.Context) error {
 		if asked {
 			r.emit(event.Notice{Kind: event.NoticeCompactionSkipped, Text: "Nothing to compact yet: the conversation holds only the task and its latest turn."})
 		}
+		if r.limit > 0 && used >= r.limit {
+			r.overflowNotice(used)
+		}
 		return nil
 	case err != nil:
 		return err
@@ -269,12 +289,21 @@ func (r *run) beforeCall(ctx context.Context) error {
 	r.emit(event.ContextCompacted{Reason: reason, TokensBefore: before, TokensAfter: after,
 		ContextLength: r.limit, Summarized: c.Summarized, Kept: c.Kept, Summary: c.Summary, Fallback: c.Fallback})
 	if r.limit > 0 && after >= r.limit {
-		// The task and the latest turn alone overflow the window; they
-		// are never cut, so say so rather than fail silently.
-		r.cfg.Logger.Warn("agent: the conversation still exceeds the context length after compaction", "tokens", after, "limit", r.limit)
-		r.emit(event.Notice{Kind: event.NoticeContextOverflow, Text: fmt.Sprintf("The task and the latest turn alone take about %d tokens of a %d-token context; the model may not see all of it.", after, r.limit)})
+		r.overflowNotice(after)
 	}
 	return nil
+}
+
+// overflowNotice says, once a run, that the task and the latest turn
+// alone overflow the window: they are never cut, so the model (Ollama
+// drops the start of the prompt) may not see all of it.
+func (r *run) overflowNotice(tokens int) {
+	if r.overflowTold {
+		return
+	}
+	r.overflowTold = true
+	r.cfg.Logger.Warn("agent: the conversation exceeds the context length even when compacted", "tokens", tokens, "limit", r.limit)
+	r.emit(event.Notice{Kind: event.NoticeContextOverflow, Text: fmt.Sprintf("The task and the latest turn alone take about %d tokens of a %d-token context; the model may not see all of it.", tokens, r.limit)})
 }
 
 // CompactOptions tune a host-triggered compaction.
@@ -304,7 +333,7 @@ func (e *Executor) Compact(ctx context.Context, history []llm.Message, opts Comp
 		task = lastTask(h)
 	}
 	cfg := e.config()
-	c, _, err := newCompactor(&cfg, cfg.Compaction.Counter).compact(ctx, h, task, opts.Instructions)
+	c, _, err := newCompactor(&cfg, cfg.Compaction.Counter, e.window(ctx, &cfg)).compact(ctx, h, task, opts.Instructions)
 	return c, err
 }
 

@@ -35,6 +35,7 @@ type promptBuilder struct {
 	extra   string // Config.SystemPrompt
 	project string // rendered project context; "" for none
 	memory  string // rendered session memory; "" for none
+	compact bool   // the compact form, for a small context window (see compactSystem)
 }
 
 // agentRules are the rules of a mode that may change things; the offered
@@ -57,6 +58,9 @@ Use the provided content directly for analysis, explanation, or edits.
 Only read the file if you need lines OUTSIDE the provided range, or a different file entirely.`
 
 func (p promptBuilder) system() string {
+	if p.compact {
+		return p.compactSystem()
+	}
 	var b strings.Builder
 	section := func(s string) {
 		if s = strings.TrimSpace(s); s != "" {

@@ -3,10 +3,12 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/approval"
@@ -124,6 +126,9 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 	r.msgs = make([]llm.Message, 0, 2+len(in.History)+4*r.max)
 	r.msgs = append(r.msgs, llm.Message{})
 	r.setCalling(r.calling)
+	if err := r.fitPrompt(); err != nil {
+		return nil, err
+	}
 	for _, m := range in.History {
 		if m.Role != llm.RoleSystem {
 			r.msgs = append(r.msgs, m)
@@ -168,9 +173,13 @@ func (e *Executor) wire(ctx context.Context, in Input, sink event.Sink) (*run, e
 	execute := reg.Execute
 	if cfg.ToolTimeout > 0 {
 		execute = func(ctx context.Context, c tools.Call) tools.Result {
-			ctx, cancel := context.WithTimeout(ctx, cfg.ToolTimeout)
+			tctx, cancel := context.WithTimeout(ctx, cfg.ToolTimeout)
 			defer cancel()
-			return reg.Execute(ctx, c)
+			res := reg.Execute(tctx, c)
+			if ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
+				res = timedOut(c.Name, cfg.ToolTimeout, res)
+			}
+			return res
 		}
 	}
 	execute = withToolProgress(execute, r.emit, cfg.Clock)
@@ -386,4 +395,17 @@ func (r *run) temperature() *float64 {
 		return r.spec.Temperature
 	}
 	return r.cfg.Temperature
+}
+
+// timedOut is the result of a call stopped by Config.ToolTimeout: the
+// model and the host are told it timed out and after how long, not that
+// it was cancelled, and keep whatever output it had produced.
+func timedOut(name string, limit time.Duration, res tools.Result) tools.Result {
+	text := fmt.Sprintf("Timed out: %s did not finish within %s (the agent's tool timeout) and was stopped.", name, limit)
+	if out := strings.TrimSpace(res.Text); out != "" && !strings.Contains(out, context.DeadlineExceeded.Error()) {
+		text += "\n\nOutput before it stopped:\n" + out
+	}
+	res.Text, res.IsError = text, true
+	res.Meta.TimedOut = true
+	return res
 }

@@ -363,14 +363,25 @@ func resultDetail(res tools.Result, fallback string) string {
 		return fmt.Sprintf("exit code %d", *m.ExitCode)
 	case m.StartLine > 0 && m.EndLine > 0:
 		return fmt.Sprintf("lines %d–%d", m.StartLine, m.EndLine)
+	case m.Summary != "":
+		return m.Summary
+	case m.Matches > 0 && m.Files > 0:
+		return countOf(m.Matches, "match", "matches") + " in " + countOf(m.Files, "file", "files")
 	case m.Matches > 0:
-		return fmt.Sprintf("%d matches in %d files", m.Matches, m.Files)
+		return countOf(m.Matches, "result", "results")
 	case m.Entries > 0:
-		return fmt.Sprintf("%d entries", m.Entries)
+		return countOf(m.Entries, "entry", "entries")
 	case res.IsError:
 		return firstLine(res.Text)
 	}
 	return ""
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // statusRank orders statuses from best to worst for group summaries.

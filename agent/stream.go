@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"iter"
 	"strings"
 	"time"
@@ -66,6 +67,14 @@ func (p *streamProcessor) run(ctx context.Context, stream iter.Seq2[llm.Chunk, e
 	s.thinkTh.started = true
 	var err error
 	for c, e := range stream {
+		if mal := (*llm.MalformedToolCallError)(nil); errors.As(e, &mal) && len(mal.Calls) > 0 {
+			// A native call whose arguments are not a JSON object goes
+			// back to the model as a failed call it can correct, as a
+			// text-mode call does: the bad ones carry their raw text,
+			// which the runner refuses with the reason.
+			p.emit(event.Notice{Kind: event.NoticeParseError, Text: mal.Error()})
+			c, e = llm.Chunk{ToolCalls: mal.Calls, Done: true, StopReason: llm.StopToolCalls}, nil
+		}
 		if e != nil {
 			err = e
 			break

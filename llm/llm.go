@@ -99,14 +99,41 @@ const (
 	StopToolCalls StopReason = "tool_calls"
 )
 
-// Capabilities describe what a model can do. ContextLength is in tokens;
-// zero means unknown.
+// Capabilities describe what a model can do.
+//
+// ContextLength is the window, in tokens, the model runs with for this
+// backend's requests: the one the backend asks for (Ollama's num_ctx) or
+// the server reports it runs with, not the largest the model was trained
+// for. It is the number to budget a prompt against; zero means unknown.
+// MaxContextLength is the model's trained maximum where the server says
+// it; ContextSource says who chose ContextLength, and ContextWarning is
+// set when the window differs from what the host asked for (a host asking
+// more than the model supports).
 type Capabilities struct {
-	Tools         bool `json:"tools"`
-	Thinking      bool `json:"thinking"`
-	Vision        bool `json:"vision"`
-	ContextLength int  `json:"context_length,omitempty"`
+	Tools            bool          `json:"tools"`
+	Thinking         bool          `json:"thinking"`
+	Vision           bool          `json:"vision"`
+	ContextLength    int           `json:"context_length,omitempty"`
+	MaxContextLength int           `json:"max_context_length,omitempty"`
+	ContextSource    ContextSource `json:"context_source,omitempty"`
+	ContextWarning   string        `json:"context_warning,omitempty"`
 }
+
+// ContextSource says who chose a model's context window.
+type ContextSource string
+
+const (
+	// ContextFromHost: the host program's setting (a config field, a
+	// model-string option, a flag).
+	ContextFromHost ContextSource = "host"
+	// ContextFromEnv: the environment (OLLAMA_CONTEXT_LENGTH).
+	ContextFromEnv ContextSource = "env"
+	// ContextFromDefault: the backend's default for agent work.
+	ContextFromDefault ContextSource = "default"
+	// ContextFromServer: what the server reports it runs with (llama.cpp's
+	// n_ctx, vLLM's max_model_len).
+	ContextFromServer ContextSource = "server"
+)
 
 // Model streams one chat response. The sequence ends after a chunk with
 // Done set, or with a non-nil error; stopping the iteration early, or

@@ -118,6 +118,10 @@ type Meta struct {
 	Truncated    bool `json:"truncated,omitempty"`
 	OmittedLines int  `json:"omitted_lines,omitempty"`
 	OmittedItems int  `json:"omitted_items,omitempty"`
+	// Summary is the tool's own one-line account of its result ("2
+	// errors, 1 warning"), shown as the action's detail in place of one
+	// built from the counts below.
+	Summary string `json:"summary,omitempty"`
 	// Matches and Files count search hits and the files holding them;
 	// Entries counts a listing.
 	Matches int `json:"matches,omitempty"`

@@ -36,6 +36,7 @@ var eventTypes = map[string]func([]byte) (Event, error){
 	"project_context":         decodeAs[ProjectContextLoaded],
 	"todos_updated":           decodeAs[TodosUpdated],
 	"context_compacted":       decodeAs[ContextCompacted],
+	"context_window":          decodeAs[ContextWindow],
 	"subagent_event":          decodeAs[SubagentEvent],
 }
 

@@ -59,6 +59,7 @@ func TestRoundTripEveryType(t *testing.T) {
 		Notice{Kind: NoticePivotGuidance, Text: "try another way"},
 		TodosUpdated{Items: []TodoItem{{Text: "a", Status: TodoDone}}},
 		ContextCompacted{Reason: "auto", Summary: "s"},
+		ContextWindow{ContextLength: 32768, MaxContextLength: 40960, Source: "default", PromptTokens: 2100},
 		SubagentEvent{ParentCallID: "c", Depth: 1, Event: FinalMessage{Text: "child"}},
 		RunFinished{StopReason: StopCompleted, Iterations: 2, Usage: llm.Usage{PromptTokens: 3}},
 	}

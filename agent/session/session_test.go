@@ -133,7 +133,10 @@ func TestSessionCompact(t *testing.T) {
 {"content":"It is a long file. [TASK_COMPLETE]"}
 {"content":"Earlier the agent read big.txt, a long file."}`)
 	require.NoError(t, os.WriteFile(filepath.Join(f.ws.Root(), "big.txt"), []byte(long), 0o644))
-	f.cfg.Compaction = agent.CompactionConfig{ContextLength: 4000}
+	// The read's result is cut to a fifth of the window before it is sent;
+	// KeepRecent below that share leaves the read turn old enough to
+	// summarise.
+	f.cfg.Compaction = agent.CompactionConfig{ContextLength: 4000, KeepRecent: 0.1}
 	mgr, err := NewManager(NewMemoryStore(), f.cfg)
 	require.NoError(t, err)
 	s, err := mgr.Create(ctx, "")

@@ -19,7 +19,9 @@ usage: coder -model MODEL [flags]
 
 MODEL is ollama:NAME (server from OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL,
 OPENAI_API_KEY) or script:FILE, a scripted model for offline runs (JSON lines,
-one model response per line).
+one model response per line). For a local model, run ollama pull NAME first;
+Ollama is asked for a 32768-token context window (-num-ctx N, NAME?num_ctx=N or
+OLLAMA_CONTEXT_LENGTH choose another; docs/local-models.md says which).
 
 Type a task and press Enter. Commands no rule allows and writes to sensitive
 files open an approval card; every task's file changes are one checkpoint you

@@ -78,6 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	keep := fl.Bool("keep", false, "keep the temporary project directory and print its path")
 	verbose := fl.Bool("v", false, "log safety and approval decisions to standard error")
 	calling := fl.String("tool-calling", "", "with -model: native, text or envelope (one fenced JSON action block per reply, 6 rounds); empty picks from the model")
+	numCtx := fl.Int("num-ctx", 0, "with -model: "+"context window in tokens for ollama: and openai: models (Ollama: num_ctx on every request; default OLLAMA_CONTEXT_LENGTH, else 32768, capped by the model)")
 	wireLog := fl.String("wire-log", "", "with -model: append every HTTP request and response to the model server to `FILE` (keys redacted)")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -95,7 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "demo: -tool-calling %q: want native, text or envelope\n", *calling)
 		return 2
 	}
-	d := &demo{out: stdout, p: paletteFor(stdout), recorded: *model == "", calling: agent.ToolCalling(*calling)}
+	d := &demo{out: stdout, p: paletteFor(stdout), recorded: *model == "", calling: agent.ToolCalling(*calling), numCtx: *numCtx}
 	if *wireLog != "" {
 		f, err := os.OpenFile(*wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
@@ -133,6 +134,7 @@ type demo struct {
 	recorded bool // playing the recorded session: its outcome is known
 	calling  agent.ToolCalling
 	wireLog  io.Writer // nil: no wire log
+	numCtx   int       // -num-ctx
 	failed   []string  // checks that failed
 }
 
@@ -157,7 +159,7 @@ func (d *demo) openModel(name string) (llm.Model, error) {
 		}
 		return scripted.New(s), nil
 	}
-	opts := []modelstr.Option{modelstr.WithLogger(d.logger)}
+	opts := []modelstr.Option{modelstr.WithLogger(d.logger), modelstr.WithNumCtx(d.numCtx)}
 	if d.wireLog != nil {
 		opts = append(opts, modelstr.WithWireLog(d.wireLog))
 	}

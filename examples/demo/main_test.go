@@ -10,7 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/tetherdev/tether/llm/llmtest"
+	"github.com/tetherdev/tether/llm/ollama"
 )
 
 var binary string
@@ -138,4 +141,37 @@ func TestDemoAgainstOllama(t *testing.T) {
 	if n := srv.Served(); n != len(s.Turns) {
 		t.Errorf("served %d responses, want %d", n, len(s.Turns))
 	}
+	checkWindow(t, srv, ollama.DefaultNumCtx)
+}
+
+// checkWindow: every chat request asked for num_ctx want, and the model
+// saw the whole of each prompt.
+func checkWindow(t *testing.T, srv *llmtest.FakeServer, want int) {
+	t.Helper()
+	for i, r := range srv.Requests() {
+		if n := gjson.GetBytes(r, "options.num_ctx").Int(); n != int64(want) {
+			t.Errorf("request %d: num_ctx %d, want %d", i, n, want)
+		}
+	}
+	for i, p := range srv.Prompts() {
+		if !p.Whole() {
+			t.Errorf("request %d: the model did not see the whole prompt: %+v", i, p)
+		}
+	}
+}
+
+// TestDemoNumCtx: -num-ctx is the window every request asks for.
+func TestDemoNumCtx(t *testing.T) {
+	s, err := llmtest.ParseScript(bytes.NewReader(session))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewFakeOllama(s)
+	defer srv.Close()
+	cmd := exec.Command(binary, "-model", "ollama:qwen3:8b", "-num-ctx", "16384")
+	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+srv.URL)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("demo -num-ctx 16384: %v\n%s", err, out)
+	}
+	checkWindow(t, srv, 16384)
 }

@@ -21,6 +21,9 @@ MODEL is ollama:NAME (server from OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL,
 OPENAI_API_KEY) or script:FILE, a scripted model for offline runs: JSON lines,
 one model response per line, e.g.
   {"content":"Reading it.","tool_calls":[{"name":"read_file","arguments":{"path":"main.go"}}]}
+For a local model, run ollama pull NAME first; Ollama is asked for a
+32768-token context window (-num-ctx N, NAME?num_ctx=N or OLLAMA_CONTEXT_LENGTH
+choose another; the context_window event reports the one in use).
 
 Requests (unknown fields are an error):
   {"type":"prompt","text":"Fix the failing test","mode":"agent"}

@@ -74,6 +74,7 @@ type options struct {
 	addr            string
 	workspace       string
 	model           string
+	numCtx          int
 	db              string
 	approvalTimeout time.Duration
 	logLevel        slog.Level

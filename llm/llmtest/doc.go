@@ -43,6 +43,18 @@
 // malformed line, or a stall. Requests returns what the server received,
 // so a test can count retries.
 //
+// They also have the window real servers have, because a fake kinder than
+// the real part hides bugs: the fake Ollama runs each request with its
+// num_ctx (4096 without one, Ollama's default on most machines) and cuts a
+// prompt that overflows it as Ollama does, silently, losing old messages
+// and then the head of the system prompt; the fake OpenAI-compatible
+// server refuses it with vLLM's or llama.cpp's 400. Prompts says what the
+// model saw of each request:
+//
+//	for _, p := range srv.Prompts() {
+//		if !p.Whole() { t.Errorf("the model lost part of its prompt: %+v", p) }
+//	}
+//
 // # Model strings
 //
 // [Open] reads the -model flag of every example: "ollama:NAME" (server from

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/tetherdev/tether/llm"
 )
 
 // NewFakeOllama starts a fake Ollama server playing s. It serves
@@ -18,6 +20,12 @@ import (
 //     the capabilities list ("completion", plus "tools"/"thinking" from the
 //     script's capabilities line);
 //   - GET /api/tags and GET /api/version.
+//
+// Each request runs with its options.num_ctx (DefaultNumCtx when absent,
+// 4096 as real Ollama on most machines), capped by ContextLength; a
+// prompt over it is cut as Ollama cuts it (see Prompt), and generation
+// that fills the window or reaches num_predict ends with done_reason
+// "length". Prompts reports what the model saw of every request.
 //
 // Errors have Ollama's shape, {"error":"…"}: an unknown model is a 404
 // "model \"x\" not found, try pulling it first"; tools sent to a model
@@ -67,8 +75,13 @@ func (f *FakeServer) ollamaChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Model string            `json:"model"`
-		Tools []json.RawMessage `json:"tools"`
+		Model    string            `json:"model"`
+		Tools    []json.RawMessage `json:"tools"`
+		Messages []wireMessage     `json:"messages"`
+		Options  struct {
+			NumCtx     int `json:"num_ctx"`
+			NumPredict int `json:"num_predict"`
+		} `json:"options"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		ollamaError(w, http.StatusBadRequest, "invalid request: "+err.Error())
@@ -85,6 +98,28 @@ func (f *FakeServer) ollamaChat(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		ollamaError(w, http.StatusInternalServerError, "llmtest: fake server script exhausted")
 		return
+	}
+
+	numCtx := req.Options.NumCtx
+	if numCtx <= 0 {
+		numCtx = f.defaultNumCtx()
+	}
+	numCtx = min(numCtx, f.contextLength())
+	msgs := make([]llm.Message, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = m.message()
+	}
+	seen := fit(msgs, toolTokens(req.Tools), numCtx)
+	f.addPrompt(seen)
+	// Generation stops at num_predict, or where the window is full.
+	doneReason := "stop"
+	room := numCtx - seen.Tokens
+	if req.Options.NumPredict > 0 {
+		room = min(room, req.Options.NumPredict)
+	}
+	if llm.EstimateTokens([]llm.Message{{Content: turn.Content, Thinking: turn.Thinking}})-4 > room {
+		doneReason = "length"
+		turn = cutTurn(turn, max(0, room))
 	}
 
 	w.Header().Set("Content-Type", "application/x-ndjson")
@@ -122,13 +157,25 @@ func (f *FakeServer) ollamaChat(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	line(map[string]any{"role": "assistant", "content": ""}, true, map[string]any{
-		"done_reason": "stop", "total_duration": 4883583458, "load_duration": 1334875,
-		"prompt_eval_count": len(body) / 4, "prompt_eval_duration": 342546000,
+		"done_reason": doneReason, "total_duration": 4883583458, "load_duration": 1334875,
+		"prompt_eval_count": seen.Tokens, "prompt_eval_duration": 342546000,
 		"eval_count": (len(turn.Content) + len(turn.Thinking) + 3) / 4, "eval_duration": 4535599000,
 	})
 	if sw.fault.Kind != FaultNone && sw.lines == sw.fault.After {
 		sw.inject() // a fault scheduled right after the last line
 	}
+}
+
+// cutTurn keeps what fits in room tokens of a turn's output, thinking
+// first, as a model that hit its limit mid-answer leaves it: the tool
+// calls, which come last, are lost.
+func cutTurn(t Turn, room int) Turn {
+	bytes := room * 4
+	if len(t.Thinking) >= bytes {
+		return Turn{Thinking: t.Thinking[:bytes]}
+	}
+	bytes -= len(t.Thinking)
+	return Turn{Thinking: t.Thinking, Content: t.Content[:min(len(t.Content), bytes)]}
 }
 
 func (f *FakeServer) ollamaShow(w http.ResponseWriter, r *http.Request) {

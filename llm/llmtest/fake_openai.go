@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/tetherdev/tether/llm"
 )
 
 // NewFakeOpenAI starts a fake OpenAI-compatible server playing s; its API
@@ -17,7 +19,13 @@ import (
 //     argument fragments), a delta with finish_reason, a usage chunk with
 //     empty choices when stream_options.include_usage is set, and
 //     "data: [DONE]";
-//   - GET /v1/models: the model with max_model_len (as vLLM reports it).
+//   - GET /v1/models: the model with max_model_len (as vLLM reports it),
+//     or with meta.n_ctx_train and GET /props giving the running window
+//     (as llama.cpp's server does) when Flavor is FlavorLlamaCpp.
+//
+// A prompt (with the tool definitions and max_tokens) over ContextLength
+// is refused with a 400 in the Flavor's words, without using a script
+// turn; Prompts records what the model saw.
 //
 // Errors have OpenAI's shape, {"error":{"message","type","param","code"}}:
 // an unknown model is a 404 with code "model_not_found"; tools sent to a
@@ -28,6 +36,7 @@ func NewFakeOpenAI(s Script) *FakeServer {
 		mux := http.NewServeMux()
 		mux.HandleFunc("POST /v1/chat/completions", f.openaiChat)
 		mux.HandleFunc("GET /v1/models", f.openaiModels)
+		mux.HandleFunc("GET /props", f.openaiProps)
 		return mux
 	})
 }
@@ -54,6 +63,32 @@ func (f *FakeServer) openaiAuth(w http.ResponseWriter, r *http.Request) bool {
 
 func (f *FakeServer) openaiChat(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	var sized struct {
+		Tools     []json.RawMessage `json:"tools"`
+		Messages  []wireMessage     `json:"messages"`
+		MaxTokens int               `json:"max_tokens"`
+		MaxCompl  int               `json:"max_completion_tokens"`
+	}
+	if json.Unmarshal(body, &sized) == nil && f.authorized(r) {
+		msgs := make([]llm.Message, len(sized.Messages))
+		for i, m := range sized.Messages {
+			msgs[i] = m.message()
+		}
+		p := Prompt{NumCtx: f.contextLength(), Sent: toolTokens(sized.Tools) + llm.EstimateTokens(msgs)}
+		if f.overWindow(w, p, max(sized.MaxTokens, sized.MaxCompl)) {
+			f.mu.Lock()
+			f.requests = append(f.requests, json.RawMessage(body))
+			f.mu.Unlock()
+			return
+		}
+		p.Tokens = p.Sent
+		for _, m := range msgs {
+			if m.Role == llm.RoleSystem {
+				p.System += m.Content
+			}
+		}
+		f.addPrompt(p)
+	}
 	fault, turn, ok := f.take(body)
 	if fault.Kind == FaultStatus {
 		if fault.RetryAfter != "" {
@@ -186,8 +221,28 @@ func (f *FakeServer) openaiModels(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "fake"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{map[string]any{
-		"id": name, "object": "model", "created": 1748386497, "owned_by": "llmtest",
-		"max_model_len": f.contextLength(),
-	}}})
+	entry := map[string]any{"id": name, "object": "model", "created": 1748386497, "owned_by": "llmtest"}
+	if f.Flavor == FlavorLlamaCpp {
+		trained := f.MaxContextLength
+		if trained == 0 {
+			trained = f.contextLength()
+		}
+		entry["owned_by"] = "llamacpp"
+		entry["meta"] = map[string]any{"vocab_type": 2, "n_vocab": 151936, "n_ctx_train": trained, "n_embd": 4096}
+	} else {
+		entry["max_model_len"] = f.contextLength()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{entry}})
+}
+
+// openaiProps is llama.cpp's GET /props: the window its slots run with.
+func (f *FakeServer) openaiProps(w http.ResponseWriter, r *http.Request) {
+	if f.Flavor != FlavorLlamaCpp {
+		http.NotFound(w, r)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"default_generation_settings": map[string]any{"n_ctx": f.contextLength()},
+		"total_slots":                 1, "model_path": "/models/fake.gguf", "build_info": "b0000-llmtest",
+	})
 }

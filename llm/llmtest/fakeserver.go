@@ -21,8 +21,21 @@ type FakeServer struct {
 	APIKey string
 	// ChunkRunes is the size of streamed text pieces; 0 means 3.
 	ChunkRunes int
-	// ContextLength is reported by /api/show and /v1/models; 0 means 32768.
+	// ContextLength is the model's window: Ollama's trained maximum in
+	// /api/show (a request's num_ctx is capped by it), an OpenAI-compatible
+	// server's running window (vLLM max_model_len, llama.cpp n_ctx), over
+	// which a request is refused. 0 means 32768.
 	ContextLength int
+	// DefaultNumCtx is the window of an Ollama request without num_ctx;
+	// 0 means OllamaDefaultNumCtx (4096), as real Ollama under 24 GiB of
+	// VRAM. Prompts reports what each request's model saw.
+	DefaultNumCtx int
+	// Flavor is the OpenAI-compatible server imitated: FlavorVLLM ("")
+	// or FlavorLlamaCpp.
+	Flavor string
+	// MaxContextLength is llama.cpp's trained context (meta.n_ctx_train);
+	// 0 means ContextLength.
+	MaxContextLength int
 
 	// OpenAI wire quirks, to imitate the servers that have them.
 	// ReasoningField names the delta field carrying thinking: "" means
@@ -39,6 +52,7 @@ type FakeServer struct {
 	next     int
 	faults   []Fault
 	requests []json.RawMessage
+	prompts  []Prompt
 	closing  chan struct{}
 	once     sync.Once
 	gone     chan struct{}
@@ -91,6 +105,13 @@ func (f *FakeServer) contextLength() int {
 		return f.ContextLength
 	}
 	return 32768
+}
+
+func (f *FakeServer) defaultNumCtx() int {
+	if f.DefaultNumCtx > 0 {
+		return f.DefaultNumCtx
+	}
+	return OllamaDefaultNumCtx
 }
 
 func (f *FakeServer) capabilities() (tools, thinking bool) {

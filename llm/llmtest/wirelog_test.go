@@ -57,6 +57,7 @@ func TestWireLogRedactsKeys(t *testing.T) {
 			}
 			var events []string
 			ids := map[string]int{}
+			shows := map[string]bool{}
 			sc := bufio.NewScanner(&wire)
 			sc.Buffer(nil, 4<<20)
 			for sc.Scan() {
@@ -76,6 +77,12 @@ func TestWireLogRedactsKeys(t *testing.T) {
 				}
 				if line.Time == "" || line.ID == "" {
 					t.Errorf("line without time or id: %s", sc.Text())
+				}
+				if strings.HasSuffix(line.URL, "/api/show") {
+					shows[line.ID] = true // the window is read once before the first chat
+				}
+				if shows[line.ID] {
+					continue
 				}
 				ids[line.ID]++
 				events = append(events, line.Event)

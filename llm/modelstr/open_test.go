@@ -95,16 +95,16 @@ func TestNoTestHelpersLinked(t *testing.T) {
 	}
 }
 
-// WithContextLength reaches an Ollama server as the num_ctx option of
+// WithNumCtx reaches an Ollama server as the num_ctx option of
 // every chat request, and is the context length the model reports.
-func TestWithContextLength(t *testing.T) {
+func TestWithNumCtx(t *testing.T) {
 	s, err := llmtest.ParseScript(strings.NewReader(`{"content":"hi"}` + "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := llmtest.NewFakeOllama(s)
 	defer srv.Close()
-	m, err := modelstr.Open("ollama:qwen3:8b", env(map[string]string{"OLLAMA_HOST": srv.URL}), modelstr.WithContextLength(8192))
+	m, err := modelstr.Open("ollama:qwen3:8b", env(map[string]string{"OLLAMA_HOST": srv.URL}), modelstr.WithNumCtx(8192))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestWithContextLength(t *testing.T) {
 	if len(reqs) == 0 || !strings.Contains(string(reqs[len(reqs)-1]), `"num_ctx":8192`) {
 		t.Errorf("chat request lacks num_ctx: %s", reqs)
 	}
-	if _, err := modelstr.Open("ollama:x", modelstr.WithContextLength(-1)); err == nil {
+	if _, err := modelstr.Open("ollama:x", modelstr.WithNumCtx(-1)); err == nil {
 		t.Error("negative context length: no error")
 	}
 }

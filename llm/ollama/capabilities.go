@@ -14,11 +14,14 @@ import (
 )
 
 // Capabilities reports what Config.Model can do, from /api/show: its
-// "capabilities" list ("tools", "thinking", "vision") and the context
-// length from model_info ("<arch>.context_length"). When Options sets a
-// smaller num_ctx, that is the usable context and is reported instead.
-// A model without "tools" reports Tools=false, so the agent can switch to
-// tool calls written in text instead of failing. Results are cached.
+// "capabilities" list ("tools", "thinking", "vision") and its trained
+// context from model_info ("<arch>.context_length"), reported as
+// MaxContextLength. ContextLength is the window every chat request asks
+// for as num_ctx (see Config.NumCtx), lowered to the trained maximum;
+// when the host or the environment asked for more, ContextWarning says so
+// and the Logger is told once. A model without "tools" reports
+// Tools=false, so the agent can switch to tool calls written in text
+// instead of failing. Results are cached.
 func (m *Model) Capabilities(ctx context.Context) (llm.Capabilities, error) {
 	return m.CapabilitiesOf(ctx, m.cfg.Model)
 }
@@ -40,10 +43,11 @@ func (m *Model) CapabilitiesOf(ctx context.Context, model string) (llm.Capabilit
 		return llm.Capabilities{}, m.callError(ctx, err, rec, model, "/api/show")
 	}
 	c = capabilities(resp)
-	if n, ok := numCtx(m.cfg.Options); ok && (c.ContextLength == 0 || n < c.ContextLength) {
-		c.ContextLength = n
-	}
+	applyWindow(&c, chooseContext(m.cfg), c.ContextLength, model)
 	m.mu.Lock()
+	if _, seen := m.caps[model]; !seen && c.ContextWarning != "" && m.cfg.Logger != nil {
+		m.cfg.Logger.Warn("ollama: context window", "model", model, "num_ctx", c.ContextLength, "warning", c.ContextWarning)
+	}
 	if m.caps == nil {
 		m.caps = make(map[string]llm.Capabilities)
 	}
@@ -84,6 +88,12 @@ func capabilities(resp *api.ShowResponse) llm.Capabilities {
 		}
 	}
 	return c
+}
+
+// hasNumCtx reports whether a request sets num_ctx itself.
+func hasNumCtx(opts map[string]any) bool {
+	_, ok := opts["num_ctx"]
+	return ok
 }
 
 func numCtx(opts map[string]any) (int, bool) {

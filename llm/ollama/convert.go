@@ -65,12 +65,10 @@ func (m *Model) request(req llm.Request) (*api.ChatRequest, error) {
 		out.Think = &api.ThinkValue{Value: *req.Think}
 	}
 	opts := maps.Clone(m.cfg.Options)
-	if len(req.Options) > 0 || req.Temperature != nil {
-		if opts == nil {
-			opts = make(map[string]any)
-		}
-		maps.Copy(opts, req.Options)
+	if opts == nil {
+		opts = make(map[string]any) // num_ctx goes in on every request
 	}
+	maps.Copy(opts, req.Options)
 	if req.Temperature != nil {
 		opts["temperature"] = *req.Temperature
 	}

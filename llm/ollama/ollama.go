@@ -50,12 +50,29 @@ type Config struct {
 	// which for a large write_file is 10–80 s of silence mid-stream.
 	// 0 means 2 minutes; negative disables it.
 	StallTimeout time.Duration
-	// Options are default model options (num_ctx, top_p…) under
+	// Options are default model options (top_p, num_predict…) under
 	// Request.Options and Request.Temperature.
 	Options map[string]any
+	// NumCtx is the context window, in tokens, asked for on every chat
+	// request (Ollama's num_ctx). It is lowered to the model's trained
+	// maximum (from /api/show), with a warning. 0 means num_ctx in
+	// Options, else EnvContextLength, else DefaultNumCtx. Capabilities
+	// reports the window in use; budget prompts against it, because Ollama
+	// silently drops the start of a prompt that does not fit.
+	NumCtx int
+	// EnvContextLength is the value of OLLAMA_CONTEXT_LENGTH, the window
+	// the server itself would default to; reading it is the caller's
+	// choice (modelstr.Open does it). A value that is not a positive
+	// number is ignored with a warning.
+	EnvContextLength string
 	// KeepAlive asks Ollama to keep the model loaded this long; 0 leaves
 	// the server default.
 	KeepAlive time.Duration
+	// Limits bound one response (content, thinking, arguments, one NDJSON
+	// line, the total time); the zero value means llm's defaults. A
+	// response over a bound ends with a *llm.LimitError, keeping what
+	// arrived.
+	Limits llm.StreamLimits
 	// Logger receives retry notices; nil means silence.
 	Logger *slog.Logger
 }
@@ -92,6 +109,7 @@ func New(cfg Config) (*Model, error) {
 		Retry:        cfg.Retry,
 		StallTimeout: cfg.StallTimeout,
 		Logger:       cfg.Logger,
+		Limits:       llm.StreamLimits{MaxDuration: cfg.Limits.MaxDuration, MaxEvent: -1}, // lines are bounded by chat
 	}
 	if cfg.APIKey != "" {
 		tr.Header = http.Header{"Authorization": {"Bearer " + cfg.APIKey}}
@@ -100,6 +118,12 @@ func New(cfg Config) (*Model, error) {
 		tr.Wire = transport.NewWireLog(cfg.WireLog)
 	}
 	hc.Transport = tr
+	if cfg.NumCtx < 0 {
+		return nil, fmt.Errorf("ollama: Config.NumCtx is %d: give a positive number of tokens (e.g. 32768), or 0 for the default", cfg.NumCtx)
+	}
+	if ch := chooseContext(cfg); ch.note != "" && cfg.Logger != nil {
+		cfg.Logger.Warn("ollama: " + ch.note)
+	}
 	return &Model{cfg: cfg, base: base, http: &hc, client: api.NewClient(base, &hc)}, nil
 }
 
@@ -115,6 +139,12 @@ var errStop = errors.New("consumer stopped")
 func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
 		areq, err := m.request(req)
+		if err == nil && !hasNumCtx(req.Options) {
+			var n int
+			if n, err = m.window(ctx, areq.Model); err == nil {
+				areq.Options["num_ctx"] = n
+			}
+		}
 		if err != nil {
 			yield(llm.Chunk{}, err)
 			return
@@ -123,6 +153,7 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, 
 		var (
 			chunks, calls int
 			done, stopped bool
+			meter         = m.cfg.Limits.Meter()
 		)
 		err = m.chat(tctx, areq, func(r api.ChatResponse) error {
 			if done {
@@ -133,6 +164,13 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, 
 				return err
 			}
 			calls += len(c.ToolCalls)
+			args := 0
+			for _, tc := range c.ToolCalls {
+				args += len(tc.Arguments)
+			}
+			if err := meter.Add(len(c.Content), len(c.Thinking), args); err != nil {
+				return err
+			}
 			if c.Done {
 				c.StopReason = stopReason(r.DoneReason, calls > 0)
 				done = true
@@ -170,6 +208,9 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 	if st := (*transport.StallError)(nil); errors.As(err, &st) {
 		return fmt.Errorf("ollama: %w, waiting for the first byte (a model that takes long to load needs a larger StallTimeout)", st)
 	}
+	if le := (*llm.LimitError)(nil); errors.As(err, &le) || errors.As(rec.ReadErr(), &le) {
+		return fmt.Errorf("ollama: %w, after %d chunk(s)", le, chunks)
+	}
 	if rerr := rec.ReadErr(); rerr != nil {
 		if errors.Is(rerr, llm.ErrStalled) {
 			return fmt.Errorf("ollama: %w; the response is incomplete after %d chunk(s)", rerr, chunks)
@@ -177,9 +218,6 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 		return fmt.Errorf("ollama: connection lost after %d chunk(s) (%w): %w", chunks, rerr, llm.ErrIncomplete)
 	}
 	if err != nil {
-		if errors.Is(err, errLineTooLong) {
-			return fmt.Errorf("ollama: %w, after %d chunk(s): %w", err, chunks, llm.ErrIncomplete)
-		}
 		var syn *jsonSyntaxError
 		if errors.As(err, &syn) {
 			return fmt.Errorf("ollama: malformed line in the stream after %d chunk(s) (%w): %w", chunks, err, llm.ErrIncomplete)

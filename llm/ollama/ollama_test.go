@@ -3,6 +3,9 @@ package ollama_test
 import (
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -102,26 +105,69 @@ func TestChatToolCallsNotDeduplicated(t *testing.T) {
 }
 
 func TestCapabilities(t *testing.T) {
+	def := llm.ContextFromDefault
 	tests := []struct {
 		name   string
 		script llmtest.Script
-		opts   map[string]any
+		cfg    ollama.Config
+		max    int // the fake's trained context; 0 means its default, 32768
 		want   llm.Capabilities
 	}{
-		{"tools and thinking", llmtest.Script{}, nil, llm.Capabilities{Tools: true, Thinking: true, ContextLength: 32768}},
-		{"no tools", llmtest.Script{Capabilities: &llm.Capabilities{Vision: true}}, nil, llm.Capabilities{Vision: true, ContextLength: 32768}},
-		{"num_ctx caps the context", llmtest.Script{}, map[string]any{"num_ctx": 4096}, llm.Capabilities{Tools: true, Thinking: true, ContextLength: 4096}},
+		{"tools and thinking", llmtest.Script{}, ollama.Config{}, 0,
+			llm.Capabilities{Tools: true, Thinking: true, ContextLength: 32768, MaxContextLength: 32768, ContextSource: def}},
+		{"no tools", llmtest.Script{Capabilities: &llm.Capabilities{Vision: true}}, ollama.Config{}, 0,
+			llm.Capabilities{Vision: true, ContextLength: 32768, MaxContextLength: 32768, ContextSource: def}},
+		{"num_ctx in Options is the host's window", llmtest.Script{}, ollama.Config{Options: map[string]any{"num_ctx": 4096}}, 0,
+			llm.Capabilities{Tools: true, Thinking: true, ContextLength: 4096, MaxContextLength: 32768, ContextSource: llm.ContextFromHost}},
+		{"the default is lowered to a small model's maximum, silently", llmtest.Script{}, ollama.Config{}, 8192,
+			llm.Capabilities{Tools: true, Thinking: true, ContextLength: 8192, MaxContextLength: 8192, ContextSource: def}},
+		{"the default stays below a large model's maximum", llmtest.Script{}, ollama.Config{}, 131072,
+			llm.Capabilities{Tools: true, Thinking: true, ContextLength: ollama.DefaultNumCtx, MaxContextLength: 131072, ContextSource: def}},
+		{"the environment's window", llmtest.Script{}, ollama.Config{EnvContextLength: "65536"}, 131072,
+			llm.Capabilities{Tools: true, Thinking: true, ContextLength: 65536, MaxContextLength: 131072, ContextSource: llm.ContextFromEnv}},
+		{"NumCtx wins over Options and the environment", llmtest.Script{}, ollama.Config{NumCtx: 16384, EnvContextLength: "65536", Options: map[string]any{"num_ctx": 4096}}, 0,
+			llm.Capabilities{Tools: true, Thinking: true, ContextLength: 16384, MaxContextLength: 32768, ContextSource: llm.ContextFromHost}},
+		{"a host asking more than the model has is warned", llmtest.Script{}, ollama.Config{NumCtx: 65536, Model: "gemma2:9b"}, 8192,
+			llm.Capabilities{Tools: true, Thinking: true, ContextLength: 8192, MaxContextLength: 8192, ContextSource: llm.ContextFromHost,
+				ContextWarning: "the num_ctx setting asked for a 65536-token context, but gemma2:9b supports at most 8192; using 8192"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewFakeOllama(tt.script)
 			defer srv.Close()
-			m := newModel(t, srv, ollama.Config{Options: tt.opts})
+			srv.ContextLength = tt.max
+			m := newModel(t, srv, tt.cfg)
 			got, err := llm.CapabilitiesOf(t.Context(), m)
 			if err != nil || got != tt.want {
 				t.Fatalf("Capabilities = %+v, %v; want %+v", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestNumCtxOnEveryRequest: the window Capabilities reports is the
+// num_ctx every chat request carries, whether or not the host asked for
+// capabilities first; a request's own num_ctx wins.
+func TestNumCtxOnEveryRequest(t *testing.T) {
+	srv := llmtest.NewFakeOllama(llmtest.Script{Turns: []llmtest.Turn{{Content: "a"}, {Content: "b"}, {Content: "c"}}})
+	defer srv.Close()
+	srv.ContextLength = 40960
+	m := newModel(t, srv, ollama.Config{})
+	msgs := []llm.Message{{Role: llm.RoleUser, Content: "hi"}}
+	for range 2 {
+		if _, err := llm.Collect(m.Chat(t.Context(), llm.Request{Messages: msgs})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := llm.Collect(m.Chat(t.Context(), llm.Request{Messages: msgs, Options: map[string]any{"num_ctx": 2048}})); err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, r := range srv.Requests() {
+		got = append(got, gjson.GetBytes(r, "options.num_ctx").Int())
+	}
+	if len(got) != 3 || got[0] != ollama.DefaultNumCtx || got[1] != ollama.DefaultNumCtx || got[2] != 2048 {
+		t.Fatalf("num_ctx per request = %v, want [%d %d 2048]", got, ollama.DefaultNumCtx, ollama.DefaultNumCtx)
 	}
 }
 
@@ -214,5 +260,34 @@ func TestRequestErrors(t *testing.T) {
 				t.Error("an invalid request reached the server")
 			}
 		})
+	}
+}
+
+// TestNumCtxWithoutShow: a server (a proxy) that answers /api/chat but not
+// /api/show still gets num_ctx, uncapped.
+func TestNumCtxWithoutShow(t *testing.T) {
+	var numCtx any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/chat" {
+			http.NotFound(w, r)
+			return
+		}
+		var req struct {
+			Options map[string]any `json:"options"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		numCtx = req.Options["num_ctx"]
+		io.WriteString(w, `{"message":{"role":"assistant","content":"ok"},"done":true}`+"\n")
+	}))
+	defer srv.Close()
+	m, err := ollama.New(ollama.Config{Host: srv.URL, Model: "m", NumCtx: 65536})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := llm.Collect(m.Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}})); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := numCtx.(float64); n != 65536 {
+		t.Fatalf("num_ctx = %v, want 65536", numCtx)
 	}
 }

@@ -6,13 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"sync"
 
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
+
+	"github.com/tetherdev/tether/llm"
 )
 
 // The upstream client reads each streamed response through a fresh 8 MiB
@@ -20,16 +22,11 @@ import (
 // the answer. chat streams /api/chat with the upstream request and
 // response types but reads lines through pooled, bounded buffers: a
 // reader of readerSize from a pool, and a line buffer that grows only for
-// a line longer than that, up to maxLine.
-const (
-	readerSize = 32 << 10
-	maxLine    = 8 << 20 // the upstream client's limit for one line
-)
+// a line longer than that, up to the MaxEvent of Config.Limits (8 MiB by
+// default, the upstream client's limit).
+const readerSize = 32 << 10
 
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readerSize) }}
-
-// errLineTooLong: a single NDJSON line exceeded maxLine.
-var errLineTooLong = fmt.Errorf("a line of the response exceeds %d bytes", maxLine)
 
 // chatLine is one NDJSON line: a response, or an error the server sends
 // instead of one (in-stream or with an error status).
@@ -73,19 +70,24 @@ func (m *Model) chat(ctx context.Context, req *api.ChatRequest, fn func(api.Chat
 		r.Reset(nil) // drop the body before pooling
 		readers.Put(r)
 	}()
+	maxLine := m.cfg.Limits.Event()
+	if maxLine == 0 {
+		maxLine = math.MaxInt
+	}
+	tooLong := &llm.LimitError{What: "NDJSON line", Limit: maxLine}
 	var long []byte // a line longer than the reader's buffer, assembled here
 	for {
 		line, err := r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			if len(long)+len(line) > maxLine {
-				return errLineTooLong
+				return tooLong
 			}
 			long = append(long, line...)
 			continue
 		}
 		if long != nil {
 			if len(long)+len(line) > maxLine {
-				return errLineTooLong
+				return tooLong
 			}
 			line = append(long, line...)
 			long = nil

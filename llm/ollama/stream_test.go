@@ -1,6 +1,7 @@
 package ollama_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -21,8 +22,9 @@ func TestLongLines(t *testing.T) {
 			content := strings.Repeat("x", size)
 			srv := llmtest.NewFakeOllama(llmtest.Script{Turns: []llmtest.Turn{{Content: content}}})
 			defer srv.Close()
-			srv.ChunkRunes = size // the whole answer in one line
-			m, err := ollama.New(ollama.Config{Host: srv.URL, Model: "fake", HTTPClient: srv.Client()})
+			srv.ChunkRunes = size       // the whole answer in one line
+			srv.ContextLength = 1 << 20 // room for the longest answer
+			m, err := ollama.New(ollama.Config{Host: srv.URL, Model: "fake", HTTPClient: srv.Client(), NumCtx: 1 << 20})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +43,7 @@ func TestLongLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := llm.Collect(m.Chat(t.Context(), req)); err == nil || !strings.Contains(err.Error(), "exceeds") {
+		if _, err := llm.Collect(m.Chat(t.Context(), req)); !errors.Is(err, llm.ErrResponseLimit) || !strings.Contains(err.Error(), "8388608 bytes of NDJSON line") {
 			t.Fatalf("a 9 MiB line: err = %v, want one naming the limit", err)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -13,12 +14,18 @@ import (
 )
 
 // Capabilities reports what Config.Model can do. Config.Capabilities wins
-// when set. Otherwise GET /models is read for what servers volunteer:
-// context length (vLLM "max_model_len", OpenRouter "context_length",
-// llama.cpp "meta.n_ctx_train", LM Studio "max_context_length") and, from
-// OpenRouter's "supported_parameters", whether tools and reasoning are
-// supported. Tools default to true (see Config.Capabilities). A server
-// without a /models endpoint is not an error. Results are cached.
+// when set. Otherwise GET /models is read for what servers volunteer: the
+// window the model is served with (vLLM "max_model_len", LM Studio
+// "loaded_context_length", OpenRouter "context_length") and its trained
+// maximum (llama.cpp "meta.n_ctx_train", LM Studio "max_context_length"),
+// and, from OpenRouter's "supported_parameters", whether tools and
+// reasoning are supported. llama.cpp's server runs with the context it was
+// started with (-c), not the trained one, so when /models gives no served
+// window its GET /props ("default_generation_settings.n_ctx") is read.
+// Config.ContextLength is used where the server reports nothing, and
+// lowers a larger reported window. Tools default to true (see
+// Config.Capabilities). A server without these endpoints is not an error.
+// Results are cached.
 func (m *Model) Capabilities(ctx context.Context) (llm.Capabilities, error) {
 	if m.cfg.Capabilities != nil {
 		return *m.cfg.Capabilities, nil
@@ -40,7 +47,69 @@ func (m *Model) Capabilities(ctx context.Context) (llm.Capabilities, error) {
 	}
 	m.caps[model] = c
 	m.mu.Unlock()
+	if c.ContextLength == 0 {
+		c.ContextLength = m.servedContext(ctx)
+	}
+	if c.ContextLength > 0 {
+		c.ContextSource = llm.ContextFromServer
+	}
+	m.hostWindow(&c)
 	return c, nil
+}
+
+func firstInt(entry gjson.Result, paths ...string) int {
+	for _, p := range paths {
+		if n := entry.Get(p).Int(); n > 0 {
+			return int(n)
+		}
+	}
+	return 0
+}
+
+// servedContext reads llama.cpp's GET /props (beside /v1, at the server's
+// root) for the window its slots run with; 0 when the server has none.
+func (m *Model) servedContext(ctx context.Context) int {
+	root, ok := strings.CutSuffix(m.base, "/v1")
+	if !ok || strings.Contains(root, "api.openai.com") {
+		return 0
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, root+"/props", nil)
+	if err != nil {
+		return 0
+	}
+	if m.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+m.cfg.APIKey)
+	}
+	resp, err := m.http.Do(req)
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return 0
+	}
+	return int(gjson.GetBytes(body, "default_generation_settings.n_ctx").Int())
+}
+
+// hostWindow applies Config.ContextLength: the window where the server
+// said nothing, a lower one where it did; a larger one cannot be had and
+// is warned about.
+func (m *Model) hostWindow(c *llm.Capabilities) {
+	n := m.cfg.ContextLength
+	switch {
+	case n <= 0:
+	case c.ContextLength == 0 || n <= c.ContextLength:
+		c.ContextLength, c.ContextSource = n, llm.ContextFromHost
+	default:
+		c.ContextWarning = fmt.Sprintf("the context length setting asks for %d tokens, but the server runs %s with %d; using %d", n, m.cfg.Model, c.ContextLength, c.ContextLength)
+		if m.cfg.Logger != nil {
+			m.cfg.Logger.Warn("openai: context window", "model", m.cfg.Model, "warning", c.ContextWarning)
+		}
+	}
 }
 
 func (m *Model) discover(ctx context.Context, model string) (llm.Capabilities, error) {
@@ -76,12 +145,8 @@ func (m *Model) discover(ctx context.Context, model string) (llm.Capabilities, e
 		if entry.Get("id").String() != model {
 			continue
 		}
-		for _, path := range []string{"max_model_len", "context_length", "max_context_length", "loaded_context_length", "meta.n_ctx_train", "top_provider.context_length"} {
-			if n := entry.Get(path).Int(); n > 0 {
-				c.ContextLength = int(n)
-				break
-			}
-		}
+		c.ContextLength = firstInt(entry, "max_model_len", "loaded_context_length", "context_length", "top_provider.context_length")
+		c.MaxContextLength = firstInt(entry, "max_context_length", "meta.n_ctx_train")
 		if sp := entry.Get("supported_parameters"); sp.IsArray() {
 			c.Tools = false
 			for _, p := range sp.Array() {

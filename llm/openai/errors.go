@@ -32,6 +32,9 @@ func (m *Model) streamError(ctx context.Context, err error, rec *transport.Recor
 		}
 		return fmt.Errorf("openai: %w; the response is incomplete after %d chunk(s)", st, chunks)
 	}
+	if le := (*llm.LimitError)(nil); errors.As(err, &le) || errors.As(rec.ReadErr(), &le) {
+		return fmt.Errorf("openai: %w, after %d chunk(s)", le, chunks)
+	}
 	if rerr := rec.ReadErr(); rerr != nil {
 		return fmt.Errorf("openai: connection lost after %d chunk(s) (%w): %w", chunks, rerr, llm.ErrIncomplete)
 	}

@@ -57,6 +57,10 @@ type Config struct {
 	// accepts them; a server that refuses them yields llm.ErrNoToolSupport
 	// on the first request with tools.
 	Capabilities *llm.Capabilities
+	// ContextLength is the window, in tokens, to budget prompts against
+	// when the server does not report one, or a smaller one than it
+	// reports (see Capabilities); 0 means what the server reports.
+	ContextLength int
 	// ExtraBody adds top-level JSON fields to every chat request, e.g.
 	// {"chat_template_kwargs": {"enable_thinking": false}} for vLLM.
 	// Request.Options adds fields per request the same way.
@@ -64,6 +68,11 @@ type Config struct {
 	// NoStreamUsage leaves out stream_options.include_usage, for the rare
 	// server that rejects it; token counts are then zero.
 	NoStreamUsage bool
+	// Limits bound one response (content, reasoning, tool-call
+	// arguments, one SSE event, the total time); the zero value means
+	// llm's defaults. A response over a bound ends with a
+	// *llm.LimitError, keeping what arrived.
+	Limits llm.StreamLimits
 	// Logger receives retry notices; nil means silence.
 	Logger *slog.Logger
 }
@@ -103,6 +112,7 @@ func New(cfg Config) (*Model, error) {
 		Retry:        cfg.Retry,
 		StallTimeout: cfg.StallTimeout,
 		Logger:       cfg.Logger,
+		Limits:       cfg.Limits,
 	}
 	if cfg.WireLog != nil {
 		tr.Wire = transport.NewWireLog(cfg.WireLog)
@@ -146,6 +156,7 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, 
 			finish string
 			usage  llm.Usage
 			chunks int
+			meter  = m.cfg.Limits.Meter()
 		)
 		for stream.Next() {
 			ev := stream.Current()
@@ -161,13 +172,19 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, 
 				for k, f := range d.JSON.ExtraFields {
 					extra[k] = f.Raw()
 				}
+				args := 0
 				for _, tc := range d.ToolCalls {
+					args += len(tc.Function.Arguments)
 					asm.Add(llm.ToolCallDelta{Index: int(tc.Index), ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 				}
 				if ch.FinishReason != "" {
 					finish = ch.FinishReason
 				}
 				c := llm.Chunk{Content: d.Content, Thinking: reasoning(extra)}
+				if err := meter.Add(len(c.Content), len(c.Thinking), args); err != nil {
+					yield(llm.Chunk{}, fmt.Errorf("openai: %w, after %d chunk(s)", err, chunks))
+					return
+				}
 				if c.Content == "" && c.Thinking == "" {
 					continue
 				}

@@ -153,8 +153,18 @@ func TestCapabilities(t *testing.T) {
 	srv.ContextLength = 40960
 	m := newModel(t, srv, openai.Config{})
 	c, err := m.Capabilities(t.Context())
-	if err != nil || c != (llm.Capabilities{Tools: true, ContextLength: 40960}) {
+	if err != nil || c != (llm.Capabilities{Tools: true, ContextLength: 40960, ContextSource: llm.ContextFromServer}) {
 		t.Fatalf("Capabilities = %+v, %v", c, err)
+	}
+	// A host window below the server's is the one to budget with; one
+	// above it cannot be had and is warned about.
+	m = newModel(t, srv, openai.Config{ContextLength: 8192})
+	if c, err := m.Capabilities(t.Context()); err != nil || c.ContextLength != 8192 || c.ContextSource != llm.ContextFromHost || c.ContextWarning != "" {
+		t.Fatalf("host window below the server's: %+v, %v", c, err)
+	}
+	m = newModel(t, srv, openai.Config{ContextLength: 65536, Model: "fake"})
+	if c, err := m.Capabilities(t.Context()); err != nil || c.ContextLength != 40960 || !strings.Contains(c.ContextWarning, "65536") {
+		t.Fatalf("host window above the server's: %+v, %v", c, err)
 	}
 	fixed := llm.Capabilities{Thinking: true}
 	m = newModel(t, srv, openai.Config{Capabilities: &fixed})

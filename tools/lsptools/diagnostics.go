@@ -115,6 +115,7 @@ func (k *kit) diagnosticsResult(d *doc, diags []lsp.Diagnostic, timedOut bool) t
 		}
 	}
 	meta.Matches = len(diags)
+	meta.Summary = strings.Join(parts, ", ")
 	return tools.Result{Text: b.String(), Meta: meta}
 }
 

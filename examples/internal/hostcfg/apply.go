@@ -62,7 +62,7 @@ func OpenModel(s settings.Settings, opts ...modelstr.Option) (llm.Model, error) 
 		return nil, fmt.Errorf("no model: give -model (ollama:NAME, openai:NAME or script:FILE) or set \"model\" in %s", settings.ProjectFile)
 	}
 	if s.ModelOptions.NumCtx > 0 {
-		opts = append(opts, modelstr.WithContextLength(s.ModelOptions.NumCtx))
+		opts = append(opts, modelstr.WithNumCtx(s.ModelOptions.NumCtx))
 	}
 	return modelstr.Open(s.Model, opts...)
 }

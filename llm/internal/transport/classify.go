@@ -12,7 +12,8 @@ import (
 // Ollama ("model \"x\" not found, try pulling it first", "… does not
 // support tools"), OpenAI ("context_length_exceeded", "maximum context
 // length"), vLLM and llama.cpp ("exceeds the available context size",
-// "tools param requires --jinja flag").
+// "tools param requires --jinja flag"), LM Studio and llama.cpp slots
+// ("Cannot truncate prompt with n_keep … >= n_ctx").
 func Classify(status int, message string) error {
 	m := strings.ToLower(message)
 	switch {
@@ -22,7 +23,8 @@ func Classify(status int, message string) error {
 		"tools are not supported", "does not support function calling", "tool_choice"):
 		return llm.ErrNoToolSupport
 	case containsAny(m, "context length", "context_length", "context window", "context size",
-		"prompt is too long", "too many tokens", "input is too long", "maximum context"):
+		"prompt is too long", "too many tokens", "input is too long", "maximum context",
+		"exceed_context_size", "n_ctx"):
 		return llm.ErrContextTooLong
 	case status == http.StatusNotFound && strings.Contains(m, "model"):
 		return llm.ErrModelNotFound

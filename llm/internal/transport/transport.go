@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,6 +38,10 @@ type Transport struct {
 	// Header is added to every attempt (an API key the client library
 	// has no option for).
 	Header http.Header
+	// Limits bound one response: MaxEvent each SSE event of a
+	// text/event-stream body, MaxDuration the whole exchange (see
+	// llm.StreamLimits; zero fields mean its defaults).
+	Limits llm.StreamLimits
 }
 
 func (t *Transport) base() http.RoundTripper {
@@ -152,9 +157,18 @@ func (t *Transport) try(req *http.Request, n int, getBody func() (io.ReadCloser,
 	if stall > 0 {
 		timer = time.AfterFunc(stall, func() { cancel(stallErr) })
 	}
+	var total *time.Timer
+	var durErr *llm.LimitError
+	if d := t.Limits.Duration(); d > 0 {
+		durErr = &llm.LimitError{What: "time", Duration: d}
+		total = time.AfterFunc(d, func() { cancel(durErr) })
+	}
 	stop := func() {
 		if timer != nil {
 			timer.Stop()
+		}
+		if total != nil {
+			total.Stop()
 		}
 		cancel(nil)
 	}
@@ -167,6 +181,9 @@ func (t *Transport) try(req *http.Request, n int, getBody func() (io.ReadCloser,
 		}
 		if errors.Is(context.Cause(ctx), llm.ErrStalled) {
 			return nil, 0, stallErr // the server accepted but never answered: do not pile on
+		}
+		if durErr != nil && context.Cause(ctx) == error(durErr) {
+			return nil, 0, durErr
 		}
 		rec.setConnErr(err)
 		return nil, 0, &retryable{reason: err.Error(), err: err}
@@ -198,7 +215,7 @@ func (t *Transport) try(req *http.Request, n int, getBody func() (io.ReadCloser,
 		if parent.Err() != nil {
 			return nil, 0, context.Cause(parent)
 		}
-		if errors.Is(rerr, llm.ErrStalled) {
+		if errors.Is(rerr, llm.ErrStalled) || errors.Is(rerr, llm.ErrResponseLimit) {
 			return nil, 0, rerr
 		}
 		rec.setConnErr(rerr)
@@ -207,6 +224,9 @@ func (t *Transport) try(req *http.Request, n int, getBody func() (io.ReadCloser,
 	wb.prefix = buf[:m]
 	wb.prefixErr = rerr
 	resp.Body = wb
+	if n := t.Limits.Event(); n > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body = &eventGuard{rc: wb, max: n, rec: rec, atLine: true}
+	}
 	return resp, 0, nil
 }
 
@@ -241,6 +261,8 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 	if err != nil && err != io.EOF {
 		if errors.Is(context.Cause(b.ctx), llm.ErrStalled) {
 			err = b.stallErr
+		} else if le := (*llm.LimitError)(nil); errors.As(context.Cause(b.ctx), &le) {
+			err = le
 		}
 		b.rec.setReadErr(err)
 	}
