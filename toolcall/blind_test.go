@@ -1,0 +1,145 @@
+package toolcall
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+)
+
+// The blind batches of testdata/blind hold model outputs written from
+// sources the parser was not built from (other engines' parser tests and
+// issue reports, cited in each case's src), with the expectations written
+// before the parser ran on them. Each file is scored on its own: the share
+// right is logged, and a case outside blindMisses that is wrong fails the
+// test, as does a case inside it that has become right (so the list only
+// shrinks).
+
+// blindMisses lists the cases of each batch the parser still gets wrong,
+// by src, with why they are left.
+var blindMisses = map[string]string{
+	"blind5: prose, call, prose on one line is a call (issue 26; vLLM hermes parser searches the tag anywhere)":   "measured before the round-5 fixes",
+	"blind5: same with an allow-list (issue 26)":                                                                  "measured before the round-5 fixes",
+	"blind5: prose glued before and after the block (github/app #1499 prose-before desync)":                       "measured before the round-5 fixes",
+	"blind5: exclamation then call then a closing remark (sglang qwen25 detector finds the tag anywhere)":         "measured before the round-5 fixes",
+	"blind5: text between two calls on one line (sglang #10995 review: before/between/after)":                     "measured before the round-5 fixes",
+	"blind5: qwen3-coder item mid-line with prose after (vLLM qwen3coder parser searches anywhere)":               "measured before the round-5 fixes",
+	"blind5: glm item mid-line with prose after (vLLM glm4_moe parser uses a regex over the whole text)":          "measured before the round-5 fixes",
+	"blind5: minimax invoke mid-line with prose after (MiniMax-M2.5 #10, anthropic-style block)":                  "measured before the round-5 fixes",
+	"blind5: sentence runs on across a multi-line block (issue 26: same test for blocks spanning lines)":          "measured before the round-5 fixes",
+	"blind5: example cue after the block in its sentence (issue 26: example cue in the same sentence)":            "measured before the round-5 fixes",
+	"blind5: blockquoted call quoted back (issue 26: a blockquote line)":                                          "measured before the round-5 fixes",
+	"blind5: blockquoted call at the end of the message (issue 26)":                                               "measured before the round-5 fixes",
+	"blind5: blockquoted call with an allow-list naming it (issue 26: marks apply under an allow-list)":           "measured before the round-5 fixes",
+	"blind5: placeholder tool name alone (issue 26: a placeholder tool name marks documentation)":                 "measured before the round-5 fixes",
+	"blind5: FUNCTION_NAME placeholder in an echoed template (llama.cpp generic template text)":                   "measured before the round-5 fixes",
+	"blind5: yips fence shown as a template (issue 26: yips fences shown as templates)":                           "measured before the round-5 fixes",
+	"blind5: glm-4.7 zero-argument call, bare name (vLLM #32097)":                                                 "measured before the round-5 fixes",
+	"blind5: glm zero-argument call with an allow-list (vmlx-swift #228)":                                         "measured before the round-5 fixes",
+	"blind5: glm bare-name call beside a call with arguments (vLLM #48201)":                                       "measured before the round-5 fixes",
+	"blind5: glm bare name after prose glued to the tag (vLLM #48201: </think> then call)":                        "measured before the round-5 fixes",
+	"blind5: glm bare name in a reply of three calls (vmlx-swift #228 blast radius)":                              "measured before the round-5 fixes",
+	"blind5: multi-line draft call inside reasoning opened in the prompt (issue 26)":                              "measured before the round-5 fixes",
+	"blind5: draft on its own lines, then orphan </think> and an answer without calls (issue 26)":                 "measured before the round-5 fixes",
+	"blind5: single-line draft then orphan </think> then the real call (vLLM #20611 shape)":                       "measured before the round-5 fixes",
+	"blind5: glm draft inside reasoning then orphan </think> (GLM-4.7 template opens <think> in the prompt)":      "measured before the round-5 fixes",
+	"blind5: kimi section, first item broken JSON, second valid (issue 26 per-item isolation)":                    "measured before the round-5 fixes",
+	"blind5: kimi section, middle item broken (issue 26)":                                                         "measured before the round-5 fixes",
+	"blind5: deepseek v3.1 section, first item broken (issue 26)":                                                 "measured before the round-5 fixes",
+	"blind5: deepseek v3.1 section, last item broken, first kept (issue 26)":                                      "measured before the round-5 fixes",
+	"blind5: minimax wrapper, first invoke without a name, second valid (issue 26; smg #1815 swallowed failures)": "measured before the round-5 fixes",
+	"blind5: kimi name in Chinese (issue 26)":                                                                     "measured before the round-5 fixes",
+	"blind5: mistral v11 name in Chinese (issue 26)":                                                              "measured before the round-5 fixes",
+	"blind5: glm name in Chinese (issue 26)":                                                                      "measured before the round-5 fixes",
+	"blind5: function tag name with an accent (issue 26)":                                                         "measured before the round-5 fixes",
+	"blind5: minimax invoke name in Japanese (issue 26)":                                                          "measured before the round-5 fixes",
+	"blind5: deepseek name with cyrillic letters (issue 26)":                                                      "measured before the round-5 fixes",
+	"blind5: hermes name with a space is no call (issue 26 name rule)":                                            "measured before the round-5 fixes",
+	"blind5: kimi id functions_NAME_N (exo #2281)":                                                                "measured before the round-5 fixes",
+	"blind5: kimi id functionsNAMEN without separators (sglang #21377)":                                           "measured before the round-5 fixes",
+	"blind5: kimi id OpenAI-style with the name in the arguments (vLLM #32146)":                                   "measured before the round-5 fixes",
+	"blind5: kimi singular section token (llama.cpp #17376 review)":                                               "measured before the round-5 fixes",
+	"blind5: deepseek v3.2 DSML function_calls with typed parameter (vLLM deepseekv32 parser tokens)":             "measured before the round-5 fixes",
+	"blind5: deepseek v4 DSML tool_calls with two invokes (vLLM DeepSeek V4 grammar parser doc)":                  "measured before the round-5 fixes",
+	"blind5: DSML after prose with an object parameter (DSML recovery test, 2026-08-08 failure)":                  "measured before the round-5 fixes",
+	"blind5: DSML zero-parameter invoke (DSML incremental guard test)":                                            "measured before the round-5 fixes",
+	"blind5: gemma 4 call with a quoted string (vLLM tt plugin gemma4 parser comment)":                            "measured before the round-5 fixes",
+	"blind5: gemma 4 call with number, bool and list (gemma4 wire format comment)":                                "measured before the round-5 fixes",
+	"blind5: gemma 4 two calls back to back (tool markup stripper test)":                                          "measured before the round-5 fixes",
+	"blind5: gemma 4 call after prose (unsloth #8437 table: 'Sure!' then call)":                                   "measured before the round-5 fixes",
+	"blind5: gemma 4 string holding quotes and a pipe (gym argshape_grep_two_params)":                             "measured before the round-5 fixes",
+	"blind5: apertus tools_prefix list of name-to-arguments maps (llama.cpp apertus format comment)":              "measured before the round-5 fixes",
+	"blind5: apertus two parallel calls (llama.cpp apertus)":                                                      "measured before the round-5 fixes",
+	"blind5: apertus inner reasoning then call (llama.cpp apertus: inner_prefix/inner_suffix)":                    "measured before the round-5 fixes",
+	"blind5: minimax-m3 namespaced invoke (mlx-lm #1416)":                                                         "measured before the round-5 fixes",
+	"blind5: two <function name=> items in one wrapper (Hal0 #1509)":                                              "measured before the round-5 fixes",
+	"blind5: hyphenated MCP name after python_tag (unsloth #5620 review)":                                         "measured before the round-5 fixes",
+	"blind5: call line ending in a colon intro, prose after (issue 26: colon intro is not a mark without a cue)":  "measured before the round-5 fixes",
+	"blind5: call after a question then prose (sglang qwen detector: normal text around calls)":                   "measured before the round-5 fixes",
+	"blind5: hermes block mid-line in Chinese prose (sglang tests with CJK normal text)":                          "measured before the round-5 fixes",
+}
+
+func TestBlindRound5(t *testing.T) { scoreBlind(t, "testdata/blind/round5.jsonl") }
+
+func scoreBlind(t *testing.T, name string) {
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	total, right, invented := 0, 0, 0
+	for sc.Scan() {
+		var c corpusCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("%s line %d: %v", name, total+1, err)
+		}
+		total++
+		ok, extra := judgeCase(t, c)
+		invented += extra
+		_, known := blindMisses[c.Src]
+		switch {
+		case ok:
+			right++
+			if known {
+				t.Errorf("now right, remove it from blindMisses: %s", c.Src)
+			}
+		case !known:
+			r := ParseWith(c.In, caseOptions(c)...)
+			t.Errorf("wrong: %s\n  input: %q\n  calls: %v\n  text:  %q\n  failures: %v", c.Src, c.In, r.Calls, r.Text, r.Failures)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d/%d right (%.1f%%), %d invented calls", name, right, total, 100*float64(right)/float64(total), invented)
+}
+
+func caseOptions(c corpusCase) []Option {
+	if c.Tools != nil {
+		return []Option{WithTools(c.Tools...)}
+	}
+	return nil
+}
+
+// judgeCase parses one case in one shot and in 3-byte chunks (which must
+// agree) and reports whether the calls and the text are the expected
+// ones, and how many calls were invented.
+func judgeCase(t *testing.T, c corpusCase) (ok bool, invented int) {
+	t.Helper()
+	opts := caseOptions(c)
+	r := ParseWith(c.In, opts...)
+	if err := streamChunks(split(c.In, []byte{3}), opts...); err != nil {
+		t.Errorf("%s: %v", c.Src, err)
+	}
+	ok = len(r.Calls) == len(c.Calls) && squash(r.Text) == squash(c.Text)
+	for i := range min(len(r.Calls), len(c.Calls)) {
+		var got, want any
+		json.Unmarshal(r.Calls[i].Arguments, &got)
+		json.Unmarshal(c.Calls[i].Arguments, &want)
+		ok = ok && r.Calls[i].Name == c.Calls[i].Name && reflect.DeepEqual(got, want)
+	}
+	return ok, max(0, len(r.Calls)-len(c.Calls))
+}
