@@ -19,22 +19,8 @@ import (
 // blindMisses lists the cases of each batch the parser still gets wrong,
 // by src, with why they are left.
 var blindMisses = map[string]string{
-	"blind5: prose, call, prose on one line is a call (issue 26; vLLM hermes parser searches the tag anywhere)":   "measured before the round-5 fixes",
-	"blind5: same with an allow-list (issue 26)":                                                                  "measured before the round-5 fixes",
 	"blind5: prose glued before and after the block (github/app #1499 prose-before desync)":                       "measured before the round-5 fixes",
-	"blind5: exclamation then call then a closing remark (sglang qwen25 detector finds the tag anywhere)":         "measured before the round-5 fixes",
 	"blind5: text between two calls on one line (sglang #10995 review: before/between/after)":                     "measured before the round-5 fixes",
-	"blind5: qwen3-coder item mid-line with prose after (vLLM qwen3coder parser searches anywhere)":               "measured before the round-5 fixes",
-	"blind5: glm item mid-line with prose after (vLLM glm4_moe parser uses a regex over the whole text)":          "measured before the round-5 fixes",
-	"blind5: minimax invoke mid-line with prose after (MiniMax-M2.5 #10, anthropic-style block)":                  "measured before the round-5 fixes",
-	"blind5: sentence runs on across a multi-line block (issue 26: same test for blocks spanning lines)":          "measured before the round-5 fixes",
-	"blind5: example cue after the block in its sentence (issue 26: example cue in the same sentence)":            "measured before the round-5 fixes",
-	"blind5: blockquoted call quoted back (issue 26: a blockquote line)":                                          "measured before the round-5 fixes",
-	"blind5: blockquoted call at the end of the message (issue 26)":                                               "measured before the round-5 fixes",
-	"blind5: blockquoted call with an allow-list naming it (issue 26: marks apply under an allow-list)":           "measured before the round-5 fixes",
-	"blind5: placeholder tool name alone (issue 26: a placeholder tool name marks documentation)":                 "measured before the round-5 fixes",
-	"blind5: FUNCTION_NAME placeholder in an echoed template (llama.cpp generic template text)":                   "measured before the round-5 fixes",
-	"blind5: yips fence shown as a template (issue 26: yips fences shown as templates)":                           "measured before the round-5 fixes",
 	"blind5: glm-4.7 zero-argument call, bare name (vLLM #32097)":                                                 "measured before the round-5 fixes",
 	"blind5: glm zero-argument call with an allow-list (vmlx-swift #228)":                                         "measured before the round-5 fixes",
 	"blind5: glm bare-name call beside a call with arguments (vLLM #48201)":                                       "measured before the round-5 fixes",
@@ -43,7 +29,6 @@ var blindMisses = map[string]string{
 	"blind5: multi-line draft call inside reasoning opened in the prompt (issue 26)":                              "measured before the round-5 fixes",
 	"blind5: draft on its own lines, then orphan </think> and an answer without calls (issue 26)":                 "measured before the round-5 fixes",
 	"blind5: single-line draft then orphan </think> then the real call (vLLM #20611 shape)":                       "measured before the round-5 fixes",
-	"blind5: glm draft inside reasoning then orphan </think> (GLM-4.7 template opens <think> in the prompt)":      "measured before the round-5 fixes",
 	"blind5: kimi section, first item broken JSON, second valid (issue 26 per-item isolation)":                    "measured before the round-5 fixes",
 	"blind5: kimi section, middle item broken (issue 26)":                                                         "measured before the round-5 fixes",
 	"blind5: deepseek v3.1 section, first item broken (issue 26)":                                                 "measured before the round-5 fixes",
@@ -75,9 +60,6 @@ var blindMisses = map[string]string{
 	"blind5: minimax-m3 namespaced invoke (mlx-lm #1416)":                                                         "measured before the round-5 fixes",
 	"blind5: two <function name=> items in one wrapper (Hal0 #1509)":                                              "measured before the round-5 fixes",
 	"blind5: hyphenated MCP name after python_tag (unsloth #5620 review)":                                         "measured before the round-5 fixes",
-	"blind5: call line ending in a colon intro, prose after (issue 26: colon intro is not a mark without a cue)":  "measured before the round-5 fixes",
-	"blind5: call after a question then prose (sglang qwen detector: normal text around calls)":                   "measured before the round-5 fixes",
-	"blind5: hermes block mid-line in Chinese prose (sglang tests with CJK normal text)":                          "measured before the round-5 fixes",
 }
 
 func TestBlindRound5(t *testing.T) { scoreBlind(t, "testdata/blind/round5.jsonl") }

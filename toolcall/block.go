@@ -255,12 +255,6 @@ func (s *Stream) blockItems() (more, done bool) {
 				k.state = bFenceClose
 				return true, false
 			}
-			if k.open != nil && exampleOnLine(b, k.start) {
-				// "for example <tool_call>{…}</tool_call>, and…"
-				s.failBlock(s.pos, ErrNotACall, "an example in prose, not a call")
-				s.skip.end, s.skip.quiet = s.pos, true
-				return false, true
-			}
 			if k.open == nil && k.format == FormatFunctionTag {
 				k.state = bOrphan
 				return true, false

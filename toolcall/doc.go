@@ -138,13 +138,19 @@
 // with a colon ("I would call:", "Normally I'd run:", "I won't run this
 // one:") — is text too, and does not make later fences examples;
 // an earlier clause ("Since I can't run code myself, I'll use the
-// sandbox:") gives a reason and does not count. Call markup inside a
-// sentence is a mention too: a block on one line after prose and
-// followed on that line by more prose ("Wrap calls like
-// <tool_call>{…}</tool_call> in your reply."), or in an inline code span;
-// real calls end their line. While streaming, a call after prose on its
-// line is therefore confirmed when the next byte or Flush shows that the
-// line ends. JSON inside a fence of
+// sandbox:") gives a reason and does not count. A complete call block is a call
+// unless something marks it as shown rather than made: an inline code
+// span, a blockquote line or a table row, quotation marks, an example cue
+// in its sentence ("for example <tool_call>…"), a sentence that runs on
+// across it (the text before ends with a word or a comma and the text
+// after continues it: "Wrap calls like <tool_call>…</tool_call> in your
+// reply."), or a placeholder tool name ("tool_name"). Line position alone
+// is no such mark: "I'll read it. <tool_call>…</tool_call> Then I'll fix
+// it." is a call, as every peer parser takes it. A block shown rather than
+// made stays text and is reported as a Failure wrapping ErrMention, so an
+// agent can tell the model it was not run. While streaming, a call is
+// confirmed when the bytes after it show that no sentence runs on
+// across it, or at Flush. JSON inside a fence of
 // another language, and markup of any kind inside a ```python or
 // ```markdown fence, is code, never a call. With WithTools, names outside
 // the list are never calls.

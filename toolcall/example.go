@@ -93,29 +93,6 @@ func introducedAsExample(b []byte, at int) bool {
 	return false
 }
 
-// inlineExampleCues, on the line before a tag, make it an example shown
-// in a sentence ("for example <tool_call>{…}</tool_call>, and …"). They
-// are fewer than exampleCuesBefore: a real call often follows "how to"
-// or "the format" in the same paragraph, but not "for example" in the
-// same line.
-var inlineExampleCues = []string{
-	"for example", "e.g.", "for instance", "an example", "example:",
-	"like this", "looks like", "would look", "such as",
-}
-
-// exampleOnLine reports whether the text on the line before offset at
-// introduces what starts there as an example.
-func exampleOnLine(b []byte, at int) bool {
-	line := b[bytes.LastIndexByte(b[:at], '\n')+1 : at]
-	lower := bytes.ToLower(line)
-	for _, cue := range inlineExampleCues {
-		if bytes.Contains(lower, []byte(cue)) {
-			return true
-		}
-	}
-	return false
-}
-
 // A call the model introduces as hypothetical or refuses is not a call:
 //
 //	If I could, I would call:
