@@ -21,11 +21,6 @@ import (
 var blindMisses = map[string]string{
 	"blind5: prose glued before and after the block (github/app #1499 prose-before desync)":                       "measured before the round-5 fixes",
 	"blind5: text between two calls on one line (sglang #10995 review: before/between/after)":                     "measured before the round-5 fixes",
-	"blind5: glm-4.7 zero-argument call, bare name (vLLM #32097)":                                                 "measured before the round-5 fixes",
-	"blind5: glm zero-argument call with an allow-list (vmlx-swift #228)":                                         "measured before the round-5 fixes",
-	"blind5: glm bare-name call beside a call with arguments (vLLM #48201)":                                       "measured before the round-5 fixes",
-	"blind5: glm bare name after prose glued to the tag (vLLM #48201: </think> then call)":                        "measured before the round-5 fixes",
-	"blind5: glm bare name in a reply of three calls (vmlx-swift #228 blast radius)":                              "measured before the round-5 fixes",
 	"blind5: multi-line draft call inside reasoning opened in the prompt (issue 26)":                              "measured before the round-5 fixes",
 	"blind5: draft on its own lines, then orphan </think> and an answer without calls (issue 26)":                 "measured before the round-5 fixes",
 	"blind5: single-line draft then orphan </think> then the real call (vLLM #20611 shape)":                       "measured before the round-5 fixes",
@@ -34,16 +29,6 @@ var blindMisses = map[string]string{
 	"blind5: deepseek v3.1 section, first item broken (issue 26)":                                                 "measured before the round-5 fixes",
 	"blind5: deepseek v3.1 section, last item broken, first kept (issue 26)":                                      "measured before the round-5 fixes",
 	"blind5: minimax wrapper, first invoke without a name, second valid (issue 26; smg #1815 swallowed failures)": "measured before the round-5 fixes",
-	"blind5: kimi name in Chinese (issue 26)":                                                                     "measured before the round-5 fixes",
-	"blind5: mistral v11 name in Chinese (issue 26)":                                                              "measured before the round-5 fixes",
-	"blind5: glm name in Chinese (issue 26)":                                                                      "measured before the round-5 fixes",
-	"blind5: function tag name with an accent (issue 26)":                                                         "measured before the round-5 fixes",
-	"blind5: minimax invoke name in Japanese (issue 26)":                                                          "measured before the round-5 fixes",
-	"blind5: deepseek name with cyrillic letters (issue 26)":                                                      "measured before the round-5 fixes",
-	"blind5: hermes name with a space is no call (issue 26 name rule)":                                            "measured before the round-5 fixes",
-	"blind5: kimi id functions_NAME_N (exo #2281)":                                                                "measured before the round-5 fixes",
-	"blind5: kimi id functionsNAMEN without separators (sglang #21377)":                                           "measured before the round-5 fixes",
-	"blind5: kimi id OpenAI-style with the name in the arguments (vLLM #32146)":                                   "measured before the round-5 fixes",
 	"blind5: kimi singular section token (llama.cpp #17376 review)":                                               "measured before the round-5 fixes",
 	"blind5: deepseek v3.2 DSML function_calls with typed parameter (vLLM deepseekv32 parser tokens)":             "measured before the round-5 fixes",
 	"blind5: deepseek v4 DSML tool_calls with two invokes (vLLM DeepSeek V4 grammar parser doc)":                  "measured before the round-5 fixes",
@@ -59,7 +44,6 @@ var blindMisses = map[string]string{
 	"blind5: apertus inner reasoning then call (llama.cpp apertus: inner_prefix/inner_suffix)":                    "measured before the round-5 fixes",
 	"blind5: minimax-m3 namespaced invoke (mlx-lm #1416)":                                                         "measured before the round-5 fixes",
 	"blind5: two <function name=> items in one wrapper (Hal0 #1509)":                                              "measured before the round-5 fixes",
-	"blind5: hyphenated MCP name after python_tag (unsloth #5620 review)":                                         "measured before the round-5 fixes",
 }
 
 func TestBlindRound5(t *testing.T) { scoreBlind(t, "testdata/blind/round5.jsonl") }

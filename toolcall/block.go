@@ -24,6 +24,7 @@ type block struct {
 	xml      *xmlDialect // the spelling of the current XML-like item (params.go)
 	tail     bool        // an item's end token (items grammar) may follow
 	itemID   string      // the call ID from an item header
+	itemAnon bool        // the item header names no tool (tokens.go kimiName)
 	itemFen  bool        // the current header's arguments are fenced
 	pyStart  int         // bPyTag: first byte of the code
 	pyScan   int         // bPyTag: no end token starts before this offset
@@ -209,14 +210,16 @@ func (s *Stream) blockItems() (more, done bool) {
 	}
 	canTake := k.items == 0 || !k.singleItem() || k.joined
 	if canTake && k.open != nil && k.open.items != nil && k.itemName == "" {
-		h, ok, need := parseItemHeader(k.open.items, b, i, s.eof)
+		h, ok, need := parseItemHeader(k.open.items, b, i, s.eof, s.cfg.allow)
 		if need {
 			s.pos = i
 			return false, false
 		}
 		if ok {
-			k.itemName, k.itemID, k.itemFen = h.name, h.id, h.fenced
-			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: h.name})
+			k.itemName, k.itemID, k.itemFen, k.itemAnon = h.name, h.id, h.fenced, h.anon
+			if h.name != "" {
+				s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: h.name})
+			}
 			k.jm.reset(h.valueAt)
 			k.state = bValue
 			s.pos = h.valueAt

@@ -18,9 +18,9 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 	}
 	name := k.name
 	id := k.id
-	if k.itemName != "" {
+	if k.itemName != "" || k.itemAnon {
 		name = k.itemName
-		k.itemName = ""
+		k.itemName, k.itemAnon = "", false
 		if k.open != nil && k.open.items != nil {
 			k.tail = true
 			id, k.itemID = k.itemID, ""

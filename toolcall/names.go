@@ -1,6 +1,58 @@
 package toolcall
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// One name rule for every family: a tool name is Unicode letters, marks
+// and digits plus '_', '-', '.' and ':' (MCP servers' "server:tool",
+// dotted namespaces), at most maxNameLen bytes. Byte scanners take any
+// byte of a multi-byte rune (isNameByte) and check the name whole here,
+// so a rune split across chunks is never judged half-read.
+
+var nameASCII = func() (t [128]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '_' || c == '-' || c == '.' || c == ':'
+	}
+	return t
+}()
+
+// validName reports whether s is a tool name under the rule above.
+func validName(s string) bool {
+	if s == "" || len(s) > maxNameLen {
+		return false
+	}
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if !nameASCII[c] {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// nameReason says why a tool name was refused.
+func nameReason(name string) string {
+	return "the tool name " + quoteName(name) + " is not a name: use letters, digits and _ - . : only"
+}
+
+func quoteName(s string) string {
+	if len(s) > 64 {
+		s = s[:64] + "…"
+	}
+	return strings.ToValidUTF8(`"`+s+`"`, "?")
+}
 
 // A placeholder tool name marks a call block as a template copied from
 // instructions ("tool_name", "FUNCTION_NAME", "your_tool"), not a call.

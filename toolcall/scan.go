@@ -162,7 +162,9 @@ func atLineStart(b []byte, i int) bool {
 	return false
 }
 
+// isNameByte reports a byte that may be part of a tool name: an ASCII
+// name character or any byte of a multi-byte rune, which validName then
+// checks whole (names.go).
 func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '-' || c == '.' || c == ':' || c == '/'
+	return c >= 0x80 || nameASCII[c]
 }
