@@ -185,7 +185,6 @@ func itemTail(g *itemGrammar, fenced bool, b []byte, i int, eof bool) (end int, 
 	return 0, false, partial && !eof
 }
 
-
 func isDigits(s string) bool {
 	if s == "" {
 		return false
