@@ -1,6 +1,9 @@
 package toolcall
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // A block is call markup recognised by an explicit opener: a tag,
 // [TOOL_CALLS], <|python_tag|>, >>>name, or a yips fence. Its content is a
@@ -43,6 +46,14 @@ type block struct {
 	joined    bool   // another Mistral v11 call follows the last one after a comma
 	itemEnd   int    // offset just past the last item (and its </function>)
 	trailEnd  int    // bTrail: where the block ends if it is a call
+	// Per-item failure isolation (itemfail.go).
+	inItem      bool   // reading an item that has its own delimiters
+	itemStart   int    // where that item began
+	itemScan    int    // bItemSkip: where the search for its end resumes
+	skipErr     error  // bItemSkip: why the item failed
+	skipReason  string //
+	dropText    string // raw text of the failed items, kept as prose
+	failedItems int
 	par       params
 }
 
@@ -59,6 +70,7 @@ const (
 	bOrphan                   // after a bare <function=…>…</function>: an orphan </tool_call> may follow
 	bPyDict                   // a Python dict item in a tag (pydict.go)
 	bTrail                    // complete: waiting to see whether prose follows on its line (sentence.go)
+	bItemSkip                 // skipping a broken item of a section (itemfail.go)
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -108,7 +120,11 @@ func (s *Stream) blockStep() bool {
 			s.pos = k.jm.run(b, s.pos)
 			s.progress()
 			if k.jm.failed() {
-				s.failBlock(k.jm.errPos, ErrInvalidJSON, "invalid JSON: "+k.jm.errMsg+fmt.Sprintf(" at byte %d", k.jm.errPos-k.jm.start))
+				reason := "invalid JSON: " + k.jm.errMsg + fmt.Sprintf(" at byte %d", k.jm.errPos-k.jm.start)
+				if s.isolateItem(ErrInvalidJSON, reason) {
+					continue
+				}
+				s.failBlock(k.jm.errPos, ErrInvalidJSON, reason)
 				return true
 			}
 			if !k.jm.done() && s.pos == len(b) {
@@ -152,6 +168,8 @@ func (s *Stream) blockStep() bool {
 			return s.pyDictStep()
 		case bTrail:
 			return s.trailStep()
+		case bItemSkip:
+			return s.itemSkipStep()
 		}
 	}
 }
@@ -217,6 +235,7 @@ func (s *Stream) blockItems() (more, done bool) {
 		}
 		if ok {
 			k.itemName, k.itemID, k.itemFen, k.itemAnon = h.name, h.id, h.fenced, h.anon
+			k.inItem, k.itemStart = true, i
 			if h.name != "" {
 				s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: h.name})
 			}
@@ -344,8 +363,15 @@ func (s *Stream) blockItems() (more, done bool) {
 			s.pos = i
 			return false, false
 		}
+		if r.v == vNone && k.open.xml != nil && bytes.HasPrefix(b[i:], []byte(k.open.xml.fnStem())) {
+			k.inItem, k.itemStart = true, i
+			s.pos = i + 1
+			s.isolateItem(ErrInvalidJSON, "an item without a readable tool name: write "+k.open.xml.fnOpen+"\"NAME\">")
+			return true, false
+		}
 		if r.v == vBlock {
 			k.itemName, k.xml = r.name, xml
+			k.inItem, k.itemStart = k.open.xml != nil, i
 			k.fnClose = false
 			s.pos = r.end
 			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})

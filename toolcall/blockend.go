@@ -123,7 +123,7 @@ func (k *block) describe() string {
 // cannot decide that yet, the block waits in bTrail.
 func (s *Stream) endBlock(end int) {
 	k := &s.blk
-	if k.items == 0 {
+	if k.items == 0 && k.failedItems == 0 {
 		s.failBlock(end, ErrTruncated, "output ended before the call's JSON")
 		return
 	}
@@ -133,7 +133,9 @@ func (s *Stream) endBlock(end int) {
 		s.pos = end
 		return
 	}
-	if why == "" && !k.multiToken() && hypotheticalIntro(s.buf, k.start) {
+	if len(k.calls) == 0 {
+		why = "" // only broken items: each is reported already
+	} else if why == "" && !k.multiToken() && hypotheticalIntro(s.buf, k.start) {
 		why = "the line before introduces it as hypothetical or refused"
 	}
 	if why == "" {
@@ -152,7 +154,7 @@ func (s *Stream) endBlock(end int) {
 	for _, w := range k.warnings {
 		s.addWarning(w)
 	}
-	s.addCallSegment(k.start, end, k.envText, k.calls, k.seq)
+	s.addCallSegment(k.start, end, k.envText+k.dropText, k.calls, k.seq)
 	k.calls = k.calls[:0]
 	s.pos = end
 	s.mode = mProse

@@ -65,6 +65,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		c.Arguments = s.ownArgs(c.Arguments)
 		k.calls = append(k.calls, c)
 	}
+	k.inItem = false
 	return true
 }
 
@@ -98,6 +99,9 @@ func rebase(ms []member, base int) []member {
 }
 
 func (s *Stream) failItem(err error, reason string) bool {
+	if s.isolateItem(err, reason) {
+		return false
+	}
 	end := s.pos
 	if s.blk.jm.done() {
 		end = s.blk.jm.end

@@ -28,6 +28,10 @@ var tagOpeners = []opener{
 	// Anthropic's prompt-based tool use, written by models distilled from
 	// its transcripts.
 	{tag: "<function_calls>", close: "</function_calls>", format: FormatTag, xml: minimaxXML},
+	// DeepSeek V3.2 and V4 DSML: <｜DSML｜invoke name="NAME"> items with
+	// typed parameters (vLLM deepseekv32 and DeepSeek V4 parsers).
+	{tag: "<｜DSML｜function_calls>", close: "</｜DSML｜function_calls>", format: FormatTag, xml: dsmlXML},
+	{tag: "<｜DSML｜tool_calls>", close: "</｜DSML｜tool_calls>", format: FormatTag, xml: dsmlXML},
 	// Step3's <steptml:invoke name="NAME"> items in framed sections.
 	{tag: "<｜tool_calls_begin｜>", close: "<｜tool_calls_end｜>", format: FormatTag, xml: step3XML},
 	// Special tokens of other families, rendered as text when the
@@ -40,6 +44,9 @@ var tagOpeners = []opener{
 	{tag: "<|action_start|><|plugin|>", close: "<|action_end|>", format: FormatTag},
 	{tag: "<｜tool▁calls▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems},
 	{tag: "<|tool_calls_section_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems},
+	// The singular spelling some Kimi-K2 checkpoints write (llama.cpp PR
+	// 17376 review, vLLM kimi_k2 tests).
+	{tag: "<|tool_call_section_begin|>", close: "<|tool_call_section_end|>", format: FormatTag, items: kimiItems},
 	// Models also drop the section token and start with the first item.
 	{tag: "<｜tool▁call▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems, keep: true},
 	{tag: "<|tool_call_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems, keep: true},
