@@ -54,7 +54,7 @@ type block struct {
 	skipReason  string //
 	dropText    string // raw text of the failed items, kept as prose
 	failedItems int
-	par       params
+	par         params
 }
 
 type bstate uint8

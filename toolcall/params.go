@@ -59,7 +59,7 @@ var (
 	minimaxXML = &xmlDialect{fnOpen: "<invoke name=", fnClose: "</invoke>", parOpen: "<parameter name=", parClose: "</parameter>", quoted: true}
 	dsmlXML    = &xmlDialect{fnOpen: "<｜DSML｜invoke name=", fnClose: "</｜DSML｜invoke>", parOpen: "<｜DSML｜parameter name=",
 		parClose: "</｜DSML｜parameter>", quoted: true, typed: true}
-	step3XML   = &xmlDialect{fnOpen: "<steptml:invoke name=", fnClose: "</steptml:invoke>", parOpen: "<steptml:parameter name=",
+	step3XML = &xmlDialect{fnOpen: "<steptml:invoke name=", fnClose: "</steptml:invoke>", parOpen: "<steptml:parameter name=",
 		parClose: "</steptml:parameter>", quoted: true, frame: []string{"<｜tool_call_begin｜>function<｜tool_sep｜>", "<｜tool_call_end｜>"}}
 )
 
