@@ -54,6 +54,7 @@ type block struct {
 	skipReason  string //
 	dropText    string // raw text of the failed items, kept as prose
 	failedItems int
+	gq          bool // bGemma: inside a <|"|> string
 	par         params
 }
 
@@ -71,6 +72,7 @@ const (
 	bPyDict                   // a Python dict item in a tag (pydict.go)
 	bTrail                    // complete: waiting to see whether prose follows on its line (sentence.go)
 	bItemSkip                 // skipping a broken item of a section (itemfail.go)
+	bGemma                    // a Gemma 4 call:NAME{…} (gemma.go)
 )
 
 func (s *Stream) startBlock(p int, r rec) {
@@ -170,6 +172,8 @@ func (s *Stream) blockStep() bool {
 			return s.trailStep()
 		case bItemSkip:
 			return s.itemSkipStep()
+		case bGemma:
+			return s.gemmaStep()
 		}
 	}
 }
@@ -225,6 +229,11 @@ func (s *Stream) blockItems() (more, done bool) {
 			s.pos, k.itemEnd = end, end
 			return true, false
 		}
+	}
+	if k.open != nil && k.open.gemma && k.items == 0 {
+		k.state, k.pyStart, k.pyScan = bGemma, i, i
+		s.pos = i
+		return true, false
 	}
 	canTake := k.items == 0 || !k.singleItem() || k.joined
 	if canTake && k.open != nil && k.open.items != nil && k.itemName == "" {

@@ -12,6 +12,7 @@ type opener struct {
 	xml    *xmlDialect  // holds quoted XML-like items (<invoke name="NAME">, params.go)
 	items  *itemGrammar // items with a name header (tokens.go)
 	keep   bool         // the tag is also the first item's begin: do not consume it
+	gemma  bool         // holds one Gemma 4 call:NAME{…} (gemma.go)
 }
 
 var tagOpeners = []opener{
@@ -50,6 +51,8 @@ var tagOpeners = []opener{
 	// Models also drop the section token and start with the first item.
 	{tag: "<｜tool▁call▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems, keep: true},
 	{tag: "<|tool_call_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems, keep: true},
+	// Gemma 4: <|tool_call>call:NAME{…}<tool_call|>.
+	{tag: gemmaOpen, close: gemmaClose, format: FormatTag, gemma: true},
 	// Jamba: <tool_calls>[…]</tool_calls>.
 	{tag: "<tool_calls>", close: "</tool_calls>", format: FormatTag, soft: true},
 	// Llama-Nemotron: <TOOLCALL>[…]</TOOLCALL> (vLLM llama_nemotron_json).

@@ -222,11 +222,26 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 					return rec{v: vNone}
 				}
 			}
+			if o.gemma {
+				j := skipSpace(b, end)
+				full, partial := hasPrefixOrPartial(b[j:], gemmaCall)
+				if (partial || j == len(b)) && !eof {
+					return rec{v: vNeed}
+				}
+				if !full {
+					return rec{v: vNone}
+				}
+			}
 			if o.xml != nil {
-				// Markup only when an <invoke name=…> item follows: the
-				// tag named in prose stays prose.
+				// Markup only when an <invoke …> item follows: the tag
+				// named in prose stays prose. A broken item (<invoke
+				// nam="x">) still opens the block, so that its siblings
+				// run (itemfail.go).
 				j, more := o.xml.skipFrame(b, skipSpace(b, end), eof)
 				full, partial := hasPrefixOrPartial(b[j:], o.xml.fnOpen)
+				if !full {
+					full, partial = hasPrefixOrPartial(b[j:], o.xml.fnStem()+" ")
+				}
 				partial = partial || more
 				if partial || j == len(b) {
 					if eof {
