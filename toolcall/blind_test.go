@@ -19,16 +19,13 @@ import (
 // blindMisses lists the cases of each batch the parser still gets wrong,
 // by src, with why they are left.
 var blindMisses = map[string]string{
-	"blind5: prose glued before and after the block (github/app #1499 prose-before desync)":          "measured before the round-5 fixes",
-	"blind5: text between two calls on one line (sglang #10995 review: before/between/after)":        "measured before the round-5 fixes",
-	"blind5: multi-line draft call inside reasoning opened in the prompt (issue 26)":                 "measured before the round-5 fixes",
-	"blind5: draft on its own lines, then orphan </think> and an answer without calls (issue 26)":    "measured before the round-5 fixes",
-	"blind5: single-line draft then orphan </think> then the real call (vLLM #20611 shape)":          "measured before the round-5 fixes",
-	"blind5: apertus tools_prefix list of name-to-arguments maps (llama.cpp apertus format comment)": "measured before the round-5 fixes",
-	"blind5: apertus two parallel calls (llama.cpp apertus)":                                         "measured before the round-5 fixes",
-	"blind5: apertus inner reasoning then call (llama.cpp apertus: inner_prefix/inner_suffix)":       "measured before the round-5 fixes",
-	"blind5: minimax-m3 namespaced invoke (mlx-lm #1416)":                                            "measured before the round-5 fixes",
-	"blind5: two <function name=> items in one wrapper (Hal0 #1509)":                                 "measured before the round-5 fixes",
+	"blind5: prose glued before and after the block (github/app #1499 prose-before desync)":       "measured before the round-5 fixes",
+	"blind5: text between two calls on one line (sglang #10995 review: before/between/after)":     "measured before the round-5 fixes",
+	"blind5: multi-line draft call inside reasoning opened in the prompt (issue 26)":              "measured before the round-5 fixes",
+	"blind5: draft on its own lines, then orphan </think> and an answer without calls (issue 26)": "measured before the round-5 fixes",
+	"blind5: single-line draft then orphan </think> then the real call (vLLM #20611 shape)":       "measured before the round-5 fixes",
+	"blind5: minimax-m3 namespaced invoke (mlx-lm #1416)":                                         "measured before the round-5 fixes",
+	"blind5: two <function name=> items in one wrapper (Hal0 #1509)":                              "measured before the round-5 fixes",
 }
 
 func TestBlindRound5(t *testing.T) { scoreBlind(t, "testdata/blind/round5.jsonl") }

@@ -16,6 +16,9 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 	if k.format == FormatYips {
 		return s.finishEnvelope(v, rawCtl)
 	}
+	if k.open != nil && k.open.keyed {
+		return s.finishKeyed(v)
+	}
 	name := k.name
 	id := k.id
 	if k.itemName != "" || k.itemAnon {

@@ -13,6 +13,7 @@ type opener struct {
 	items  *itemGrammar // items with a name header (tokens.go)
 	keep   bool         // the tag is also the first item's begin: do not consume it
 	gemma  bool         // holds one Gemma 4 call:NAME{…} (gemma.go)
+	keyed  bool         // holds [{"NAME": {arguments}}, …] (apertus.go)
 }
 
 var tagOpeners = []opener{
@@ -51,6 +52,8 @@ var tagOpeners = []opener{
 	// Models also drop the section token and start with the first item.
 	{tag: "<｜tool▁call▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems, keep: true},
 	{tag: "<|tool_call_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems, keep: true},
+	// Apertus: <|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>.
+	{tag: apertusOpen, close: "<|tools_suffix|>", format: FormatTag, keyed: true},
 	// Gemma 4: <|tool_call>call:NAME{…}<tool_call|>.
 	{tag: gemmaOpen, close: gemmaClose, format: FormatTag, gemma: true},
 	// Jamba: <tool_calls>[…]</tool_calls>.

@@ -42,6 +42,7 @@ var thinkTags = [...]struct{ open, close string }{
 	{"<think>", thinkClose},
 	{"<|START_THINKING|>", "<|END_THINKING|>"},
 	{"<seed:think>", "</seed:think>"},
+	{"<|inner_prefix|>", "<|inner_suffix|>"},
 }
 
 // turnTokens are special tokens that end or frame a turn. Runtimes that
