@@ -184,7 +184,7 @@ func (s *Stream) blockItems() (more, done bool) {
 	k := &s.blk
 	b := s.buf
 	i := s.pos
-	for i < len(b) && (isSpace(b[i]) || (k.items > 0 && (b[i] == ',' || b[i] == ';'))) {
+	for i < len(b) && i-s.pos < maxBlankGap && (isSpace(b[i]) || (k.items > 0 && (b[i] == ',' || b[i] == ';'))) {
 		i++
 	}
 	if k.open != nil && k.open.xml != nil && len(k.open.xml.frame) > 0 {

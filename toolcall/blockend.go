@@ -12,7 +12,7 @@ import "errors"
 func (s *Stream) orphanClose() bool {
 	b := s.buf
 	end := s.pos
-	i := skipSpace(b, end)
+	i := skipGap(b, end)
 	full, partial := hasPrefixOrPartial(b[i:], "</tool_call>")
 	if (partial || i == len(b)) && !s.eof {
 		return false
@@ -29,7 +29,7 @@ func (s *Stream) orphanClose() bool {
 func (s *Stream) fenceClose() bool {
 	b := s.buf
 	tagEnd := s.pos
-	i := skipSpace(b, tagEnd)
+	i := skipGap(b, tagEnd)
 	if i == len(b) {
 		if !s.eof {
 			return false
@@ -42,7 +42,7 @@ func (s *Stream) fenceClose() bool {
 		return false
 	}
 	if ok {
-		j := skipSpace(b, end)
+		j := skipGap(b, end)
 		if j == len(b) && !s.eof {
 			return false
 		}

@@ -40,7 +40,7 @@ func glmHeader(b []byte, i int, eof bool) (name string, next int, ok, need bool)
 	if e == i {
 		return "", 0, false, false
 	}
-	j := skipSpace(b, e)
+	j := skipGap(b, e)
 	if j == len(b) {
 		return "", 0, false, !eof && e-i < maxNameLen
 	}
@@ -81,7 +81,7 @@ func (s *Stream) glmStep() bool {
 			s.pos = q + len(argValClose)
 			continue
 		}
-		i := skipSpace(b, s.pos)
+		i := skipGap(b, s.pos)
 		if i == len(b) {
 			if !s.eof {
 				return false
@@ -112,7 +112,7 @@ func (s *Stream) glmStep() bool {
 			s.failBlock(i, ErrInvalidJSON, "an <arg_key> without its </arg_key>")
 			return true
 		}
-		v := skipSpace(b, j+e+len(argKeyClose))
+		v := skipGap(b, j+e+len(argKeyClose))
 		full, partial = hasPrefixOrPartial(b[v:], argValOpen)
 		if (partial || v == len(b)) && !s.eof {
 			return false

@@ -186,7 +186,7 @@ func revalidate(fixed []byte) (members []member, rawCtl, ok bool) {
 func (s *Stream) mistralPrefix() bool {
 	k := &s.blk
 	b := s.buf
-	i := skipSpace(b, s.pos)
+	i := skipGap(b, s.pos)
 	if i == len(b) {
 		if !s.eof {
 			return false
@@ -330,7 +330,7 @@ func mistralArray(b []byte, i int, eof bool) (at int, need bool) {
 				return -1, false
 			}
 		case '[':
-			j := skipSpace(b, p+1)
+			j := skipGap(b, p+1)
 			if j == len(b) {
 				return -1, !eof
 			}

@@ -83,15 +83,14 @@ func placeholderName(name string) bool {
 	if len(name) < 4 || len(name) > 24 {
 		return false
 	}
-	f := strings.Map(func(r rune) rune {
-		switch r {
+	var buf [24]byte
+	f := buf[:0]
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; c {
 		case '_', '-', ' ', '.':
-			return -1
+		default:
+			f = append(f, lower(c))
 		}
-		if r >= 'A' && r <= 'Z' {
-			return r + 'a' - 'A'
-		}
-		return r
-	}, name)
-	return placeholderNames[f]
+	}
+	return placeholderNames[string(f)] // no allocation: the key conversion is not kept
 }

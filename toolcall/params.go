@@ -232,7 +232,7 @@ func (s *Stream) paramsStep() bool {
 			p.valStart = -1
 			continue
 		}
-		i := skipSpace(b, s.pos)
+		i := skipGap(b, s.pos)
 		if i == len(b) {
 			if !s.eof {
 				return false

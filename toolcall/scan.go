@@ -148,6 +148,18 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
+// maxBlankGap bounds the blank space a wait looks across (between an
+// opener and its content, between items, after a close): each chunk
+// that extends a gap then costs a bounded rescan, so a stream of blank
+// space costs linear time, and a gap longer than this ends the markup.
+const maxBlankGap = 256
+
+// skipGap is skipSpace bounded by maxBlankGap: at the bound it returns
+// the offset of a blank byte, which no caller takes for markup.
+func skipGap(b []byte, i int) int {
+	return skipSpace(b[:min(len(b), i+maxBlankGap)], i)
+}
+
 // atLineStart reports whether only up to three spaces or tabs separate
 // offset i from the previous newline or the beginning of the buffer.
 func atLineStart(b []byte, i int) bool {

@@ -143,7 +143,7 @@ func parseItemHeader(g *itemGrammar, b []byte, i int, eof bool, allow map[string
 		return h, false, false
 	}
 	h.name = name
-	j = skipSpace(b, j)
+	j = skipGap(b, j)
 	if full, partial := hasPrefixOrPartial(b[j:], fenceMark); partial {
 		return h, false, !eof
 	} else if full {
@@ -152,7 +152,7 @@ func parseItemHeader(g *itemGrammar, b []byte, i int, eof bool, allow map[string
 			return h, false, !eof && len(b)-j < maxFenceInfo
 		}
 		h.fenced = true
-		j = skipSpace(b, j+nl+1)
+		j = skipGap(b, j+nl+1)
 	}
 	if j == len(b) {
 		return h, false, !eof
@@ -175,7 +175,7 @@ func itemTail(g *itemGrammar, fenced bool, b []byte, i int, eof bool) (end int, 
 			return 0, false, !eof
 		}
 		if full {
-			j = skipSpace(b, j+len(fenceMark))
+			j = skipGap(b, j+len(fenceMark))
 		}
 	}
 	full, partial := hasPrefixOrPartial(b[j:], g.end)
