@@ -68,8 +68,17 @@ func (s *Stream) mentionMark(start, end int) (why string, need bool) {
 	if need {
 		return "", true
 	}
-	if after >= 0 && !next && subjectAfter(b, after) {
-		return "the sentence after it describes it", false
+	if after >= 0 && !s.eof && !utf8.FullRune(b[after:]) {
+		return "", true // a rune split across chunks
+	}
+	if after >= 0 && !next {
+		subject, need := subjectAfter(b, after, s.eof)
+		if need {
+			return "", true
+		}
+		if subject {
+			return "the sentence after it describes it", false
+		}
 	}
 	if before >= 0 && runsOn(b, before) && after >= 0 && continues(b, after) {
 		return "a sentence runs on across it", false
@@ -197,14 +206,18 @@ func continues(b []byte, at int) bool {
 }
 
 // subjectAfter reports a sentence after the block, on its line, whose
-// subject is the block ("<tool_call>…</tool_call> is an example").
-func subjectAfter(b []byte, at int) bool {
+// subject is the block ("<tool_call>…</tool_call> is an example"); need
+// when the input ends inside one of its words.
+func subjectAfter(b []byte, at int, eof bool) (yes, need bool) {
 	for _, w := range [...]string{"is ", "are ", "was ", "shows ", "would "} {
 		if hasFoldPrefix(b[at:], w) {
-			return true
+			return true, false
+		}
+		if n := len(b) - at; !eof && n < len(w) && foldMatch(b[at:], w[:n]) == n {
+			need = true
 		}
 	}
-	return false
+	return false, need
 }
 
 // sentenceCues, in the sentence before a block, introduce it as an
