@@ -17,15 +17,16 @@ import (
 // shrinks).
 
 // blindMisses lists the cases of each batch the parser still gets wrong,
-// by src, with why they are left.
+// by src, with why they are left. Round 5 scored 35/94 before its fixes
+// (issue 26) and 87/94 after, with no invented call.
 var blindMisses = map[string]string{
-	"blind5: prose glued before and after the block (github/app #1499 prose-before desync)":       "measured before the round-5 fixes",
-	"blind5: text between two calls on one line (sglang #10995 review: before/between/after)":     "measured before the round-5 fixes",
-	"blind5: multi-line draft call inside reasoning opened in the prompt (issue 26)":              "measured before the round-5 fixes",
-	"blind5: draft on its own lines, then orphan </think> and an answer without calls (issue 26)": "measured before the round-5 fixes",
-	"blind5: single-line draft then orphan </think> then the real call (vLLM #20611 shape)":       "measured before the round-5 fixes",
-	"blind5: minimax-m3 namespaced invoke (mlx-lm #1416)":                                         "measured before the round-5 fixes",
-	"blind5: two <function name=> items in one wrapper (Hal0 #1509)":                              "measured before the round-5 fixes",
+	"blind5: prose glued before and after the block (github/app #1499 prose-before desync)":       "calls right; the expectation puts a space between the sentences that the input does not have, and the parser never adds text",
+	"blind5: text between two calls on one line (sglang #10995 review: before/between/after)":     "the review's placeholder words read as one sentence running on across each block (\"before <call> between\"), which issue 26 makes a mark of documentation",
+	"blind5: multi-line draft call inside reasoning opened in the prompt (issue 26)":              "calls right; the draft's markup leaves Text instead of staying as the expectation has it: a stream never showed it, and showing it late would break the order of the text events",
+	"blind5: draft on its own lines, then orphan </think> and an answer without calls (issue 26)": "calls right; the draft's markup leaves Text (see above)",
+	"blind5: single-line draft then orphan </think> then the real call (vLLM #20611 shape)":       "calls right; the draft's markup leaves Text (see above)",
+	"blind5: minimax-m3 namespaced invoke (mlx-lm #1416)":                                         "declined in the package doc: MiniMax-M3 values are untyped raw text, so reading them needs the tool schema",
+	"blind5: two <function name=> items in one wrapper (Hal0 #1509)":                              "<param name=…> is one harness's own spelling, not a model's template; its siblings in <function_calls>/<invoke> are read",
 }
 
 func TestBlindRound5(t *testing.T) { scoreBlind(t, "testdata/blind/round5.jsonl") }
