@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"bytes"
 	"unicode"
 	"unicode/utf8"
 )
@@ -58,8 +59,17 @@ func (s *Stream) mentionMark(start, end int) (why string, need bool) {
 	// before when the block starts its line.
 	before, from := lastText(b, ls, start), ls
 	if before < 0 && ls > lo {
-		pl := lineStart(b, lo, ls-1)
-		before, from = lastText(b, pl, ls-1), pl
+		// The line before, unless it is blank.
+		i := ls - 2
+		for i >= lo && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
+			i--
+		}
+		if i >= lo && b[i] != '\n' {
+			before = i
+			if runsOn(b, before) || b[before] == ':' {
+				from = lineStart(b, lo, i) // it runs on or introduces the block: one sentence
+			}
+		}
 	}
 	if cueBefore(b, from, start) {
 		return "an example cue introduces it in its sentence", false
@@ -89,12 +99,7 @@ func (s *Stream) mentionMark(start, end int) (why string, need bool) {
 // lineStart returns the start of the line holding offset at, not looking
 // before lo.
 func lineStart(b []byte, lo, at int) int {
-	for i := at - 1; i >= lo; i-- {
-		if b[i] == '\n' {
-			return i + 1
-		}
-	}
-	return lo
+	return lo + bytes.LastIndexByte(b[lo:at], '\n') + 1
 }
 
 // lastText returns the offset of the last byte before at on the line
@@ -113,10 +118,11 @@ func lastText(b []byte, ls, at int) int {
 func inlineCode(b []byte, ls, at int) bool {
 	open := false
 	for i := ls; i < at; {
-		if b[i] != '`' {
-			i++
-			continue
+		k := bytes.IndexByte(b[i:at], '`')
+		if k < 0 {
+			break
 		}
+		i += k
 		j := i
 		for j < at && b[j] == '`' {
 			j++
@@ -235,10 +241,10 @@ var sentenceCues = [...]string{
 // as '): nothing is copied.
 func cueBefore(b []byte, from, at int) bool {
 	for i := from; i < at; i++ {
-		c := lower(b[i])
-		if c != 'f' && c != 'e' && c != 'a' && c != 'l' && c != 'w' && c != 's' && c != 'h' && c != 't' {
+		if !cueFirst[b[i]] {
 			continue
 		}
+		c := lower(b[i])
 		if i > from && isLetter(b[i-1]) {
 			continue // cues start words
 		}
@@ -252,6 +258,15 @@ func cueBefore(b []byte, from, at int) bool {
 	}
 	return false
 }
+
+// cueFirst marks the bytes a cue of sentenceCues can start with, in
+// either case.
+var cueFirst = func() (t [256]bool) {
+	for _, c := range sentenceCues {
+		t[c[0]], t[c[0]-'a'+'A'] = true, true
+	}
+	return t
+}()
 
 // sentenceEnds reports a sentence end ('.', '!' or '?' before blank
 // space, or a blank line) in b[from:to].
