@@ -154,7 +154,11 @@ func (s *Stream) endBlock(end int) {
 	for _, w := range k.warnings {
 		s.addWarning(w)
 	}
-	s.addCallSegment(k.start, end, k.envText+k.dropText, k.calls, k.seq)
+	text := k.envText
+	if k.dropText != "" {
+		text += k.dropText
+	}
+	s.addCallSegment(k.start, end, text, k.calls, k.seq)
 	k.calls = k.calls[:0]
 	s.pos = end
 	s.mode = mProse

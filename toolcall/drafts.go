@@ -1,5 +1,7 @@
 package toolcall
 
+import "slices"
+
 // Draft calls in reasoning the template opened in the prompt. Qwen3, QwQ
 // and GLM-4.7 templates end the prompt with <think>, so the reply holds
 // "…reasoning…</think>" and the only sign that the text before was
@@ -27,6 +29,9 @@ func (s *Stream) releaseCalls() {
 		return
 	}
 	s.reasoned = true
+	if !s.silent {
+		s.events = slices.Grow(s.events, len(s.held))
+	}
 	for i, h := range s.held {
 		c := &s.res.Calls[i]
 		s.emit(Event{Kind: EventCall, Block: h.block, Format: c.Format, Name: c.Name, Index: i, Call: c})

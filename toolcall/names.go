@@ -83,6 +83,18 @@ func placeholderName(name string) bool {
 	if len(name) < 4 || len(name) > 24 {
 		return false
 	}
+	// Every placeholder starts with one of "efmnty" and ends with one of
+	// "eln": real names are turned away before any folding.
+	switch lower(name[0]) {
+	case 'e', 'f', 'm', 'n', 't', 'y':
+	default:
+		return false
+	}
+	switch lower(name[len(name)-1]) {
+	case 'e', 'l', 'n':
+	default:
+		return false
+	}
 	var buf [24]byte
 	f := buf[:0]
 	for i := 0; i < len(name); i++ {

@@ -134,10 +134,16 @@ func indexControl(b []byte) int {
 // hasPrefixOrPartial reports whether b starts with lit (full) or b is a
 // proper prefix of lit (partial: more bytes may still complete it).
 func hasPrefixOrPartial(b []byte, lit string) (full, partial bool) {
-	if len(b) >= len(lit) {
-		return string(b[:len(lit)]) == lit, false
+	// Byte by byte: the literals are short and most differ from b within
+	// two or three bytes, where a call to the runtime's comparison would
+	// cost more than the comparison.
+	n := min(len(b), len(lit))
+	for i := 0; i < n; i++ {
+		if b[i] != lit[i] {
+			return false, false
+		}
 	}
-	return false, string(b) == lit[:len(b)]
+	return len(b) >= len(lit), len(b) < len(lit)
 }
 
 // skipSpace returns the offset of the first non-space byte at or after i.

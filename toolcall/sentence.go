@@ -74,7 +74,8 @@ func (s *Stream) mentionMark(start, end int) (why string, need bool) {
 	if cueBefore(b, from, start) {
 		return "an example cue introduces it in its sentence", false
 	}
-	after, next, need := s.textAfter(end)
+	runs := before >= 0 && runsOn(b, before)
+	after, next, need := s.textAfter(end, runs)
 	if need {
 		return "", true
 	}
@@ -90,7 +91,7 @@ func (s *Stream) mentionMark(start, end int) (why string, need bool) {
 			return "the sentence after it describes it", false
 		}
 	}
-	if before >= 0 && runsOn(b, before) && after >= 0 && continues(b, after) {
+	if runs && after >= 0 && continues(b, after) {
 		return "a sentence runs on across it", false
 	}
 	return "", false
@@ -164,13 +165,16 @@ func quoteBefore(b []byte, at int) bool {
 }
 
 // textAfter finds the first byte after end that is not blank space on the
-// block's line, or, when the line ends there, on the next line (next is
-// then true); -1 when the message ends or a blank line follows. need when
-// the input may still bring it.
-func (s *Stream) textAfter(end int) (at int, next, need bool) {
+// block's line, or, when the line ends there and nextLine is set, on the
+// next line (next is then true); -1 when the message or the line ends
+// first, or a blank line follows. need when the input may still bring it.
+func (s *Stream) textAfter(end int, nextLine bool) (at int, next, need bool) {
 	b := s.buf
 	i := end
 	for lim := end + maxTrailGap; i < len(b) && i < lim && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r'); i++ {
+	}
+	if i < len(b) && b[i] == '\n' && !nextLine {
+		return -1, true, false
 	}
 	if i < len(b) && b[i] == '\n' {
 		next = true
@@ -320,9 +324,6 @@ func lower(c byte) byte {
 // is a mention; endBlock then decides.
 func (s *Stream) trailStep() bool {
 	k := &s.blk
-	if _, need := s.mentionMark(k.start, k.trailEnd); need {
-		return false
-	}
-	s.endBlock(k.trailEnd)
-	return true
+	s.endBlock(k.trailEnd) // waits in bTrail again while the bytes do not decide
+	return s.mode != mBlock || k.state != bTrail
 }
