@@ -28,6 +28,7 @@ type call struct {
 type extraction struct {
 	calls    []call
 	problems []string // reasons in words fit for the model, one per bad call
+	notRun   []string // calls shown rather than made, in words for the model (notrun.go)
 	fromText bool     // native mode, but the calls were written in text
 }
 
@@ -59,6 +60,10 @@ func extractCalls(mode ToolCalling, r streamResult, iteration int) extraction {
 	}
 	x.fromText = mode == ToolCallingNative && len(x.calls) > 0
 	for _, f := range r.Parsed.Failures {
+		if isMention(f) {
+			x.notRun = append(x.notRun, notRunText(f))
+			continue
+		}
 		x.problems = append(x.problems, failureText(mode, f))
 	}
 	for _, w := range r.Parsed.Warnings {

@@ -207,6 +207,9 @@ func (r *run) loop(ctx context.Context) (event.StopReason, error) {
 		if len(x.problems) > 0 {
 			r.emit(event.Notice{Kind: event.NoticeParseError, Text: strings.Join(x.problems, "\n\n")})
 		}
+		if len(x.notRun) > 0 {
+			r.emit(event.Notice{Kind: event.NoticeCallNotRun, Text: strings.Join(x.notRun, "\n\n")})
+		}
 		for _, c := range x.calls {
 			if c.Repaired {
 				r.emit(event.Notice{Kind: event.NoticeCallRepaired, Text: fmt.Sprintf("The %s call (%s) was cut off or malformed; it was repaired before being judged: %s", c.Name, c.ID, excerpt(string(c.Args), 200))})
@@ -214,8 +217,8 @@ func (r *run) loop(ctx context.Context) (event.StopReason, error) {
 		}
 		if len(x.calls) == 0 {
 			switch {
-			case len(x.problems) > 0:
-				r.history = append(r.history, resultMessages(r.calling, nil, x.problems)...)
+			case len(x.problems) > 0 || len(x.notRun) > 0:
+				r.history = append(r.history, resultMessages(r.calling, nil, x.toModel())...)
 				if r.guard.noteParseFailure() {
 					r.pivot()
 				}
@@ -234,7 +237,7 @@ func (r *run) loop(ctx context.Context) (event.StopReason, error) {
 		r.debugResults(batch.results)
 		r.memory.observe(batch.results)
 		repeats, pivot := r.guard.observe(&batch)
-		r.history = append(r.history, resultMessages(r.calling, batch.results, x.problems)...)
+		r.history = append(r.history, resultMessages(r.calling, batch.results, x.toModel())...)
 		if batch.wrote {
 			r.wrote = true
 			r.emit(filesChanged(ctx, r.cp, r.cfg.Logger))

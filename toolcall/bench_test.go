@@ -52,6 +52,23 @@ func bigArgInput(size int) string {
 	return b.String()
 }
 
+// longLineInput is prose on one line of about size bytes with a call
+// between two sentences every `every` bytes, as models without newlines
+// write: every look-back and look-ahead must stay bounded on it.
+func longLineInput(size, every int) string {
+	var b strings.Builder
+	next := every
+	for b.Len() < size {
+		b.WriteString(strings.TrimSuffix(prosePara, " "))
+		b.WriteByte(' ')
+		if b.Len() >= next {
+			fmt.Fprintf(&b, "I'll read it. <tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"src/f%d.go\"}}</tool_call> Then I'll go on. ", b.Len())
+			next += every
+		}
+	}
+	return b.String()
+}
+
 var benchInputs = []struct {
 	name string
 	in   string
@@ -59,6 +76,8 @@ var benchInputs = []struct {
 	{"prose", proseInput()},
 	{"calls200", callsInput(200)},
 	{"arg256k", bigArgInput(256 << 10)},
+	{"line64k2", longLineInput(64<<10, 32<<10)},
+	{"line512k", longLineInput(512<<10, 1<<10)},
 }
 
 func ollamaTools() []api.Tool {
@@ -182,6 +201,12 @@ func BenchmarkStreamLinear(b *testing.B) {
 		{"arg/4x", bigArgInput(256 << 10)},
 		{"prose/1x", strings.Repeat(prosePara, 150)},
 		{"prose/4x", strings.Repeat(prosePara, 600)},
+		{"line/1x", longLineInput(128<<10, 1<<10)},
+		{"line/4x", longLineInput(512<<10, 1<<10)},
+		{"gap/1x", "<|tool_calls_section_begin|>" + strings.Repeat(" ", 32<<10)},
+		{"gap/4x", "<|tool_calls_section_begin|>" + strings.Repeat(" ", 128<<10)},
+		{"fencegap/1x", "```json\n{\"name\": \"a\", \"arguments\": {}}\n```" + strings.Repeat(" ", 32<<10)},
+		{"fencegap/4x", "```json\n{\"name\": \"a\", \"arguments\": {}}\n```" + strings.Repeat(" ", 128<<10)},
 		{"toolcode/1x", toolCodeInput(12 << 10)},
 		{"toolcode/4x", toolCodeInput(48 << 10)},
 	} {
@@ -203,10 +228,13 @@ func BenchmarkStreamLinear(b *testing.B) {
 // TestBenchInputs checks that the benchmark inputs parse as intended, so
 // the benchmarks measure real work.
 func TestBenchInputs(t *testing.T) {
-	want := map[string]int{"prose": 4, "calls200": 200, "arg256k": 1}
+	want := map[string]int{"prose": 4, "calls200": 200, "arg256k": 1, "line64k2": 2, "line512k": 0}
 	for _, in := range benchInputs {
 		r := Parse(in.in)
-		if len(r.Calls) != want[in.name] || len(r.Failures) != 0 {
+		if in.name == "line512k" {
+			want[in.name] = strings.Count(in.in, "<tool_call>")
+		}
+		if len(r.Calls) != want[in.name] || len(r.Failures) != 0 || strings.Contains(r.Text, "<tool_call>") {
 			t.Errorf("%s: %d calls, %d failures; want %d calls", in.name, len(r.Calls), len(r.Failures), want[in.name])
 		}
 	}

@@ -1,64 +1,12 @@
 package toolcall
 
-import "fmt"
-
-// A block is call markup recognised by an explicit opener: a tag,
-// [TOOL_CALLS], <|python_tag|>, >>>name, or a yips fence. Its content is a
-// sequence of JSON items; it ends at its close tag, or where something
-// other than an item follows, or at the end of input (a missing close tag
-// at the very end is accepted).
-
-type block struct {
-	seq    int
-	start  int // span start (the fence when a fence wraps the tag)
-	format Format
-	open   *opener // tag blocks
-	name   string  // tool name given by the markup (<function=x>, name[ARGS], >>>x)
-	yips   string
-	fenced bool // a call-capable fence opened before the tag
-
-	state    bstate
-	jm       jsonMachine
-	itemName string      // name from a <function=x> inside a wrapper
-	fnClose  bool        // the dialect's </function> may follow the current item
-	xml      *xmlDialect // the spelling of the current XML-like item (params.go)
-	tail     bool        // an item's end token (items grammar) may follow
-	itemID   string      // the call ID from an item header
-	itemFen  bool        // the current header's arguments are fenced
-	pyStart  int         // bPyTag: first byte of the code
-	pyScan   int         // bPyTag: no end token starts before this offset
-	pyd      pyList      // bPyDict: the dict being scanned
-	py       *pyWrapper  // FormatPythonic: the token that opened the list
-	items    int
-	calls    []Call
-	repaired bool
-	// truncated: the current item was cut off and closed by repair.
-	truncated bool
-	envText   string
-	warnings  []Warning
-	pathSent  int // members already checked for progress events
-	nameSent  bool
-	id        string // [CALL_ID] of a Mistral call
-	joined    bool   // another Mistral v11 call follows the last one after a comma
-	itemEnd   int    // offset just past the last item (and its </function>)
-	trailEnd  int    // bTrail: where the block ends if it is a call
-	par       params
-}
-
-type bstate uint8
-
-const (
-	bItems      bstate = iota // between items
-	bValue                    // inside an item's JSON
-	bMistral                  // after [TOOL_CALLS]: a JSON value or name[ARGS]
-	bFenceClose               // after the close tag of a fenced block
-	bParams                   // inside <parameter=…> arguments (params.go)
-	bPyTag                    // python after <|python_tag|> (pytag.go)
-	bGLM                      // GLM <arg_key>/<arg_value> pairs (glm.go)
-	bOrphan                   // after a bare <function=…>…</function>: an orphan </tool_call> may follow
-	bPyDict                   // a Python dict item in a tag (pydict.go)
-	bTrail                    // complete: waiting to see whether prose follows on its line (sentence.go)
+import (
+	"bytes"
+	"fmt"
 )
+
+// Reading a call block: starting it, and the gap between its items,
+// where each kind of item is recognised (the state is in blockstate.go).
 
 func (s *Stream) startBlock(p int, r rec) {
 	// Show the prose before the block now, but keep the prose run open:
@@ -107,7 +55,11 @@ func (s *Stream) blockStep() bool {
 			s.pos = k.jm.run(b, s.pos)
 			s.progress()
 			if k.jm.failed() {
-				s.failBlock(k.jm.errPos, ErrInvalidJSON, "invalid JSON: "+k.jm.errMsg+fmt.Sprintf(" at byte %d", k.jm.errPos-k.jm.start))
+				reason := "invalid JSON: " + k.jm.errMsg + fmt.Sprintf(" at byte %d", k.jm.errPos-k.jm.start)
+				if s.isolateItem(ErrInvalidJSON, reason) {
+					continue
+				}
+				s.failBlock(k.jm.errPos, ErrInvalidJSON, reason)
 				return true
 			}
 			if !k.jm.done() && s.pos == len(b) {
@@ -151,6 +103,10 @@ func (s *Stream) blockStep() bool {
 			return s.pyDictStep()
 		case bTrail:
 			return s.trailStep()
+		case bItemSkip:
+			return s.itemSkipStep()
+		case bGemma:
+			return s.gemmaStep()
 		}
 	}
 }
@@ -161,7 +117,7 @@ func (s *Stream) blockItems() (more, done bool) {
 	k := &s.blk
 	b := s.buf
 	i := s.pos
-	for i < len(b) && (isSpace(b[i]) || (k.items > 0 && (b[i] == ',' || b[i] == ';'))) {
+	for i < len(b) && i-s.pos < maxBlankGap && (isSpace(b[i]) || (k.items > 0 && (b[i] == ',' || b[i] == ';'))) {
 		i++
 	}
 	if k.open != nil && k.open.xml != nil && len(k.open.xml.frame) > 0 {
@@ -207,16 +163,24 @@ func (s *Stream) blockItems() (more, done bool) {
 			return true, false
 		}
 	}
+	if k.open != nil && k.open.gemma && k.items == 0 {
+		k.state, k.pyStart, k.pyScan = bGemma, i, i
+		s.pos = i
+		return true, false
+	}
 	canTake := k.items == 0 || !k.singleItem() || k.joined
 	if canTake && k.open != nil && k.open.items != nil && k.itemName == "" {
-		h, ok, need := parseItemHeader(k.open.items, b, i, s.eof)
+		h, ok, need := parseItemHeader(k.open.items, b, i, s.eof, s.cfg.allow)
 		if need {
 			s.pos = i
 			return false, false
 		}
 		if ok {
-			k.itemName, k.itemID, k.itemFen = h.name, h.id, h.fenced
-			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: h.name})
+			k.itemName, k.itemID, k.itemFen, k.itemAnon = h.name, h.id, h.fenced, h.anon
+			k.inItem, k.itemStart = true, i
+			if h.name != "" {
+				s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: h.name})
+			}
 			k.jm.reset(h.valueAt)
 			k.state = bValue
 			s.pos = h.valueAt
@@ -254,12 +218,6 @@ func (s *Stream) blockItems() (more, done bool) {
 			if k.fenced {
 				k.state = bFenceClose
 				return true, false
-			}
-			if k.open != nil && exampleOnLine(b, k.start) {
-				// "for example <tool_call>{…}</tool_call>, and…"
-				s.failBlock(s.pos, ErrNotACall, "an example in prose, not a call")
-				s.skip.end, s.skip.quiet = s.pos, true
-				return false, true
 			}
 			if k.open == nil && k.format == FormatFunctionTag {
 				k.state = bOrphan
@@ -347,8 +305,15 @@ func (s *Stream) blockItems() (more, done bool) {
 			s.pos = i
 			return false, false
 		}
+		if r.v == vNone && k.open.xml != nil && bytes.HasPrefix(b[i:], []byte(k.open.xml.fnStem())) {
+			k.inItem, k.itemStart = true, i
+			s.pos = i + 1
+			s.isolateItem(ErrInvalidJSON, "an item without a readable tool name: write "+k.open.xml.fnOpen+"\"NAME\">")
+			return true, false
+		}
 		if r.v == vBlock {
 			k.itemName, k.xml = r.name, xml
+			k.inItem, k.itemStart = k.open.xml != nil, i
 			k.fnClose = false
 			s.pos = r.end
 			s.emit(Event{Kind: EventCallName, Block: k.seq, Format: k.format, Name: r.name})

@@ -12,7 +12,7 @@ import "errors"
 func (s *Stream) orphanClose() bool {
 	b := s.buf
 	end := s.pos
-	i := skipSpace(b, end)
+	i := skipGap(b, end)
 	full, partial := hasPrefixOrPartial(b[i:], "</tool_call>")
 	if (partial || i == len(b)) && !s.eof {
 		return false
@@ -29,7 +29,7 @@ func (s *Stream) orphanClose() bool {
 func (s *Stream) fenceClose() bool {
 	b := s.buf
 	tagEnd := s.pos
-	i := skipSpace(b, tagEnd)
+	i := skipGap(b, tagEnd)
 	if i == len(b) {
 		if !s.eof {
 			return false
@@ -42,7 +42,7 @@ func (s *Stream) fenceClose() bool {
 		return false
 	}
 	if ok {
-		j := skipSpace(b, end)
+		j := skipGap(b, end)
 		if j == len(b) && !s.eof {
 			return false
 		}
@@ -55,9 +55,7 @@ func (s *Stream) fenceClose() bool {
 		}
 		if example {
 			s.noteExample(s.blk.start)
-			// Not a Failure anyone needs to see: the text stays.
-			s.failBlock(end, ErrNotACall, "a fenced example, not a call")
-			s.skip.end, s.skip.quiet = end, true
+			s.mention(end, "the fence around it is shown as an example")
 			return true
 		}
 		s.endBlock(end)
@@ -125,24 +123,26 @@ func (k *block) describe() string {
 // cannot decide that yet, the block waits in bTrail.
 func (s *Stream) endBlock(end int) {
 	k := &s.blk
-	if k.items == 0 {
+	if k.items == 0 && k.failedItems == 0 {
 		s.failBlock(end, ErrTruncated, "output ended before the call's JSON")
 		return
 	}
-	mention, need := s.inSentence(k.start, end)
+	why, need := s.mentionMark(k.start, end)
 	if need {
 		k.state, k.trailEnd = bTrail, end
 		s.pos = end
 		return
 	}
-	if mention {
-		s.failBlock(end, ErrNotACall, "a call shown inside a sentence, not a call")
-		s.skip.end, s.skip.quiet = end, true
-		return
+	if len(k.calls) == 0 {
+		why = "" // only broken items: each is reported already
+	} else if why == "" && !k.multiToken() && hypotheticalIntro(s.buf, k.start) {
+		why = "the line before introduces it as hypothetical or refused"
 	}
-	if !k.multiToken() && hypotheticalIntro(s.buf, k.start) {
-		s.failBlock(end, ErrNotACall, "a call introduced as hypothetical or refused, not a call")
-		s.skip.end, s.skip.quiet = end, true
+	if why == "" {
+		why = s.placeholderCall(k.calls)
+	}
+	if why != "" {
+		s.mention(end, why)
 		return
 	}
 	if k.format == FormatYips {
@@ -154,10 +154,22 @@ func (s *Stream) endBlock(end int) {
 	for _, w := range k.warnings {
 		s.addWarning(w)
 	}
-	s.addCallSegment(k.start, end, k.envText, k.calls, k.seq)
+	text := k.envText
+	if k.dropText != "" {
+		text += k.dropText
+	}
+	s.addCallSegment(k.start, end, text, k.calls, k.seq)
 	k.calls = k.calls[:0]
 	s.pos = end
 	s.mode = mProse
+}
+
+// mention gives up on a complete block that the text shows rather than
+// makes: its text stays prose, and a Failure wrapping ErrMention says why,
+// so that an agent can tell the model the call was not run.
+func (s *Stream) mention(end int, why string) {
+	s.failBlock(end, ErrMention, "a call shown, not made, so it was not run: "+why)
+	s.skip.end = end
 }
 
 // failBlock gives up on the current block. at is where the problem was
@@ -175,4 +187,11 @@ func (s *Stream) failBlock(at int, err error, reason string) {
 		s.pos = len(s.buf)
 	}
 	s.mode = mSkip
+}
+
+// multiToken reports the structures whose text before the block is
+// another channel's (harmony messages) or that a hedging line does not
+// introduce (Kimi and DeepSeek sections).
+func (k *block) multiToken() bool {
+	return k.open != nil && (k.open.items != nil || k.open == &harmonyCall)
 }

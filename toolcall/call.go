@@ -134,6 +134,10 @@ func buildCall(b []byte, obj, depth int, members []member, immutable bool) shape
 		s.err, s.reason = ErrNotACall, "the tool name is empty or not a valid string"
 		return s
 	}
+	if !validName(name) {
+		s.err, s.reason = ErrNotACall, nameReason(name)
+		return s
+	}
 	s.call.Name = name
 	if argsM != nil {
 		s.explicit = true

@@ -152,7 +152,7 @@ func (s *Stream) candidateCalls(v []byte, ms []member, rawCtl, repaired bool) ([
 // first envelope of the message is the only one.
 func (s *Stream) candidateEnvelope(v []byte, ms []member, rawCtl, repaired bool) ([]Call, bool) {
 	c := &s.cand
-	if text, ok := genericResponse(v, ms); ok && skipSpace(s.buf, 0) == c.cur {
+	if text, ok := genericResponse(v, ms); ok && skipGap(s.buf, 0) == c.cur {
 		// llama.cpp's generic format answers without a tool as
 		// {"response": "…"}: the whole message is that text.
 		c.env = &envelope{text: text}

@@ -65,7 +65,16 @@
 //     prompt-based tool format, which distilled models write) and
 //     Step3's <steptml:invoke> items in
 //     <｜tool_calls_begin｜> sections read the same way; each wrapper is
-//     markup only when an item follows it.
+//     markup only when an item follows it. DeepSeek V3.2 and V4 DSML,
+//     <｜DSML｜function_calls> or <｜DSML｜tool_calls> around
+//     <｜DSML｜invoke name="NAME"> items, whose parameters carry
+//     string="true" (text) or string="false" (JSON). GLM-4.7 writes a call
+//     without arguments as the bare name: <tool_call>get_time</tool_call>.
+//   - Gemma 4: <|tool_call>call:NAME{key:<|"|>text<|"|>,n:5}<tool_call|>,
+//     one wrapper per call; the arguments (bare keys, <|"|> strings,
+//     JSON numbers, booleans, lists and objects) are converted to JSON.
+//   - Apertus: <|tools_prefix|>[{"NAME": {arguments}}, …]<|tools_suffix|>,
+//     with reasoning in <|inner_prefix|>…<|inner_suffix|>.
 //   - Mistral: [TOOL_CALLS][{…}] (a few bytes of junk before the array
 //     are skipped), [TOOL_CALLS]name[ARGS]{…} (with an optional
 //     [CALL_ID]id) and tokenizer v11's [TOOL_CALLS]name{…}, one marker per
@@ -102,9 +111,14 @@
 //     analysis channel is reasoning; other headers are dropped as markup.
 //   - Sections whose items name the tool in a header:
 //     DeepSeek-R1 and V3.1 <｜tool▁calls▁begin｜>…<｜tool▁sep｜>NAME …,
-//     and Kimi K2 <|tool_calls_section_begin|> with
-//     functions.NAME:IDX items (the header is kept as Call.ID); also
-//     when the model leaves out the section token.
+//     and Kimi K2 <|tool_calls_section_begin|> (or the singular
+//     <|tool_call_section_begin|>) with functions.NAME:IDX items (the
+//     header is kept as Call.ID); also when the model leaves out the
+//     section token. Kimi ids of other shapes name the tool too: NAME:IDX,
+//     functions.NAME, ids a client sanitised and fed back
+//     (functions_NAME_IDX; functionsNAMEIDX with WithTools), and
+//     OpenAI-style ids (call_abc123, call00003, a counter) whose
+//     arguments carry the name ({"name": …, …}).
 //   - Yips envelopes (```yips-agent and legacy ```yips-tools): one fenced
 //     JSON object per message whose actions are the calls, also in the bent
 //     shapes small models write (renamed fields, flattened arguments, a lost
@@ -138,13 +152,19 @@
 // with a colon ("I would call:", "Normally I'd run:", "I won't run this
 // one:") — is text too, and does not make later fences examples;
 // an earlier clause ("Since I can't run code myself, I'll use the
-// sandbox:") gives a reason and does not count. Call markup inside a
-// sentence is a mention too: a block on one line after prose and
-// followed on that line by more prose ("Wrap calls like
-// <tool_call>{…}</tool_call> in your reply."), or in an inline code span;
-// real calls end their line. While streaming, a call after prose on its
-// line is therefore confirmed when the next byte or Flush shows that the
-// line ends. JSON inside a fence of
+// sandbox:") gives a reason and does not count. A complete call block is a call
+// unless something marks it as shown rather than made: an inline code
+// span, a blockquote line or a table row, quotation marks, an example cue
+// in its sentence ("for example <tool_call>…"), a sentence that runs on
+// across it (the text before ends with a word or a comma and the text
+// after continues it: "Wrap calls like <tool_call>…</tool_call> in your
+// reply."), or a placeholder tool name ("tool_name"). Line position alone
+// is no such mark: "I'll read it. <tool_call>…</tool_call> Then I'll fix
+// it." is a call, as every peer parser takes it. A block shown rather than
+// made stays text and is reported as a Failure wrapping ErrMention, so an
+// agent can tell the model it was not run. While streaming, a call is
+// confirmed when the bytes after it show that no sentence runs on
+// across it, or at Flush. JSON inside a fence of
 // another language, and markup of any kind inside a ```python or
 // ```markdown fence, is code, never a call. With WithTools, names outside
 // the list are never calls.
@@ -166,8 +186,9 @@
 // a closed think block is a call. If the message ends inside a think block,
 // calls written after the reasoning are real calls. Use StartInThinking
 // when the chat template opened the block in the prompt. Command R7B's
-// <|START_THINKING|>…<|END_THINKING|> and Seed-OSS's
-// <seed:think>…</seed:think> are reasoning too.
+// <|START_THINKING|>…<|END_THINKING|>, Seed-OSS's
+// <seed:think>…</seed:think> and Apertus' <|inner_prefix|>…<|inner_suffix|>
+// are reasoning too.
 //
 // Without StartInThinking, a </think> outside any think block (QwQ and
 // Qwen3 templates open <think> in the prompt) is dropped from Text where
@@ -175,7 +196,11 @@
 // or markup, or ending its line; after a word and before more words
 // ("ends with </think> and then") it is a mention and stays. The
 // reasoning before it stays in Text: a stream
-// has already shown it and never takes text back. End-of-turn tokens
+// has already shown it and never takes text back. A call written before
+// such an orphan </think> was drafted in reasoning and is not run: until
+// the first reasoning tag of a message, a stream holds its calls and
+// reports them at an opening <think> or at Flush, and the orphan close
+// turns them into markup. End-of-turn tokens
 // rendered as text (<|eot_id|>, <|eom_id|>, <|im_end|>, <|end|>,
 // Command R7B's <|START_RESPONSE|>…, and </s>) are dropped the same way,
 // as SegmentMarkup, where they can only be markup: at the start or the end
@@ -200,8 +225,38 @@
 // call tag, a whole call written as a Python dict ({'name': …}) is
 // converted too. A list of
 // calls cut inside one keeps the complete calls before it (marked
-// Repaired) and reports the cut one as a Failure. Invalid JSON gives no
+// Repaired) and reports the cut one as a Failure.
+// Invalid JSON gives no
 // call: its text stays in Result.Text and a Failure reports the reason
 // and the raw span. Failures are isolated per block, so one bad
-// block never costs the valid calls around it.
+// block never costs the valid calls around it, and per item where items
+// have their own delimiters (Kimi and DeepSeek items, <invoke> items of
+// MiniMax, <function_calls> and DSML blocks): a broken item is reported
+// and kept as text, and its siblings run.
+//
+// # Names and cost
+//
+// One name rule holds for every family: a tool name is Unicode letters,
+// marks and digits plus '_', '-', '.' and ':' (at most 128 bytes); a call
+// naming anything else is a Failure that says so. Cost is linear in the
+// input whatever it holds: every look-back and look-ahead is bounded (the
+// sentence around a block, 256 bytes; blank space between markup, 256
+// bytes, beyond which the markup ends), cues are matched in place, and a
+// wait never rescans on the next chunk more than such a bound.
+//
+// # Formats not read
+//
+// Some formats models ship are declined, each for a reason:
+//   - MiniMax-M3's namespaced XML (every tag prefixed with ]<]minimax[>[,
+//     arguments as nested <key>value</key> elements): its template writes
+//     numbers, booleans and strings alike as raw text, so a value's type
+//     needs the tool's schema, which this package does not have; the only
+//     descriptions are peers' parser pull requests, not a specification.
+//   - Kimi-K3: no chat template or reference parser is public; its
+//     checkpoints that write the K2 sections are read as K2.
+//   - Granite's Python-call lines: no published template or peer parser
+//     describes them; Granite's <|tool_call|>[…] JSON is read.
+//   - GLM-4-0414's markerless "NAME\n{…}" is read only as Functionary's
+//     message-start form with WithTools naming the tool; anywhere else a
+//     word followed by JSON is prose.
 package toolcall

@@ -84,33 +84,19 @@ func introducedAsExample(b []byte, at int) bool {
 	if i := bytes.LastIndex(before, []byte("\n\n")); i >= 0 {
 		before = before[i+2:]
 	}
-	lower := bytes.ToLower(before)
-	for _, cue := range exampleCuesBefore {
-		if bytes.Contains(lower, []byte(cue)) {
-			return true
-		}
-	}
-	return false
+	return containsCue(before, exampleCuesBefore)
 }
 
-// inlineExampleCues, on the line before a tag, make it an example shown
-// in a sentence ("for example <tool_call>{…}</tool_call>, and …"). They
-// are fewer than exampleCuesBefore: a real call often follows "how to"
-// or "the format" in the same paragraph, but not "for example" in the
-// same line.
-var inlineExampleCues = []string{
-	"for example", "e.g.", "for instance", "an example", "example:",
-	"like this", "looks like", "would look", "such as",
-}
-
-// exampleOnLine reports whether the text on the line before offset at
-// introduces what starts there as an example.
-func exampleOnLine(b []byte, at int) bool {
-	line := b[bytes.LastIndexByte(b[:at], '\n')+1 : at]
-	lower := bytes.ToLower(line)
-	for _, cue := range inlineExampleCues {
-		if bytes.Contains(lower, []byte(cue)) {
-			return true
+// containsCue reports whether one of cues (lower case) occurs in b,
+// matched in place with ASCII case folded (foldMatch): nothing is
+// copied.
+func containsCue(b []byte, cues []string) bool {
+	for i := range b {
+		c := lower(b[i])
+		for _, cue := range cues {
+			if cue[0] == c && foldMatch(b[i:], cue) > 0 {
+				return true
+			}
 		}
 	}
 	return false
@@ -168,20 +154,21 @@ func hypotheticalIntro(b []byte, at int) bool {
 			break
 		}
 	}
-	clause := bytes.ReplaceAll(bytes.ToLower(line), []byte("’"), []byte("'"))
-	for _, m := range hypotheticalModals {
-		for from := 0; ; {
-			k := bytes.Index(clause[from:], []byte(m))
-			if k < 0 {
-				break
+	// Matched in place, ASCII case folded and ’ read as ' (foldMatch):
+	// nothing is copied.
+	for i := range line {
+		c := lower(line[i])
+		for _, m := range hypotheticalModals {
+			if m[0] != c && !(m[0] == '\'' && c == 0xE2) {
+				continue
 			}
-			k += from + len(m)
-			from = k
-			if m != "'d " && k > len(m) && isLetter(clause[k-len(m)-1]) {
+			n := foldMatch(line[i:], m)
+			if n == 0 || m[0] != '\'' && i > 0 && isLetter(line[i-1]) {
 				continue // the modal starts a word: "knot run" is not "not run"
 			}
+			k := i + n
 			for _, v := range callingVerbs {
-				if bytes.HasPrefix(clause[k:], []byte(v)) && (k+len(v) == len(clause) || !isLetter(clause[k+len(v)])) {
+				if e := k + foldMatch(line[k:], v); e > k && (e == len(line) || !isLetter(line[e])) {
 					return true
 				}
 			}

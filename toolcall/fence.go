@@ -40,7 +40,7 @@ func (s *Stream) recognizeFence(b []byte, p int, eof bool) rec {
 			return rec{v: vBlock, end: lineEnd, format: FormatYips, yips: string(lang), lineEnd: lineEnd}
 		}
 	case "", "json", "jsonc", "json5", "tool_call", "tool_code", "xml":
-		j := skipSpace(b, lineEnd)
+		j := skipGap(b, lineEnd)
 		if j == len(b) {
 			if !eof {
 				return rec{v: vNeed}
@@ -94,7 +94,10 @@ func isFenceClose(b []byte, p int, eof bool) (end int, ok, need bool) {
 	for i < len(b) && b[i] == '`' {
 		i++
 	}
-	for ; i < len(b); i++ {
+	for lim := i + maxBlankGap; i < len(b); i++ {
+		if i == lim {
+			return i, true, false // a long blank tail: the fence is closed
+		}
 		switch b[i] {
 		case '\n':
 			return i + 1, true, false

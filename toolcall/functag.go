@@ -20,7 +20,7 @@ func recognizeFunctionTag(b []byte, p int, eof bool) rec {
 	for ; i < len(b) && i-p < maxNameLen; i++ {
 		if b[i] == '>' {
 			name := b[p+len(functionOpen) : i]
-			if len(name) == 0 {
+			if !validName(string(name)) {
 				return rec{v: vNone}
 			}
 			return rec{v: vBlock, end: i + 1, format: FormatFunctionTag, name: string(name)}
@@ -78,7 +78,7 @@ func recognizeQuotedName(b []byte, p int, eof bool, prefix string) rec {
 		}
 		return rec{v: vNeed}
 	}
-	if b[i] != q || i == start || b[i+1] != '>' {
+	if b[i] != q || i == start || b[i+1] != '>' || !validName(string(b[start:i])) {
 		return rec{v: vNone}
 	}
 	return rec{v: vBlock, end: i + 2, format: FormatFunctionTag, name: string(b[start:i])}

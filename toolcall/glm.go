@@ -26,9 +26,12 @@ const (
 	argValClose = "</arg_value>"
 )
 
-// glmHeader matches "NAME\n<arg_key>" or "NAME\n</tool_call>" at b[i]
-// inside a <tool_call>. It returns the name and where the arguments
-// start.
+// glmHeader matches "NAME<arg_key>" or "NAME</tool_call>" at b[i]
+// inside a <tool_call>, blank space allowed before either tag. It
+// returns the name and where the arguments start. GLM-4.7 writes a call
+// without arguments as the bare name ("<tool_call>get_time</tool_call>",
+// vLLM's glm47 parser tests); prose that shows the format is told apart
+// by the sentence around the block (sentence.go), not here.
 func glmHeader(b []byte, i int, eof bool) (name string, next int, ok, need bool) {
 	e := i
 	for e < len(b) && e-i < maxNameLen && isNameByte(b[e]) {
@@ -37,20 +40,17 @@ func glmHeader(b []byte, i int, eof bool) (name string, next int, ok, need bool)
 	if e == i {
 		return "", 0, false, false
 	}
-	j := skipSpace(b, e)
+	j := skipGap(b, e)
 	if j == len(b) {
 		return "", 0, false, !eof && e-i < maxNameLen
 	}
 	for _, t := range []string{argKeyOpen, "</tool_call>"} {
 		full, partial := hasPrefixOrPartial(b[j:], t)
 		if full {
-			// A call without arguments puts the name on its own line;
-			// "<tool_call>NAME</tool_call>" is more likely prose
-			// describing the format.
-			if t != argKeyOpen && bytes.IndexByte(b[e:j], '\n') < 0 {
-				return "", 0, false, false
+			if name := string(b[i:e]); validName(name) {
+				return name, j, true, false
 			}
-			return string(b[i:e]), j, true, false
+			return "", 0, false, false
 		}
 		if partial && !eof {
 			return "", 0, false, true
@@ -81,7 +81,7 @@ func (s *Stream) glmStep() bool {
 			s.pos = q + len(argValClose)
 			continue
 		}
-		i := skipSpace(b, s.pos)
+		i := skipGap(b, s.pos)
 		if i == len(b) {
 			if !s.eof {
 				return false
@@ -112,7 +112,7 @@ func (s *Stream) glmStep() bool {
 			s.failBlock(i, ErrInvalidJSON, "an <arg_key> without its </arg_key>")
 			return true
 		}
-		v := skipSpace(b, j+e+len(argKeyClose))
+		v := skipGap(b, j+e+len(argKeyClose))
 		full, partial = hasPrefixOrPartial(b[v:], argValOpen)
 		if (partial || v == len(b)) && !s.eof {
 			return false

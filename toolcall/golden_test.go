@@ -48,7 +48,7 @@ type goldenWant struct {
 	Warnings []string        `json:"warnings,omitempty"`
 }
 
-var sentinels = []error{ErrInvalidJSON, ErrTruncated, ErrNotACall, ErrBadArguments, ErrUnknownTool, ErrMultipleEnvelopes}
+var sentinels = []error{ErrInvalidJSON, ErrTruncated, ErrNotACall, ErrBadArguments, ErrUnknownTool, ErrMultipleEnvelopes, ErrMention}
 
 func sentinelName(err error) string {
 	for _, s := range sentinels {

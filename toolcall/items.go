@@ -16,11 +16,14 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 	if k.format == FormatYips {
 		return s.finishEnvelope(v, rawCtl)
 	}
+	if k.open != nil && k.open.keyed {
+		return s.finishKeyed(v)
+	}
 	name := k.name
 	id := k.id
-	if k.itemName != "" {
+	if k.itemName != "" || k.itemAnon {
 		name = k.itemName
-		k.itemName = ""
+		k.itemName, k.itemAnon = "", false
 		if k.open != nil && k.open.items != nil {
 			k.tail = true
 			id, k.itemID = k.itemID, ""
@@ -65,6 +68,7 @@ func (s *Stream) finishItem(v []byte, members []member, base int, rawCtl, repair
 		c.Arguments = s.ownArgs(c.Arguments)
 		k.calls = append(k.calls, c)
 	}
+	k.inItem = false
 	return true
 }
 
@@ -98,6 +102,9 @@ func rebase(ms []member, base int) []member {
 }
 
 func (s *Stream) failItem(err error, reason string) bool {
+	if s.isolateItem(err, reason) {
+		return false
+	}
 	end := s.pos
 	if s.blk.jm.done() {
 		end = s.blk.jm.end
@@ -179,7 +186,7 @@ func revalidate(fixed []byte) (members []member, rawCtl, ok bool) {
 func (s *Stream) mistralPrefix() bool {
 	k := &s.blk
 	b := s.buf
-	i := skipSpace(b, s.pos)
+	i := skipGap(b, s.pos)
 	if i == len(b) {
 		if !s.eof {
 			return false
@@ -323,7 +330,7 @@ func mistralArray(b []byte, i int, eof bool) (at int, need bool) {
 				return -1, false
 			}
 		case '[':
-			j := skipSpace(b, p+1)
+			j := skipGap(b, p+1)
 			if j == len(b) {
 				return -1, !eof
 			}

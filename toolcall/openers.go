@@ -12,6 +12,8 @@ type opener struct {
 	xml    *xmlDialect  // holds quoted XML-like items (<invoke name="NAME">, params.go)
 	items  *itemGrammar // items with a name header (tokens.go)
 	keep   bool         // the tag is also the first item's begin: do not consume it
+	gemma  bool         // holds one Gemma 4 call:NAME{…} (gemma.go)
+	keyed  bool         // holds [{"NAME": {arguments}}, …] (apertus.go)
 }
 
 var tagOpeners = []opener{
@@ -28,6 +30,10 @@ var tagOpeners = []opener{
 	// Anthropic's prompt-based tool use, written by models distilled from
 	// its transcripts.
 	{tag: "<function_calls>", close: "</function_calls>", format: FormatTag, xml: minimaxXML},
+	// DeepSeek V3.2 and V4 DSML: <｜DSML｜invoke name="NAME"> items with
+	// typed parameters (vLLM deepseekv32 and DeepSeek V4 parsers).
+	{tag: "<｜DSML｜function_calls>", close: "</｜DSML｜function_calls>", format: FormatTag, xml: dsmlXML},
+	{tag: "<｜DSML｜tool_calls>", close: "</｜DSML｜tool_calls>", format: FormatTag, xml: dsmlXML},
 	// Step3's <steptml:invoke name="NAME"> items in framed sections.
 	{tag: "<｜tool_calls_begin｜>", close: "<｜tool_calls_end｜>", format: FormatTag, xml: step3XML},
 	// Special tokens of other families, rendered as text when the
@@ -40,9 +46,16 @@ var tagOpeners = []opener{
 	{tag: "<|action_start|><|plugin|>", close: "<|action_end|>", format: FormatTag},
 	{tag: "<｜tool▁calls▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems},
 	{tag: "<|tool_calls_section_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems},
+	// The singular spelling some Kimi-K2 checkpoints write (llama.cpp PR
+	// 17376 review, vLLM kimi_k2 tests).
+	{tag: "<|tool_call_section_begin|>", close: "<|tool_call_section_end|>", format: FormatTag, items: kimiItems},
 	// Models also drop the section token and start with the first item.
 	{tag: "<｜tool▁call▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems, keep: true},
 	{tag: "<|tool_call_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems, keep: true},
+	// Apertus: <|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>.
+	{tag: apertusOpen, close: "<|tools_suffix|>", format: FormatTag, keyed: true},
+	// Gemma 4: <|tool_call>call:NAME{…}<tool_call|>.
+	{tag: gemmaOpen, close: gemmaClose, format: FormatTag, gemma: true},
 	// Jamba: <tool_calls>[…]</tool_calls>.
 	{tag: "<tool_calls>", close: "</tool_calls>", format: FormatTag, soft: true},
 	// Llama-Nemotron: <TOOLCALL>[…]</TOOLCALL> (vLLM llama_nemotron_json).

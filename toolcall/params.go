@@ -2,6 +2,8 @@ package toolcall
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -43,12 +45,21 @@ type xmlDialect struct {
 	// frame holds markup that may stand between items (Step3's
 	// per-item tokens); it is dropped.
 	frame []string
+	// typed: a parameter tag may carry string="true" (the value is text)
+	// or string="false" (the value is JSON), as DSML writes them.
+	typed bool
 }
+
+// fnStem is the item opener without its name attribute ("<invoke"): an
+// item that starts with it but has no readable name is a broken item.
+func (d *xmlDialect) fnStem() string { return strings.TrimSuffix(d.fnOpen, " name=") }
 
 var (
 	qwenXML    = &xmlDialect{fnOpen: functionOpen, fnClose: functionClose, parOpen: "<parameter=", parClose: "</parameter>"}
 	minimaxXML = &xmlDialect{fnOpen: "<invoke name=", fnClose: "</invoke>", parOpen: "<parameter name=", parClose: "</parameter>", quoted: true}
-	step3XML   = &xmlDialect{fnOpen: "<steptml:invoke name=", fnClose: "</steptml:invoke>", parOpen: "<steptml:parameter name=",
+	dsmlXML    = &xmlDialect{fnOpen: "<｜DSML｜invoke name=", fnClose: "</｜DSML｜invoke>", parOpen: "<｜DSML｜parameter name=",
+		parClose: "</｜DSML｜parameter>", quoted: true, typed: true}
+	step3XML = &xmlDialect{fnOpen: "<steptml:invoke name=", fnClose: "</steptml:invoke>", parOpen: "<steptml:parameter name=",
 		parClose: "</steptml:parameter>", quoted: true, frame: []string{"<｜tool_call_begin｜>function<｜tool_sep｜>", "<｜tool_call_end｜>"}}
 )
 
@@ -85,7 +96,8 @@ type params struct {
 	args     []byte // the JSON object built so far, without its closing brace
 	keyStart int    // the current parameter's name
 	keyEnd   int
-	valStart int // -1 between parameters
+	valStart int  // -1 between parameters
+	json     bool // the current value is JSON (DSML string="false")
 	lt       byteFinder
 }
 
@@ -220,7 +232,7 @@ func (s *Stream) paramsStep() bool {
 			p.valStart = -1
 			continue
 		}
-		i := skipSpace(b, s.pos)
+		i := skipGap(b, s.pos)
 		if i == len(b) {
 			if !s.eof {
 				return false
@@ -245,8 +257,7 @@ func (s *Stream) paramsStep() bool {
 			return false
 		}
 		if !full {
-			s.failBlock(i, ErrInvalidJSON, "expected "+d.parOpen+"NAME> or "+d.fnClose+", found "+quoteByte(b[i]))
-			return true
+			return s.failItemAt(i, ErrInvalidJSON, "expected "+d.parOpen+"NAME> or "+d.fnClose+", found "+quoteByte(b[i]))
 		}
 		j := i + len(d.parOpen)
 		e := bytes.IndexByte(b[j:min(len(b), j+maxNameLen)], '>')
@@ -257,17 +268,34 @@ func (s *Stream) paramsStep() bool {
 			s.failBlock(i, ErrInvalidJSON, "a "+d.parOpen+" tag without its closing '>'")
 			return true
 		}
-		p.keyStart, p.keyEnd = j, j+e
+		p.keyStart, p.keyEnd, p.json = j, j+e, false
+		if d.typed {
+			p.keyEnd, p.json = typedAttr(b, j, j+e)
+		}
 		if d.quoted {
 			p.keyStart, p.keyEnd = unquoteSpan(b, p.keyStart, p.keyEnd)
 		}
 		if p.keyEnd <= p.keyStart || bytes.IndexByte(b[p.keyStart:p.keyEnd], '\n') >= 0 {
-			s.failBlock(i, ErrInvalidJSON, "a parameter needs a name on one line: "+d.parOpen+"NAME>")
-			return true
+			return s.failItemAt(i, ErrInvalidJSON, "a parameter needs a name on one line: "+d.parOpen+"NAME>")
 		}
 		p.valStart = j + e + 1
 		s.pos = p.valStart
 	}
+}
+
+// typedAttr splits a DSML parameter tag's inside, `"KEY" string="BOOL"`,
+// at the end of the key's span; json reports string="false". Without the
+// attribute the span is returned whole.
+func typedAttr(b []byte, i, j int) (keyEnd int, json bool) {
+	for _, a := range [...]struct {
+		lit  string
+		json bool
+	}{{` string="true"`, false}, {` string="false"`, true}} {
+		if j-i > len(a.lit) && string(b[j-len(a.lit):j]) == a.lit {
+			return j - len(a.lit), a.json
+		}
+	}
+	return j, false
 }
 
 // unquoteSpan returns the inside of b[i:j] when it is one quoted word
@@ -294,6 +322,10 @@ func (s *Stream) addParam(key, val []byte) {
 	}
 	p.args = appendJSONString(p.args, key)
 	p.args = append(p.args, ':')
+	if t := bytes.TrimSpace(val); p.json && json.Valid(t) {
+		p.args = append(p.args, t...)
+		return
+	}
 	p.args = appendJSONString(p.args, val)
 	if isPathKey(key) {
 		s.emit(Event{Kind: EventCallPath, Block: s.blk.seq, Format: s.blk.format, Path: string(val)})

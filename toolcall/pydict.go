@@ -18,7 +18,7 @@ import "bytes"
 // pyDictAt reports whether the item at b[i] ('{') opens with a
 // single-quoted key; need when the buffer ends first.
 func pyDictAt(b []byte, i int, eof bool) (ok, need bool) {
-	j := skipSpace(b, i+1)
+	j := skipGap(b, i+1)
 	if j == len(b) {
 		return false, !eof
 	}

@@ -33,7 +33,7 @@ func (s *Stream) pyFenceAt(b []byte, j int, eof bool) (ok, need bool) {
 		return false, false
 	}
 	if b[j] == '[' {
-		j = skipSpace(b, j+1)
+		j = skipGap(b, j+1)
 		if j == len(b) {
 			return false, !eof
 		}

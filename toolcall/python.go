@@ -47,17 +47,29 @@ func (p *pyParser) ident() (string, bool) {
 	return string(p.b[s:p.i]), p.i > s && p.i-s <= maxNameLen
 }
 
+// namePart reads one dot-separated part of a tool name: the name rule
+// (names.go) without '.' and ':', so MCP names such as
+// mcp__srv__list-issues are read whole.
+func (p *pyParser) namePart() (string, bool) {
+	s := p.i
+	for p.i < len(p.b) && p.i-s <= maxNameLen && isNameByte(p.b[p.i]) && p.b[p.i] != '.' && p.b[p.i] != ':' {
+		p.i++
+	}
+	n := string(p.b[s:p.i])
+	return n, validName(n) && (n[0] < '0' || n[0] > '9') && n[0] != '-'
+}
+
 // call parses NAME(.NAME)*(key=value, …) and returns the tool name (a
 // trailing ".call" of Llama's built-ins dropped) and the arguments.
 func (p *pyParser) call() (Call, bool) {
 	p.ws()
-	name, ok := p.ident()
+	name, ok := p.namePart()
 	if !ok {
 		return Call{}, false
 	}
 	for p.i < len(p.b) && p.b[p.i] == '.' {
 		p.i++
-		part, ok := p.ident()
+		part, ok := p.namePart()
 		if !ok {
 			return Call{}, false
 		}

@@ -42,6 +42,7 @@ var thinkTags = [...]struct{ open, close string }{
 	{"<think>", thinkClose},
 	{"<|START_THINKING|>", "<|END_THINKING|>"},
 	{"<seed:think>", "</seed:think>"},
+	{"<|inner_prefix|>", "<|inner_suffix|>"},
 }
 
 // turnTokens are special tokens that end or frame a turn. Runtimes that
@@ -151,7 +152,7 @@ func (s *Stream) recognize(b []byte, p int, eof bool) rec {
 		return s.recognizeTag(b, p, eof, false)
 	case '[':
 		if f&FormatTag != 0 && functoolsAt(b, p) {
-			switch j := skipSpace(b, p+1); {
+			switch j := skipGap(b, p+1); {
 			case j == len(b) && !eof:
 				return rec{v: vNeed, back: len(functoolsWord)}
 			case j < len(b) && b[j] == '{':
@@ -211,7 +212,7 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 				if inThink {
 					return rec{v: vNone}
 				}
-				j := skipSpace(b, end)
+				j := skipGap(b, end)
 				if j == len(b) {
 					if eof {
 						return rec{v: vNone}
@@ -222,11 +223,26 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 					return rec{v: vNone}
 				}
 			}
+			if o.gemma {
+				j := skipGap(b, end)
+				full, partial := hasPrefixOrPartial(b[j:], gemmaCall)
+				if (partial || j == len(b)) && !eof {
+					return rec{v: vNeed}
+				}
+				if !full {
+					return rec{v: vNone}
+				}
+			}
 			if o.xml != nil {
-				// Markup only when an <invoke name=…> item follows: the
-				// tag named in prose stays prose.
-				j, more := o.xml.skipFrame(b, skipSpace(b, end), eof)
+				// Markup only when an <invoke …> item follows: the tag
+				// named in prose stays prose. A broken item (<invoke
+				// nam="x">) still opens the block, so that its siblings
+				// run (itemfail.go).
+				j, more := o.xml.skipFrame(b, skipGap(b, end), eof)
 				full, partial := hasPrefixOrPartial(b[j:], o.xml.fnOpen)
+				if !full {
+					full, partial = hasPrefixOrPartial(b[j:], o.xml.fnStem()+" ")
+				}
 				partial = partial || more
 				if partial || j == len(b) {
 					if eof {

@@ -103,6 +103,10 @@ var (
 	ErrBadArguments      = errors.New("arguments are not a JSON object")
 	ErrUnknownTool       = errors.New("unknown tool")
 	ErrMultipleEnvelopes = errors.New("more than one envelope in a message")
+	// ErrMention: a complete call block that the text shows rather than
+	// makes (an example, a quotation, code, a hedged or refused call). Its
+	// text stays prose; an agent should tell the model it was not run.
+	ErrMention = errors.New("a call shown, not made")
 )
 
 // Failure is a call block that was recognised by its markup but could not

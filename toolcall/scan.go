@@ -134,10 +134,16 @@ func indexControl(b []byte) int {
 // hasPrefixOrPartial reports whether b starts with lit (full) or b is a
 // proper prefix of lit (partial: more bytes may still complete it).
 func hasPrefixOrPartial(b []byte, lit string) (full, partial bool) {
-	if len(b) >= len(lit) {
-		return string(b[:len(lit)]) == lit, false
+	// Byte by byte: the literals are short and most differ from b within
+	// two or three bytes, where a call to the runtime's comparison would
+	// cost more than the comparison.
+	n := min(len(b), len(lit))
+	for i := 0; i < n; i++ {
+		if b[i] != lit[i] {
+			return false, false
+		}
 	}
-	return false, string(b) == lit[:len(b)]
+	return len(b) >= len(lit), len(b) < len(lit)
 }
 
 // skipSpace returns the offset of the first non-space byte at or after i.
@@ -146,6 +152,18 @@ func skipSpace(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// maxBlankGap bounds the blank space a wait looks across (between an
+// opener and its content, between items, after a close): each chunk
+// that extends a gap then costs a bounded rescan, so a stream of blank
+// space costs linear time, and a gap longer than this ends the markup.
+const maxBlankGap = 256
+
+// skipGap is skipSpace bounded by maxBlankGap: at the bound it returns
+// the offset of a blank byte, which no caller takes for markup.
+func skipGap(b []byte, i int) int {
+	return skipSpace(b[:min(len(b), i+maxBlankGap)], i)
 }
 
 // atLineStart reports whether only up to three spaces or tabs separate
@@ -162,7 +180,9 @@ func atLineStart(b []byte, i int) bool {
 	return false
 }
 
+// isNameByte reports a byte that may be part of a tool name: an ASCII
+// name character or any byte of a multi-byte rune, which validName then
+// checks whole (names.go).
 func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '-' || c == '.' || c == ':' || c == '/'
+	return c >= 0x80 || nameASCII[c]
 }

@@ -76,8 +76,14 @@ func (s *Stream) addCallSegment(start, end int, text string, calls []Call, block
 		idx := len(s.res.Calls)
 		s.res.Calls = append(s.res.Calls, c)
 		s.segCalls = append(s.segCalls, idx)
-		// Calls are never modified once appended, so the event may point
+		// Calls are never modified once reported, so the event may point
 		// at the element even if the slice later grows.
+		if s.holdingCalls() {
+			if !s.silent {
+				s.held = append(s.held, heldCall{block})
+			}
+			continue
+		}
 		s.emit(Event{Kind: EventCall, Block: block, Format: c.Format, Name: c.Name, Index: idx, Call: &s.res.Calls[idx]})
 	}
 	if len(s.segCalls) > first {

@@ -58,6 +58,8 @@ type Stream struct {
 	blocks      int  // call blocks opened so far
 	envelopes   int  // yips envelopes accepted so far
 	examples    int  // fenced calls judged examples so far (example.go)
+	reasoned    bool // a reasoning tag was seen: calls are no longer held (drafts.go)
+	held        []heldCall
 
 	blk  block
 	cand candidates
@@ -196,6 +198,7 @@ func (s *Stream) Flush() []Event {
 	}
 	s.eof = true
 	s.advance()
+	s.releaseCalls()
 	return s.events
 }
 
@@ -360,12 +363,16 @@ func (s *Stream) prose() bool {
 			s.pos = r.end
 			s.mode = mFence
 		case vThink:
+			s.releaseCalls()
 			s.flushText(p)
 			s.th = think{start: p, content: r.end, shown: r.end, hold: -1, close: r.closeBy}
 			s.pos = r.end
 			s.mode = mThink
 			return true
 		case vMarkup:
+			if full, _ := hasPrefixOrPartial(b[p:], thinkClose); full {
+				s.retractDrafts()
+			}
 			s.addMarkup(p, r.end)
 		case vBlock:
 			s.startBlock(p-r.back, r)

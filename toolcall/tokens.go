@@ -1,6 +1,9 @@
 package toolcall
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Special-token call sections whose items carry the tool name in a
 // header rather than in the JSON:
@@ -41,12 +44,72 @@ type itemHeader struct {
 	name, id string
 	valueAt  int  // offset of the arguments' first byte
 	fenced   bool // the arguments sit in a ```json fence
+	anon     bool // the id names no tool: the arguments' "name" does
+}
+
+// openAIStyleID reports a call id that names no tool: a counter, or
+// "call" and a counter or a random suffix (call00003, call_abc123).
+func openAIStyleID(id string) bool {
+	if isDigits(id) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(id, "call")
+	if !ok || rest == "" {
+		return false
+	}
+	if rest[0] == '_' || rest[0] == '-' {
+		rest = rest[1:]
+	} else if rest[0] < '0' || rest[0] > '9' {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return rest != "" && strings.ContainsAny(rest, "0123456789")
+}
+
+// kimiName reads the tool name from a Kimi item id. The template writes
+// functions.NAME:IDX, but models also write NAME:IDX (vLLM #27565),
+// functions.NAME, ids a client sanitised and fed back (functions_NAME_IDX,
+// exo #2281; functionsNAMEIDX, SGLang #21377) and OpenAI-style ids with
+// the name inside the arguments (call_abc123, call00003, a bare counter;
+// vLLM #32146, SGLang #25362), reported as anon. A shape only an
+// allow-list can cut (functionsexec5) is read only with one.
+func kimiName(id string, allow map[string]bool) (name string, anon bool) {
+	ok := func(n string) bool { return validName(n) && (allow == nil || allow[n]) }
+	if openAIStyleID(id) && !allow[id] {
+		return "", true
+	}
+	n, sanitised := id, false
+	switch {
+	case strings.HasPrefix(n, "functions."):
+		n = n[len("functions."):]
+	case strings.HasPrefix(n, "functions_"):
+		n, sanitised = n[len("functions_"):], true
+	}
+	if c := strings.LastIndexByte(n, ':'); c > 0 && isDigits(n[c+1:]) {
+		n = n[:c]
+	} else if c := strings.LastIndexByte(n, '_'); sanitised && c > 0 && isDigits(n[c+1:]) {
+		n = n[:c]
+	}
+	if ok(n) {
+		return n, false
+	}
+	if allow != nil && strings.HasPrefix(id, "functions") {
+		t := strings.TrimRight(strings.TrimLeft(id[len("functions"):], "._"), "0123456789")
+		if t = strings.TrimRight(t, ":_"); ok(t) {
+			return t, false
+		}
+	}
+	return n, false
 }
 
 // parseItemHeader reads an item header at b[i]. It returns need when
 // more bytes could decide, ok=false when b[i] does not start a valid
 // header.
-func parseItemHeader(g *itemGrammar, b []byte, i int, eof bool) (h itemHeader, ok, need bool) {
+func parseItemHeader(g *itemGrammar, b []byte, i int, eof bool, allow map[string]bool) (h itemHeader, ok, need bool) {
 	full, partial := hasPrefixOrPartial(b[i:], g.begin)
 	if !full {
 		return h, false, partial && !eof
@@ -63,12 +126,7 @@ func parseItemHeader(g *itemGrammar, b []byte, i int, eof bool) (h itemHeader, o
 	switch {
 	case g.kimi:
 		h.id = head
-		if len(name) > len("functions.") && name[:len("functions.")] == "functions." {
-			name = name[len("functions."):]
-		}
-		if c := bytes.LastIndexByte([]byte(name), ':'); c > 0 && isDigits(name[c+1:]) {
-			name = name[:c]
-		}
+		name, h.anon = kimiName(head, allow)
 	case head == "function":
 		// DeepSeek-R1: the name follows the separator on its own line.
 		e := j
@@ -81,11 +139,11 @@ func parseItemHeader(g *itemGrammar, b []byte, i int, eof bool) (h itemHeader, o
 		name = string(bytes.TrimSpace(b[j:e]))
 		j = e
 	}
-	if name == "" || !isName(name) {
+	if !h.anon && (name == "" || !validName(name)) {
 		return h, false, false
 	}
 	h.name = name
-	j = skipSpace(b, j)
+	j = skipGap(b, j)
 	if full, partial := hasPrefixOrPartial(b[j:], fenceMark); partial {
 		return h, false, !eof
 	} else if full {
@@ -94,7 +152,7 @@ func parseItemHeader(g *itemGrammar, b []byte, i int, eof bool) (h itemHeader, o
 			return h, false, !eof && len(b)-j < maxFenceInfo
 		}
 		h.fenced = true
-		j = skipSpace(b, j+nl+1)
+		j = skipGap(b, j+nl+1)
 	}
 	if j == len(b) {
 		return h, false, !eof
@@ -117,7 +175,7 @@ func itemTail(g *itemGrammar, fenced bool, b []byte, i int, eof bool) (end int, 
 			return 0, false, !eof
 		}
 		if full {
-			j = skipSpace(b, j+len(fenceMark))
+			j = skipGap(b, j+len(fenceMark))
 		}
 	}
 	full, partial := hasPrefixOrPartial(b[j:], g.end)
@@ -125,15 +183,6 @@ func itemTail(g *itemGrammar, fenced bool, b []byte, i int, eof bool) (end int, 
 		return j + len(g.end), true, false
 	}
 	return 0, false, partial && !eof
-}
-
-func isName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isNameByte(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 func isDigits(s string) bool {

@@ -245,6 +245,10 @@ const (
 	// NoticeParseError: calls written in the model's text could not be
 	// read; the problems go back to the model.
 	NoticeParseError NoticeKind = "parse_error"
+	// NoticeCallNotRun: a call block in the model's text was shown rather
+	// than made (an example, a quotation, code, a hedged call) and was not
+	// run; the model is told, in case it meant the call.
+	NoticeCallNotRun NoticeKind = "call_not_run"
 	// NoticeCallRepaired: a call was cut off or malformed and was repaired
 	// before being judged.
 	NoticeCallRepaired NoticeKind = "call_repaired"
