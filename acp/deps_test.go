@@ -8,7 +8,7 @@ import (
 
 // TestLinksOnlyTheCore keeps acp beside mcp, not above it: a host that
 // serves ACP links no database driver, no MCP SDK and no telemetry unless
-// it imports them itself (examples/acp does, for its store and the
+// it imports them itself (examples/tether-acp does, for its store and the
 // editor's MCP servers), and the agent does not link acp.
 func TestLinksOnlyTheCore(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/tetherdev/tether/acp").CombinedOutput()

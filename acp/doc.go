@@ -67,6 +67,6 @@
 //	...
 //	err = srv.Serve(ctx, os.Stdin, os.Stdout)
 //
-// examples/acp is such a host, with flags for the model, the database and
+// examples/tether-acp is such a host, with flags for the model, the database and
 // the sandbox.
 package acp

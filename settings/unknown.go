@@ -13,7 +13,7 @@ import (
 // then fails with advice rather than a bare "unknown field".
 var foreignKeys = map[string]string{
 	"env":                   "Tether runs commands with a minimal environment and has no env setting; export the variable before starting Tether",
-	"hooks":                 "Tether has no hooks; judge commands with permissions, or run examples/safety as another agent's hook",
+	"hooks":                 "Tether has no hooks; judge commands with permissions, or run examples/tether-safety as another agent's hook",
 	"defaultMode":           `Tether has no permission modes; use "mode" at the top level for the starting mode, and permissions.allow for what runs without asking`,
 	"additionalDirectories": "a further workspace folder is the -folder flag",
 	"allowedTools":          `for commands use permissions.allow ("git log"); to switch tools off use disabledTools`,

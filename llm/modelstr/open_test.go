@@ -82,7 +82,7 @@ func TestNoTestHelpersLinked(t *testing.T) {
 	if err != nil {
 		t.Skip("the go command is not on PATH")
 	}
-	for _, pkg := range []string{".", "../../examples/headless", "../../examples/coder", "../../examples/web", "../../examples/demo"} {
+	for _, pkg := range []string{".", "../../examples/tether-headless", "../../examples/tether-coder", "../../examples/tether-web", "../../examples/demo"} {
 		out, err := exec.Command(gobin, "list", "-deps", pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)

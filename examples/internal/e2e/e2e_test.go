@@ -75,7 +75,7 @@ func build(dir string) error {
 	}
 	for _, name := range []string{"coder", "web", "headless"} {
 		out := filepath.Join(dir, "bin", "tether-"+name)
-		cmd := exec.Command("go", "build", "-mod=mod", "-o", out, "github.com/tetherdev/tether/examples/"+name)
+		cmd := exec.Command("go", "build", "-mod=mod", "-o", out, "github.com/tetherdev/tether/examples/tether-"+name)
 		cmd.Dir = mod
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 		if b, err := cmd.CombinedOutput(); err != nil {

@@ -17,7 +17,7 @@ calling. It reads the output on stdin and prints the parse result as JSON:
 the calls in source order (name, arguments), the prose with the call markup
 removed, any thinking, and the blocks that failed with their reasons.
 
-usage: toolcall [-stream N] [-tools a,b] [-thinking] < model-output
+usage: tether-toolcall [-stream N] [-tools a,b] [-thinking] < model-output
 
 Syntaxes recognised: %s
 (<tool_call> JSON and its variants, <function=NAME>, Mistral's [TOOL_CALLS],
@@ -35,8 +35,8 @@ Exit status: 0 on success, 1 when stdin cannot be read, 2 for bad flags.
 
 Examples:
   echo 'Reading it. <tool_call>{"name":"read_file","arguments":{"path":"main.go"}}</tool_call>' | toolcall
-  toolcall -tools read_file,write_file < reply.txt     # other names are not calls
-  toolcall -stream 16 < reply.txt                      # events as they would stream
+  tether-toolcall -tools read_file,write_file < reply.txt     # other names are not calls
+  tether-toolcall -stream 16 < reply.txt                      # events as they would stream
 
 Flags:
 `

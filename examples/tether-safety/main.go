@@ -1,6 +1,6 @@
 // Command safety vets a shell command with Tether's analyser and rules.
 //
-//	go run ./examples/safety [-allow 'ls,git status'] [-ask …] [-deny …] [-readonly] [-deny-critical] [-settings FILE] 'CMD'
+//	go run ./examples/tether-safety [-allow 'ls,git status'] [-ask …] [-deny …] [-readonly] [-deny-critical] [-settings FILE] 'CMD'
 //
 // Rules come from the flags and, with -settings, from a JSON file: either
 // {"allow":[…],"ask":[…],"deny":[…],"read_only":true} or an existing
@@ -69,7 +69,7 @@ func (l *list) String() string     { return strings.Join(*l, ",") }
 func (l *list) Set(s string) error { *l = append(*l, s); return nil }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("safety", flag.ContinueOnError)
+	fs := flag.NewFlagSet("tether-safety", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var rules safety.CommandRules
 	var allow, ask, deny list
@@ -134,8 +134,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitCode(a.Decision)
 }
 
-const usage = `usage: safety [-allow RULES] [-ask RULES] [-deny RULES] [-readonly] [-deny-critical] 'COMMAND'
-       safety -hook [same flags] < hook-input.json
+const usage = `usage: tether-safety [-allow RULES] [-ask RULES] [-deny RULES] [-readonly] [-deny-critical] 'COMMAND'
+       tether-safety -hook [same flags] < hook-input.json
 
 Judges a shell command as a Tether agent would and prints the verdict as JSON.
 Exit status: 0 allow, 3 confirm (ask a person), 4 deny, 2 usage or input error.
@@ -147,10 +147,10 @@ MultiEdit, NotebookEdit…) by confinement and file sensitivity, file reads
 the hook output shape and exits 0.
 
 Examples:
-  safety -readonly 'git log --oneline | head'        # exit 0
-  safety -allow 'npm run test' 'npm run test && curl -s x | sh'  # exit 3: critical
-  safety -allow git -deny effect:force-push 'git push origin +main'  # exit 4
-  echo '{"tool_name":"Write","tool_input":{"file_path":".env"}}' | safety -hook
+  tether-safety -readonly 'git log --oneline | head'        # exit 0
+  tether-safety -allow 'npm run test' 'npm run test && curl -s x | sh'  # exit 3: critical
+  tether-safety -allow git -deny effect:force-push 'git push origin +main'  # exit 4
+  echo '{"tool_name":"Write","tool_input":{"file_path":".env"}}' | tether-safety -hook
 
 Flags:
 `

@@ -33,7 +33,7 @@ func main() {
 
 // run is main without the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("toolcall", flag.ContinueOnError)
+	fs := flag.NewFlagSet("tether-toolcall", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	chunk := fs.Int("stream", 0, "feed stdin in chunks of `N` bytes and print events as JSON lines")
 	tools := fs.String("tools", "", "comma-separated allow-list of tool `names`")

@@ -3,7 +3,7 @@
 // through agent-shell, VS Code through an ACP client extension) launches
 // it and talks to it over standard input and output.
 //
-//	go build -o ~/bin/tether-acp ./examples/acp
+//	go build -o ~/bin/tether-acp ./examples/tether-acp
 //	tether-acp -model ollama:qwen3:8b
 //	tether-acp -model script:session.jsonl -db memory     # offline, for tests
 //
@@ -76,7 +76,7 @@ type options struct {
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
-	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
+	fs := flag.NewFlagSet("tether-acp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: tether-acp -model MODEL [flags]

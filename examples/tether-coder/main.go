@@ -2,8 +2,8 @@
 // it in.
 //
 //	cd ~/src/myproject
-//	go run github.com/tetherdev/tether/examples/coder -model ollama:qwen3:8b
-//	go run github.com/tetherdev/tether/examples/coder -model script:session.jsonl   # offline
+//	go run github.com/tetherdev/tether/examples/tether-coder -model ollama:qwen3:8b
+//	go run github.com/tetherdev/tether/examples/tether-coder -model script:session.jsonl   # offline
 //
 // Type a task and watch it work: the model's text streams in as Markdown,
 // its thinking collapses to one line with its duration (Ctrl-T expands),
@@ -87,7 +87,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var o options
 	cache, _ := os.UserCacheDir()
 	state := filepath.Join(cache, "tether")
-	fl := flag.NewFlagSet("coder", flag.ContinueOnError)
+	fl := flag.NewFlagSet("tether-coder", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	setUsage(fl, stderr, state)
 	shared := hostcfg.Register(fl, hostcfg.Common...)

@@ -4,8 +4,8 @@
 // command or diff, and a changes view where each checkpoint can be kept or
 // undone, per file and per hunk.
 //
-//	go run ./examples/web -workspace DIR -model ollama:qwen3:8b
-//	go run ./examples/web -workspace DIR -model script:session.jsonl   # offline, scripted model
+//	go run ./examples/tether-web -workspace DIR -model ollama:qwen3:8b
+//	go run ./examples/tether-web -workspace DIR -model script:session.jsonl   # offline, scripted model
 //
 // It prints one URL, with a random token in it, and serves only that
 // browser session:
@@ -92,12 +92,12 @@ type options struct {
 const defaultBodyTimeout = time.Minute
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
-	fs := flag.NewFlagSet("web", flag.ContinueOnError)
+	fs := flag.NewFlagSet("tether-web", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `web serves Tether's agent panel on localhost.
 
-usage: go run ./examples/web -workspace DIR -model MODEL [flags]
+usage: go run ./examples/tether-web -workspace DIR -model MODEL [flags]
 
 Open the URL it prints (it holds the access token; the server listens on
 loopback only unless -addr says otherwise). The page streams the answer and
@@ -118,8 +118,8 @@ approval cards.
 Exit status: 0 after Ctrl-C, 1 when the server cannot start, 2 for bad flags.
 
 Examples:
-  go run ./examples/web -workspace . -model ollama:qwen3:8b -allow 'go test'
-  go run ./examples/web -workspace "$(mktemp -d)" -model script:examples/web/testdata/browser.jsonl
+  go run ./examples/tether-web -workspace . -model ollama:qwen3:8b -allow 'go test'
+  go run ./examples/tether-web -workspace "$(mktemp -d)" -model script:examples/tether-web/testdata/browser.jsonl
 
 flags:
 `, hostcfg.SettingsHelp)

@@ -21,7 +21,7 @@ func TestFlags(t *testing.T) {
 		code     int
 		inStderr string
 	}{
-		{"help teaches", []string{"-h"}, 0, "go run ./examples/web -workspace DIR -model MODEL"},
+		{"help teaches", []string{"-h"}, 0, "go run ./examples/tether-web -workspace DIR -model MODEL"},
 		{"model required", []string{"-workspace", "."}, 2, "-model is required"},
 		{"stray argument", []string{"-model", "script:x", "serve"}, 2, `unexpected argument "serve"`},
 		{"bad timeout", []string{"-model", "script:x", "-approval-timeout", "0s"}, 2, "want a positive duration"},

@@ -3,8 +3,8 @@
 // object per line, and reads every event of every run on standard output,
 // one JSON object per line with a snake_case "type".
 //
-//	go run ./examples/headless -workspace DIR -model ollama:qwen3:8b
-//	go run ./examples/headless -workspace DIR -model script:session.jsonl < requests.jsonl
+//	go run ./examples/tether-headless -workspace DIR -model ollama:qwen3:8b
+//	go run ./examples/tether-headless -workspace DIR -model script:session.jsonl < requests.jsonl
 //
 // Requests:
 //
@@ -119,7 +119,7 @@ type options struct {
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
-	fs := flag.NewFlagSet("headless", flag.ContinueOnError)
+	fs := flag.NewFlagSet("tether-headless", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	setUsage(fs, stderr)
 	var o options

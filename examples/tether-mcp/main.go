@@ -4,7 +4,7 @@
 // Serve the built-in tools (files, search, terminal, diagnostics) and the
 // code-intelligence tools on a workspace, over stdio or streamable HTTP:
 //
-//	go run ./examples/mcp serve -workspace DIR [-http 127.0.0.1:8080] [-allow 'go test,ls']
+//	go run ./examples/tether-mcp serve -workspace DIR [-http 127.0.0.1:8080] [-allow 'go test,ls']
 //
 // With -http, clients reach it at any path by streamable HTTP, and older
 // clients that speak the legacy HTTP+SSE transport at /sse.
@@ -18,12 +18,12 @@
 // reached at -url (streamable HTTP, or legacy HTTP+SSE), or named in a
 // config file in the format Claude Desktop, Cursor and VS Code share:
 //
-//	go run ./examples/mcp list -- go run ./examples/mcp serve -workspace .
-//	go run ./examples/mcp call -tool read_file -args '{"path":"go.mod"}' -- go run ./examples/mcp serve -workspace .
-//	go run ./examples/mcp call -url http://localhost:8080 -tool search_workspace -args '{"query":"TODO"}'
-//	go run ./examples/mcp list -mcp-config ~/.cursor/mcp.json -server github
-//	go run ./examples/mcp resources -uri demo://resource/static/document/architecture.md -- mcp-server-everything
-//	go run ./examples/mcp prompts -name args-prompt -arg city=Lyon -- mcp-server-everything
+//	go run ./examples/tether-mcp list -- go run ./examples/tether-mcp serve -workspace .
+//	go run ./examples/tether-mcp call -tool read_file -args '{"path":"go.mod"}' -- go run ./examples/tether-mcp serve -workspace .
+//	go run ./examples/tether-mcp call -url http://localhost:8080 -tool search_workspace -args '{"query":"TODO"}'
+//	go run ./examples/tether-mcp list -mcp-config ~/.cursor/mcp.json -server github
+//	go run ./examples/tether-mcp resources -uri demo://resource/static/document/architecture.md -- mcp-server-everything
+//	go run ./examples/tether-mcp prompts -name args-prompt -arg city=Lyon -- mcp-server-everything
 //
 // list prints each tool with the decision Tether makes for it (allow or
 // confirm, from its annotations and -allow-tool rules). call runs one
@@ -72,14 +72,14 @@ func main() {
 }
 
 const usage = `usage:
-  mcp serve -workspace DIR [-http ADDR [-public]] [-allow RULES] [-no-terminal] [-read-roots DIRS] [-v]
-  mcp list      [client flags] [-- COMMAND ARGS...]   tools, with Tether's decision for each
-  mcp call      -tool NAME [-args JSON] [-yes] [client flags] [-- COMMAND ARGS...]
-  mcp resources [-uri URI] [client flags] [-- COMMAND ARGS...]   list resources, or read one
-  mcp prompts   [-name NAME [-arg KEY=VALUE]...] [client flags] [-- COMMAND ARGS...]   list prompts, or fill one
+  tether-mcp serve -workspace DIR [-http ADDR [-public]] [-allow RULES] [-no-terminal] [-read-roots DIRS] [-v]
+  tether-mcp list      [client flags] [-- COMMAND ARGS...]   tools, with Tether's decision for each
+  tether-mcp call      -tool NAME [-args JSON] [-yes] [client flags] [-- COMMAND ARGS...]
+  tether-mcp resources [-uri URI] [client flags] [-- COMMAND ARGS...]   list resources, or read one
+  tether-mcp prompts   [-name NAME [-arg KEY=VALUE]...] [client flags] [-- COMMAND ARGS...]   list prompts, or fill one
 
 The server is a command after "--", -url URL, or -mcp-config FILE [-server NAME].
-Run "mcp -h" for every flag.
+Run "tether-mcp -h" for every flag.
 `
 
 // names of the subcommands, in the order help shows them.
@@ -149,12 +149,12 @@ Exit status: 0 on success; 1 when a tool reports an error or the server
 cannot be reached; 2 for bad usage.
 
 Examples:
-  mcp serve -workspace . -allow 'go test,ls'
-  mcp list -- mcp serve -workspace .
-  mcp call -tool read_file -args '{"path":"go.mod"}' -- mcp serve -workspace .
-  mcp call -url http://localhost:8080 -tool search_workspace -args '{"query":"TODO"}'
-  mcp list -mcp-config ~/.cursor/mcp.json -server github
-  mcp prompts -name args-prompt -arg city=Lyon -- mcp-server-everything
+  tether-mcp serve -workspace . -allow 'go test,ls'
+  tether-mcp list -- mcp serve -workspace .
+  tether-mcp call -tool read_file -args '{"path":"go.mod"}' -- mcp serve -workspace .
+  tether-mcp call -url http://localhost:8080 -tool search_workspace -args '{"query":"TODO"}'
+  tether-mcp list -mcp-config ~/.cursor/mcp.json -server github
+  tether-mcp prompts -name args-prompt -arg city=Lyon -- mcp-server-everything
 `
 
 // help prints the usage, what each side does, examples and every

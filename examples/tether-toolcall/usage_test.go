@@ -12,7 +12,7 @@ import (
 // -h teaches: usage, every syntax and stream event type by name, exit
 // status and examples, and exits 0.
 func TestHelpTeaches(t *testing.T) {
-	want := []string{"usage: toolcall", "Exit status", "Examples:", "-stream N", `{"type":"result"`}
+	want := []string{"usage: tether-toolcall", "Exit status", "Examples:", "-stream N", `{"type":"result"`}
 	want = append(want, strings.Split(toolcall.AllFormats.String(), "|")...)
 	for k := toolcall.EventText; k <= toolcall.EventWarning; k++ {
 		want = append(want, k.String())

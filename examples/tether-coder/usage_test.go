@@ -13,7 +13,7 @@ import (
 // -h teaches: usage with examples, every slash command, the keys, and the
 // files kept under the user's cache directory, named in full.
 func TestHelpTeaches(t *testing.T) {
-	want := []string{"usage: coder -model MODEL", "Examples:", "Keys:", "Esc or Ctrl-C cancels", "-db :memory:", "-approval-timeout"}
+	want := []string{"usage: tether-coder -model MODEL", "Examples:", "Keys:", "Esc or Ctrl-C cancels", "-db :memory:", "-approval-timeout"}
 	for _, c := range commands {
 		want = append(want, "  "+c.name+" ")
 	}

@@ -15,7 +15,7 @@ import (
 const usageHead = `coder is a full-screen coding agent for the repository you run it in
 (the current directory, or -workspace DIR; every file tool is confined to it).
 
-usage: coder -model MODEL [flags]
+usage: tether-coder -model MODEL [flags]
 
 MODEL is ollama:NAME (server from OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL,
 OPENAI_API_KEY) or script:FILE, a scripted model for offline runs (JSON lines,
@@ -36,9 +36,9 @@ workspace you run coder in:
 %s
 Examples:
   cd ~/src/myproject && coder -model ollama:qwen3:8b
-  coder -workspace ~/src/myproject          # the model and rules from its settings
-  coder -model script:session.jsonl -db :memory:     # offline, keeps nothing
-  coder -model ollama:qwen3:8b -session ID           # resume a session (/sessions lists them)
+  tether-coder -workspace ~/src/myproject          # the model and rules from its settings
+  tether-coder -model script:session.jsonl -db :memory:     # offline, keeps nothing
+  tether-coder -model ollama:qwen3:8b -session ID           # resume a session (/sessions lists them)
 
 Slash commands:
 `

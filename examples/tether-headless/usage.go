@@ -15,7 +15,7 @@ const usageText = `headless is Tether's agent as a JSON-lines gateway: write req
 standard input, one JSON object per line; read every event of every run on
 standard output, one JSON object per line with a snake_case "type".
 
-usage: headless -model MODEL [-workspace DIR] [flags] < requests.jsonl
+usage: tether-headless -model MODEL [-workspace DIR] [flags] < requests.jsonl
 
 MODEL is ollama:NAME (server from OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL,
 OPENAI_API_KEY) or script:FILE, a scripted model for offline runs: JSON lines,
@@ -81,8 +81,8 @@ bad flags.
 
 Examples:
   echo '{"type":"prompt","text":"What does main.go do?","mode":"explore"}' |
-    headless -workspace . -model ollama:qwen3:8b
-  headless -workspace DIR -model script:session.jsonl -approvals stdin -allow 'go test' < requests.jsonl
+    tether-headless -workspace . -model ollama:qwen3:8b
+  tether-headless -workspace DIR -model script:session.jsonl -approvals stdin -allow 'go test' < requests.jsonl
 
 Flags:
 `
