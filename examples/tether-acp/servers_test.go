@@ -22,7 +22,7 @@ import (
 // the session. The server here is this repository's own MCP example.
 func TestEditorMCPServersAreMounted(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "tether-mcp")
-	out, err := exec.Command("go", "build", "-o", bin, "../mcp").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", bin, "../tether-mcp").CombinedOutput()
 	require.NoError(t, err, "go build ../mcp: %s", out)
 	ws := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("hello\n"), 0o644))

@@ -18,7 +18,7 @@ func TestServerName(t *testing.T) {
 		{[]string{"npx", "-y", "@modelcontextprotocol/server-memory@2026.8.31"}, "", "server-memory"},
 		{[]string{"uvx", "mcp-server-git", "--repository", "."}, "", "mcp-server-git"},
 		{[]string{"python3", "-u", "/srv/tools/weather_server.py"}, "", "weather_server"},
-		{[]string{"go", "run", "./examples/tether-mcp", "serve"}, "", "mcp"},
+		{[]string{"go", "run", "./examples/tether-mcp", "serve"}, "", "tether-mcp"},
 		{[]string{"docker", "run", "-i", "--rm", "ghcr.io/github/github-mcp-server"}, "", "github-mcp-server"},
 		{[]string{"npx"}, "", "npx"},
 		{[]string{"./weird name!.sh"}, "", "weird-name"},

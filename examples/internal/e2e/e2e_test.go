@@ -207,9 +207,18 @@ func runWeb(t *testing.T, dir string, env, flags []string) {
 	}
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 30 * time.Second}
-	if _, err := c.Get(start); err != nil {
+	res, err := c.Get(start)
+	if err != nil {
 		t.Fatal(err)
 	}
+	res.Body.Close()
+	// The token trade lands on a URL whose fragment holds the page
+	// secret, which every API request carries as the page does.
+	secret, ok := strings.CutPrefix(res.Request.URL.Fragment, "secret=")
+	if !ok || secret == "" {
+		t.Fatalf("the start URL landed on %s, without the page secret", res.Request.URL)
+	}
+	c.Transport = pageSecret(secret)
 	u, _ := url.Parse(start)
 	base := "http://" + u.Host
 	post := func(path, body string) []byte {
@@ -251,6 +260,15 @@ func runWeb(t *testing.T, dir string, env, flags []string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// pageSecret sets the web UI's page secret on every request.
+type pageSecret string
+
+func (p pageSecret) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-Tether-Secret", string(p))
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 func stderrOf(err error) string {
