@@ -26,6 +26,7 @@ require (
 	github.com/ollama/ollama v0.17.4
 	github.com/openai/openai-go v1.12.0
 	github.com/stretchr/testify v1.12.1
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 	github.com/tidwall/gjson v1.20.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/metric v1.47.0

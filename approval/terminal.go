@@ -8,13 +8,16 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/tetherdev/tether/safety"
 )
 
 // Terminal is an Approver that asks on a text terminal: it writes the
 // request's display form to Out and reads one answer line from In.
 //
 //	y, yes            allow once
-//	a, always         allow for this session (the rule printed above)
+//	a, always         allow for this session (the rule printed above); not
+//	                  offered, nor accepted, for a critical action
 //	n, no, or empty   deny
 //	n: <message>      deny and tell the model why ("n: use make test")
 //
@@ -89,10 +92,15 @@ func (t *Terminal) Approve(ctx context.Context, req Request) (Response, error) {
 			if a.gen != gen {
 				continue // typed before this question was shown
 			}
-			if resp, ok := parseAnswer(a.line); ok {
+			critical := req.Severity == safety.SeverityCritical
+			if resp, ok := parseAnswer(a.line); ok && !(critical && resp.Choice == AllowSession) {
 				return resp, nil
 			}
-			if _, err := io.WriteString(t.Out, "Please answer y (allow once), a (allow for this session) or n (deny; \"n: message\" to tell the model why): "); err != nil {
+			again := "Please answer y (allow once), a (allow for this session) or n (deny; \"n: message\" to tell the model why): "
+			if critical {
+				again = "A critical action is allowed once at most: answer y (allow once) or n (deny; \"n: message\" to tell the model why): "
+			}
+			if _, err := io.WriteString(t.Out, again); err != nil {
 				return Response{Reason: "cannot write the question"}, fmt.Errorf("approval: terminal: %w", err)
 			}
 		}
@@ -148,6 +156,41 @@ func FormatPrompt(req Request) string {
 			b.WriteByte('\n')
 		}
 	}
-	fmt.Fprintf(&b, "Allow? [y]es once / [a]lways for %s / [n]o (n: message) ", d.Rule)
+	if d.Severity == "critical" {
+		b.WriteString("Allow? [y]es once / [n]o (n: message) ")
+	} else {
+		fmt.Fprintf(&b, "Allow? [y]es once / [a]lways for %s / [n]o (n: message) ", d.Rule)
+	}
 	return b.String()
+}
+
+// Ask prints question and returns the next line typed after it, without
+// its line ending. It shares In with Approve, so a program that lets the
+// Terminal read its input can still ask its own questions ("Undo these
+// changes?"); as with approvals, a line typed before the question does
+// not answer it.
+func (t *Terminal) Ask(ctx context.Context, question string) (string, error) {
+	if t.In == nil || t.Out == nil {
+		return "", fmt.Errorf("%w: Terminal needs both In and Out", ErrInvalidRequest)
+	}
+	t.ask.Lock()
+	defer t.ask.Unlock()
+	t.once.Do(t.start)
+	gen := t.gen.Add(1)
+	if _, err := io.WriteString(t.Out, question); err != nil {
+		return "", fmt.Errorf("approval: terminal: %w", err)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return "", context.Cause(ctx)
+		case a, ok := <-t.lines:
+			if !ok {
+				return "", fmt.Errorf("approval: terminal input ended: %w", t.err)
+			}
+			if a.gen == gen {
+				return a.line, nil
+			}
+		}
+	}
 }

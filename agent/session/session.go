@@ -29,6 +29,8 @@ type Manager struct {
 
 	mu   sync.Mutex
 	open map[string]*Session // at most one Session value per id, so ErrBusy holds in-process
+
+	configure func(id string, cfg *agent.Config) error // WithSessionConfig, or nil
 }
 
 // Option configures a Manager.
@@ -41,6 +43,21 @@ func WithClock(now func() time.Time) Option {
 			return errors.New("session: WithClock(nil)")
 		}
 		m.now = now
+		return nil
+	}
+}
+
+// WithSessionConfig lets the host adjust the executor configuration of
+// each session as it is opened: typically to give it its own shell, so a
+// `cd` or `export` in one session never reaches another (the registry
+// rule: one shell per session). configure gets the session id and a copy
+// of the Manager's Config; an error fails the opening.
+func WithSessionConfig(configure func(id string, cfg *agent.Config) error) Option {
+	return func(m *Manager) error {
+		if configure == nil {
+			return errors.New("session: WithSessionConfig(nil)")
+		}
+		m.configure = configure
 		return nil
 	}
 }
@@ -126,6 +143,11 @@ func (m *Manager) session(id string) (*Session, error) {
 	cfg.Session = id
 	s := &Session{m: m, id: id}
 	cfg.Sink = &persistingSink{m: m, id: id, host: m.cfg.Sink}
+	if m.configure != nil {
+		if err := m.configure(id, &cfg); err != nil {
+			return nil, fmt.Errorf("session %s: %w", id, err)
+		}
+	}
 	x, err := agent.New(cfg)
 	if err != nil {
 		return nil, err

@@ -229,3 +229,37 @@ func TestManagersShareAStore(t *testing.T) {
 	_, err = ma.Open(ctx, sa.ID())
 	require.NoError(t, err)
 }
+
+// WithSessionConfig adjusts each session's executor as it opens: here,
+// each session gets its own registry, as a host gives each its shell.
+func TestWithSessionConfig(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, t.TempDir(), checkpoint.NewMemoryStore(), `{"content":"one [TASK_COMPLETE]"}
+{"content":"two [TASK_COMPLETE]"}`)
+	var opened []string
+	regs := map[string]*tools.Registry{}
+	mgr, err := NewManager(NewMemoryStore(), f.cfg, WithSessionConfig(func(id string, cfg *agent.Config) error {
+		opened = append(opened, id)
+		cfg.Tools = cfg.Tools.Filter(func(tools.Spec) bool { return true })
+		regs[id] = cfg.Tools
+		return nil
+	}))
+	require.NoError(t, err)
+	a, err := mgr.Create(ctx, "A")
+	require.NoError(t, err)
+	b, err := mgr.Create(ctx, "B")
+	require.NoError(t, err)
+	_, err = a.Run(ctx, agent.Input{Prompt: "x"})
+	require.NoError(t, err)
+	_, err = b.Run(ctx, agent.Input{Prompt: "y"})
+	require.NoError(t, err)
+	require.Equal(t, []string{a.ID(), b.ID()}, opened)
+	require.NotSame(t, regs[a.ID()], regs[b.ID()])
+
+	_, err = NewManager(NewMemoryStore(), f.cfg, WithSessionConfig(nil))
+	require.Error(t, err)
+	failing, err := NewManager(NewMemoryStore(), f.cfg, WithSessionConfig(func(string, *agent.Config) error { return errors.New("no shell") }))
+	require.NoError(t, err)
+	_, err = failing.Create(ctx, "C")
+	require.ErrorContains(t, err, "no shell")
+}

@@ -20,10 +20,12 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
 	"github.com/tetherdev/tether/tools/pdftools"
@@ -42,7 +44,12 @@ type app struct {
 	logger    *slog.Logger
 
 	modelName     string
-	contextLength int // tokens; 0 when the model does not say
+	numCtx        int                // settings' modelOptions.numCtx, for every model opened
+	modes         []agent.Mode       // built-in and the settings' modes, in Shift-Tab order
+	custom        []settings.Command // the slash commands of .tether/commands and the user's
+	bopts         builtin.Options    // how each session's shell is made
+	untrusted     string             // the project settings left out until -trust, said at start
+	contextLength int                // tokens; 0 when the model does not say
 	mode          agent.Mode
 	sess          *session.Session // nil until the first prompt, -session or /resume
 	files         []string         // workspace files for @ completion, listed on first use
@@ -51,7 +58,10 @@ type app struct {
 // openApp wires the agent for the current directory. The approver and
 // sink are the front end's.
 func openApp(ctx context.Context, o options, approver approval.Approver, sink event.Sink) (*app, error) {
-	a := &app{mode: agent.Mode(o.mode)}
+	a := &app{mode: agent.Mode(o.mode), modes: slices.Clone(builtinModes), untrusted: o.untrusted}
+	for _, m := range hostcfg.Modes(o.set) {
+		a.modes = append(a.modes, m.Name)
+	}
 	ok := false
 	defer func() {
 		if !ok {
@@ -71,18 +81,31 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		logOut = lf
 	}
 	a.logger = slog.New(slog.NewTextHandler(logOut, nil))
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, err
+	root := o.workspace
+	if root == "" {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		root = cwd
 	}
-	if a.ws, err = safety.OpenWorkspace(cwd, o.folders.Options()...); err != nil {
+	var err error
+	if a.ws, err = safety.OpenWorkspace(root, append(o.folders.Options(), hostcfg.WorkspaceOptions(o.set)...)...); err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	reg := &tools.Registry{}
 	bopts := builtin.Options{}
-	if o.sandbox {
+	// Off unless asked for: a person watches every command the coder
+	// runs, and the sandbox keeps build tools from their caches.
+	switch o.set.Sandbox {
+	case "on":
 		bopts.Sandbox = a.ws.NewSandbox(o.folders.Dirs()...)
+	case "auto":
+		sb := a.ws.NewSandbox(o.folders.Dirs()...)
+		sb.BestEffort, sb.Logger = true, a.logger
+		bopts.Sandbox = sb
 	}
+	a.bopts = bopts
 	if _, err := builtin.Register(reg, a.ws, bopts); err != nil {
 		return nil, err
 	}
@@ -96,6 +119,14 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		}
 		a.closers = append(a.closers, servers)
 	}
+	if a.custom, err = settings.Commands(a.ws.Root()); err != nil {
+		return nil, err
+	}
+	stopServers, err := hostcfg.Tools(ctx, o.set, a.ws, reg, a.logger)
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, closerFunc(func() error { stopServers(); return nil }))
 	var cpStore checkpoint.Store = checkpoint.NewMemoryStore()
 	a.sessStore = session.NewMemoryStore()
 	if o.db != ":memory:" {
@@ -124,7 +155,8 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 	a.cfg = agent.Config{
 		Tools:           reg,
 		Workspace:       a.ws,
-		CommandRules:    safety.CommandRules{AllowReadOnly: true, Logger: a.logger},
+		CommandRules:    a.rules(o.set),
+		Modes:           hostcfg.Modes(o.set),
 		Policy:          policy,
 		Approver:        approver,
 		ApprovalTimeout: o.approvalTimeout,
@@ -134,6 +166,7 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		Subagents:       &agent.SubagentConfig{}, // read-only helpers, rendered nested
 		Logger:          a.logger,
 	}
+	a.numCtx = o.set.ModelOptions.NumCtx
 	if err := a.setModel(ctx, o.model); err != nil {
 		return nil, err
 	}
@@ -161,13 +194,13 @@ func (a *app) close() {
 
 // setModel switches the model; the current session continues with it.
 func (a *app) setModel(ctx context.Context, name string) error {
-	m, err := modelstr.Open(name, modelstr.WithLogger(a.logger))
+	m, err := hostcfg.OpenModel(settings.Settings{Model: name, ModelOptions: settings.ModelOptions{NumCtx: a.numCtx}}, modelstr.WithLogger(a.logger))
 	if err != nil {
 		return err
 	}
 	cfg := a.cfg
 	cfg.Model, cfg.ModelName = m, name
-	mgr, err := session.NewManager(a.sessStore, cfg)
+	mgr, err := a.newManager(cfg)
 	if err != nil {
 		return err
 	}
@@ -227,20 +260,25 @@ func (a *app) input(prompt string) agent.Input {
 func (a *app) attachments(prompt string) []agent.Attachment {
 	var out []agent.Attachment
 	for _, w := range strings.Fields(prompt) {
-		p, ok := strings.CutPrefix(w, "@")
-		p = strings.TrimRight(p, ",.;:!?)")
-		if !ok || p == "" {
+		ref, ok := strings.CutPrefix(w, "@")
+		ref = strings.TrimRight(ref, ",.;:!?)")
+		if !ok || ref == "" {
+			continue
+		}
+		// @file, or a selection of it: @main.go:L5-L9, @main.go:L5.
+		att, err := agent.ParseAttachment(ref)
+		if err != nil {
 			continue
 		}
 		// Only files inside the workspace: the executor would refuse others
 		// and fail the whole prompt; an @word that is no file stays text.
-		chk := a.ws.Check(p, safety.OpRead)
+		chk := a.ws.Check(att.Path, safety.OpRead)
 		if chk.Decision == safety.Deny {
 			continue
 		}
 		if fi, err := os.Stat(chk.Resolved); err == nil && fi.Mode().IsRegular() &&
-			!slices.ContainsFunc(out, func(x agent.Attachment) bool { return x.Path == p }) {
-			out = append(out, agent.Attachment{Path: p})
+			!slices.ContainsFunc(out, func(x agent.Attachment) bool { return x == att }) {
+			out = append(out, att)
 		}
 	}
 	return out
@@ -311,12 +349,33 @@ func (a *app) sessionList(ctx context.Context, st styles) (string, error) {
 	return b.String(), nil
 }
 
-func validMode(m string) bool {
-	switch agent.Mode(m) {
-	case agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview:
-		return true
-	}
-	return false
+// newManager opens sessions with cfg, each with its own shell: a new
+// session starts in the workspace root with a fresh environment.
+func (a *app) newManager(cfg agent.Config) (*session.Manager, error) {
+	return session.NewManager(a.sessStore, cfg, session.WithSessionConfig(hostcfg.SessionShells(a.ws, a.bopts)))
 }
 
-var modes = []agent.Mode{agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview}
+// validMode reports whether m is a built-in mode or one of the settings'.
+func (a *app) validMode(m string) bool { return slices.Contains(a.modes, agent.Mode(m)) }
+
+// modeNames lists the modes for messages.
+func (a *app) modeNames() string {
+	var b []string
+	for _, m := range a.modes {
+		b = append(b, string(m))
+	}
+	return strings.Join(b, ", ")
+}
+
+// rules are the settings' command rules, logged.
+func (a *app) rules(s settings.Settings) safety.CommandRules {
+	r := s.CommandRules()
+	r.Logger = a.logger
+	return r
+}
+
+var builtinModes = []agent.Mode{agent.ModeAgent, agent.ModePlan, agent.ModeExplore, agent.ModeReview}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }

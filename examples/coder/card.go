@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/settings"
 )
 
 // approvalAsk is one question from the agent to the person. The approver
@@ -51,7 +52,35 @@ type approvalCard struct {
 	refusing bool // typing the message that goes to the model with a refusal
 	in       textinput.Model
 	done     bool
-	typed    bool // plain mode: answers are typed lines (y, s, n: why); there is no Esc
+	typed    bool // plain mode: answers are typed lines (y, s, a, n: why); there is no Esc
+	// save writes an "always allow" rule to the project's settings; nil
+	// offers no such answer.
+	save    func(rule string) error
+	saveErr error // why the last save failed, shown on the card
+}
+
+// alwaysRule is the rule "always allow" would save: the exact command,
+// for a command that is not critical and that one rule can hold.
+func (c *approvalCard) alwaysRule() (string, bool) {
+	if c.save == nil || c.ask.req.Kind != approval.KindCommand || c.critical() {
+		return "", false
+	}
+	return settings.SaveableRule(c.ask.req.Command)
+}
+
+// always saves the rule, then allows the command for the session; a
+// failed save leaves the card up, saying why.
+func (c *approvalCard) always() bool {
+	rule, ok := c.alwaysRule()
+	if !ok {
+		return false
+	}
+	if err := c.save(rule); err != nil {
+		c.saveErr = err
+		return false
+	}
+	c.answer(approval.Response{Choice: approval.AllowSession, Reason: "always allowed by the user: rule saved to " + settings.ProjectFile})
+	return true
 }
 
 func newApprovalCard(ask *approvalAsk, st styles) *approvalCard {
@@ -90,6 +119,8 @@ func (c *approvalCard) key(k tea.KeyPressMsg) tea.Cmd {
 		if !c.critical() {
 			c.answer(approval.Response{Choice: approval.AllowSession, Reason: "allowed for this session by the user"})
 		}
+	case "a":
+		c.always()
 	case "n":
 		c.refusing = true
 		return c.in.Focus()
@@ -138,11 +169,17 @@ func (c *approvalCard) view(width, height int, now time.Time) string {
 		if !c.critical() {
 			choices += st.warn.Render("[s]") + " allow for this session (" + d.Rule + ")  "
 		}
+		if rule, ok := c.alwaysRule(); ok {
+			choices += st.warn.Render("[a]") + fmt.Sprintf(" always allow: adds %q to %s  ", rule, settings.ProjectFile)
+		}
 		choices += st.bad.Render("[n]") + " refuse, telling the model why"
 		if !c.typed {
 			choices += "  " + st.dim.Render("[esc] refuse")
 		}
 		lines = append(lines, choices)
+	}
+	if c.saveErr != nil {
+		lines = append(lines, st.bad.Render("could not save the rule: "+c.saveErr.Error()))
 	}
 	if !c.ask.deadline.IsZero() {
 		left := max(c.ask.deadline.Sub(now), 0).Round(time.Second)

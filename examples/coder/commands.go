@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tetherdev/tether/agent"
+	"github.com/tetherdev/tether/settings"
 )
 
 // command is one slash command, for completion and /help.
@@ -22,6 +23,7 @@ var commands = []command{
 	{"/undo", "[ID [force]]", "pick a checkpoint of the session to revert (force: even files edited since)"},
 	{"/keep", "", "accept every undecided change"},
 	{"/compact", "", "summarise older turns to free context"},
+	{"/permissions", "[remove N]", "list the command rules saved in .tether/settings.json (a on an approval card saves one); remove N removes one"},
 	{"/sessions", "", "list the sessions of this workspace"},
 	{"/resume", "ID", "open a session and show its transcript"},
 	{"/new", "", "start a new session"},
@@ -31,14 +33,20 @@ var commands = []command{
 
 const keysHelp = `Enter sends · Alt-Enter or Ctrl-J new line · ↑/↓ history · Tab completes /commands and @files
 Esc or Ctrl-C cancels the running task · Ctrl-C twice quits · PgUp/PgDn scroll · Ctrl-T thinking
-Approval: y once · s for this session · n refuse (then type why) · Esc refuse
+Approval: y once · s for this session · a always (saves the rule to .tether/settings.json) · n refuse (then type why) · Esc refuse
 Review: ↑/↓ hunk · ←/→ file · a/r accept/reject hunk · A/R whole file · Esc done
 Undo: ↑/↓ pick · Enter undo that checkpoint · b back to before it (it and all later)`
 
-func helpText(st styles) string {
+func helpText(st styles, custom []settings.Command) string {
 	var b strings.Builder
 	for _, c := range commands {
 		fmt.Fprintf(&b, "%-10s %-28s %s\n", c.name, c.args, st.dim.Render(c.help))
+	}
+	if len(custom) > 0 {
+		b.WriteString("Custom commands (" + settings.CommandsDir + "/NAME.md):\n")
+		for _, c := range custom {
+			fmt.Fprintf(&b, "%-10s %-28s %s\n", "/"+c.Name, c.ArgumentHint, st.dim.Render(c.Description))
+		}
 	}
 	b.WriteString(st.dim.Render(keysHelp))
 	return b.String()
@@ -81,14 +89,14 @@ func (t *tui) command(text string) tea.Cmd {
 	case "/quit", "/exit", "/q":
 		return tea.Quit
 	case "/help", "/?":
-		t.output(helpText(st), nil)
+		t.output(helpText(st, a.custom), nil)
 	case "/mode":
 		if len(args) == 0 {
-			t.output("mode "+st.bold.Render(string(a.mode))+st.dim.Render("  (agent, plan, explore, review)"), nil)
+			t.output("mode "+st.bold.Render(string(a.mode))+st.dim.Render("  ("+a.modeNames()+")"), nil)
 			break
 		}
-		if !validMode(args[0]) {
-			t.output("", fmt.Errorf("unknown mode %q: want agent, plan, explore or review", args[0]))
+		if !a.validMode(args[0]) {
+			t.output("", fmt.Errorf("unknown mode %q: want %s", args[0], a.modeNames()))
 			break
 		}
 		t.setMode(agent.Mode(args[0]))
@@ -132,6 +140,12 @@ func (t *tui) command(text string) tea.Cmd {
 		})
 	case "/sessions":
 		t.output(a.sessionList(ctx, st))
+	case "/permissions":
+		if len(args) == 2 && args[0] == "remove" {
+			t.output(a.removePermission(args[1]))
+			break
+		}
+		t.output(a.permissionsText(st))
 	case "/resume":
 		if len(args) != 1 {
 			t.output("", fmt.Errorf("/resume needs a session id; /sessions lists them"))
@@ -143,6 +157,9 @@ func (t *tui) command(text string) tea.Cmd {
 		t.tr = newTranscript(st, t.tr.md)
 		t.output(st.dim.Render("new session: the next task starts a fresh conversation"), nil)
 	default:
+		if c, ok := a.customCommand(name); ok {
+			return t.startRun(c.Expand(strings.TrimSpace(strings.TrimPrefix(text, name))))
+		}
 		t.output("", fmt.Errorf("unknown command %s; /help lists them", name))
 	}
 	return nil
@@ -171,6 +188,6 @@ func (t *tui) setMode(m agent.Mode) {
 }
 
 func (t *tui) cycleMode() {
-	i := slices.Index(modes, t.app.mode)
-	t.setMode(modes[(i+1)%len(modes)])
+	i := slices.Index(t.app.modes, t.app.mode)
+	t.setMode(t.app.modes[(i+1)%len(t.app.modes)])
 }

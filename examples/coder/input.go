@@ -55,6 +55,11 @@ func (t *tui) updateCompletions() {
 				t.complete = append(t.complete, c.name)
 			}
 		}
+		for _, c := range t.app.custom {
+			if strings.HasPrefix("/"+c.Name, v) && !slices.Contains(t.complete, "/"+c.Name) {
+				t.complete = append(t.complete, "/"+c.Name)
+			}
+		}
 	case strings.HasPrefix(w, "@") && len(w) > 1:
 		q := strings.ToLower(w[1:])
 		for _, f := range t.app.workspaceFiles() {

@@ -24,7 +24,7 @@
 //
 // Keys: Enter sends, Alt-Enter or Ctrl-J adds a line, ↑/↓ recall history,
 // Tab completes /commands and @files (an @file is attached to the
-// prompt), Shift-Tab cycles the mode, PgUp/PgDn scroll, Esc or Ctrl-C
+// prompt; @file:L5-L9 attaches those lines), Shift-Tab cycles the mode, PgUp/PgDn scroll, Esc or Ctrl-C
 // cancels the running task (its processes are killed), Ctrl-C twice on an
 // empty prompt quits.
 //
@@ -35,11 +35,15 @@
 // and /undo work after a restart. Security decisions are logged to -log.
 // Both default to files under the user's cache directory (tether/coder.db
 // and tether/coder.log), shared by every workspace; -h names them.
+// The model, command rules, sensitive files, modes, language and MCP
+// servers can be set once in the settings files (package settings;
+// coder -h names them); the flags override them.
 // -mcp-config FILE adds the tools of the MCP servers in FILE (the
 // mcpServers JSON of Claude Desktop, Cursor and VS Code) as SERVER__TOOL.
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -52,11 +56,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
+	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/event"
 	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 )
 
 func main() {
@@ -66,10 +73,13 @@ func main() {
 
 type options struct {
 	model, db, logFile, sessionID, mode string
+	workspace                           string // "" is the current directory
 	mcpConfig                           string
 	folders                             folders.Flag
-	auto, sandbox                       bool
+	auto                                bool
 	approvalTimeout                     time.Duration
+	set                                 settings.Settings // the settings files with the flags applied
+	untrusted                           string            // what the settings left out, to say at start
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -79,30 +89,31 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fl := flag.NewFlagSet("coder", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	setUsage(fl, stderr, state)
-	fl.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
+	shared := hostcfg.Register(fl, hostcfg.Common...)
 	fl.StringVar(&o.db, "db", filepath.Join(state, "coder.db"), `SQLite file for sessions and checkpoints; ":memory:" keeps nothing`)
 	fl.StringVar(&o.logFile, "log", filepath.Join(state, "coder.log"), "file that receives the safety and approval log")
 	fl.StringVar(&o.sessionID, "session", "", "resume this session and show its transcript (see /sessions)")
-	fl.StringVar(&o.mode, "mode", "agent", "starting mode: agent, plan, explore or review")
 	fl.BoolVar(&o.auto, "auto", false, "run confirm-level commands and edits without asking (critical ones are still asked)")
-	fl.BoolVar(&o.sandbox, "sandbox", false, "confine commands with Landlock (Linux): they can write only in the workspace")
-	fl.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before it denies")
 	fl.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
 	fl.Var(&o.folders, "folder", folders.Usage)
 	if err := flagparse.Parse(fl, args); err != nil {
 		return o, err
 	}
 	if fl.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q (the current directory is the workspace)", fl.Arg(0))
+		return o, fmt.Errorf("unexpected argument %q (the workspace is -workspace, or the current directory)", fl.Arg(0))
 	}
+	l, err := shared.Load(settings.Env{})
+	if err != nil {
+		return o, err
+	}
+	o.set, o.untrusted = l.Settings, hostcfg.Untrusted(l, "coder")
+	if shared.Set["workspace"] {
+		o.workspace = shared.Workspace
+	}
+	o.model, o.mode = o.set.Model, cmp.Or(o.set.Mode, string(agent.ModeAgent))
+	o.approvalTimeout = hostcfg.ApprovalTimeout(o.set)
 	if o.model == "" {
-		return o, errors.New("-model is required: ollama:NAME, openai:NAME or script:FILE")
-	}
-	if !validMode(o.mode) {
-		return o, fmt.Errorf("-mode %q: want agent, plan, explore or review", o.mode)
-	}
-	if o.approvalTimeout <= 0 {
-		return o, fmt.Errorf("-approval-timeout %v: want a positive duration", o.approvalTimeout)
+		return o, fmt.Errorf("-model is required (or \"model\" in %s): ollama:NAME, openai:NAME or script:FILE", settings.ProjectFile)
 	}
 	return o, nil
 }

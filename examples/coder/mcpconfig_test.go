@@ -17,7 +17,15 @@ import (
 
 func TestMain(m *testing.M) {
 	mcpmounttest.ServeIfAsked() // this binary is also the tests' MCP server
-	os.Exit(m.Run())
+	// The user's own settings stay out of the tests.
+	cfg, err := os.MkdirTemp("", "tether-config")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", cfg)
+	code := m.Run()
+	os.RemoveAll(cfg)
+	os.Exit(code)
 }
 
 // TestMCPConfig: -mcp-config starts the servers of the file (this test

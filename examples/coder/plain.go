@@ -73,6 +73,9 @@ func runPlain(ctx context.Context, o options, stdin io.Reader, stdout io.Writer)
 		p.flush()
 	}
 	p.println(st.bold.Render("tether coder") + st.dim.Render(" · "+a.ws.Root()+" · "+a.modelName+" · /help lists the commands"))
+	if a.untrusted != "" {
+		p.println(st.warn.Render(a.untrusted))
+	}
 	f, isFile := stdin.(*os.File)
 	p.echoes = isFile && term.IsTerminal(int(f.Fd()))
 	for {
@@ -154,12 +157,17 @@ func (p *plain) task(ctx context.Context, prompt string) {
 // with an optional message ("n: use make test").
 func (p *plain) approve(ctx context.Context, req approval.Request) (approval.Response, error) {
 	p.flush()
-	card := newApprovalCard(&approvalAsk{req: req}, p.st)
-	card.typed = true
+	ask := &approvalAsk{req: req, reply: make(chan approval.Response, 1)}
+	card := newApprovalCard(ask, p.st)
+	card.typed, card.save = true, p.app.saveRule
 	p.println(card.view(plainWidth, 60, time.Now()))
+	prompt := "y / s / n[: why] › "
+	if _, ok := card.alwaysRule(); ok {
+		prompt = "y / s / a / n[: why] › "
+	}
 	for {
 		p.mu.Lock()
-		fmt.Fprint(p.out, "y / s / n[: why] › ")
+		fmt.Fprint(p.out, prompt)
 		p.mu.Unlock()
 		select {
 		case <-ctx.Done():
@@ -169,6 +177,15 @@ func (p *plain) approve(ctx context.Context, req approval.Request) (approval.Res
 				return approval.Response{Reason: "no answer: input closed"}, errors.New("input closed")
 			}
 			p.endLine()
+			if w := strings.ToLower(strings.TrimSpace(text)); w == "a" || w == "always" {
+				if card.always() {
+					return <-ask.reply, nil
+				}
+				if card.saveErr != nil {
+					p.println(p.st.bad.Render("could not save the rule: " + card.saveErr.Error()))
+				}
+				continue
+			}
 			if resp, ok := parseAnswer(text, card.critical()); ok {
 				return resp, nil
 			}
@@ -206,12 +223,12 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 	case "/quit", "/exit", "/q":
 		return true
 	case "/help", "/?":
-		show(helpText(st), nil)
+		show(helpText(st, a.custom), nil)
 	case "/mode":
-		if len(args) == 1 && validMode(args[0]) {
+		if len(args) == 1 && a.validMode(args[0]) {
 			a.mode = agent.Mode(args[0])
 		} else if len(args) > 0 {
-			show("", fmt.Errorf("unknown mode %q: want agent, plan, explore or review", args[0]))
+			show("", fmt.Errorf("unknown mode %q: want %s", args[0], a.modeNames()))
 			break
 		}
 		show("mode "+string(a.mode), nil)
@@ -252,7 +269,17 @@ func (p *plain) command(ctx context.Context, text string) (quit bool) {
 		p.undo(ctx, args)
 	case "/review":
 		p.review(ctx)
+	case "/permissions":
+		if len(args) == 2 && args[0] == "remove" {
+			show(a.removePermission(args[1]))
+			break
+		}
+		show(a.permissionsText(st))
 	default:
+		if c, ok := a.customCommand(name); ok {
+			p.task(ctx, c.Expand(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), name))))
+			break
+		}
 		show("", fmt.Errorf("unknown command %s; /help lists them", name))
 	}
 	return false

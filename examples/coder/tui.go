@@ -84,6 +84,9 @@ func newTUI(ctx context.Context, a *app) *tui {
 		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
 	t.vp.KeyMap = viewport.KeyMap{} // the input owns the arrows; PgUp/PgDn scroll
+	if a.untrusted != "" {
+		t.tr.info(st.warn.Render(a.untrusted))
+	}
 	return t
 }
 
@@ -120,6 +123,7 @@ func (t *tui) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return t, nil
 	case *approvalAsk:
 		t.card = newApprovalCard(msg, t.st)
+		t.card.save = t.app.saveRule
 		t.layout()
 		return t, t.card.in.Focus()
 	case approvalGone:

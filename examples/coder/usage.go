@@ -6,12 +6,14 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 )
 
 // usageHead is what -h prints before the slash commands, the keys and the
 // flags.
 const usageHead = `coder is a full-screen coding agent for the repository you run it in
-(the current directory is the workspace; every file tool is confined to it).
+(the current directory, or -workspace DIR; every file tool is confined to it).
 
 usage: coder -model MODEL [flags]
 
@@ -29,8 +31,10 @@ workspace you run coder in:
   %s   sessions and checkpoints (-db; -db :memory: keeps nothing)
   %s  the safety and approval log (-log)
 
+%s
 Examples:
   cd ~/src/myproject && coder -model ollama:qwen3:8b
+  coder -workspace ~/src/myproject          # the model and rules from its settings
   coder -model script:session.jsonl -db :memory:     # offline, keeps nothing
   coder -model ollama:qwen3:8b -session ID           # resume a session (/sessions lists them)
 
@@ -42,7 +46,7 @@ Slash commands:
 // (stateDir).
 func setUsage(fl *flag.FlagSet, w io.Writer, stateDir string) {
 	fl.Usage = func() {
-		fmt.Fprintf(w, usageHead, filepath.Join(stateDir, "coder.db"), filepath.Join(stateDir, "coder.log"))
+		fmt.Fprintf(w, usageHead, filepath.Join(stateDir, "coder.db"), filepath.Join(stateDir, "coder.log"), hostcfg.SettingsHelp)
 		for _, c := range commands {
 			fmt.Fprintf(w, "  %-10s %-28s %s\n", c.name, c.args, c.help)
 		}

@@ -29,7 +29,7 @@ func TestFeatureFlags(t *testing.T) {
 	var out, stderr bytes.Buffer
 	in := strings.NewReader(`{"type":"prompt","text":"Read greet.go","attach":["main.go:L3"]}` + "\n")
 	code := run(t.Context(), []string{"-workspace", ws, "-model", "script:" + path, "-tool-calling", "envelope",
-		"-skills", "todos,fetch,virtual_terminal", "-web", "-web-allow", "example.com", "-subagents"}, in, &out, &stderr)
+		"-skills", "todos,fetch,virtual_terminal", "-web-allow", "example.com", "-subagents"}, in, &out, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -76,9 +76,11 @@ func TestFeatureFlagErrors(t *testing.T) {
 		{"-tool-calling", "xml"},
 		{"-skills", "dance"},
 		{"-skills", "fetch"},
-		{"-web-allow", "example.com"},
+		{"-web-allow", "https://example.com/docs"},
+		{"-allow", "Bash(npm test)"},
+		{"-sandbox", "strict"},
 		{"-max-iterations", "-1"},
-		{"-web"}, // no -web-allow
+		{"-mode", "architect"}, // no such mode in the settings
 	} {
 		var stderr bytes.Buffer
 		args = append([]string{"-model", "script:x"}, args...)

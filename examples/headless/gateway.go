@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tetherdev/tether/agent"
@@ -57,6 +59,7 @@ type gateway struct {
 	staging   bool              // -staging
 	logger    *slog.Logger
 	wire      *os.File // -wire-log, or nil
+	modes     []string // the modes a prompt may ask for
 	stop      func()   // releases what the feature flags started
 	cancels   promptCanceller
 
@@ -278,10 +281,8 @@ func (g *gateway) do(ctx context.Context, j job) {
 
 func (g *gateway) prompt(ctx context.Context, j job) {
 	mode := agent.Mode(j.req.Mode)
-	switch mode {
-	case "", agent.ModeAgent, agent.ModeExplore, agent.ModePlan, agent.ModeReview:
-	default:
-		g.fail(j.line, fmt.Errorf("prompt: mode %q: want agent, explore, plan or review", j.req.Mode))
+	if mode != "" && !slices.Contains(g.modes, string(mode)) {
+		g.fail(j.line, fmt.Errorf("prompt: mode %q: want %s", j.req.Mode, strings.Join(g.modes, ", ")))
 		return
 	}
 	if j.req.Text == "" {

@@ -102,7 +102,7 @@ func TestCdSubThenWriteUndone(t *testing.T) {
 	ws := files(t, map[string]string{"sub/a.txt": "alpha\n", "a.txt": "root alpha\n"})
 	db := filepath.Join(t.TempDir(), "cp.db")
 	run := func(req string) []wireLine {
-		cmd := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/cd_sub.jsonl", "-checkpoints", db, "-allow", "cd,touch,sed -i")
+		cmd := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/cd_sub.jsonl", "-db", db, "-allow", "cd,touch,sed -i")
 		cmd.Stdin = strings.NewReader(req + "\n")
 		var stderr strings.Builder
 		cmd.Stderr = &stderr

@@ -45,13 +45,17 @@
 //	-skills todos,build,fetch,virtual_terminal
 //	-subagents               a read-only helper agent the model can hand sub-tasks to
 //	-lsp                     code-intelligence tools, served by installed language servers (gopls…)
-//	-web -web-allow DOMAINS  read_webpage for those domains ("*": any public one); -web-deny to exclude
+//	-web-allow DOMAINS       read_webpage for those domains ("*": any public one); -web-deny to exclude
 //	-git-branch              a git branch per session
 //	-mcp-config FILE         the tools of the MCP servers in FILE (mcpServers JSON), as SERVER__TOOL
 //	-wire-log FILE           every HTTP request and response to the model server, keys redacted
 //	-folder [NAME=]DIR       a further root of a multi-root workspace (repeatable): its files are NAME/…
 //
-// read_pdf (text of PDFs in the workspace) is always offered.
+// read_pdf (text of PDFs in the workspace) is always offered. The flags
+// shared with coder and web (-workspace, -model, -allow, -sandbox, -lsp…)
+// can also be set once in the settings files (see package settings:
+// ~/.config/tether/settings.json, .tether/settings.json); a flag given
+// overrides them.
 //
 // With -staging, file tools only stage their changes (the tool_action's
 // output holds a chg_… token and the diff) until the host applies a token
@@ -66,17 +70,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
-	"strings"
+	"slices"
 	"syscall"
-	"time"
 
 	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/approval"
@@ -84,8 +89,10 @@ import (
 	"github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
 )
@@ -97,21 +104,18 @@ func main() {
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// options are the command-line flags.
+// options are the command-line flags, and the settings they complete.
 type options struct {
-	workspace       string
-	model           string
-	approvals       string // "deny" or "stdin"
-	approvalTimeout time.Duration
-	checkpointDB    string
-	allowRules      string
-	readOnlyCmds    bool
-	sandbox         string // auto, on or off
-	staging         bool
-	logLevel        slog.Level
-	wireLog         string
-	folders         folders.Flag
-	features        features
+	shared       *hostcfg.Flags
+	set          settings.Settings // the settings files with the flags applied
+	untrusted    string            // what the settings left out, for the log
+	approvals    string            // "deny" or "stdin"
+	checkpointDB string
+	staging      bool
+	logLevel     slog.Level
+	wireLog      string
+	folders      folders.Flag
+	features     features
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -119,36 +123,33 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.SetOutput(stderr)
 	setUsage(fs, stderr)
 	var o options
-	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
+	o.shared = hostcfg.Register(fs, hostcfg.Common...)
 	fs.Var(&o.folders, "folder", folders.Usage)
-	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
 	fs.StringVar(&o.approvals, "approvals", "deny", `who answers confirm-level actions: "deny" (nobody: they are refused) or "stdin" (the host, with approve requests)`)
-	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "with -approvals stdin, how long an approval waits before it is denied")
-	fs.StringVar(&o.checkpointDB, "checkpoints", "", "SQLite file for checkpoints, so undo survives a restart (default: in memory)")
-	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
-	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
+	fs.StringVar(&o.checkpointDB, "db", "", "SQLite file for checkpoints, so undo survives a restart (default: in memory)")
 	fs.BoolVar(&o.staging, "staging", false, "file tools only stage changes; the host applies them with apply requests")
-	fs.StringVar(&o.sandbox, "sandbox", "auto", `confine commands with Landlock to the workspace, the temporary directory and the user's cache directory: "auto" (where the kernel supports it, logging what it cannot enforce), "on" (fail when it cannot) or "off"`)
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	o.features.flags(fs)
 	if err := flagparse.Parse(fs, args); err != nil {
 		return o, err
 	}
-	if err := o.features.check(); err != nil {
-		return o, err
-	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q: requests come on standard input", fs.Arg(0))
-	}
-	if o.model == "" {
-		return o, errors.New("-model is required: ollama:NAME, openai:NAME or script:FILE")
 	}
 	if o.approvals != "deny" && o.approvals != "stdin" {
 		return o, fmt.Errorf("-approvals %q: want deny or stdin", o.approvals)
 	}
-	if o.approvalTimeout <= 0 {
-		return o, fmt.Errorf("-approval-timeout %v: must be positive", o.approvalTimeout)
+	l, err := o.shared.Load(settings.Env{})
+	if err != nil {
+		return o, err
+	}
+	o.set, o.untrusted = l.Settings, hostcfg.Untrusted(l, "headless")
+	if o.set.Model == "" {
+		return o, fmt.Errorf("-model is required (or \"model\" in %s): ollama:NAME, openai:NAME or script:FILE", settings.ProjectFile)
+	}
+	if err := o.features.check(o.set); err != nil {
+		return o, err
 	}
 	return o, nil
 }
@@ -163,6 +164,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: o.logLevel}))
+	if o.untrusted != "" {
+		logger.Warn(o.untrusted)
+	}
 	g, err := newGateway(ctx, o, stdout, logger)
 	if err != nil {
 		fmt.Fprintln(stderr, "headless:", err)
@@ -188,21 +192,22 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		wire = f
 		mopts = append(mopts, modelstr.WithWireLog(f))
 	}
-	model, err := modelstr.Open(o.model, mopts...)
+	model, err := hostcfg.OpenModel(o.set, mopts...)
 	if err != nil {
 		if wire != nil {
 			wire.Close()
 		}
 		return nil, err
 	}
-	ws, err := safety.OpenWorkspace(o.workspace, o.folders.Options()...)
+	ws, err := safety.OpenWorkspace(o.shared.Workspace, append(o.folders.Options(), hostcfg.WorkspaceOptions(o.set)...)...)
 	if err != nil {
 		if wire != nil {
 			wire.Close()
 		}
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	g := &gateway{out: &lineWriter{w: stdout}, ws: ws, logger: logger, wire: wire}
+	g := &gateway{out: &lineWriter{w: stdout}, ws: ws, logger: logger, wire: wire,
+		modes: append(slices.Clone(settings.BuiltinModes), slices.Sorted(maps.Keys(o.set.Modes))...)}
 	ok := false
 	defer func() {
 		if !ok {
@@ -212,7 +217,8 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 
 	reg := &tools.Registry{}
 	bopts := builtin.Options{}
-	switch o.sandbox {
+	sandbox := cmp.Or(o.set.Sandbox, "auto")
+	switch sandbox {
 	case "on", "auto":
 		// Compilers and test runners write their caches and temporary
 		// files outside the workspace.
@@ -224,18 +230,18 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		}
 		// The workspace's further folders are as writable as its root.
 		sb := ws.NewSandbox(append(o.folders.Dirs(), extra...)...)
-		if err := sb.Available(); err != nil && o.sandbox == "auto" {
+		if err := sb.Available(); err != nil && sandbox == "auto" {
 			logger.Warn("headless: commands run WITHOUT a sandbox", "reason", err)
 			break
 		}
 		// Say so: these directories are shared with the user's other
 		// programs, and commands the agent runs may write there.
 		logger.Info("headless: sandboxed commands may also write outside the workspace", "dirs", extra)
-		sb.BestEffort, sb.Logger = o.sandbox == "auto", logger
+		sb.BestEffort, sb.Logger = sandbox == "auto", logger
 		bopts.Sandbox = sb
 	case "off":
 	default:
-		return nil, fmt.Errorf("-sandbox %q: want auto, on or off", o.sandbox)
+		return nil, fmt.Errorf("-sandbox %q: want auto, on or off", sandbox)
 	}
 	if _, err := builtin.Register(reg, ws, bopts); err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
@@ -255,12 +261,8 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
 
-	rules := safety.CommandRules{AllowReadOnly: o.readOnlyCmds, Logger: logger}
-	for r := range strings.SplitSeq(o.allowRules, ",") {
-		if r = strings.TrimSpace(r); r != "" {
-			rules.Allow = append(rules.Allow, r)
-		}
-	}
+	rules := o.set.CommandRules()
+	rules.Logger = logger
 	cfg := agent.Config{
 		Model:        model,
 		Tools:        reg,
@@ -269,9 +271,11 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		Checkpoints:  cps,
 		Sink:         g.sink(g.out),
 		Logger:       logger,
+		Modes:        hostcfg.Modes(o.set),
+		Mode:         agent.Mode(o.set.Mode),
 	}
 	if o.approvals == "stdin" {
-		g.approvals = &approval.Manager{Timeout: o.approvalTimeout, Notify: g.notify}
+		g.approvals = &approval.Manager{Timeout: hostcfg.ApprovalTimeout(o.set), Notify: g.notify}
 		g.announced = map[string]*approval.Response{}
 		cfg.Policy = approval.Interactive()
 		cfg.Approver = approval.Func(g.approve)
@@ -287,7 +291,7 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		cfg.Staging = approval.NewStager(ws, approval.StagerConfig{Logger: logger})
 		g.staging = true
 	}
-	if g.stop, err = o.features.apply(ctx, ws, reg, &cfg, logger); err != nil {
+	if g.stop, err = o.features.apply(ctx, o.set, ws, reg, &cfg, logger); err != nil {
 		return nil, err
 	}
 	if g.x, err = agent.New(cfg); err != nil {

@@ -29,6 +29,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// The user's own settings stay out of the tests.
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	binary = filepath.Join(dir, "headless")
 	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building headless: %v\n%s", err, out)
@@ -221,7 +223,7 @@ func TestPersistentCheckpointsUndoAcrossRestarts(t *testing.T) {
 	ws := project(t)
 	db := filepath.Join(t.TempDir(), "cp.db")
 	run := func(req string) []wireLine {
-		cmd := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/multi_edit.jsonl", "-checkpoints", db)
+		cmd := exec.Command(binary, "-workspace", ws, "-model", "script:testdata/multi_edit.jsonl", "-db", db)
 		cmd.Stdin = strings.NewReader(req + "\n")
 		out, err := cmd.Output()
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 )
 
 // usageText is what -h prints before the flags: enough to drive the
@@ -58,13 +60,14 @@ model is told why. With -approvals stdin the host answers them; unanswered
 ones are denied after -approval-timeout, and all of them when input ends.
 
 Files outside the workspace: commands run in a Landlock sandbox (-sandbox)
-that also lets them write the temporary directory and the user's cache
-directory, shared with your other programs:
+that also lets them write the temporary directory and the user's
+cache directory, shared with your other programs:
   %s
 because compilers and test runners keep their caches there (Go's build
 cache, pip's, npm's). The directories are logged at start. Set
 XDG_CACHE_HOME to point commands elsewhere; -sandbox off lifts every limit.
 
+%s
 Exit status: 0 when input ends and the work it asked for is done; 1 when
 the workspace or the model cannot be opened or input cannot be read; 2 for
 bad flags.
@@ -84,7 +87,7 @@ func setUsage(fs *flag.FlagSet, w io.Writer) {
 		if dir == "" {
 			dir = "none on this system"
 		}
-		fmt.Fprintf(w, usageText, dir)
+		fmt.Fprintf(w, usageText, dir, hostcfg.SettingsHelp)
 		fs.PrintDefaults()
 	}
 }

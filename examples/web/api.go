@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,11 +144,8 @@ func (s *server) prompt(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	mode := agent.Mode(req.Mode)
-	switch mode {
-	case "", agent.ModeAgent, agent.ModeExplore, agent.ModePlan, agent.ModeReview:
-	default:
-		writeError(w, http.StatusBadRequest, fmt.Errorf("mode %q: want agent, explore, plan or review", req.Mode))
+	if req.Mode != "" && !slices.Contains(s.modes, req.Mode) {
+		writeError(w, http.StatusBadRequest, fmt.Errorf("mode %q: want %s", req.Mode, strings.Join(s.modes, ", ")))
 		return
 	}
 	if strings.TrimSpace(req.Text) == "" {
@@ -160,7 +158,7 @@ func (s *server) prompt(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.titleAfterFirstPrompt(r.Context(), sess, req.Text)
-	if err := s.startTurn(sess, agent.Input{Prompt: req.Text, Mode: mode}); err != nil {
+	if err := s.startTurn(sess, agent.Input{Prompt: req.Text, Mode: agent.Mode(req.Mode)}); err != nil {
 		writeError(w, statusOf(err), err)
 		return
 	}

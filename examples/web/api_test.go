@@ -193,3 +193,60 @@ func TestSessionsResumeAfterRestart(t *testing.T) {
 		t.Errorf("replayed text %q", text.String())
 	}
 }
+
+// TestAlwaysAllowOverHTTP: "Always allow" on a command's card saves the
+// exact command to .tether/settings.json; a session opened afterwards
+// runs it without a card. A pipeline cannot be saved as one rule.
+func TestAlwaysAllowOverHTTP(t *testing.T) {
+	script := `{"capabilities":{"tools":true}}
+{"content":"Listing.","tool_calls":[{"name":"run_terminal_command","arguments":{"command":"ls -la | sort"}}]}
+{"content":"Stamping.","tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch stamp.txt"}}]}
+{"content":"Done. [TASK_COMPLETE]"}
+{"content":"Again.","tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch stamp.txt"}}]}
+{"content":"Done again. [TASK_COMPLETE]"}
+`
+	ts := startServer(t, script, nil)
+	first := ts.newSession(t)
+	if code, body := ts.post(t, "/api/prompt", map[string]string{"session": first, "text": "go"}); code != http.StatusAccepted {
+		t.Fatalf("prompt: %d %v", code, body)
+	}
+	ts.events(t, first, func(ev map[string]any) bool {
+		switch ev["type"] {
+		case "approval_requested":
+			id := ev["id"].(string)
+			subject := ev["display"].(map[string]any)["subject"]
+			if subject == "ls -la | sort" {
+				if code, body := ts.post(t, "/api/approve", map[string]string{"id": id, "choice": "allow_always"}); code != http.StatusBadRequest {
+					t.Errorf("allow_always on a pipeline: %d %v, want 400", code, body)
+				}
+				ts.post(t, "/api/approve", map[string]string{"id": id, "choice": "deny"})
+				return false
+			}
+			if code, body := ts.post(t, "/api/approve", map[string]string{"id": id, "choice": "allow_always"}); code != http.StatusOK {
+				t.Errorf("allow_always: %d %v", code, body)
+			}
+		case "run_finished":
+			return true
+		}
+		return false
+	})
+	saved, err := os.ReadFile(filepath.Join(ts.dir, ".tether", "settings.json"))
+	if err != nil || !strings.Contains(string(saved), `"touch stamp.txt"`) || strings.Contains(string(saved), "sort") {
+		t.Fatalf(".tether/settings.json = %s, %v", saved, err)
+	}
+	os.Remove(filepath.Join(ts.dir, "stamp.txt"))
+	second := ts.newSession(t)
+	if code, body := ts.post(t, "/api/prompt", map[string]string{"session": second, "text": "again"}); code != http.StatusAccepted {
+		t.Fatalf("prompt: %d %v", code, body)
+	}
+	ts.events(t, second, func(ev map[string]any) bool {
+		if ev["type"] == "approval_requested" {
+			t.Errorf("the saved rule did not apply to a new session: %v", ev["display"])
+			ts.post(t, "/api/approve", map[string]string{"id": ev["id"].(string), "choice": "deny"})
+		}
+		return ev["type"] == "run_finished"
+	})
+	if _, err := os.Stat(filepath.Join(ts.dir, "stamp.txt")); err != nil {
+		t.Errorf("the command did not run in the new session: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/approval/pgapproval"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 )
 
 // approvals connects approval cards to the agent. The executor shows a
@@ -27,6 +28,7 @@ type approvals struct {
 	approver approval.Approver // the agent's: the Manager, or the board's wrapper of it
 	board    *pgapproval.Board // nil without a shared database
 	logger   *slog.Logger
+	save     func(rule string) error // keeps an "always allow" rule; nil offers none
 
 	// mu guards shown: the ids of cards on screen and not yet resolved,
 	// each with the severity it showed and an answer that came before
@@ -37,6 +39,9 @@ type approvals struct {
 
 type card struct {
 	severity string
+	// command is the exact command of a command card, "" for other
+	// cards and for commands shown escaped: what "always" would save.
+	command string
 	// remote: the card's turn runs in another process on the database,
 	// which alone can register it; it is answered through the board.
 	remote bool
@@ -44,10 +49,12 @@ type card struct {
 }
 
 // newApprovals makes the Manager; board, when not nil, shares its
-// requests with the other processes on the database.
-func newApprovals(timeout time.Duration, board *pgapproval.Board, logger *slog.Logger) *approvals {
+// requests with the other processes on the database; save, when not nil,
+// keeps an "always allow" rule.
+func newApprovals(timeout time.Duration, board *pgapproval.Board, logger *slog.Logger, save func(rule string) error) *approvals {
 	a := &approvals{logger: logger, board: board, shown: map[string]*card{}}
 	a.manager = &approval.Manager{Timeout: timeout, Notify: a.notify}
+	a.save = save
 	a.approver = a.manager
 	if board != nil {
 		a.approver = board.Approver(a.manager) // after Notify is set: it wraps it
@@ -60,7 +67,11 @@ func newApprovals(timeout time.Duration, board *pgapproval.Board, logger *slog.L
 func (a *approvals) announce(r event.ApprovalRequested, remote bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.shown[r.ID] = &card{severity: r.Display.Severity, remote: remote}
+	c := &card{severity: r.Display.Severity, remote: remote}
+	if r.Display.Kind == approval.KindCommand.String() && !r.Display.Escaped {
+		c.command = r.Display.Subject
+	}
+	a.shown[r.ID] = c
 }
 
 // forget drops a card once the agent reports it resolved.
@@ -88,7 +99,9 @@ func (a *approvals) notify(e approval.Event) {
 // answer is what the page posts for a card.
 type answer struct {
 	ID string `json:"id"`
-	// Choice is allow_once, allow_session or deny.
+	// Choice is allow_once, allow_session, allow_always (allow_session,
+	// and the command saved as an allow rule to .tether/settings.json) or
+	// deny.
 	Choice  string `json:"choice"`
 	Message string `json:"message,omitempty"` // told to the model with a deny
 }
@@ -107,10 +120,19 @@ func (a *approvals) resolve(ctx context.Context, ans answer) error {
 		resp = approval.Response{Choice: approval.AllowOnce, Reason: "allowed once on the web page"}
 	case "allow_session":
 		resp = approval.Response{Choice: approval.AllowSession, Reason: "allowed for the session on the web page"}
+	case "allow_always":
+		rule, err := a.alwaysRule(ans.ID)
+		if err != nil {
+			return err
+		}
+		if err := a.save(rule); err != nil {
+			return fmt.Errorf("saving the rule %q: %w", rule, err)
+		}
+		resp = approval.Response{Choice: approval.AllowSession, Reason: "always allowed on the web page: rule saved to " + settings.ProjectFile}
 	case "deny":
 		resp = approval.Response{Choice: approval.Deny, Reason: "refused on the web page", Message: ans.Message}
 	default:
-		return fmt.Errorf("%w: choice %q: want allow_once, allow_session or deny", errBadAnswer, ans.Choice)
+		return fmt.Errorf("%w: choice %q: want allow_once, allow_session, allow_always or deny", errBadAnswer, ans.Choice)
 	}
 	local, remote, err := a.resolveLocal(ans.ID, resp)
 	switch {
@@ -126,6 +148,25 @@ func (a *approvals) resolve(ctx context.Context, ans answer) error {
 		a.logger.Info("web: approval answered", "id", ans.ID, "choice", ans.Choice, "here", local)
 	}
 	return err
+}
+
+// alwaysRule is the rule "always" saves for card id: its exact command,
+// when one rule can hold it (see settings.SaveableRule).
+func (a *approvals) alwaysRule(id string) (string, error) {
+	a.mu.Lock()
+	c := a.shown[id]
+	a.mu.Unlock()
+	if c == nil {
+		return "", fmt.Errorf("%w: %s", approval.ErrUnknownRequest, id)
+	}
+	if a.save == nil || c.command == "" {
+		return "", fmt.Errorf("%w: only a command can be always allowed", errBadAnswer)
+	}
+	rule, ok := settings.SaveableRule(c.command)
+	if !ok {
+		return "", fmt.Errorf("%w: %q cannot be saved as one rule (a critical command, a list, a pipeline or a substitution); allow it once or for the session", errBadAnswer, c.command)
+	}
+	return rule, nil
 }
 
 // errCriticalOnce refuses a session grant of a critical action: the card

@@ -16,7 +16,7 @@ import (
 // runs anywhere (no shared database, not running here) is refused as
 // stale, not reported answered.
 func TestAnswerToAnOrphanedCard(t *testing.T) {
-	a := newApprovals(time.Minute, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a := newApprovals(time.Minute, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	a.announce(event.ApprovalRequested{ID: "req_old", Display: approval.Display{Severity: "medium"}}, true)
 	err := a.resolve(context.Background(), answer{ID: "req_old", Choice: "allow_once"})
 	if !errors.Is(err, approval.ErrStale) {

@@ -55,8 +55,10 @@ import (
 
 	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 )
 
 func main() {
@@ -73,18 +75,18 @@ type options struct {
 	model           string
 	db              string
 	approvalTimeout time.Duration
-	allowRules      string
-	readOnlyCmds    bool
 	logLevel        slog.Level
 	mcpConfig       string
 	folders         folders.Flag
+	set             settings.Settings // the settings files with the flags applied
+	untrusted       string            // what the settings left out, to log at start
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `web serves Tether's agent panel on localhost.
+		fmt.Fprintf(stderr, `web serves Tether's agent panel on localhost.
 
 usage: go run ./examples/web -workspace DIR -model MODEL [flags]
 
@@ -103,6 +105,7 @@ Sessions and checkpoints stay in memory unless -db names a SQLite file or a
 PostgreSQL URL; on PostgreSQL several web processes share sessions and
 approval cards.
 
+%s
 Exit status: 0 after Ctrl-C, 1 when the server cannot start, 2 for bad flags.
 
 Examples:
@@ -110,18 +113,14 @@ Examples:
   go run ./examples/web -workspace "$(mktemp -d)" -model script:examples/web/testdata/browser.jsonl
 
 flags:
-`)
+`, hostcfg.SettingsHelp)
 		fs.PrintDefaults()
 	}
 	var o options
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on; port 0 picks a free one. Anything but a loopback address exposes the agent to the network")
-	fs.StringVar(&o.workspace, "workspace", ".", "directory the agent works in (every file tool is confined to it)")
+	shared := hostcfg.Register(fs, hostcfg.Common...)
 	fs.Var(&o.folders, "folder", folders.Usage)
-	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
 	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share, each showing and answering the others' turns and approval cards (default: in memory)")
-	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 5*time.Minute, "how long an approval card waits before the action is denied")
-	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without approval, e.g. 'go test,npm run test'")
-	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without approval")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
 	if err := flagparse.Parse(fs, args); err != nil {
@@ -130,17 +129,20 @@ flags:
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q: everything is set with flags (see -h)", fs.Arg(0))
 	}
+	l, err := shared.Load(settings.Env{})
+	if err != nil {
+		return o, err
+	}
+	o.set, o.untrusted = l.Settings, hostcfg.Untrusted(l, "web")
+	o.workspace, o.model, o.approvalTimeout = shared.Workspace, o.set.Model, hostcfg.ApprovalTimeout(o.set)
 	if o.model == "" {
-		return o, errors.New("-model is required: ollama:NAME, openai:NAME or script:FILE")
+		return o, fmt.Errorf("-model is required (or \"model\" in %s): ollama:NAME, openai:NAME or script:FILE", settings.ProjectFile)
 	}
 	if host, _, err := net.SplitHostPort(o.addr); err != nil {
 		return o, fmt.Errorf("-addr %q: %v; want HOST:PORT such as 127.0.0.1:8080", o.addr, err)
 	} else if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		// The Host check needs the one name the page is opened by.
 		return o, fmt.Errorf("-addr %q listens on every interface; name one address, e.g. 127.0.0.1:8080 or this machine's LAN address", o.addr)
-	}
-	if o.approvalTimeout <= 0 {
-		return o, fmt.Errorf("-approval-timeout %v: must be positive", o.approvalTimeout)
 	}
 	return o, nil
 }
@@ -155,6 +157,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: o.logLevel}))
+	if o.untrusted != "" {
+		logger.Warn(o.untrusted)
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "web:", err)

@@ -24,7 +24,7 @@ func TestFlags(t *testing.T) {
 		{"help teaches", []string{"-h"}, 0, "go run ./examples/web -workspace DIR -model MODEL"},
 		{"model required", []string{"-workspace", "."}, 2, "-model is required"},
 		{"stray argument", []string{"-model", "script:x", "serve"}, 2, `unexpected argument "serve"`},
-		{"bad timeout", []string{"-model", "script:x", "-approval-timeout", "0s"}, 2, "must be positive"},
+		{"bad timeout", []string{"-model", "script:x", "-approval-timeout", "0s"}, 2, "want a positive duration"},
 		{"missing script", []string{"-model", "script:/nonexistent/s.jsonl", "-workspace", t.TempDir()}, 1, "s.jsonl"},
 		{"bad address", []string{"-model", "script:x", "-addr", "256.0.0.1:0"}, 1, "256.0.0.1"},
 		{"no port", []string{"-model", "script:x", "-addr", "127.0.0.1"}, 2, "want HOST:PORT"},

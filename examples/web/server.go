@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
-	"strings"
+	"slices"
 	"sync"
 
 	"github.com/tetherdev/tether/agent"
@@ -18,9 +19,11 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/approval/pgapproval"
 	"github.com/tetherdev/tether/checkpoint"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
+	"github.com/tetherdev/tether/settings"
 	"github.com/tetherdev/tether/tools"
 	"github.com/tetherdev/tether/tools/builtin"
 	"github.com/tetherdev/tether/tools/pdftools"
@@ -49,6 +52,9 @@ type server struct {
 	runs    map[string]context.CancelFunc // by session id, while a turn runs
 	wg      sync.WaitGroup                // running turns; Add only under mu and before closing
 	closing bool                          // set by stopRuns: no new turns
+	modes   []string                      // the modes a prompt may ask for: built-in and the settings'
+	saved   []string                      // allow rules saved from cards since start, for sessions opened next
+
 }
 
 var errClosing = errors.New("the server is shutting down; no new turns")
@@ -57,16 +63,19 @@ var errClosing = errors.New("the server is shutting down; no new turns")
 type sessionKey struct{}
 
 func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
-	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger))
+	set := o.set
+	set.Model = o.model
+	model, err := hostcfg.OpenModel(set, modelstr.WithLogger(logger))
 	if err != nil {
 		return nil, err
 	}
-	ws, err := safety.OpenWorkspace(o.workspace, o.folders.Options()...)
+	ws, err := safety.OpenWorkspace(o.workspace, append(o.folders.Options(), hostcfg.WorkspaceOptions(o.set)...)...)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	s := &server{addr: addr, ws: ws, logger: logger, baseCtx: ctx,
-		logs: map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
+		modes: append(slices.Clone(settings.BuiltinModes), slices.Sorted(maps.Keys(o.set.Modes))...),
+		logs:  map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
 	s.closers = append(s.closers, ws.Close)
 	ok := false
 	defer func() {
@@ -76,7 +85,16 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	}()
 
 	reg := &tools.Registry{}
-	shell, err := builtin.Register(reg, ws, builtin.Options{})
+	bopts := builtin.Options{}
+	switch o.set.Sandbox { // off unless asked for, as in coder: a person sees every command
+	case "on":
+		bopts.Sandbox = ws.NewSandbox(o.folders.Dirs()...)
+	case "auto":
+		sb := ws.NewSandbox(o.folders.Dirs()...)
+		sb.BestEffort, sb.Logger = true, logger
+		bopts.Sandbox = sb
+	}
+	shell, err := builtin.Register(reg, ws, bopts)
 	if err != nil {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
@@ -90,6 +108,11 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		}
 		s.closers = append(s.closers, servers.Close)
 	}
+	stopServers, err := hostcfg.Tools(ctx, o.set, ws, reg, logger)
+	if err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, func() error { stopServers(); return nil })
 	cpStore, sessStore, err := s.openStores(ctx, o.db)
 	if err != nil {
 		return nil, err
@@ -98,12 +121,8 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
-	rules := safety.CommandRules{AllowReadOnly: o.readOnlyCmds, Logger: logger}
-	for r := range strings.SplitSeq(o.allowRules, ",") {
-		if r = strings.TrimSpace(r); r != "" {
-			rules.Allow = append(rules.Allow, r)
-		}
-	}
+	rules := o.set.CommandRules()
+	rules.Logger = logger
 	if isPostgres(o.db) {
 		// Cards are shared with the other web processes on the database,
 		// so a turn running in one is answered from the page of any.
@@ -112,7 +131,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		}
 		s.closers = append(s.closers, s.board.Close)
 	}
-	s.approvals = newApprovals(o.approvalTimeout, s.board, logger)
+	s.approvals = newApprovals(o.approvalTimeout, s.board, logger, s.saveRule)
 	cfg := agent.Config{
 		Model:           model,
 		Tools:           reg,
@@ -125,8 +144,17 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		Checkpoints:     cps,
 		Sink:            event.SinkFunc(s.emit),
 		Logger:          logger,
+		Modes:           hostcfg.Modes(o.set),
+		Mode:            agent.Mode(o.set.Mode),
 	}
-	if s.sessions, err = session.NewManager(sessStore, cfg); err != nil {
+	// Each session its own shell: a new one starts in the workspace root
+	// with a fresh environment, whatever another session did.
+	shells := hostcfg.SessionShells(ws, bopts)
+	perSession := func(id string, cfg *agent.Config) error {
+		cfg.CommandRules.Allow = append(slices.Clone(cfg.CommandRules.Allow), s.savedRules()...)
+		return shells(id, cfg)
+	}
+	if s.sessions, err = session.NewManager(sessStore, cfg, session.WithSessionConfig(perSession)); err != nil {
 		return nil, err
 	}
 	_, port, err := net.SplitHostPort(addr)
@@ -136,6 +164,27 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	s.guard = &guard{token: newToken(), port: port, hosts: allowedHosts(addr), next: s.routes()}
 	ok = true
 	return s, nil
+}
+
+// saveRule keeps an "always allow" answer: the rule goes into the
+// project's settings, where every new coder or web process finds it, and
+// into the rules of the sessions this process opens next. The session
+// that asked gets the same exact grant for itself.
+func (s *server) saveRule(rule string) error {
+	if err := settings.SaveRule(s.ws.Root(), "allow", rule); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.saved = append(s.saved, rule)
+	s.mu.Unlock()
+	s.logger.Info("web: allow rule saved to the project settings", "rule", rule, "file", settings.ProjectFile)
+	return nil
+}
+
+func (s *server) savedRules() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.saved)
 }
 
 func (s *server) routes() http.Handler {

@@ -48,7 +48,7 @@ func startServer(t *testing.T, script string, files map[string]string, configure
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	o := options{workspace: dir, model: "script:" + scriptFile, approvalTimeout: time.Minute, readOnlyCmds: true}
+	o := options{workspace: dir, model: "script:" + scriptFile, approvalTimeout: time.Minute}
 	for _, c := range configure {
 		c(&o)
 	}

@@ -19,7 +19,15 @@ import (
 // and otherwise runs the tests with a private PostgreSQL when one can start.
 func TestMain(m *testing.M) {
 	mcpmounttest.ServeIfAsked()
-	os.Exit(pgtest.Main(m))
+	// The user's own settings stay out of the tests.
+	cfg, err := os.MkdirTemp("", "tether-config")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", cfg)
+	code := pgtest.Main(m)
+	os.RemoveAll(cfg)
+	os.Exit(code)
 }
 
 // postgresURL gives a test database's connection string in the URL form

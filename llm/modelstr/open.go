@@ -30,6 +30,20 @@ type openConfig struct {
 	stallTimeout time.Duration
 	logger       *slog.Logger
 	wireLog      io.Writer
+	numCtx       int
+}
+
+// WithContextLength asks an Ollama model for a context window of n
+// tokens (its num_ctx option); the server's default otherwise. Other
+// backends size their context on the server and ignore it.
+func WithContextLength(n int) Option {
+	return func(c *openConfig) error {
+		if n < 0 {
+			return fmt.Errorf("modelstr: context length %d: must not be negative", n)
+		}
+		c.numCtx = n
+		return nil
+	}
 }
 
 // WithGetenv replaces os.Getenv for reading OLLAMA_HOST, OPENAI_BASE_URL
@@ -122,6 +136,7 @@ func Open(model string, opts ...Option) (llm.Model, error) {
 			StallTimeout: cfg.stallTimeout,
 			Logger:       cfg.logger,
 			WireLog:      cfg.wireLog,
+			Options:      cfg.ollamaOptions(),
 		})
 	case "openai":
 		return openai.New(openai.Config{
@@ -142,4 +157,11 @@ func Open(model string, opts ...Option) (llm.Model, error) {
 		return m, nil
 	}
 	return nil, fmt.Errorf("modelstr: model %q: scheme %q: %w", model, scheme, ErrUnknownScheme)
+}
+
+func (c openConfig) ollamaOptions() map[string]any {
+	if c.numCtx == 0 {
+		return nil
+	}
+	return map[string]any{"num_ctx": c.numCtx}
 }

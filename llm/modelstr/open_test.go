@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tetherdev/tether/llm"
+	"github.com/tetherdev/tether/llm/llmtest"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/llm/ollama"
 	"github.com/tetherdev/tether/llm/openai"
@@ -90,5 +92,35 @@ func TestNoTestHelpersLinked(t *testing.T) {
 				t.Errorf("%s links %s", pkg, dep)
 			}
 		}
+	}
+}
+
+// WithContextLength reaches an Ollama server as the num_ctx option of
+// every chat request, and is the context length the model reports.
+func TestWithContextLength(t *testing.T) {
+	s, err := llmtest.ParseScript(strings.NewReader(`{"content":"hi"}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewFakeOllama(s)
+	defer srv.Close()
+	m, err := modelstr.Open("ollama:qwen3:8b", env(map[string]string{"OLLAMA_HOST": srv.URL}), modelstr.WithContextLength(8192))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if caps, err := llm.CapabilitiesOf(t.Context(), m); err != nil || caps.ContextLength != 8192 {
+		t.Errorf("context length = %d, %v; want 8192", caps.ContextLength, err)
+	}
+	for _, err := range m.Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) == 0 || !strings.Contains(string(reqs[len(reqs)-1]), `"num_ctx":8192`) {
+		t.Errorf("chat request lacks num_ctx: %s", reqs)
+	}
+	if _, err := modelstr.Open("ollama:x", modelstr.WithContextLength(-1)); err == nil {
+		t.Error("negative context length: no error")
 	}
 }

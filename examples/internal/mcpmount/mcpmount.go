@@ -38,6 +38,20 @@ func Mount(ctx context.Context, file, root string, reg *tools.Registry, logger *
 	if err != nil {
 		return nil, err
 	}
+	return start(ctx, cfgs, file, root, reg, logger)
+}
+
+// MountData is Mount for an mcpServers document held in memory (the
+// settings' mcpServers); source names it in errors.
+func MountData(ctx context.Context, data []byte, source, root string, reg *tools.Registry, logger *slog.Logger) (*Servers, error) {
+	cfgs, err := mcp.ParseConfig(data, mcp.ConfigOptions{WorkspaceFolder: root})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return start(ctx, cfgs, source, root, reg, logger)
+}
+
+func start(ctx context.Context, cfgs []mcp.ServerConfig, file, root string, reg *tools.Registry, logger *slog.Logger) (*Servers, error) {
 	s := &Servers{}
 	for _, cfg := range cfgs {
 		cfg.Roots, cfg.Logger = []string{root}, logger

@@ -193,6 +193,12 @@ export class Transcript {
       session.title = d.rule;
       choices.append(session);
     }
+    if (d.kind === "command" && d.severity !== "critical" && !d.escaped) {
+      // The exact command becomes an allow rule of the project.
+      const always = button("allow-always", "Always allow", () => this.onAnswer(ev.id, "allow_always", ""));
+      always.title = `Saves "${d.subject}" to .tether/settings.json as an allow rule (see /permissions in the coder)`;
+      choices.append(always);
+    }
     const msg = el("input", "deny-message");
     msg.placeholder = "Tell the agent why (optional)";
     msg.setAttribute("aria-label", "Reason for refusing");
