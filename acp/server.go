@@ -77,6 +77,11 @@ type Setup struct {
 	// Close releases what Open started (shells, MCP servers); called when
 	// the session closes or the connection ends. May be nil.
 	Close func()
+	// Notices are said to the person as agent messages at the start of
+	// the session's first prompt, once: what the host left out of its
+	// settings, say. They wait for a turn because editors show agent
+	// messages only inside one.
+	Notices []string
 }
 
 // Auth describes how the agent authenticates to its backend.

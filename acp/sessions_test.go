@@ -154,3 +154,46 @@ func TestResumeSession(t *testing.T) {
 		t.Errorf("resume of an unknown session: %v", m)
 	}
 }
+
+// Setup.Notices are said once, as agent text at the start of the first
+// prompt, before the model's reply; the second prompt does not repeat
+// them.
+func TestNoticesSaidOnceInFirstTurn(t *testing.T) {
+	const notice = "settings left out: permissions.allow"
+	h := newHarness(t, `{"content":"First reply."}
+{"content":"Second reply."}
+`, 0, func(c *Config) {
+		open := c.Open
+		c.Open = func(ctx context.Context, env SessionEnv) (*Setup, error) {
+			s, err := open(ctx, env)
+			if s != nil {
+				s.Notices = []string{notice}
+			}
+			return s, err
+		}
+	})
+	sid := h.session()
+	text := func(msgs []map[string]any) string {
+		var b strings.Builder
+		for _, m := range msgs {
+			if m["method"] != "session/update" {
+				continue
+			}
+			u, _ := m["params"].(map[string]any)["update"].(map[string]any)
+			if u["sessionUpdate"] == "agent_message_chunk" {
+				b.WriteString(u["content"].(map[string]any)["text"].(string))
+			}
+		}
+		return b.String()
+	}
+	prompt(h, 1, sid, "hello")
+	_, seen := h.waitFor("the first prompt's response", idIs("1"))
+	if got := text(seen); !strings.HasPrefix(got, notice) || !strings.Contains(got, "First reply.") {
+		t.Errorf("first turn said %q; want the notice, then the reply", got)
+	}
+	prompt(h, 2, sid, "again")
+	_, seen = h.waitFor("the second prompt's response", idIs("2"))
+	if got := text(seen); strings.Contains(got, notice) {
+		t.Errorf("second turn repeated the notice: %q", got)
+	}
+}
