@@ -281,6 +281,13 @@ func TestSettingsBlindBatch(t *testing.T) {
 // openBlind starts the host with args and opens one session in cwd.
 func openBlind(t *testing.T, args []string, cwd string) blindResult {
 	t.Helper()
+	return openBlindEnv(t, args, acp.SessionEnv{Cwd: cwd})
+}
+
+// openBlindEnv is openBlind with the editor's session/new as env.
+func openBlindEnv(t *testing.T, args []string, env acp.SessionEnv) blindResult {
+	t.Helper()
+	cwd := env.Cwd
 	var log bytes.Buffer
 	o, err := parseFlags(args, &log)
 	if err != nil {
@@ -293,7 +300,7 @@ func openBlind(t *testing.T, args []string, cwd string) blindResult {
 		return blindResult{err: err, log: log.String(), cwd: cwd}
 	}
 	t.Cleanup(h.close)
-	setup, err := h.open(ctx, acp.SessionEnv{Cwd: cwd})
+	setup, err := h.open(ctx, env)
 	if setup != nil && setup.Close != nil {
 		t.Cleanup(setup.Close)
 	}
