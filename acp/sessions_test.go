@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -195,5 +196,40 @@ func TestNoticesSaidOnceInFirstTurn(t *testing.T) {
 	_, seen = h.waitFor("the second prompt's response", idIs("2"))
 	if got := text(seen); strings.Contains(got, notice) {
 		t.Errorf("second turn repeated the notice: %q", got)
+	}
+}
+
+// With Setup.SaveRule, "allow always" on a command names the exact rule
+// and where it is saved, and choosing it saves it once.
+func TestAllowAlwaysSavesTheRule(t *testing.T) {
+	var saved atomic.Int32
+	h := newHarness(t, `{"content":"Making.","tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch made.txt"}}]}
+{"content":"Made."}
+`, 0, func(c *Config) {
+		open := c.Open
+		c.Open = func(ctx context.Context, env SessionEnv) (*Setup, error) {
+			s, err := open(ctx, env)
+			if s != nil {
+				s.SaveRule = func(command string) (string, string, func() error, bool) {
+					return command, ".tether/settings.json", func() error { saved.Add(1); return nil }, true
+				}
+			}
+			return s, err
+		}
+	})
+	sid := h.session()
+	prompt(h, 1, sid, "make it")
+	req, _ := h.waitFor("a permission request", func(m map[string]any) bool { return m["method"] == "session/request_permission" })
+	b, _ := json.Marshal(req["params"].(map[string]any)["options"])
+	if want := `Always allow \"touch made.txt\" (saved to .tether/settings.json)`; !strings.Contains(string(b), want) {
+		t.Errorf("options %s lack %s", b, want)
+	}
+	h.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{"outcome":{"outcome":"selected","optionId":"allow_always"}}}`, req["id"]))
+	resp, _ := h.waitFor("the prompt's response", idIs("1"))
+	if got := describe(resp); got != "stop end_turn" {
+		t.Errorf("prompt answered %s (%v)", got, resp)
+	}
+	if n := saved.Load(); n != 1 {
+		t.Errorf("the rule was saved %d times, want 1", n)
 	}
 }

@@ -129,7 +129,12 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 		cfg.Skills = append(cfg.Skills, agent.TodosSkill())
 	}
 	ok = true
-	return &acp.Setup{Agent: cfg, Close: closeAll, Notices: notices}, nil
+	root := ws.Root()
+	saveRule := func(command string) (string, string, func() error, bool) {
+		rule, ok := settings.SaveableRule(command)
+		return rule, settings.ProjectFile, func() error { return settings.SaveRule(root, "allow", rule) }, ok
+	}
+	return &acp.Setup{Agent: cfg, Close: closeAll, Notices: notices, SaveRule: saveRule}, nil
 }
 
 // sandbox is the Landlock confinement of a session's commands, or nil.

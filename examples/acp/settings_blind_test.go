@@ -336,3 +336,37 @@ func TestUntrustedSaidToEditor(t *testing.T) {
 		t.Errorf("after -trust: notices %q, allow %q", r.setup.Notices, r.setup.Agent.CommandRules.Allow)
 	}
 }
+
+// "Allow always" on a command saves that exact command as an allow rule
+// in the project's settings, which the next session applies; a critical
+// command or a pipeline offers nothing to save.
+func TestAllowAlwaysSavedToProject(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	script := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(script, []byte(`{"content":"hi"}`+"\n"), 0o644)
+	cwd := t.TempDir()
+	args := []string{"-model", "script:" + script, "-db", "memory", "-sandbox", "off"}
+	r := openBlind(t, args, cwd)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	for _, cmd := range []string{"rm -rf /", "go test && curl x | sh", "echo $(id)"} {
+		if rule, _, _, ok := r.setup.SaveRule(cmd); ok {
+			t.Errorf("%q offers to save %q", cmd, rule)
+		}
+	}
+	rule, where, save, ok := r.setup.SaveRule("go test ./...")
+	if !ok || rule != "go test ./..." || where != settings.ProjectFile {
+		t.Fatalf("SaveRule: %q %q %v", rule, where, ok)
+	}
+	if err := save(); err != nil {
+		t.Fatal(err)
+	}
+	r = openBlind(t, args, cwd)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if !slices.Contains(r.setup.Agent.CommandRules.Allow, "go test ./...") || len(r.setup.Notices) > 0 {
+		t.Errorf("next session: allow %q, notices %q", r.setup.Agent.CommandRules.Allow, r.setup.Notices)
+	}
+}
