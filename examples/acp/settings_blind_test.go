@@ -84,7 +84,7 @@ func failsNaming(words ...string) func(blindResult) string {
 }
 
 var blindCases = []blindCase{
-	{name: "project deny applies untrusted", source: "Claude Code settings: deny rules from any scope hold; Tether settings doc: what only tightens always applies",
+	{name: "project deny applies untrusted", source: "anthropics/claude-code#12713: a deny in one scope holds over an allow in another; Tether settings doc: what only tightens always applies",
 		project: `{"permissions": {"deny": ["rm"]}}`,
 		check: both(opened, func(r blindResult) string {
 			if _, _, deny, _ := r.rules(); !slices.Contains(deny, "rm") {
