@@ -12,27 +12,66 @@ import (
 	"testing"
 
 	"github.com/tetherdev/tether/acp"
-	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/settings"
 )
 
-// A blindCase is one expectation about how the editor agent applies the
-// settings files and the flags to a session, written before acp read
-// settings, from the sources cited: the settings documentation of
-// Claude Code (code.claude.com/docs/en/settings, "Settings precedence",
-// "Permission settings"), Tether's settings package doc (docs/settings.md)
-// and the ACP specification (agentclientprotocol.com/protocol/session-setup
-// for cwd and mcpServers, /protocol/session-modes for modes).
+// The blind batch, testdata/settings_blind/*.txtar: expectations about
+// how the editor agent applies the settings files and the flags to a
+// session, written before acp read settings, each from the source its
+// "source:" line cites: Claude Code's settings documentation
+// (code.claude.com/docs/en/settings, "Settings precedence", permission
+// rules), Tether's settings doc (docs/settings.md), the ACP specification
+// (agentclientprotocol.com/protocol/session-setup for cwd and
+// mcpServers, /protocol/session-modes for modes).
+//
+// A case is a comment of lines "source: …", "args: FLAGS" (split at
+// spaces), "trust" (the user trusted the project files beforehand) and
+// "want CHECK", then files user.json, project.json and local.json (the
+// user's, .tether/settings.json, .tether/settings.local.json). A case
+// with no "want error" expects session/new to succeed.
 type blindCase struct {
-	name, source string
-	user         string // $XDG_CONFIG_HOME/tether/settings.json; "" for none
-	project      string // CWD/.tether/settings.json; "" for none
-	local        string // CWD/.tether/settings.local.json
-	trust        bool   // the user trusted the project files beforehand
+	source, name string
 	args         []string
-	// check says what is wrong with the session opened in a fresh
-	// directory, or "".
-	check func(r blindResult) string
+	trust        bool
+	wants        []string
+	files        map[string]string
+}
+
+func readBlindCase(t *testing.T, path string) blindCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := blindCase{name: strings.TrimSuffix(filepath.Base(path), ".txtar"), files: map[string]string{}}
+	file := ""
+	for line := range strings.Lines(string(data)) {
+		if n, ok := strings.CutPrefix(strings.TrimSpace(line), "-- "); ok && strings.HasSuffix(n, " --") {
+			file = strings.TrimSuffix(n, " --")
+			continue
+		}
+		if file != "" {
+			c.files[file] += line
+			continue
+		}
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "source: "):
+			c.source = strings.TrimPrefix(line, "source: ")
+		case strings.HasPrefix(line, "args: "):
+			c.args = strings.Fields(strings.TrimPrefix(line, "args: "))
+		case line == "trust":
+			c.trust = true
+		case strings.HasPrefix(line, "want "):
+			c.wants = append(c.wants, strings.TrimPrefix(line, "want "))
+		case line != "":
+			t.Fatalf("%s: line %q is not source:, args:, trust or want", path, line)
+		}
+	}
+	if c.source == "" || len(c.wants) == 0 {
+		t.Fatalf("%s: a case needs a source: line and a want", path)
+	}
+	return c
 }
 
 type blindResult struct {
@@ -42,240 +81,121 @@ type blindResult struct {
 	cwd   string
 }
 
-func (r blindResult) rules() (allow, ask, deny []string, readOnly bool) {
-	c := r.setup.Agent.CommandRules
-	return c.Allow, c.Ask, c.Deny, c.AllowReadOnly
-}
-
-func (r blindResult) hasTool(name string) bool {
-	return slices.Contains(r.setup.Agent.Tools.Names(), name)
-}
-
-func opened(r blindResult) string {
+// check says what is wrong with r by want, or "".
+func (r blindResult) check(want string, expectErr bool) string {
+	verb, arg, _ := strings.Cut(want, " ")
+	if verb == "error" {
+		if r.err == nil {
+			return "session/new succeeded; want an error"
+		}
+		if _, w, _ := strings.Cut(arg, " "); !strings.Contains(r.err.Error(), w) {
+			return fmt.Sprintf("error %q does not name %q", r.err, w)
+		}
+		return ""
+	}
 	if r.err != nil {
 		return "session/new failed: " + r.err.Error()
 	}
-	return ""
-}
-
-func both(checks ...func(blindResult) string) func(blindResult) string {
-	return func(r blindResult) string {
-		for _, c := range checks {
-			if msg := c(r); msg != "" {
-				return msg
+	if expectErr {
+		return ""
+	}
+	cfg := r.setup.Agent
+	list := func(name string) []string {
+		switch name {
+		case "allow":
+			return cfg.CommandRules.Allow
+		case "ask":
+			return cfg.CommandRules.Ask
+		case "deny":
+			return cfg.CommandRules.Deny
+		case "tool":
+			return cfg.Tools.Names()
+		}
+		return nil
+	}
+	switch verb {
+	case "opens":
+		return ""
+	case "allow", "ask", "deny", "tool":
+		how, v, _ := strings.Cut(arg, " ")
+		if has := slices.Contains(list(verb), v); has != (how == "has") {
+			return fmt.Sprintf("%s %q: %s %q", verb, list(verb), how, v)
+		}
+		return ""
+	case "readonly":
+		if fmt.Sprint(cfg.CommandRules.AllowReadOnly) != arg {
+			return fmt.Sprintf("AllowReadOnly %v, want %s", cfg.CommandRules.AllowReadOnly, arg)
+		}
+		return ""
+	case "mode":
+		if string(cfg.Mode) != arg {
+			return fmt.Sprintf("mode %q, want %s", cfg.Mode, arg)
+		}
+		return ""
+	case "modespec":
+		f := strings.SplitN(arg, " ", 3)
+		for _, m := range cfg.Modes {
+			if string(m.Name) == f[0] && slices.Equal(m.Tools, []string{f[1]}) && m.Prompt == f[2] {
+				return ""
 			}
+		}
+		return fmt.Sprintf("modes %+v lack %s", cfg.Modes, arg)
+	case "sensitive":
+		if !cfg.Workspace.Sensitivity().Sensitive(arg) {
+			return arg + " is not sensitive"
+		}
+		return ""
+	case "log":
+		if _, w, _ := strings.Cut(arg, " "); !strings.Contains(r.log, w) {
+			return fmt.Sprintf("the log does not say %q: %s", w, r.log)
 		}
 		return ""
 	}
-}
-
-func failsNaming(words ...string) func(blindResult) string {
-	return func(r blindResult) string {
-		if r.err == nil {
-			return "session/new succeeded; want an error naming " + strings.Join(words, ", ")
-		}
-		for _, w := range words {
-			if !strings.Contains(r.err.Error(), w) {
-				return fmt.Sprintf("error %q does not name %q", r.err, w)
-			}
-		}
-		return ""
-	}
-}
-
-var blindCases = []blindCase{
-	{name: "project deny applies untrusted", source: "anthropics/claude-code#12713: a deny in one scope holds over an allow in another; Tether settings doc: what only tightens always applies",
-		project: `{"permissions": {"deny": ["rm"]}}`,
-		check: both(opened, func(r blindResult) string {
-			if _, _, deny, _ := r.rules(); !slices.Contains(deny, "rm") {
-				return fmt.Sprintf("deny %q lacks rm", deny)
-			}
-			return ""
-		})},
-	{name: "project allow left out untrusted", source: "Tether settings doc, Trust: allow rules of a project apply only once trusted",
-		project: `{"permissions": {"allow": ["go test"]}}`,
-		check: both(opened, func(r blindResult) string {
-			if allow, _, _, _ := r.rules(); slices.Contains(allow, "go test") {
-				return "untrusted allow rule applied"
-			}
-			return ""
-		})},
-	{name: "what was left out is said", source: "issue 28: untrusted project fields left out and said; Tether settings doc: Loaded.Untrusted so a host can say what it ignored",
-		project: `{"permissions": {"allow": ["go test"]}}`,
-		check: both(opened, func(r blindResult) string {
-			if !strings.Contains(r.log, "permissions.allow") {
-				return "the log does not say permissions.allow was left out: " + r.log
-			}
-			return ""
-		})},
-	{name: "project allow applies trusted", source: "Tether settings doc, Trust: once trusted, all fields apply",
-		project: `{"permissions": {"allow": ["go test"]}}`, trust: true,
-		check: both(opened, func(r blindResult) string {
-			if allow, _, _, _ := r.rules(); !slices.Contains(allow, "go test") {
-				return fmt.Sprintf("allow %q lacks go test", allow)
-			}
-			return ""
-		})},
-	{name: "user Bash(cmd:*) form", source: "Claude Code settings, permission rules: Bash(npm run test:*) matches commands starting with npm run test",
-		user: `{"permissions": {"allow": ["Bash(npm run test:*)"]}}`,
-		check: both(opened, func(r blindResult) string {
-			if allow, _, _, _ := r.rules(); !slices.Contains(allow, "npm run test") {
-				return fmt.Sprintf("allow %q lacks npm run test", allow)
-			}
-			return ""
-		})},
-	{name: "flag deny joins project deny", source: "Claude Code settings precedence: command line arguments above project settings; Tether: lists are joined",
-		project: `{"permissions": {"deny": ["rm"]}}`, args: []string{"-deny", "curl"},
-		check: both(opened, func(r blindResult) string {
-			if _, _, deny, _ := r.rules(); !slices.Contains(deny, "rm") || !slices.Contains(deny, "curl") {
-				return fmt.Sprintf("deny %q, want rm and curl", deny)
-			}
-			return ""
-		})},
-	{name: "flag beats user scalar", source: "Claude Code settings precedence: command line overrides user settings",
-		user: `{"permissions": {"allowReadOnly": true}}`, args: []string{"-allow-read-only=false"},
-		check: both(opened, func(r blindResult) string {
-			if _, _, _, ro := r.rules(); ro {
-				return "read-only commands still allowed"
-			}
-			return ""
-		})},
-	{name: "project ask applies", source: "Claude Code settings: ask rules; Tether: ask only tightens",
-		project: `{"permissions": {"ask": ["git push"]}}`,
-		check: both(opened, func(r blindResult) string {
-			if _, ask, _, _ := r.rules(); !slices.Contains(ask, "git push") {
-				return fmt.Sprintf("ask %q lacks git push", ask)
-			}
-			return ""
-		})},
-	{name: "disabled tool not offered", source: "Tether settings doc: disabledTools are never offered to the model",
-		project: `{"disabledTools": ["run_terminal_command"]}`,
-		check: both(opened, func(r blindResult) string {
-			if r.hasTool("run_terminal_command") {
-				return "run_terminal_command still offered"
-			}
-			return ""
-		})},
-	{name: "flag disables a tool", source: "hostcfg flag table: -disable-tools",
-		args: []string{"-disable-tools", "write_file"},
-		check: both(opened, func(r blindResult) string {
-			if r.hasTool("write_file") {
-				return "write_file still offered"
-			}
-			return ""
-		})},
-	{name: "unknown disabled tool refused", source: "Tether settings doc: every error names the field and what is allowed",
-		project: `{"disabledTools": ["no_such_tool"]}`,
-		check:   failsNaming("disabledTools", "no_such_tool")},
-	{name: "settings modes are session modes", source: "ACP session-modes: the agent advertises availableModes; Tether settings: modes with tools and prompt",
-		project: `{"modes": {"ask": {"prompt": "Answer only.", "tools": ["read_file"], "readOnly": true}}}`,
-		check: both(opened, func(r blindResult) string {
-			for _, m := range r.setup.Agent.Modes {
-				if m.Name == "ask" && m.Prompt == "Answer only." && slices.Equal(m.Tools, []string{"read_file"}) {
-					return ""
-				}
-			}
-			return fmt.Sprintf("modes %+v lack ask", r.setup.Agent.Modes)
-		})},
-	{name: "settings start mode", source: "Tether settings: mode a new session starts in; ACP session-modes: currentModeId",
-		project: `{"mode": "plan"}`,
-		check: both(opened, func(r blindResult) string {
-			if r.setup.Agent.Mode != agent.ModePlan {
-				return fmt.Sprintf("mode %q, want plan", r.setup.Agent.Mode)
-			}
-			return ""
-		})},
-	{name: "flag mode beats settings", source: "Claude Code settings precedence: command line first",
-		project: `{"mode": "plan"}`, args: []string{"-mode", "review"},
-		check: both(opened, func(r blindResult) string {
-			if r.setup.Agent.Mode != agent.ModeReview {
-				return fmt.Sprintf("mode %q, want review", r.setup.Agent.Mode)
-			}
-			return ""
-		})},
-	{name: "sensitive files from settings", source: "Tether settings doc: sensitiveFiles globs added to the built-in ones",
-		project: `{"sensitiveFiles": ["deploy/**"]}`,
-		check: both(opened, func(r blindResult) string {
-			if !r.setup.Agent.Workspace.Sensitivity().Sensitive("deploy/prod.yaml") {
-				return "deploy/prod.yaml not sensitive"
-			}
-			return ""
-		})},
-	{name: "local file overrides project", source: "Claude Code settings precedence: local project settings above shared project settings",
-		project: `{"mode": "plan"}`, local: `{"mode": "explore"}`,
-		check: both(opened, func(r blindResult) string {
-			if r.setup.Agent.Mode != agent.ModeExplore {
-				return fmt.Sprintf("mode %q, want explore", r.setup.Agent.Mode)
-			}
-			return ""
-		})},
-	{name: "malformed project file names file", source: "Tether settings doc: every error names the file, the line and the field",
-		project: `{"permissions": {"allow": "go test"}}`,
-		check:   failsNaming(settings.ProjectFile, "permissions.allow")},
-	{name: "settings MCP server started", source: "ACP session-setup: the agent connects the MCP servers; settings mcpServers is the common format",
-		user:  `{"mcpServers": {"broken": {"command": "/no/such/mcp-server"}}}`,
-		check: failsNaming("broken")},
-	{name: "disabled MCP server not started", source: "mcpServers format (Cline, Roo): disabled: true keeps the entry unused",
-		user:  `{"mcpServers": {"off": {"command": "/no/such/mcp-server", "disabled": true}}}`,
-		check: opened},
-	{name: "untrusted project MCP not started", source: "Tether settings doc, Trust: mcpServers start programs; only once trusted",
-		project: `{"mcpServers": {"evil": {"command": "/no/such/mcp-server"}}}`,
-		check: both(opened, func(r blindResult) string {
-			if !strings.Contains(r.log, "mcpServers") {
-				return "the log does not say mcpServers were left out"
-			}
-			return ""
-		})},
-	{name: "web.allow offers read_webpage", source: "Tether settings doc: web.allow domains read_webpage may reach",
-		user: `{"web": {"allow": ["go.dev"]}}`,
-		check: both(opened, func(r blindResult) string {
-			if !r.hasTool("read_webpage") {
-				return "read_webpage not offered"
-			}
-			return ""
-		})},
-	{name: "mode naming an unknown tool refused", source: "Tether settings doc: errors name the field and what is allowed",
-		project: `{"modes": {"ask": {"tools": ["nope"]}}}`,
-		check:   failsNaming("modes.ask.tools", "nope")},
+	return "unknown want " + want
 }
 
 // TestSettingsBlindBatch opens a session as session/new would, in a
 // fresh directory, for every case; the score is printed.
 func TestSettingsBlindBatch(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/settings_blind/*.txtar")
+	if len(paths) < 15 {
+		t.Fatalf("%d cases in testdata/settings_blind, want at least 15", len(paths))
+	}
 	script := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(script, []byte(`{"content":"hi"}`+"\n"), 0o644)
 	good := 0
-	for _, c := range blindCases {
+	for _, path := range paths {
+		c := readBlindCase(t, path)
 		t.Run(c.name, func(t *testing.T) {
 			cfg := t.TempDir()
 			t.Setenv("XDG_CONFIG_HOME", cfg)
 			cwd := t.TempDir()
-			write := func(path, data string) {
-				if data == "" {
-					return
-				}
-				os.MkdirAll(filepath.Dir(path), 0o755)
-				if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-					t.Fatal(err)
+			for name, dst := range map[string]string{"user.json": filepath.Join(cfg, "tether", "settings.json"),
+				"project.json": filepath.Join(cwd, settings.ProjectFile), "local.json": filepath.Join(cwd, settings.LocalFile)} {
+				if data, ok := c.files[name]; ok {
+					os.MkdirAll(filepath.Dir(dst), 0o755)
+					if err := os.WriteFile(dst, []byte(data), 0o644); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
-			write(filepath.Join(cfg, "tether", "settings.json"), c.user)
-			write(filepath.Join(cwd, settings.ProjectFile), c.project)
-			write(filepath.Join(cwd, settings.LocalFile), c.local)
 			if c.trust {
 				if err := settings.Trust(cwd); err != nil {
 					t.Fatal(err)
 				}
 			}
 			r := openBlind(t, append([]string{"-model", "script:" + script, "-db", "memory", "-sandbox", "off"}, c.args...), cwd)
-			if msg := c.check(r); msg != "" {
-				t.Errorf("%s (source: %s)", msg, c.source)
-				return
+			expectErr := slices.ContainsFunc(c.wants, func(w string) bool { return strings.HasPrefix(w, "error ") })
+			for _, w := range c.wants {
+				if msg := r.check(w, expectErr); msg != "" {
+					t.Errorf("want %s: %s (source: %s)", w, msg, c.source)
+					return
+				}
 			}
 			good++
 		})
 	}
-	t.Logf("%d/%d cases behave as expected", good, len(blindCases))
+	t.Logf("%d/%d cases behave as expected", good, len(paths))
 }
 
 // openBlind starts the host with args and opens one session in cwd.
