@@ -21,10 +21,15 @@ const (
 
 // permissionOptions are the answers a request allows: "allow always" is
 // never offered for a critical action, which must be seen each time.
-func permissionOptions(req approval.Request) []sdk.PermissionOption {
+// saved, when not "", is the rule "allow always" saves and where.
+func permissionOptions(req approval.Request, saved string) []sdk.PermissionOption {
 	opts := []sdk.PermissionOption{{OptionId: optAllowOnce, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce}}
 	if req.Severity < safety.SeverityCritical {
-		opts = append(opts, sdk.PermissionOption{OptionId: optAllowAlways, Name: "Always allow " + req.Rule().String(), Kind: sdk.PermissionOptionKindAllowAlways})
+		name := "Always allow " + req.Rule().String()
+		if saved != "" {
+			name = "Always allow " + saved
+		}
+		opts = append(opts, sdk.PermissionOption{OptionId: optAllowAlways, Name: name, Kind: sdk.PermissionOptionKindAllowAlways})
 	}
 	return append(opts,
 		sdk.PermissionOption{OptionId: optRejectOnce, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
@@ -63,9 +68,18 @@ func (l *live) approve(ctx context.Context, req approval.Request) (approval.Resp
 		tcu.Locations = c.locations
 	}
 	l.tr.mu.Unlock()
+	var (
+		saved string
+		save  func() error
+	)
+	if req.Kind == approval.KindCommand && req.Severity < safety.SeverityCritical && l.setup.SaveRule != nil {
+		if r, where, f, ok := l.setup.SaveRule(req.Command); ok {
+			saved, save = fmt.Sprintf("%q (saved to %s)", r, where), f
+		}
+	}
 	var resp sdk.RequestPermissionResponse
 	err := l.s.conn.call(ctx, "session/request_permission", sdk.RequestPermissionRequest{
-		SessionId: sdk.SessionId(l.id), ToolCall: tcu, Options: permissionOptions(req),
+		SessionId: sdk.SessionId(l.id), ToolCall: tcu, Options: permissionOptions(req, saved),
 	}, &resp)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -92,6 +106,13 @@ func (l *live) approve(ctx context.Context, req approval.Request) (approval.Resp
 	case optAllowAlways:
 		if req.Severity >= safety.SeverityCritical {
 			return approval.Response{Choice: approval.Deny, Reason: "acp: allow_always was not offered for a critical action"}, nil
+		}
+		if save != nil {
+			if err := save(); err != nil {
+				l.s.logger.Warn("acp: saving the rule", "session", l.id, "rule", saved, "err", err)
+				return approval.Response{Choice: approval.AllowSession, Rule: rule, Reason: "allowed for the session by the user in the editor (saving the rule failed: " + err.Error() + ")"}, nil
+			}
+			return approval.Response{Choice: approval.AllowSession, Rule: rule, Reason: "allowed always by the user in the editor; saved " + saved}, nil
 		}
 		return approval.Response{Choice: approval.AllowSession, Rule: rule, Reason: "allowed for the session by the user in the editor"}, nil
 	case optRejectAlways:

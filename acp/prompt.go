@@ -136,6 +136,16 @@ func (l *live) announceCommands() {
 
 // prompt runs one turn, or one of the session's commands.
 func (l *live) prompt(ctx context.Context, text string, mode agent.Mode) (any, *RPCError) {
+	l.mu.Lock()
+	notices := l.setup.Notices
+	if l.noticed {
+		notices = nil
+	}
+	l.noticed = true
+	l.mu.Unlock()
+	for _, n := range notices {
+		l.say(n + "\n\n")
+	}
 	if name, args, ok := command(text); ok {
 		switch name {
 		case "undo":

@@ -77,6 +77,18 @@ type Setup struct {
 	// Close releases what Open started (shells, MCP servers); called when
 	// the session closes or the connection ends. May be nil.
 	Close func()
+	// Notices are said to the person as agent messages at the start of
+	// the session's first prompt, once: what the host left out of its
+	// settings, say. They wait for a turn because editors show agent
+	// messages only inside one.
+	Notices []string
+	// SaveRule, when set, makes "allow always" on a command keep the
+	// command as a rule beyond the session: it returns the exact rule it
+	// would save for command and where (ok false when it cannot hold just
+	// this command), and save writes it. The option's name shows the
+	// rule and where, so the person sees what will be written. Critical
+	// actions never offer "allow always".
+	SaveRule func(command string) (rule, where string, save func() error, ok bool)
 }
 
 // Auth describes how the agent authenticates to its backend.

@@ -87,7 +87,7 @@ func TestCriticalNeverAllowAlways(t *testing.T) {
 	for _, sev := range []safety.Severity{safety.SeverityMedium, safety.SeverityHigh, safety.SeverityCritical} {
 		req := approval.Request{Kind: approval.KindCommand, Command: "rm -rf /", ToolName: "run_terminal_command", Severity: sev}
 		always := false
-		for _, o := range permissionOptions(req) {
+		for _, o := range permissionOptions(req, "") {
 			always = always || o.Kind == sdk.PermissionOptionKindAllowAlways
 		}
 		if want := sev < safety.SeverityCritical; always != want {

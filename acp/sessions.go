@@ -35,6 +35,7 @@ type live struct {
 	turn        context.Context         // the running prompt's context, nil between prompts
 	checkpoints []string                // the turns' checkpoints, for /undo, oldest first
 	rejected    map[string]bool         // rules answered reject_always
+	noticed     bool                    // Setup.Notices were said
 	closed      bool
 }
 

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -152,5 +153,83 @@ func TestResumeSession(t *testing.T) {
 	h.send(`{"jsonrpc":"2.0","id":4,"method":"session/resume","params":{"sessionId":"ses_never","cwd":"` + h.dir + `"}}`)
 	if m, _ := h.waitFor("the answer", idIs("4")); describe(m) != "error -32602" {
 		t.Errorf("resume of an unknown session: %v", m)
+	}
+}
+
+// Setup.Notices are said once, as agent text at the start of the first
+// prompt, before the model's reply; the second prompt does not repeat
+// them.
+func TestNoticesSaidOnceInFirstTurn(t *testing.T) {
+	const notice = "settings left out: permissions.allow"
+	h := newHarness(t, `{"content":"First reply."}
+{"content":"Second reply."}
+`, 0, func(c *Config) {
+		open := c.Open
+		c.Open = func(ctx context.Context, env SessionEnv) (*Setup, error) {
+			s, err := open(ctx, env)
+			if s != nil {
+				s.Notices = []string{notice}
+			}
+			return s, err
+		}
+	})
+	sid := h.session()
+	text := func(msgs []map[string]any) string {
+		var b strings.Builder
+		for _, m := range msgs {
+			if m["method"] != "session/update" {
+				continue
+			}
+			u, _ := m["params"].(map[string]any)["update"].(map[string]any)
+			if u["sessionUpdate"] == "agent_message_chunk" {
+				b.WriteString(u["content"].(map[string]any)["text"].(string))
+			}
+		}
+		return b.String()
+	}
+	prompt(h, 1, sid, "hello")
+	_, seen := h.waitFor("the first prompt's response", idIs("1"))
+	if got := text(seen); !strings.HasPrefix(got, notice) || !strings.Contains(got, "First reply.") {
+		t.Errorf("first turn said %q; want the notice, then the reply", got)
+	}
+	prompt(h, 2, sid, "again")
+	_, seen = h.waitFor("the second prompt's response", idIs("2"))
+	if got := text(seen); strings.Contains(got, notice) {
+		t.Errorf("second turn repeated the notice: %q", got)
+	}
+}
+
+// With Setup.SaveRule, "allow always" on a command names the exact rule
+// and where it is saved, and choosing it saves it once.
+func TestAllowAlwaysSavesTheRule(t *testing.T) {
+	var saved atomic.Int32
+	h := newHarness(t, `{"content":"Making.","tool_calls":[{"name":"run_terminal_command","arguments":{"command":"touch made.txt"}}]}
+{"content":"Made."}
+`, 0, func(c *Config) {
+		open := c.Open
+		c.Open = func(ctx context.Context, env SessionEnv) (*Setup, error) {
+			s, err := open(ctx, env)
+			if s != nil {
+				s.SaveRule = func(command string) (string, string, func() error, bool) {
+					return command, ".tether/settings.json", func() error { saved.Add(1); return nil }, true
+				}
+			}
+			return s, err
+		}
+	})
+	sid := h.session()
+	prompt(h, 1, sid, "make it")
+	req, _ := h.waitFor("a permission request", func(m map[string]any) bool { return m["method"] == "session/request_permission" })
+	b, _ := json.Marshal(req["params"].(map[string]any)["options"])
+	if want := `Always allow \"touch made.txt\" (saved to .tether/settings.json)`; !strings.Contains(string(b), want) {
+		t.Errorf("options %s lack %s", b, want)
+	}
+	h.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{"outcome":{"outcome":"selected","optionId":"allow_always"}}}`, req["id"]))
+	resp, _ := h.waitFor("the prompt's response", idIs("1"))
+	if got := describe(resp); got != "stop end_turn" {
+		t.Errorf("prompt answered %s (%v)", got, resp)
+	}
+	if n := saved.Load(); n != 1 {
+		t.Errorf("the rule was saved %d times, want 1", n)
 	}
 }

@@ -7,7 +7,8 @@
 //	tether-acp -model ollama:qwen3:8b
 //	tether-acp -model script:session.jsonl -db memory     # offline, for tests
 //
-// Each session works in the directory the editor names in session/new:
+// Each session works in the directory the editor names in session/new,
+// with that project's settings (docs/settings.md) and the flags on top:
 // every file tool is confined to it, commands run in it (sandboxed where
 // the kernel has Landlock), and confirm-level actions (a command no rule
 // allows, a write to a sensitive file) become permission cards in the
@@ -27,6 +28,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -44,12 +46,12 @@ import (
 	cppg "github.com/tetherdev/tether/checkpoint/pgstore"
 	cpsqlite "github.com/tetherdev/tether/checkpoint/sqlitestore"
 	"github.com/tetherdev/tether/examples/internal/flagparse"
+	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
-	"github.com/tetherdev/tether/tools"
-	"github.com/tetherdev/tether/tools/builtin"
+	"github.com/tetherdev/tether/settings"
 )
 
 func main() {
@@ -59,31 +61,37 @@ func main() {
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// options are the command-line flags.
+// options are the command-line flags and the user's settings.
 type options struct {
-	model           string
-	workspace       string
-	db              string
-	sandbox         string
-	allowRules      string
-	readOnlyCmds    bool
-	todos           bool
-	toolCalling     string
-	maxIterations   int
-	mcpConfig       string
-	approvalTimeout time.Duration
-	logLevel        slog.Level
+	// shared are the flags coder, web and headless take too; the
+	// settings they make (shared.Over) apply last, over every file.
+	shared *hostcfg.Flags
+	// base is the user's settings file with the flags on top: what holds
+	// before a session names its project.
+	base          settings.Settings
+	workspace     string // -workspace: sessions only in this directory or below, when set
+	db            string
+	todos         bool
+	toolCalling   string
+	maxIterations int
+	mcpConfig     string
+	logLevel      slog.Level
 }
+
+// defaultApprovalTimeout is longer than the terminal hosts': an editor
+// panel is often left while the person reads the code.
+const defaultApprovalTimeout = 30 * time.Minute
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("tether-acp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: tether-acp -model MODEL [flags]
+		fmt.Fprint(stderr, `Usage: tether-acp [-model MODEL] [flags]
 
 An Agent Client Protocol agent: an editor launches it and speaks ACP on its
 standard input and output. Each session works in the directory the editor
-names; confirm-level actions become permission cards in the editor.
+names, with that project's settings; confirm-level actions become
+permission cards in the editor.
 
 In Zed's settings.json:
   "agent_servers": {"Tether": {"type": "custom", "command": "/path/to/tether-acp",
@@ -92,39 +100,29 @@ In Zed's settings.json:
 Models: ollama:NAME (OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY),
 script:FILE (a scripted model, for tests).
 Sessions and checkpoints are kept in -db (default under $XDG_STATE_HOME).
-Exit status: 0 when the editor closes standard input, 2 for bad flags,
-1 when the model or the database cannot be opened.
+-workspace, when given, is the only directory (with those below it) sessions
+may work in; -trust then trusts its project settings as they are now.
+Exit status: 0 when the editor closes standard input, 2 for bad flags or a
+bad user settings file, 1 when the model or the database cannot be opened.
 
+`+hostcfg.SettingsHelp+`
 Flags:
 `)
 		fs.PrintDefaults()
 	}
 	var o options
-	fs.StringVar(&o.model, "model", "", "model: ollama:NAME, openai:NAME or script:FILE (required)")
-	fs.StringVar(&o.workspace, "workspace", "", "when set, sessions may only work in this directory or below it (the editor names each session's directory)")
+	o.shared = hostcfg.Register(fs, hostcfg.Common...)
 	fs.StringVar(&o.db, "db", defaultDB(), `where sessions and checkpoints are kept, so sessions can be reloaded and undone after a restart: a SQLite file, a PostgreSQL URL (postgres://…) several agents share, or "memory"`)
-	fs.StringVar(&o.sandbox, "sandbox", "auto", `confine commands with Landlock to the session's directory, the temporary directory and the user's cache directory: "auto", "on" (fail when it cannot) or "off"`)
-	fs.StringVar(&o.allowRules, "allow", "", "comma-separated command rules that run without asking, e.g. 'go test,npm run test'")
-	fs.BoolVar(&o.readOnlyCmds, "allow-read-only", true, "run read-only commands (ls, cat, git status…) without asking")
 	fs.BoolVar(&o.todos, "todos", true, "offer the todos skill, whose plan the editor shows")
 	fs.StringVar(&o.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, for small models); empty picks from the model")
 	fs.IntVar(&o.maxIterations, "max-iterations", 0, "model calls per prompt (default 25, 10 in read-only modes)")
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage+"; added to the servers the editor hands each session")
-	fs.DurationVar(&o.approvalTimeout, "approval-timeout", 30*time.Minute, "how long a permission card waits for an answer before it counts as rejected")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	if err := flagparse.Parse(fs, args); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q: the editor speaks ACP on standard input", fs.Arg(0))
-	}
-	if o.model == "" {
-		return o, errors.New("-model is required: ollama:NAME, openai:NAME or script:FILE")
-	}
-	switch o.sandbox {
-	case "auto", "on", "off":
-	default:
-		return o, fmt.Errorf("-sandbox %q: want auto, on or off", o.sandbox)
 	}
 	switch agent.ToolCalling(o.toolCalling) {
 	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
@@ -134,17 +132,48 @@ Flags:
 	if o.maxIterations < 0 {
 		return o, fmt.Errorf("-max-iterations %d: must not be negative", o.maxIterations)
 	}
-	if o.approvalTimeout <= 0 {
-		return o, fmt.Errorf("-approval-timeout %v: must be positive", o.approvalTimeout)
-	}
-	if o.workspace != "" {
-		abs, err := filepath.Abs(o.workspace)
+	if o.shared.Set["workspace"] {
+		abs, err := filepath.Abs(o.shared.Workspace)
 		if err != nil {
 			return o, fmt.Errorf("-workspace: %w", err)
 		}
 		o.workspace = abs
 	}
+	if o.shared.Trust {
+		if o.workspace == "" {
+			return o, errors.New("-trust needs -workspace: the project whose settings to trust")
+		}
+		if err := (settings.Env{}).Trust(o.workspace); err != nil {
+			return o, fmt.Errorf("-trust: %w", err)
+		}
+	}
+	user, err := userSettings()
+	if err != nil {
+		return o, err
+	}
+	o.base = user.Override(o.shared.Over)
+	if o.base.Model == "" {
+		return o, errors.New(`-model is required (ollama:NAME, openai:NAME or script:FILE), or "model" in the user settings file`)
+	}
 	return o, nil
+}
+
+// userSettings is the user's settings file alone: one process serves
+// every project, so the model (which initialize's authentication
+// depends on) and the approval timeout come from it and the flags.
+func userSettings() (settings.Settings, error) {
+	path, err := settings.Env{}.UserFile()
+	if err != nil {
+		return settings.Settings{}, err
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return settings.Settings{}, nil
+	}
+	if err != nil {
+		return settings.Settings{}, fmt.Errorf("settings: %w", err)
+	}
+	return settings.Parse(path, data)
 }
 
 // isPostgres reports whether -db names a PostgreSQL database (a URL, or a
@@ -187,7 +216,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Open:            h.open,
 		Store:           h.sessions,
 		Auth:            h.auth(),
-		ApprovalTimeout: o.approvalTimeout,
+		ApprovalTimeout: approvalTimeout(o.base),
 		Name:            "tether",
 		Version:         "dev",
 		Logger:          logger,
@@ -213,7 +242,7 @@ type host struct {
 }
 
 func newHost(ctx context.Context, o options, logger *slog.Logger) (*host, error) {
-	model, err := modelstr.Open(o.model, modelstr.WithLogger(logger))
+	model, err := hostcfg.OpenModel(o.base, modelstr.WithLogger(logger))
 	if err != nil {
 		return nil, err
 	}
@@ -265,99 +294,17 @@ func (h *host) close() {
 // auth asks the editor for nothing unless the backend needs a key it
 // does not have: an openai: model without OPENAI_API_KEY.
 func (h *host) auth() *acp.Auth {
-	if !strings.HasPrefix(h.o.model, "openai:") {
+	if !strings.HasPrefix(h.o.base.Model, "openai:") {
 		return nil
 	}
 	return openAIAuth()
 }
 
-// open builds one session's agent in the editor's directory.
-func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error) {
-	if h.o.workspace != "" && env.Cwd != h.o.workspace && !strings.HasPrefix(env.Cwd, h.o.workspace+string(filepath.Separator)) {
-		return nil, fmt.Errorf("%s is outside -workspace %s", env.Cwd, h.o.workspace)
+// approvalTimeout is the user's (or the flag's) approval timeout, or
+// defaultApprovalTimeout.
+func approvalTimeout(s settings.Settings) time.Duration {
+	if s.ApprovalTimeout > 0 {
+		return time.Duration(s.ApprovalTimeout)
 	}
-	ws, err := safety.OpenWorkspace(env.Cwd)
-	if err != nil {
-		return nil, fmt.Errorf("workspace: %w", err)
-	}
-	var closers []func()
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
-	closers = append(closers, func() { ws.Close() })
-	ok := false
-	defer func() {
-		if !ok {
-			closeAll()
-		}
-	}()
-	// Files go through the editor's buffers when it offers to, for the
-	// file tools and for the checkpoints alike (pre-images, undo).
-	files := env.Files(ws)
-	reg := &tools.Registry{}
-	bopts := builtin.Options{Files: files}
-	if sb := h.sandbox(ws); sb != nil {
-		bopts.Sandbox = sb
-	} else if h.o.sandbox == "on" {
-		return nil, errors.New("-sandbox on: this kernel cannot confine commands")
-	}
-	if _, err := builtin.Register(reg, ws, bopts); err != nil {
-		return nil, fmt.Errorf("tools: %w", err)
-	}
-	stopMCP, err := mountMCP(ctx, env, ws.Root(), reg, h.logger)
-	if err != nil {
-		return nil, err
-	}
-	closers = append(closers, stopMCP)
-	if h.o.mcpConfig != "" {
-		servers, err := mcpmount.Mount(ctx, h.o.mcpConfig, ws, reg, h.logger)
-		if err != nil {
-			return nil, fmt.Errorf("-mcp-config: %w", err)
-		}
-		closers = append(closers, func() {
-			if err := servers.Close(); err != nil {
-				h.logger.Warn("acp: stopping MCP servers", "err", err)
-			}
-		})
-	}
-	cps, err := checkpoint.New(files, h.cps, checkpoint.WithLogger(h.logger))
-	if err != nil {
-		return nil, fmt.Errorf("checkpoints: %w", err)
-	}
-	rules := safety.CommandRules{AllowReadOnly: h.o.readOnlyCmds, Logger: h.logger}
-	for r := range strings.SplitSeq(h.o.allowRules, ",") {
-		if r = strings.TrimSpace(r); r != "" {
-			rules.Allow = append(rules.Allow, r)
-		}
-	}
-	cfg := agent.Config{Model: h.model, Tools: reg, Workspace: ws, CommandRules: rules, Checkpoints: cps, Logger: h.logger,
-		ToolCalling: agent.ToolCalling(h.o.toolCalling), MaxIterations: h.o.maxIterations}
-	if h.o.todos {
-		cfg.Skills = append(cfg.Skills, agent.TodosSkill())
-	}
-	ok = true
-	return &acp.Setup{Agent: cfg, Close: closeAll}, nil
-}
-
-// sandbox is the Landlock confinement of a session's commands, or nil.
-func (h *host) sandbox(ws *safety.Workspace) *safety.Sandbox {
-	if h.o.sandbox == "off" {
-		return nil
-	}
-	var extra []string
-	cache, _ := os.UserCacheDir()
-	for _, d := range []string{os.TempDir(), cache} {
-		if fi, err := os.Stat(d); d != "" && err == nil && fi.IsDir() {
-			extra = append(extra, d)
-		}
-	}
-	sb := ws.NewSandbox(extra...)
-	if err := sb.Available(); err != nil {
-		h.logger.Warn("acp: commands run WITHOUT a sandbox", "reason", err)
-		return nil
-	}
-	sb.BestEffort, sb.Logger = h.o.sandbox == "auto", h.logger
-	return sb
+	return defaultApprovalTimeout
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tetherdev/tether/safety"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,7 +18,20 @@ import (
 	"github.com/tetherdev/tether/internal/pgtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+// TestMain keeps the developer's own settings out of the tests: the
+// user settings file is looked up in an empty directory (tests that want
+// one set XDG_CONFIG_HOME themselves), for the agents the tests start too.
+func TestMain(m *testing.M) {
+	safety.SandboxMain() // this test binary is also its commands' kill-domain helper
+	dir, err := os.MkdirTemp("", "acp-config-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	code := pgtest.Main(m)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // drive runs one agent process (run) over pipes: it sends each request
 // and returns the responses by id.

@@ -1,4 +1,4 @@
-// Package hostcfg gives the agent examples (coder, web, headless) one
+// Package hostcfg gives the agent examples (coder, web, headless, acp) one
 // flag vocabulary and one way to read settings: each flag is defined
 // once, in the table here, with one name, one meaning and one help
 // line, and every flag the user sets overrides the settings files
