@@ -47,7 +47,7 @@ func TestEditorMCPServersAreMounted(t *testing.T) {
 // is the editor's (the settings' one here could not even start).
 func TestSettingsMCPServersJoinTheEditors(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "tether-mcp")
-	out, err := exec.Command("go", "build", "-o", bin, "../mcp").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", bin, "../tether-mcp").CombinedOutput()
 	require.NoError(t, err, "go build ../mcp: %s", out)
 	ws := t.TempDir()
 	cfg := t.TempDir()
