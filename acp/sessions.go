@@ -217,18 +217,9 @@ func (s *Server) loadSession(ctx context.Context, params json.RawMessage) (any, 
 	if e := decode(params, &req); e != nil {
 		return nil, e
 	}
-	if req.SessionId == "" {
-		return nil, rpcErrorf(CodeInvalidParams, `invalid params: "sessionId" is required`)
-	}
-	l, e := s.open(ctx, req.Cwd, req.McpServers, string(req.SessionId))
+	l, e := s.reopen(ctx, req.SessionId, req.Cwd, req.McpServers, func(l *live, ev event.Event) { l.tr.replay(ev) })
 	if e != nil {
 		return nil, e
-	}
-	for ev, err := range l.sess.Events(ctx, 0) {
-		if err != nil {
-			return nil, errorf("reading the session's history: %v", err)
-		}
-		l.tr.replay(ev.Event)
 	}
 	return afterReply{result: sdk.LoadSessionResponse{Modes: l.modeState()}, after: l.announceCommands}, nil
 }
@@ -240,25 +231,37 @@ func (s *Server) resumeSession(ctx context.Context, params json.RawMessage) (any
 	if e := decode(params, &req); e != nil {
 		return nil, e
 	}
-	if req.SessionId == "" {
-		return nil, rpcErrorf(CodeInvalidParams, `invalid params: "sessionId" is required`)
-	}
-	l, e := s.open(ctx, req.Cwd, req.McpServers, string(req.SessionId))
-	if e != nil {
-		return nil, e
-	}
 	// /undo still reaches the turns before the restart.
-	for ev, err := range l.sess.Events(ctx, 0) {
-		if err != nil {
-			return nil, errorf("reading the session's history: %v", err)
-		}
-		if f, ok := ev.Event.(event.RunFinished); ok && f.CheckpointID != "" {
+	l, e := s.reopen(ctx, req.SessionId, req.Cwd, req.McpServers, func(l *live, ev event.Event) {
+		if f, ok := ev.(event.RunFinished); ok && f.CheckpointID != "" {
 			l.mu.Lock()
 			l.pushCheckpoint(f.CheckpointID)
 			l.mu.Unlock()
 		}
+	})
+	if e != nil {
+		return nil, e
 	}
 	return afterReply{result: sdk.ResumeSessionResponse{Modes: l.modeState()}, after: l.announceCommands}, nil
+}
+
+// reopen opens the stored session id in cwd and hands each of its stored
+// events, oldest first, to each.
+func (s *Server) reopen(ctx context.Context, id sdk.SessionId, cwd string, servers []sdk.McpServer, each func(*live, event.Event)) (*live, *RPCError) {
+	if id == "" {
+		return nil, rpcErrorf(CodeInvalidParams, `invalid params: "sessionId" is required`)
+	}
+	l, e := s.open(ctx, cwd, servers, string(id))
+	if e != nil {
+		return nil, e
+	}
+	for ev, err := range l.sess.Events(ctx, 0) {
+		if err != nil {
+			return nil, errorf("reading the session's history: %v", err)
+		}
+		each(l, ev.Event)
+	}
+	return l, nil
 }
 
 // listPage is how many sessions one session/list answer holds.
