@@ -36,9 +36,6 @@ func ownerGone(owner string) bool {
 	if err != nil {
 		return true
 	}
-	if pid == os.Getpid() && parts[2] == procStart(pid) {
-		return false
-	}
 	start := procStart(pid)
 	return start == "" || start != parts[2]
 }
