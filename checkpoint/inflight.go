@@ -197,6 +197,10 @@ func (m *Manager) Recover(ctx context.Context) ([]Info, error) {
 		c.mu.Unlock()
 		if settled {
 			out = append(out, c.Info())
+		} else {
+			// Nothing to settle: no need to hold its records in memory
+			// until a run or an undo asks for it.
+			m.release(i.ID)
 		}
 	}
 	return out, nil
