@@ -258,10 +258,10 @@ func (c *Client) Register(ctx context.Context, reg *tools.Registry) ([]string, e
 		}
 		list, names = append(list, t), append(names, t.spec.Name)
 	}
-	reg.Unregister(c.cfg.Name + tools.NamespaceSep)
-	// The names already carry the namespace: Register keeps the *Tool
+	// The names already carry the namespace: Replace keeps the *Tool
 	// itself in the registry, so Lookup's result still implements Decider.
-	if err := reg.Register(list...); err != nil {
+	// One step, so a call made while the list refreshes finds its tool.
+	if err := reg.Replace(c.cfg.Name+tools.NamespaceSep, list...); err != nil {
 		return nil, fmt.Errorf("mcp: register tools of server %q: %w", c.cfg.Name, err)
 	}
 	c.mu.Lock()

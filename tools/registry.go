@@ -48,7 +48,15 @@ type entry struct {
 
 // Register adds tools under their own names. It fails, adding none, on an
 // invalid or duplicate name or a Parameters value that is not a schema.
-func (r *Registry) Register(tools ...Tool) error { return r.register("", tools) }
+func (r *Registry) Register(tools ...Tool) error { return r.register("", "", tools) }
+
+// Replace removes what Unregister(name) would remove and adds tools under
+// their own names, as one step: a concurrent Lookup or Execute sees the
+// old set or the new one, never a registry without either (an MCP server
+// refreshing its list while the model calls one of its tools). It fails,
+// changing nothing, when Register would fail on tools. An empty name
+// removes nothing.
+func (r *Registry) Replace(name string, tools ...Tool) error { return r.register(name, "", tools) }
 
 // RegisterNamespace adds tools under "<ns>__<name>", for skills and
 // external (MCP) servers whose tool names may collide with built-ins.
@@ -58,10 +66,13 @@ func (r *Registry) RegisterNamespace(ns string, tools ...Tool) error {
 	if err := checkName(ns); err != nil || strings.Contains(ns, NamespaceSep) {
 		return fmt.Errorf("%w: namespace %q", ErrInvalidName, ns)
 	}
-	return r.register(ns, tools)
+	return r.register("", ns, tools)
 }
 
-func (r *Registry) register(ns string, tools []Tool) error {
+// register adds tools, under namespace ns when it is not empty, after
+// removing what Unregister(replace) would when replace is not empty; all
+// under one lock, and nothing changes on an error.
+func (r *Registry) register(replace, ns string, tools []Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.entries == nil {
@@ -78,7 +89,7 @@ func (r *Registry) register(ns string, tools []Tool) error {
 		if err := checkName(spec.Name); err != nil {
 			return err
 		}
-		if _, dup := r.entries[spec.Name]; dup {
+		if _, dup := r.entries[spec.Name]; dup && !removedBy(replace, spec.Name) {
 			return fmt.Errorf("%w: %q", ErrDuplicateTool, spec.Name)
 		}
 		if _, dup := added[spec.Name]; dup {
@@ -90,6 +101,9 @@ func (r *Registry) register(ns string, tools []Tool) error {
 		}
 		added[spec.Name] = &entry{tool: t, spec: spec, schema: sc}
 		names = append(names, spec.Name)
+	}
+	if replace != "" {
+		r.unregister(replace)
 	}
 	for _, n := range names {
 		r.entries[n] = added[n]
@@ -103,13 +117,22 @@ func (r *Registry) register(ns string, tools []Tool) error {
 func (r *Registry) Unregister(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.unregister(name)
+}
+
+func (r *Registry) unregister(name string) {
 	r.order = slices.DeleteFunc(r.order, func(n string) bool {
-		if n == name || (strings.HasSuffix(name, NamespaceSep) && strings.HasPrefix(n, name)) {
+		if removedBy(name, n) {
 			delete(r.entries, n)
 			return true
 		}
 		return false
 	})
+}
+
+// removedBy reports whether Unregister(name) removes the tool called n.
+func removedBy(name, n string) bool {
+	return name != "" && (n == name || (strings.HasSuffix(name, NamespaceSep) && strings.HasPrefix(n, name)))
 }
 
 // Alias makes alias resolve to target. User aliases take precedence over

@@ -156,6 +156,45 @@ func TestRegistryNamesAndNamespaces(t *testing.T) {
 	require.ErrorAs(t, err, &ue)
 }
 
+// TestReplaceIsOneStep: while a namespace is replaced over and over, a
+// call to one of its tools always finds it (before, a refresh removed the
+// namespace and added it back in two steps, and a call in between was
+// answered "unknown tool").
+func TestReplaceIsOneStep(t *testing.T) {
+	var r Registry
+	fetch := func(text string) Tool {
+		return Func{Spec: Spec{Name: "srv__fetch", Description: "Fetch."}, Run: func(context.Context, Call) (Result, error) { return Text(text), nil }}
+	}
+	require.NoError(t, r.Replace("srv"+NamespaceSep, fetch("first")))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 2000; i++ {
+			if err := r.Replace("srv"+NamespaceSep, fetch("again")); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		res := r.Execute(context.Background(), Call{Name: "srv__fetch", Arguments: []byte(`{}`)})
+		require.False(t, res.IsError, res.Text)
+	}
+	assert.Equal(t, []string{"srv__fetch"}, r.Names())
+
+	// A failing replacement changes nothing.
+	err := r.Replace("srv"+NamespaceSep, fetch("x"), fetch("x"))
+	assert.ErrorIs(t, err, ErrDuplicateTool)
+	assert.Equal(t, "again", r.Execute(context.Background(), Call{Name: "srv__fetch", Arguments: []byte(`{}`)}).Text)
+	// An empty name removes nothing; a duplicate then is one.
+	assert.ErrorIs(t, r.Replace("", fetch("y")), ErrDuplicateTool)
+}
+
 func TestSchemaInference(t *testing.T) {
 	spec := echoTool().Describe()
 	var sc map[string]any

@@ -126,13 +126,11 @@ func Register(reg *tools.Registry, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	replace := "" // the diagnostics tool the language server's wraps, if any
 	if cfg.Diagnostics != nil {
-		reg.Unregister(DiagnosticsName)
+		replace = DiagnosticsName
 	}
-	if err := reg.Register(ts...); err != nil {
-		if cfg.Diagnostics != nil {
-			_ = reg.Register(cfg.Diagnostics) // put the original back
-		}
+	if err := reg.Replace(replace, ts...); err != nil {
 		return fmt.Errorf("lsptools: %w", err)
 	}
 	return nil
