@@ -47,9 +47,10 @@ const sandboxEnv = "TETHER_SANDBOX_V1"
 //
 // # Limits
 //
-// Reads are deliberately left open: compilers, interpreters and tools read
-// all over the system, and secrets in the workspace are guarded by the
-// Policy before a command runs. Landlock does not restrict descriptors that
+// Reads are left open apart from Unreadable (the user's logins by
+// default): compilers, interpreters and tools read all over the system,
+// and secrets in the workspace are guarded by the Policy before a command
+// runs. Landlock does not restrict descriptors that
 // are already open (the command's stdout pipe, say). Many tools need a
 // writable temporary directory: give the command a private one in Writable
 // and point TMPDIR at it, rather than making all of /tmp writable.
@@ -64,6 +65,16 @@ type Sandbox struct {
 	// temporary directory. Everything else is read-only. Paths must be
 	// absolute and exist.
 	Writable []string
+	// Unreadable lists files and directories commands may not read,
+	// list the inside of, or run from, though everything else stays
+	// readable: logins a build never needs, so that no command (a
+	// compiler told to #include a key, a test that prints a file) can
+	// show them. Workspace.NewSandbox fills it with HomeLogins. Paths
+	// must be absolute; links are resolved; missing paths and paths
+	// inside a Writable directory are left readable (the Policy guards
+	// those before a command runs). Another hard link to a hidden file,
+	// or another mount of its directory, is not hidden.
+	Unreadable []string
 	// DenyNetwork refuses outgoing TCP connections and listening sockets.
 	DenyNetwork bool
 	// BestEffort makes Wrap run the command unconfined, logging a
@@ -91,9 +102,10 @@ type Sandbox struct {
 
 // NewSandbox returns a Sandbox that lets commands write only inside the
 // workspace and the given extra directories (a private TMPDIR, a build
-// cache).
+// cache), and read none of the user's logins (HomeLogins of $HOME).
 func (w *Workspace) NewSandbox(extraWritable ...string) *Sandbox {
-	return &Sandbox{Writable: append([]string{w.root}, extraWritable...)}
+	home, _ := os.UserHomeDir()
+	return &Sandbox{Writable: append([]string{w.root}, extraWritable...), Unreadable: HomeLogins(home)}
 }
 
 // sandboxRequest is what the helper needs: the real program and the rules.
@@ -101,6 +113,7 @@ type sandboxRequest struct {
 	Path        string   `json:"path"`
 	ArgvStart   int      `json:"argv_start"` // the command's argv is os.Args[ArgvStart:]
 	Writable    []string `json:"writable"`
+	Unreadable  []string `json:"unreadable,omitempty"`
 	DenyNetwork bool     `json:"deny_network,omitempty"`
 	BestEffort  bool     `json:"best_effort,omitempty"`
 	// Unconfined: the kernel cannot confine (BestEffort); the helper only
@@ -205,6 +218,10 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		}
 		writable = append(writable, filepath.Clean(d))
 	}
+	unreadable, err := unreadableFor(s.Unreadable, writable)
+	if err != nil {
+		return err
+	}
 	unconfined := false
 	if err := s.supported(false); err != nil {
 		if !s.BestEffort {
@@ -246,7 +263,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	}
 	req, err := json.Marshal(sandboxRequest{
 		Path: cmd.Path, ArgvStart: 1 + len(s.HelperArgs),
-		Writable: writable, DenyNetwork: s.DenyNetwork, BestEffort: s.BestEffort, Unconfined: unconfined,
+		Writable: writable, Unreadable: unreadable, DenyNetwork: s.DenyNetwork, BestEffort: s.BestEffort, Unconfined: unconfined,
 	})
 	if err != nil {
 		return err

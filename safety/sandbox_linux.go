@@ -47,13 +47,12 @@ func confineSelf(req sandboxRequest) error {
 	if err := sandboxSupported(req.DenyNetwork && !req.BestEffort); err != nil {
 		return err
 	}
-	fsRules := []landlock.Rule{
-		landlock.RODirs("/"),
+	fsRules := append(readRules(req.Unreadable),
 		// Unix sockets in the writable directories may be connected to
 		// (a test's own server); a docker or tmux socket elsewhere may not.
 		landlock.RWDirs(req.Writable...).WithRefer().WithResolveUnix(),
 		landlock.RWFiles(sandboxDevices...).WithIoctlDev().IgnoreIfMissing(),
-	}
+	)
 	cfg := landlock.V11.BestEffort()
 	if err := cfg.RestrictPaths(fsRules...); err != nil {
 		return fmt.Errorf("restricting file access: %w", err)
