@@ -41,40 +41,54 @@ var (
 // NewRedactor collects the secret values of env ("NAME=value" entries,
 // usually os.Environ()).
 func NewRedactor(env []string) *Redactor {
-	found := map[string]string{} // value → name
-	add := func(value, name string) {
-		if len(value) >= minSecret {
-			found[value] = name
-		}
-	}
+	c := secretValues{}
 	for _, kv := range env {
-		name, value, ok := strings.Cut(kv, "=")
-		if !ok || value == "" {
-			continue
-		}
-		if u, err := url.Parse(value); err == nil && u.User != nil && u.Host != "" {
-			if pw, ok := u.User.Password(); ok && pw != "" {
-				add(value, name)
-				add(pw, name)
-			} else {
-				add(u.User.Username(), name)
-			}
-		}
-		for _, m := range kvPassword.FindAllStringSubmatch(value, -1) {
-			add(m[2], name)
-		}
-		switch {
-		case name == "PWD" || name == "OLDPWD" || strings.HasPrefix(value, "/"):
-			// paths: a socket or a file named for a key is not the key
-		case secretName.MatchString(name), tokenPrefix.MatchString(value), looksRandom(value):
-			add(value, name)
+		if name, value, ok := strings.Cut(kv, "="); ok {
+			c.judge(name, value)
 		}
 	}
-	if len(found) == 0 {
+	return c.redactor()
+}
+
+// secretValues maps each secret value found to the name it is redacted as.
+type secretValues map[string]string
+
+func (c secretValues) add(value, name string) {
+	if len(value) >= minSecret {
+		c[value] = name
+	}
+}
+
+// judge adds value if the variable name=value looks like a secret.
+func (c secretValues) judge(name, value string) {
+	if value == "" {
+		return
+	}
+	if u, err := url.Parse(value); err == nil && u.User != nil && u.Host != "" {
+		if pw, ok := u.User.Password(); ok && pw != "" {
+			c.add(value, name)
+			c.add(pw, name)
+		} else {
+			c.add(u.User.Username(), name)
+		}
+	}
+	for _, m := range kvPassword.FindAllStringSubmatch(value, -1) {
+		c.add(m[2], name)
+	}
+	switch {
+	case name == "PWD" || name == "OLDPWD" || strings.HasPrefix(value, "/"):
+		// paths: a socket or a file named for a key is not the key
+	case secretName.MatchString(name), tokenPrefix.MatchString(value), looksRandom(value):
+		c.add(value, name)
+	}
+}
+
+func (c secretValues) redactor() *Redactor {
+	if len(c) == 0 {
 		return &Redactor{}
 	}
-	values := make([]string, 0, len(found))
-	for v := range found {
+	values := make([]string, 0, len(c))
+	for v := range c {
 		values = append(values, v)
 	}
 	// Longer values first: the replacer tries its pairs in order, so a
@@ -82,7 +96,7 @@ func NewRedactor(env []string) *Redactor {
 	slices.SortFunc(values, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	pairs := make([]string, 0, 2*len(values))
 	for _, v := range values {
-		pairs = append(pairs, v, "[redacted "+found[v]+"]")
+		pairs = append(pairs, v, "[redacted "+c[v]+"]")
 	}
 	return &Redactor{r: strings.NewReplacer(pairs...)}
 }

@@ -113,7 +113,7 @@ type Shell struct {
 	// recovered describes processes an earlier run in this workspace
 	// left running, which New ended.
 	recovered []string
-	redact    *Redactor // host secrets kept out of output
+	redact    *fileRedactor // host and file secrets kept out of output
 
 	mu  sync.Mutex // serialises commands; guards cwd and env
 	cwd string
@@ -168,7 +168,7 @@ func New(cfg Config) (*Shell, error) {
 	}
 	return &Shell{cfg: cfg, shell: path, root: root, cwd: root, env: base, layers: layers,
 		stopper: stopperFor(killPath, path), marker: markerPrefix(root), recovered: recovered,
-		redact: NewRedactor(host)}, nil
+		redact: newFileRedactor(root, host)}, nil
 }
 
 // Command is one command to run.
@@ -264,7 +264,8 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	tracked, marker := newEscapees(s.marker)
 	cmd.Env = s.layers.compose(s.env, marker)
 	cmd.Stdin = nil // /dev/null: a command waiting for input gets EOF
-	w, stopLive := startLive(ctx, out, s.redact)
+	redact := s.redact.redactor()
+	w, stopLive := startLive(ctx, out, redact)
 	defer stopLive()
 	cmd.Stdout = w
 	cmd.Stderr = w
@@ -357,7 +358,8 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 		res.ExitCode, res.Signal = st.rc, ""
 		res.DirReset, res.Dropped = s.adopt(st, c.Dir != "", dir)
 	}
-	res.Output = s.redact.Redact(out.String())
+	// Read again: the command may have written a secret file and printed it.
+	res.Output = s.redact.redactor().Redact(out.String())
 	res.Lines, res.Bytes, res.Omitted = out.Lines(), out.Bytes(), out.Omitted()
 
 	if s.cfg.Logger != nil {
