@@ -1,0 +1,210 @@
+package pdftools
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// producerFiles are PDFs written by different producers, each placing
+// words its own way: the same text through six producers
+// (testdata/producers/README.md), the groff test documents, and a blind
+// batch of pages cut from manuals Debian ships, whose producers were not
+// consulted when the walker was written (testdata/debian/README.md gives
+// package, pages and licence of each).
+var producerFiles = []struct{ file, producer string }{
+	{"producers/pdftex.pdf", "pdfTeX: TJ offsets for word gaps, ligatures"},
+	{"producers/libreoffice.pdf", "LibreOffice: TrueType subsets"},
+	{"producers/chromium.pdf", "Chromium/Skia: Identity-H CID fonts with W arrays"},
+	{"producers/fop.pdf", "Apache FOP: standard-14 fonts without embedding"},
+	{"producers/reportlab.pdf", "ReportLab: standard-14 fonts, justified by Tw"},
+	{"producers/ghostscript.pdf", "Ghostscript ps2pdf: character spacing and moves"},
+	{"twocol.pdf", "groff gropdf: Td moves between kerned pieces"},
+	{"twocol-ghostscript.pdf", "groff through Ghostscript"},
+	// The blind batch: why3-doc-pdf, camlidl-doc, docbook-xsl-doc-pdf,
+	// python-reportlab-doc, ruby-prawn-doc and siscone-doc-pdf (Debian 12).
+	{"debian/why3-pdftex.pdf", "why3 manual, pdfTeX 1.40.24"},
+	{"debian/camlidl-pdftex013.pdf", "camlidl manual, pdfTeX 0.13d"},
+	{"debian/docbook-dblatex-pdftex.pdf", "DocBook XSL reference, dblatex and pdfTeX 1.40.10"},
+	{"debian/reportlab-userguide.pdf", "ReportLab user guide"},
+	{"debian/prawn-manual.pdf", "Prawn manual"},
+	{"debian/siscone-ghostscript.pdf", "SISCone reference, Doxygen LaTeX through Ghostscript"},
+}
+
+// minWordShare is the share of pdftotext's words, on every page, that
+// read_pdf must find too.
+const minWordShare = 0.95
+
+// TestWordsMatchPdftotext compares, page by page, the words Extract finds
+// with the words poppler's pdftotext finds in the same file: the share of
+// pdftotext's words (as a multiset) that Extract also has.
+func TestWordsMatchPdftotext(t *testing.T) {
+	pdftotext := needPdftotext(t)
+	for _, f := range producerFiles {
+		t.Run(filepath.Base(f.file), func(t *testing.T) {
+			path := filepath.Join("testdata", f.file)
+			want, err := pdftotextPages(pdftotext, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := extractFile(t, f.file, Range{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := docPages(doc)
+			if len(got) != len(want) {
+				t.Fatalf("%d pages, pdftotext has %d", len(got), len(want))
+			}
+			worst, sum := 1.0, 0.0
+			for i := range want {
+				w, g := words(want[i]), words(got[i])
+				share := multisetShare(w, g)
+				worst, sum = min(worst, share), sum+share
+				if share < minWordShare {
+					t.Errorf("page %d: %.1f%% of pdftotext's %d words (want ≥ %.0f%%); missing %s\nread_pdf:\n%s", i+1, 100*share, len(w), 100*minWordShare, missing(w, g, 12), got[i])
+				}
+			}
+			t.Logf("%s: worst page %.1f%%, mean %.1f%% (%s)", f.file, 100*worst, 100*sum/float64(len(want)), f.producer)
+		})
+	}
+}
+
+// needPdftotext returns pdftotext's path, skipping the test without it
+// (failing under CI, which installs it).
+func needPdftotext(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("pdftotext")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pdftotext is missing under CI: .ci/run must install poppler-utils")
+		}
+		t.Skip("pdftotext not installed: apt-get update && apt-get install -y poppler-utils")
+	}
+	return p
+}
+
+// pdftotextPages returns each page's text as pdftotext reads it.
+func pdftotextPages(pdftotext, path string) ([]string, error) {
+	out, err := exec.Command(pdftotext, "-enc", "UTF-8", path, "-").Output()
+	if err != nil {
+		return nil, fmt.Errorf("pdftotext %s: %w", path, err)
+	}
+	// pdftotext ends every page with a form feed.
+	pages := strings.Split(string(out), "\f")
+	return pages[:len(pages)-1], nil
+}
+
+var pageMarker = regexp.MustCompile(`(?m)^--- Page \d+ of \d+ ---\n?`)
+
+// docPages splits Extract's text at its page markers.
+func docPages(doc Doc) []string {
+	parts := pageMarker.Split(doc.Text, -1)
+	return parts[1:]
+}
+
+// words are a text's words as a reader would search for them: folded with
+// NFKC, words hyphenated across a line end joined (pdftotext joins them),
+// and split at anything that is not a letter, mark or digit.
+func words(text string) []string {
+	text = norm.NFKC.String(text)
+	text = strings.ReplaceAll(text, "-\n", "")
+	return strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+	})
+}
+
+// multisetShare is the share of want's words that got has, each word
+// counted as often as it occurs.
+func multisetShare(want, got []string) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	have := map[string]int{}
+	for _, w := range got {
+		have[w]++
+	}
+	n := 0
+	for _, w := range want {
+		if have[w] > 0 {
+			have[w]--
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// missing lists up to n of want's words that got lacks.
+func missing(want, got []string, n int) string {
+	have := map[string]int{}
+	for _, w := range got {
+		have[w]++
+	}
+	var out []string
+	for _, w := range want {
+		if have[w] > 0 {
+			have[w]--
+		} else if len(out) < n {
+			out = append(out, w)
+		}
+	}
+	return fmt.Sprintf("%q", out)
+}
+
+// TestWordsMatchPdftotextFiles scores the PDFs named in
+// $PDFTOTEXT_COMPARE (comma-separated paths) the same way, page by page,
+// and logs each page's share: a way to measure the walker on documents
+// the repository does not ship.
+func TestWordsMatchPdftotextFiles(t *testing.T) {
+	list := os.Getenv("PDFTOTEXT_COMPARE")
+	if list == "" {
+		t.Skip("set PDFTOTEXT_COMPARE to a comma-separated list of PDF paths")
+	}
+	pdftotext := needPdftotext(t)
+	for _, path := range strings.Split(list, ",") {
+		want, err := pdftotextPages(pdftotext, path)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for first := 1; first <= len(want); {
+			doc, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), Range{First: first, Last: len(want)})
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			got = append(got, docPages(doc)...)
+			first = doc.Last + 1
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %d pages, pdftotext has %d", path, len(got), len(want))
+			continue
+		}
+		var sum float64
+		worst, worstPage := 1.0, 0
+		var low []string
+		for i := range want {
+			share := multisetShare(words(want[i]), words(got[i]))
+			sum += share
+			if share < worst {
+				worst, worstPage = share, i+1
+			}
+			if share < minWordShare {
+				low = append(low, fmt.Sprintf("%d:%.0f%%", i+1, 100*share))
+			}
+		}
+		t.Logf("%s: mean %.1f%%, worst page %d %.1f%%, %d of %d pages under %.0f%% %v", path, 100*sum/float64(len(want)), worstPage, 100*worst, len(low), len(want), 100*minWordShare, low)
+	}
+}
