@@ -103,6 +103,10 @@ func pdftotextPages(pdftotext, path string) ([]string, error) {
 	return pages[:len(pages)-1], nil
 }
 
+// lineEndHyphen is a word hyphenated at the end of a line: a letter, the
+// hyphen, and a lower-case letter starting the next line.
+var lineEndHyphen = regexp.MustCompile(`(\pL)-\n(\p{Ll})`)
+
 var pageMarker = regexp.MustCompile(`(?m)^--- Page \d+ of \d+ ---\n?`)
 
 // docPages splits Extract's text at its page markers.
@@ -116,7 +120,7 @@ func docPages(doc Doc) []string {
 // and split at anything that is not a letter, mark or digit.
 func words(text string) []string {
 	text = norm.NFKC.String(text)
-	text = strings.ReplaceAll(text, "-\n", "")
+	text = lineEndHyphen.ReplaceAllString(text, "$1$2")
 	return strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
 	})
