@@ -43,6 +43,9 @@ func newFont(v pdf.Value) *pdfFont {
 	}
 	lf := pdf.Font{V: v}
 	f.simple = lf.Encoder()
+	if v.Key("Encoding").IsNull() && strings.HasPrefix(subsetName(v.Key("BaseFont").Name()), "Symbol") {
+		f.simple = symbolEncoding{}
+	}
 	f.width = simpleWidths(v, f)
 	return f
 }
@@ -51,7 +54,7 @@ func newFont(v pdf.Value) *pdfFont {
 // byte a code, read as Latin-1, with Helvetica's widths.
 func missingFont() *pdfFont {
 	f := &pdfFont{cache: map[uint32]string{}}
-	f.width = func(code uint32) float64 { return defaultMetrics.width(f.text(code, 1)) }
+	f.width = func(code uint32) float64 { return defaultMetrics.width(code, f.text(code, 1)) }
 	return f
 }
 
@@ -299,7 +302,7 @@ func simpleWidths(v pdf.Value, f *pdfFont) func(uint32) float64 {
 				return table[i]
 			}
 			if std != nil {
-				return std.width(f.text(code, 1))
+				return std.width(code, f.text(code, 1))
 			}
 			return missing * scale
 		}
@@ -308,7 +311,7 @@ func simpleWidths(v pdf.Value, f *pdfFont) func(uint32) float64 {
 	if std == nil {
 		std = &defaultMetrics
 	}
-	return func(code uint32) float64 { return std.width(f.text(code, 1)) }
+	return func(code uint32) float64 { return std.width(code, f.text(code, 1)) }
 }
 
 // cidWidths returns the advance widths of a CIDFont: its W array over

@@ -10,6 +10,7 @@ import (
 
 // metrics are the widths of a font the file gives none for.
 type metrics struct {
+	byCode *[256]uint16 // for Symbol, by code in its built-in encoding
 	widths map[rune]uint16
 	fixed  uint16 // every glyph's width, for Courier
 	other  uint16 // a character the table lacks
@@ -17,9 +18,12 @@ type metrics struct {
 
 // width is the advance of the text of one code, in text space units for
 // a size of 1.
-func (m *metrics) width(text string) float64 {
+func (m *metrics) width(code uint32, text string) float64 {
 	if m.fixed != 0 {
 		return float64(m.fixed) / 1000
+	}
+	if m.byCode != nil && code < 256 && m.byCode[code] != 0 {
+		return float64(m.byCode[code]) / 1000
 	}
 	r, _ := utf8.DecodeRuneInString(text)
 	if w, ok := m.widths[r]; ok {
@@ -61,8 +65,10 @@ func standardMetrics(baseFont string) *metrics {
 			key = "Times-Italic"
 		}
 		return &metrics{widths: std14Widths[key], other: 500}
-	case "Symbol", "ZapfDingbats":
-		return &metrics{widths: nil, other: 600}
+	case "Symbol":
+		return &metrics{byCode: &symbolWidths, other: 600}
+	case "ZapfDingbats":
+		return &metrics{other: 788}
 	}
 	return nil
 }
@@ -88,3 +94,37 @@ func glyphNameRune(name string) (rune, bool) {
 	}
 	return rune(n), true
 }
+
+// symbolEncoding is the Symbol font's built-in encoding, the one it has
+// when the file names none: Greek letters where Latin ones would be, and
+// mathematical signs.
+type symbolEncoding struct{}
+
+func (symbolEncoding) Decode(raw string) string {
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			b.WriteRune([]rune("ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ")[c-'A'])
+		case c >= 'a' && c <= 'z':
+			b.WriteRune([]rune("αβχδεφγηιϕκλμνοπθρστυϖωξψζ")[c-'a'])
+		case c >= 0xA0:
+			if r := []rune(symbolHigh)[c-0xA0]; r != '?' {
+				b.WriteRune(r)
+			}
+		default:
+			if r, ok := symbolLow[c]; ok {
+				b.WriteRune(r)
+			} else if c >= 0x20 && c < 0x7F {
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String()
+}
+
+var symbolLow = map[byte]rune{'"': '∀', '$': '∃', '\'': '∋', '*': '∗', '-': '−', '@': '≅', '\\': '∴', '^': '⊥', '`': '‾', '~': '∼'}
+
+// symbolHigh is codes 0xA0-0xFF; '?' marks a code with no character.
+const symbolHigh = "€ϒ′≤⁄∞ƒ♣♦♥♠↔←↑→↓°±″≥×∝∂•÷≠≡≈…⏐⎯↵ℵℑℜ℘⊗⊕∅∩∪⊃⊇⊄⊂⊆∈∉∠∇®©™∏√⋅¬∧∨⇔⇐⇑⇒⇓◊〈®©™∑⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪?〉∫⌠⎮⌡⎞⎟⎠⎤⎥⎦⎫⎬⎭?"

@@ -77,6 +77,35 @@ func main() {
 		fmt.Println("\n\t},")
 	}
 	fmt.Println("}")
+	fmt.Println()
+	fmt.Println("// symbolWidths are the Symbol font's widths by code, in its built-in")
+	fmt.Println("// encoding.")
+	fmt.Print("var symbolWidths = [256]uint16{")
+	for i, w := range readByCode(filepath.Join(dir, "StandardSymbolsPS.afm")) {
+		if i%16 == 0 {
+			fmt.Print("\n\t")
+		} else {
+			fmt.Print(" ")
+		}
+		fmt.Printf("%d,", w)
+	}
+	fmt.Println("\n}")
+}
+
+// readByCode reads the widths of the glyphs an AFM file encodes, by code.
+func readByCode(path string) [256]uint16 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var out [256]uint16
+	for _, line := range strings.Split(string(data), "\n") {
+		var code, wx int
+		if n, _ := fmt.Sscanf(line, "C %d ; WX %d ;", &code, &wx); n == 2 && code >= 0 && code < 256 {
+			out[code] = uint16(wx)
+		}
+	}
+	return out
 }
 
 func read(path string) map[rune]uint16 {
