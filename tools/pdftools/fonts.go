@@ -201,6 +201,11 @@ func readCMap(v pdf.Value) *cmap {
 	if err != nil && len(data) == 0 {
 		return nil
 	}
+	return parseCMap(data)
+}
+
+// parseCMap reads a CMap's codespace and mappings from its text.
+func parseCMap(data []byte) *cmap {
 	m := &cmap{chars: map[uint32]string{}}
 	var operands []cmapToken
 	entries := 0
