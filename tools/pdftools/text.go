@@ -34,6 +34,9 @@ const (
 	maxFormDepth   = 12
 	maxPageOps     = 1 << 21 // content operators interpreted per page
 	maxGStateDepth = 1 << 10
+	// formCost is what drawing a form costs against maxPageOps beyond
+	// its operators: opening and decoding its stream.
+	formCost = 1 << 10
 )
 
 // errPageBudget stops a page's walk when it has done maxPageOps
@@ -285,6 +288,9 @@ func (w *walker) form(name string, res pdf.Value) {
 	}
 	if r := x.Key("Resources"); r.Kind() == pdf.Dict {
 		res = r
+	}
+	if w.ops += formCost; w.ops > maxPageOps {
+		panic(errPageBudget)
 	}
 	scope := w.scope
 	w.scope += "\x00" + name
