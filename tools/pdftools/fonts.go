@@ -1,7 +1,10 @@
 package pdftools
 
 import (
+	"bytes"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -27,7 +30,10 @@ type pdfFont struct {
 	// text is a code's Unicode text, cached per code.
 	toUnicode *cmap
 	simple    pdf.TextEncoding // fallback for simple fonts
-	cache     map[uint32]string
+	// builtin is the encoding inside an embedded Type 1 font program,
+	// for the codes the font dictionary's encoding leaves to it.
+	builtin map[byte]string
+	cache   map[uint32]string
 }
 
 // newFont reads the font dictionary v.
@@ -43,8 +49,12 @@ func newFont(v pdf.Value) *pdfFont {
 	}
 	lf := pdf.Font{V: v}
 	f.simple = lf.Encoder()
-	if v.Key("Encoding").IsNull() && strings.HasPrefix(subsetName(v.Key("BaseFont").Name()), "Symbol") {
+	enc := v.Key("Encoding")
+	if enc.IsNull() && strings.HasPrefix(subsetName(v.Key("BaseFont").Name()), "Symbol") {
 		f.simple = symbolEncoding{}
+	}
+	if enc.IsNull() || (enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull()) {
+		f.builtin = builtinEncoding(v.Key("FontDescriptor").Key("FontFile"), differences(enc))
 	}
 	f.width = simpleWidths(v, f)
 	return f
@@ -69,6 +79,8 @@ func (f *pdfFont) text(code uint32, n int) string {
 	}
 	switch {
 	case ok:
+	case code < 256 && f.builtin[byte(code)] != "":
+		t = f.builtin[byte(code)]
 	case f.simple != nil:
 		t = f.simple.Decode(string([]byte{byte(code)}))
 	case f.codes == nil:
@@ -277,6 +289,9 @@ func parseCMap(data []byte) *cmap {
 // the walker cannot otherwise map: uniXXXX and uXXXX names, and single
 // characters.
 func glyphText(name string) string {
+	if t, ok := glyphNames[name]; ok {
+		return t
+	}
 	if r, ok := glyphNameRune(name); ok {
 		return string(r)
 	}
@@ -383,3 +398,66 @@ func subsetName(name string) string {
 	}
 	return name
 }
+
+// differences returns the codes an encoding dictionary's Differences
+// array names.
+func differences(enc pdf.Value) map[byte]bool {
+	d := enc.Key("Differences")
+	codes := map[byte]bool{}
+	n := -1
+	for i := 0; i < d.Len() && i < 512; i++ {
+		switch x := d.Index(i); x.Kind() {
+		case pdf.Integer:
+			n = int(x.Int64())
+		case pdf.Name:
+			if n >= 0 && n < 256 {
+				codes[byte(n)] = true
+			}
+			n++
+		}
+	}
+	return codes
+}
+
+// builtinEncoding reads the encoding a Type 1 font program (FontFile)
+// carries in its clear-text part, as the text of each code, leaving out
+// the codes in skip (the font dictionary's Differences decide those).
+// It returns nil when the program uses the standard encoding or has
+// none that can be read.
+func builtinEncoding(fontFile pdf.Value, skip map[byte]bool) map[byte]string {
+	if fontFile.Kind() != pdf.Stream {
+		return nil
+	}
+	n := fontFile.Key("Length1").Int64()
+	if n <= 0 || n > maxFontHeader {
+		n = maxFontHeader
+	}
+	rc := fontFile.Reader()
+	defer rc.Close()
+	clear, _ := io.ReadAll(io.LimitReader(rc, n))
+	i := bytes.Index(clear, []byte("/Encoding"))
+	if i < 0 || bytes.HasPrefix(bytes.TrimLeft(clear[i+len("/Encoding"):], " \t\r\n"), []byte("StandardEncoding")) {
+		return nil
+	}
+	out := map[byte]string{}
+	for _, m := range encodingEntry.FindAllSubmatch(clear[i:], 256) {
+		code, err := strconv.Atoi(string(m[1]))
+		if err != nil || code < 0 || code > 255 || skip[byte(code)] {
+			continue
+		}
+		if t := glyphText(string(m[2])); t != "" {
+			out[byte(code)] = t
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// maxFontHeader bounds the clear-text part of a font program read for
+// its encoding.
+const maxFontHeader = 1 << 20
+
+// encodingEntry is one entry of a Type 1 font's encoding array.
+var encodingEntry = regexp.MustCompile(`dup\s+(\d+)\s*/([^\s/\[\]{}()<>]+)\s+put`)
