@@ -84,7 +84,7 @@ func TestAdversarialPDFs(t *testing.T) {
 		{"self-drawing form", []string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 			"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /X0 6 0 R >> >> /Contents 4 0 R >>",
 			stream("BT /F1 12 Tf 72 720 Td (Hello) Tj ET /X0 Do"), font,
-			selfDrawingForm(6, 10)}, "Hello"},
+			selfDrawingForm(6, 10)}, "Hello\n[the rest of this page was not read"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			data := buildPDF(tt.objs)

@@ -109,19 +109,23 @@ type gstate struct {
 // which is the order producers lay out columns in, with word and line
 // breaks where the glyphs' positions put them, compatibility characters
 // (ligatures among them) folded by NFKC. Output stops growing past limit
-// bytes.
-func pageText(p pdf.Page, limit int) string {
+// bytes. cut reports that the page's content ran past the operator
+// budget and its text stops where the walk did.
+func pageText(p pdf.Page, limit int) (text string, cut bool) {
 	w := &walker{limit: limit, ctm: identity, fonts: map[string]*pdfFont{}}
 	w.th = 1
 	func() {
 		defer func() {
-			if r := recover(); r != nil && r != errPageBudget { //nolint:errorlint // sentinel panic value
-				panic(r)
+			if r := recover(); r != nil {
+				if r != errPageBudget { //nolint:errorlint // sentinel panic value
+					panic(r)
+				}
+				cut = true
 			}
 		}()
 		w.walk(p.V.Key("Contents"), p.Resources())
 	}()
-	return norm.NFKC.String(strings.ToValidUTF8(w.b.String(), "\uFFFD"))
+	return norm.NFKC.String(strings.ToValidUTF8(w.b.String(), "\uFFFD")), cut
 }
 
 // walk interprets one content stream (or array of them) with resources.
