@@ -98,6 +98,9 @@ type walker struct {
 	lastText string
 	sep      string // separator owed before the next glyph
 	depth    int    // nesting of form XObjects
+	// box is the visible page (crop box, else media box); glyphs wholly
+	// outside it are not shown, and are not text.
+	box *[4]float64
 }
 
 type gstate struct {
@@ -114,6 +117,7 @@ type gstate struct {
 func pageText(p pdf.Page, limit int) (text string, cut bool) {
 	w := &walker{limit: limit, ctm: identity, fonts: map[string]*pdfFont{}}
 	w.th = 1
+	w.box = pageBox(p)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -351,8 +355,57 @@ func (w *walker) show(s string) {
 	}
 }
 
+// pageBox returns a page's visible area as [llx lly urx ury], or nil
+// when it has none that makes sense.
+func pageBox(p pdf.Page) *[4]float64 {
+	for _, b := range []pdf.Value{inherited(p.V, "CropBox"), inherited(p.V, "MediaBox")} {
+		if b.Len() != 4 {
+			continue
+		}
+		var r [4]float64
+		for i := range r {
+			r[i] = num(b.Index(i))
+		}
+		r[0], r[2] = min(r[0], r[2]), max(r[0], r[2])
+		r[1], r[3] = min(r[1], r[3]), max(r[1], r[3])
+		if r[2] > r[0] && r[3] > r[1] {
+			return &r
+		}
+	}
+	return nil
+}
+
+// inherited looks key up in a page and its ancestors (the page list
+// refused pages whose chain of parents is longer than maxTreeDepth).
+func inherited(page pdf.Value, key string) pdf.Value {
+	v := page
+	for range maxTreeDepth + 1 {
+		if v.IsNull() {
+			break
+		}
+		if r := v.Key(key); !r.IsNull() {
+			return r
+		}
+		v = v.Key("Parent")
+	}
+	return pdf.Value{}
+}
+
+// offPage reports whether a glyph from (x0, y0) to (x1, y1), size high,
+// lies wholly outside the visible page.
+func (w *walker) offPage(x0, y0, x1, y1, size float64) bool {
+	b := w.box
+	if b == nil {
+		return false
+	}
+	return max(x0, x1) < b[0] || min(x0, x1) > b[2] || max(y0, y1)+size < b[1] || min(y0, y1) > b[3]
+}
+
 // glyph places one glyph's text.
 func (w *walker) glyph(text string, x0, y0, x1, y1, dx, dy, size float64) {
+	if w.offPage(x0, y0, x1, y1, size) {
+		return
+	}
 	if w.have {
 		em := max(size, w.lastSize, 1e-6)
 		// Offset from the end of the last glyph, along and across its

@@ -56,6 +56,7 @@ func TestPageTextOperators(t *testing.T) {
 		{"rotated by the CTM", "q 0 1 -1 0 300 300 cm BT /F1 12 Tf (up) Tj ( side) Tj 0 -14 Td (next) Tj ET Q", "up side\nnext"},
 		{"scaled by the CTM", "q 0.1 0 0 0.1 0 0 cm BT /F1 120 Tf 720 7000 Td [(ab)-50(cd)-400(ef)] TJ ET Q", "abcd ef"},
 		{"overprint drawn once", "BT /F1 12 Tf 72 700 Td (B) Tj 0.3 0 Td (B) Tj ET", "B"},
+		{"text off the page is not shown", "BT /F1 12 Tf 72 700 Td (seen) Tj 600 0 Td (hidden) Tj -700 0 Td (gone) Tj ET", "seen"},
 		{"superscript stays on the line", "BT /F1 12 Tf 72 700 Td (x) Tj 4 Ts (2) Tj ET", "x2"},
 	}
 	for _, tt := range tests {
