@@ -10,8 +10,9 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Word and line breaks, in ems of the glyphs' size on the page. They are
-// the thresholds poppler's pdftotext uses, so both find the same words.
+// Word and line breaks, in ems of the glyphs' size on the page. The word
+// gap, the step back and the overprint distance are the ones poppler's
+// pdftotext uses, so both find the same words.
 const (
 	// wordGap is the horizontal gap between two glyphs on one baseline
 	// that separates words. Kerning stays under it; the narrowest word
