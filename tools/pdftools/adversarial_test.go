@@ -33,6 +33,13 @@ func stream(s string) string {
 	return fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(s), s)
 }
 
+// selfDrawingForm is form XObject number obj, whose content draws
+// itself n times.
+func selfDrawingForm(obj, n int) string {
+	content := strings.Repeat("/X0 Do ", n)
+	return fmt.Sprintf("<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /X0 %d 0 R >> >> /Length %d >>\nstream\n%s\nendstream", obj, len(content), content)
+}
+
 const font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
 
 // TestAdversarialPDFs: crafted object graphs that have hung or crashed
@@ -72,6 +79,12 @@ func TestAdversarialPDFs(t *testing.T) {
 		{"deep nesting", []string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /X " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + " >>", text, font}, "damaged PDF"},
 		{"exponential tree", dag, "more than 131072 nodes"},
+		// A form that draws itself ten times: 10^12 draws unless the walk
+		// is bounded; the text drawn before the bound is kept.
+		{"self-drawing form", []string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /X0 6 0 R >> >> /Contents 4 0 R >>",
+			stream("BT /F1 12 Tf 72 720 Td (Hello) Tj ET /X0 Do"), font,
+			selfDrawingForm(6, 10)}, "Hello\n[the rest of this page was not read"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			data := buildPDF(tt.objs)

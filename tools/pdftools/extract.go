@@ -47,6 +47,10 @@ type Doc struct {
 	Truncated bool
 	// EmptyPages counts shown pages that had no extractable text (scans).
 	EmptyPages int
+	// CutPages counts shown pages whose content was too long to read to
+	// the end (forms drawing forms, or millions of operators); their
+	// text stops where reading did, and says so.
+	CutPages int
 }
 
 // Extract reads the text of the pages rg selects from the PDF in r.
@@ -105,8 +109,13 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, rg Range, onPage fu
 		if i > first && b.Len() >= MaxOutputBytes {
 			break
 		}
-		text := strings.TrimSpace(pageText(pages[i-1], MaxOutputBytes))
+		text, cut := pageText(pages[i-1], MaxOutputBytes)
+		text = strings.TrimSpace(text)
 		fmt.Fprintf(&b, "--- Page %d of %d ---\n", i, n)
+		if cut {
+			doc.CutPages++
+			text += fmt.Sprintf("\n[the rest of this page was not read: its content runs more than %d operators]", maxPageOps)
+		}
 		if text == "" {
 			doc.EmptyPages++
 			b.WriteString("[no extractable text on this page: it may be a scanned image]\n")
