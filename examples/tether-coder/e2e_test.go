@@ -131,7 +131,7 @@ func TestTerminal(t *testing.T) {
 	start := time.Now()
 	tm.keys("Escape")
 	tm.waitFor("task cancelled")
-	if d := time.Since(start); d > 10*time.Second {
+	if d := time.Since(start); d > 30*time.Second { // the command sleeps 37 s
 		t.Errorf("cancelling took %v", d)
 	}
 	waitUntil(t, "the command's processes to die", func() bool { return processes(ws, "sleep 37$") == "" })

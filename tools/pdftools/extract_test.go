@@ -172,9 +172,12 @@ func FuzzExtract(f *testing.F) {
 		"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
 		stream("BT /F1 12 Tf 72 720 Td (Hello) Tj ET"), font}))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Only a hang fails on time: the seeds alone take seconds under
+		// -race on a loaded machine. Cost is bounded by the walker's
+		// operator budget and measured by the benchmarks.
 		start := time.Now()
 		doc, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), Range{})
-		if d := time.Since(start); d > 2*time.Second {
+		if d := time.Since(start); d > time.Minute {
 			t.Fatalf("extraction took %v", d)
 		}
 		if err == nil && len(doc.Text) > MaxOutputBytes*2 {
