@@ -11,7 +11,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"os"
 	"slices"
 	"sync"
 
@@ -66,14 +65,12 @@ type sessionKey struct{}
 
 func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
 	mopts := []modelstr.Option{modelstr.WithLogger(logger)}
-	var wire *os.File
-	if o.wireLog != "" {
-		f, err := os.OpenFile(o.wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("-wire-log: %w", err)
-		}
-		wire = f
-		mopts = append(mopts, modelstr.WithWireLog(f))
+	wire, err := hostcfg.OpenWireLog(o.wireLog)
+	if err != nil {
+		return nil, err
+	}
+	if wire != nil {
+		mopts = append(mopts, modelstr.WithWireLog(wire))
 	}
 	set := o.set
 	set.Model = o.model
@@ -171,7 +168,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		Checkpoints:     cps,
 		Sink:            event.SinkFunc(s.emit),
 		Logger:          logger,
-		ToolCalling:     agent.ToolCalling(o.toolCalling),
+		ToolCalling:     agent.ToolCalling(o.set.ToolCalling),
 		Modes:           hostcfg.Modes(o.set),
 		Mode:            agent.Mode(o.set.Mode),
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"maps"
 	"slices"
@@ -56,7 +57,11 @@ func Untrusted(l *settings.Loaded, program string) string {
 		program, program, strings.Join(l.Untrusted, "; "))
 }
 
-// OpenModel opens s.Model with the settings' model options.
+// OpenModel opens s.Model with every one of the settings' model
+// options: numCtx is the backend's context window (see
+// modelstr.WithNumCtx), and temperature goes with every request that
+// does not carry its own (a mode with a temperature of its own keeps
+// it).
 func OpenModel(s settings.Settings, opts ...modelstr.Option) (llm.Model, error) {
 	if s.Model == "" {
 		return nil, fmt.Errorf("no model: give -model (ollama:NAME, openai:NAME or script:FILE) or set \"model\" in %s", settings.ProjectFile)
@@ -64,7 +69,44 @@ func OpenModel(s settings.Settings, opts ...modelstr.Option) (llm.Model, error) 
 	if s.ModelOptions.NumCtx > 0 {
 		opts = append(opts, modelstr.WithNumCtx(s.ModelOptions.NumCtx))
 	}
-	return modelstr.Open(s.Model, opts...)
+	m, err := modelstr.Open(s.Model, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if t := s.ModelOptions.Temperature; t != nil {
+		if *t < 0 || *t > 2 {
+			return nil, fmt.Errorf("modelOptions.temperature %v: want 0 to 2", *t)
+		}
+		d := requestDefaults{Model: m, temperature: *t}
+		if r, ok := m.(llm.CapabilityReporter); ok {
+			// Keep the optional upgrade: a wrapper that hid it would
+			// make every model look toolless and blind.
+			return reportingDefaults{d, r}, nil
+		}
+		return d, nil
+	}
+	return m, nil
+}
+
+// requestDefaults fills in what the settings say of every request.
+type requestDefaults struct {
+	llm.Model
+	temperature float64
+}
+
+func (d requestDefaults) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+	if req.Temperature == nil {
+		t := d.temperature
+		req.Temperature = &t
+	}
+	return d.Model.Chat(ctx, req)
+}
+
+// reportingDefaults is requestDefaults for a model that reports its
+// capabilities.
+type reportingDefaults struct {
+	requestDefaults
+	llm.CapabilityReporter
 }
 
 // WorkspaceOptions are the settings' sensitive and secret files.
