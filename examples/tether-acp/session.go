@@ -124,7 +124,7 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 	}
 	rules := s.CommandRules()
 	rules.Logger = h.logger
-	cfg := agent.Config{Model: model, Tools: reg, Workspace: ws, CommandRules: rules, Checkpoints: cps, Logger: h.logger,
+	cfg := agent.Config{Model: model, Tools: reg, Workspace: ws, CommandRules: rules, Safety: hostcfg.Safety(s), Checkpoints: cps, Logger: h.logger,
 		ToolCalling: agent.ToolCalling(s.ToolCalling), MaxIterations: h.o.maxIterations,
 		Modes: hostcfg.Modes(s), Mode: agent.Mode(s.Mode)}
 	if h.o.todos {

@@ -173,6 +173,7 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		Tools:           reg,
 		Workspace:       a.ws,
 		CommandRules:    a.rules(o.set),
+		Safety:          hostcfg.Safety(o.set),
 		Modes:           hostcfg.Modes(o.set),
 		Policy:          policy,
 		Approver:        approver,

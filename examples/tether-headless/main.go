@@ -279,6 +279,7 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		Tools:        reg,
 		Workspace:    ws,
 		CommandRules: rules,
+		Safety:       hostcfg.Safety(o.set),
 		Checkpoints:  cps,
 		Sink:         g.sink(g.out),
 		Logger:       logger,

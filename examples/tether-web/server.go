@@ -162,6 +162,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		Workspace:       ws,
 		CommandDir:      shell.Cwd,
 		CommandRules:    rules,
+		Safety:          hostcfg.Safety(o.set),
 		Policy:          approval.Interactive(),
 		Approver:        s.approvals.approver,
 		ApprovalTimeout: -1, // the Manager's own timeout applies

@@ -117,6 +117,19 @@ func WorkspaceOptions(s settings.Settings) []safety.WorkspaceOption {
 	return nil
 }
 
+// Safety is the safety policy the settings ask for, for
+// agent.Config.Safety: nil, the executor's default, unless
+// autoApproveSensitiveEdits is on, when file tools change sensitive
+// files without asking (reading secrets, hard-linked files and commands
+// still ask). Load has already left that field out of project files the
+// user has not trusted, since the model itself may have written them.
+func Safety(s settings.Settings) *safety.Policy {
+	if s.AutoApproveSensitiveEdits == nil || !*s.AutoApproveSensitiveEdits {
+		return nil
+	}
+	return &safety.Policy{AutoApproveSensitiveEdits: true}
+}
+
 // ApprovalTimeout is the settings' approval timeout, or the default.
 func ApprovalTimeout(s settings.Settings) time.Duration {
 	if s.ApprovalTimeout > 0 {
