@@ -22,6 +22,7 @@ import (
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
+	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/settings"
@@ -48,13 +49,15 @@ type server struct {
 	baseCtx   context.Context
 	closeOnce sync.Once
 
-	mu      sync.Mutex
-	logs    map[string]*liveLog           // by session id, once opened
-	runs    map[string]context.CancelFunc // by session id, while a turn runs
-	wg      sync.WaitGroup                // running turns; Add only under mu and before closing
-	closing bool                          // set by stopRuns: no new turns
-	modes   []string                      // the modes a prompt may ask for: built-in and the settings'
-	saved   []string                      // allow rules saved from cards since start, for sessions opened next
+	mu        sync.Mutex
+	logs      map[string]*liveLog           // by session id, once opened
+	runs      map[string]context.CancelFunc // by session id, while a turn runs
+	wg        sync.WaitGroup                // running turns; Add only under mu and before closing
+	closing   bool                          // set by stopRuns: no new turns
+	modes     []string                      // the modes a prompt may ask for: built-in and the settings'
+	saved     []string                      // allow rules saved from cards since start, for sessions opened next
+	model     llm.Model                     // asked whether it takes images
+	modelName string                        // as the user named it, for errors
 
 }
 
@@ -85,7 +88,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	s := &server{addr: addr, ws: ws, logger: logger, baseCtx: ctx,
+	s := &server{addr: addr, ws: ws, logger: logger, baseCtx: ctx, model: model, modelName: set.Model,
 		modes: append(slices.Clone(settings.BuiltinModes), slices.Sorted(maps.Keys(o.set.Modes))...),
 		logs:  map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
 	s.closers = append(s.closers, ws.Close)
