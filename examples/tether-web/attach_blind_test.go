@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/png"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -178,4 +179,18 @@ func runAttachCase(t *testing.T, c attachCase) bool {
 func jsonText(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
+}
+
+// TestBodyOverLimitIs413: a body over the endpoint's limit is answered
+// 413 with the limit, not 400, so the page can say the files are too big.
+func TestBodyOverLimitIs413(t *testing.T) {
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodPost, "/api/prompt", strings.NewReader(`{"text":"`+strings.Repeat("a", 2<<20)+`"}`))
+	var req promptRequest
+	if decodeUpTo(w, r, &req, 1<<20) {
+		t.Fatal("decoded a body over the limit")
+	}
+	if w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "1.0 MiB") {
+		t.Errorf("%d %s", w.Code, w.Body)
+	}
 }

@@ -102,6 +102,9 @@ loopback only unless -addr says otherwise). The page streams the answer and
 the tool actions, asks on approval cards (a command no rule allows, a write
 to a sensitive file; unanswered ones are denied after -approval-timeout),
 and shows each checkpoint's changes to keep or undo, per file and per hunk.
+Files can go with a prompt (picked, dropped or pasted): a text file as
+context under its name (up to 256 KiB), an image (PNG, JPEG, GIF, WebP, up
+to 5 MiB) to a model that takes images; at most 20 files, 20 MiB in all.
 
 MODEL is ollama:NAME (OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL,
 OPENAI_API_KEY) or script:FILE, a scripted model for offline runs: JSON
