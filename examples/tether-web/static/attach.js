@@ -9,6 +9,7 @@ export const LIMITS = { files: 20, text: 256 << 10, image: 5 << 20, total: 20 <<
 const IMAGE = /^image\/(png|jpeg|gif|webp)$/;
 
 function size(n) {
+  if (n < 1024) return `${n} B`;
   return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }
 
