@@ -148,6 +148,7 @@ func (s Settings) Override(o Settings) Settings {
 	set(&out.Model, o.Model)
 	set(&out.Mode, o.Mode)
 	set(&out.Sandbox, o.Sandbox)
+	set(&out.ToolCalling, o.ToolCalling)
 	if o.ModelOptions.NumCtx != 0 {
 		out.ModelOptions.NumCtx = o.ModelOptions.NumCtx
 	}

@@ -53,6 +53,12 @@ type Settings struct {
 	Model string `json:"model,omitempty" jsonschema:"description=ollama:NAME (server from OLLAMA_HOST)\\, openai:NAME (OPENAI_BASE_URL) or script:FILE,pattern=^(ollama|openai|script):.+$"`
 	// ModelOptions tune the model.
 	ModelOptions ModelOptions `json:"modelOptions,omitzero" jsonschema:"description=options passed to the model"`
+	// ToolCalling is how tool calls travel between the agent and the
+	// model: "native" (the server's tool API), "text" (calls written in
+	// the reply) or "envelope" (one fenced JSON action block per reply,
+	// writes staged then applied by token, for small models). Unset, the
+	// host picks from what the model reports.
+	ToolCalling string `json:"toolCalling,omitempty" jsonschema:"enum=native,enum=text,enum=envelope,description=how tool calls travel: native (the server's tool API)\\, text (written in the reply) or envelope (one fenced JSON action block per reply\\, for small models); unset picks from the model"`
 	// Mode is the mode a new session starts in: a built-in one (agent,
 	// explore, plan, review) or one of Modes.
 	Mode string `json:"mode,omitempty" jsonschema:"description=mode a new session starts in: agent\\, explore\\, plan\\, review or a name from modes"`

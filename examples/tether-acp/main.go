@@ -38,7 +38,6 @@ import (
 	"time"
 
 	"github.com/tetherdev/tether/acp"
-	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/agent/session"
 	sessionpg "github.com/tetherdev/tether/agent/session/pgstore"
 	sessionsqlite "github.com/tetherdev/tether/agent/session/sqlitestore"
@@ -72,7 +71,6 @@ type options struct {
 	workspace     string // -workspace: sessions only in this directory or below, when set
 	db            string
 	todos         bool
-	toolCalling   string
 	maxIterations int
 	mcpConfig     string
 	logLevel      slog.Level
@@ -114,7 +112,6 @@ Flags:
 	o.shared = hostcfg.Register(fs, hostcfg.Common...)
 	fs.StringVar(&o.db, "db", defaultDB(), `where sessions and checkpoints are kept, so sessions can be reloaded and undone after a restart: a SQLite file, a PostgreSQL URL (postgres://…) several agents share, or "memory"`)
 	fs.BoolVar(&o.todos, "todos", true, "offer the todos skill, whose plan the editor shows")
-	fs.StringVar(&o.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, for small models); empty picks from the model")
 	fs.IntVar(&o.maxIterations, "max-iterations", 0, "model calls per prompt (default 25, 10 in read-only modes)")
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage+"; added to the servers the editor hands each session")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
@@ -123,11 +120,6 @@ Flags:
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q: the editor speaks ACP on standard input", fs.Arg(0))
-	}
-	switch agent.ToolCalling(o.toolCalling) {
-	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
-	default:
-		return o, fmt.Errorf("-tool-calling %q: want native, text or envelope", o.toolCalling)
 	}
 	if o.maxIterations < 0 {
 		return o, fmt.Errorf("-max-iterations %d: must not be negative", o.maxIterations)
@@ -234,55 +226,76 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // host holds what every session shares: the model and the stores.
 type host struct {
-	o        options
-	logger   *slog.Logger
-	model    llm.Model
-	sessions session.Store
-	cps      checkpoint.Store
+	o         options
+	logger    *slog.Logger
+	model     llm.Model
+	modelOpts []modelstr.Option // for every model opened: the logger, -wire-log
+	wire      *os.File          // -wire-log, or nil
+	sessions  session.Store
+	cps       checkpoint.Store
 }
 
 func newHost(ctx context.Context, o options, logger *slog.Logger) (*host, error) {
-	model, err := hostcfg.OpenModel(o.base, modelstr.WithLogger(logger))
+	wire, err := hostcfg.OpenWireLog(o.shared.WireLog)
 	if err != nil {
 		return nil, err
 	}
-	h := &host{o: o, logger: logger, model: model}
+	h := &host{o: o, logger: logger, wire: wire, modelOpts: []modelstr.Option{modelstr.WithLogger(logger)}}
+	if wire != nil {
+		h.modelOpts = append(h.modelOpts, modelstr.WithWireLog(wire))
+	}
+	if h.model, err = hostcfg.OpenModel(o.base, h.modelOpts...); err == nil {
+		err = h.openStores(ctx)
+	}
+	if err != nil {
+		h.close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// openStores opens -db.
+func (h *host) openStores(ctx context.Context) error {
+	o := h.o
 	if o.db == "memory" || o.db == ":memory:" {
 		h.sessions, h.cps = session.NewMemoryStore(), checkpoint.NewMemoryStore()
-		return h, nil
+		return nil
 	}
 	if isPostgres(o.db) {
 		// Several agents (one per editor window, or on several machines)
 		// share the sessions; a session lease keeps two from running one.
 		ss, err := sessionpg.Open(ctx, o.db)
 		if err != nil {
-			return nil, fmt.Errorf("-db: sessions: %w", err)
+			return fmt.Errorf("-db: sessions: %w", err)
 		}
 		cs, err := cppg.Open(ctx, o.db)
 		if err != nil {
 			ss.Close()
-			return nil, fmt.Errorf("-db: checkpoints: %w", err)
+			return fmt.Errorf("-db: checkpoints: %w", err)
 		}
 		h.sessions, h.cps = ss, cs
-		return h, nil
+		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(o.db), 0o700); err != nil {
-		return nil, fmt.Errorf("-db: %w", err)
+		return fmt.Errorf("-db: %w", err)
 	}
 	ss, err := sessionsqlite.Open(ctx, o.db)
 	if err != nil {
-		return nil, fmt.Errorf("-db %s: %w", o.db, err)
+		return fmt.Errorf("-db %s: %w", o.db, err)
 	}
 	cs, err := cpsqlite.Open(ctx, o.db)
 	if err != nil {
 		ss.Close()
-		return nil, fmt.Errorf("-db %s: %w", o.db, err)
+		return fmt.Errorf("-db %s: %w", o.db, err)
 	}
 	h.sessions, h.cps = ss, cs
-	return h, nil
+	return nil
 }
 
 func (h *host) close() {
+	if h.wire != nil {
+		h.wire.Close()
+	}
 	if c, ok := h.sessions.(io.Closer); ok {
 		c.Close()
 	}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"github.com/tetherdev/tether/acp"
@@ -14,7 +15,6 @@ import (
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
-	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/settings"
 	"github.com/tetherdev/tether/tools"
@@ -53,8 +53,8 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 		return nil, err
 	}
 	model := h.model
-	if s.Model != h.o.base.Model {
-		if model, err = hostcfg.OpenModel(s, modelstr.WithLogger(h.logger)); err != nil {
+	if s.Model != h.o.base.Model || !reflect.DeepEqual(s.ModelOptions, h.o.base.ModelOptions) {
+		if model, err = hostcfg.OpenModel(s, h.modelOpts...); err != nil {
 			return nil, fmt.Errorf("the project's model: %w", err)
 		}
 	}
@@ -124,8 +124,8 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 	}
 	rules := s.CommandRules()
 	rules.Logger = h.logger
-	cfg := agent.Config{Model: model, Tools: reg, Workspace: ws, CommandRules: rules, Checkpoints: cps, Logger: h.logger,
-		ToolCalling: agent.ToolCalling(h.o.toolCalling), MaxIterations: h.o.maxIterations,
+	cfg := agent.Config{Model: model, Tools: reg, Workspace: ws, CommandRules: rules, Safety: hostcfg.Safety(s), Checkpoints: cps, Logger: h.logger,
+		ToolCalling: agent.ToolCalling(s.ToolCalling), MaxIterations: h.o.maxIterations,
 		Modes: hostcfg.Modes(s), Mode: agent.Mode(s.Mode)}
 	if h.o.todos {
 		cfg.Skills = append(cfg.Skills, agent.TodosSkill())

@@ -47,12 +47,12 @@ type app struct {
 	wire      io.Writer // -wire-log, nil without
 
 	modelName     string
-	numCtx        int                // settings' modelOptions.numCtx, for every model opened
-	modes         []agent.Mode       // built-in and the settings' modes, in Shift-Tab order
-	custom        []settings.Command // the slash commands of .tether/commands and the user's
-	bopts         builtin.Options    // how each session's shell is made
-	untrusted     string             // the project settings left out until -trust, said at start
-	contextLength int                // tokens; 0 when the model does not say
+	modelOptions  settings.ModelOptions // the settings', for every model opened
+	modes         []agent.Mode          // built-in and the settings' modes, in Shift-Tab order
+	custom        []settings.Command    // the slash commands of .tether/commands and the user's
+	bopts         builtin.Options       // how each session's shell is made
+	untrusted     string                // the project settings left out until -trust, said at start
+	contextLength int                   // tokens; 0 when the model does not say
 	mode          agent.Mode
 	sess          *session.Session // nil until the first prompt, -session or /resume
 	files         []string         // workspace files for @ completion, listed on first use
@@ -85,11 +85,9 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 	}
 	a.logLevel, a.logFile = &slog.LevelVar{}, o.logFile
 	a.logger = slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: a.logLevel}))
-	if o.wireLog != "" {
-		wf, err := os.OpenFile(o.wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("-wire-log: %w", err)
-		}
+	if wf, err := hostcfg.OpenWireLog(o.wireLog); err != nil {
+		return nil, err
+	} else if wf != nil {
 		a.closers = append(a.closers, wf)
 		a.wire = wf
 	}
@@ -175,6 +173,7 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		Tools:           reg,
 		Workspace:       a.ws,
 		CommandRules:    a.rules(o.set),
+		Safety:          hostcfg.Safety(o.set),
 		Modes:           hostcfg.Modes(o.set),
 		Policy:          policy,
 		Approver:        approver,
@@ -184,9 +183,9 @@ func openApp(ctx context.Context, o options, approver approval.Approver, sink ev
 		Skills:          []agent.Skill{agent.TodosSkill()},
 		Subagents:       &agent.SubagentConfig{}, // read-only helpers, rendered nested
 		Logger:          a.logger,
-		ToolCalling:     agent.ToolCalling(o.toolCalling),
+		ToolCalling:     agent.ToolCalling(o.set.ToolCalling),
 	}
-	a.numCtx = o.set.ModelOptions.NumCtx
+	a.modelOptions = o.set.ModelOptions
 	if err := a.setModel(ctx, o.model); err != nil {
 		return nil, err
 	}
@@ -218,7 +217,7 @@ func (a *app) setModel(ctx context.Context, name string) error {
 	if a.wire != nil {
 		mopts = append(mopts, modelstr.WithWireLog(a.wire))
 	}
-	m, err := hostcfg.OpenModel(settings.Settings{Model: name, ModelOptions: settings.ModelOptions{NumCtx: a.numCtx}}, mopts...)
+	m, err := hostcfg.OpenModel(settings.Settings{Model: name, ModelOptions: a.modelOptions}, mopts...)
 	if err != nil {
 		return err
 	}

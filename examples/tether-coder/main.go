@@ -75,7 +75,7 @@ type options struct {
 	model, db, logFile, sessionID, mode string
 	workspace                           string // "" is the current directory
 	mcpConfig                           string
-	toolCalling, wireLog                string
+	wireLog                             string // -wire-log
 	folders                             folders.Flag
 	auto                                bool
 	approvalTimeout                     time.Duration
@@ -97,8 +97,6 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fl.BoolVar(&o.auto, "auto", false, "run confirm-level commands and edits without asking (critical ones are still asked)")
 	fl.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
 	fl.Var(&o.folders, "folder", folders.Usage)
-	fl.StringVar(&o.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, writes staged then applied by token, 6 rounds); empty picks from the model")
-	fl.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	if err := flagparse.Parse(fl, args); err != nil {
 		return o, err
 	}
@@ -109,7 +107,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if err != nil {
 		return o, err
 	}
-	o.set, o.untrusted = l.Settings, hostcfg.Untrusted(l, "coder")
+	o.set, o.untrusted, o.wireLog = l.Settings, hostcfg.Untrusted(l, "coder"), shared.WireLog
 	if shared.Set["workspace"] {
 		o.workspace = shared.Workspace
 	}
@@ -117,11 +115,6 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	o.approvalTimeout = hostcfg.ApprovalTimeout(o.set)
 	if o.model == "" {
 		return o, fmt.Errorf("-model is required (or \"model\" in %s): ollama:NAME, openai:NAME or script:FILE", settings.ProjectFile)
-	}
-	switch agent.ToolCalling(o.toolCalling) {
-	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
-	default:
-		return o, fmt.Errorf("-tool-calling %q: want native, text or envelope", o.toolCalling)
 	}
 	return o, nil
 }

@@ -120,7 +120,7 @@ func testdataDir(*testing.T) string { return filepath.Join(pkgDir, "testdata") }
 
 func waitOut(t *testing.T, out *syncBuffer, s string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !strings.Contains(out.String(), s) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no %q in:\n%s", s, out.String())

@@ -333,7 +333,7 @@ func TestReviewFlow(t *testing.T) {
 	waitOutput := func(s string) {
 		t.Helper()
 		var screen string
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			p := probe{make(chan string, 1)}
 			tm.Send(p)
 			if screen = <-p.reply; strings.Contains(screen, s) {

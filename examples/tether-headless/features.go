@@ -25,7 +25,6 @@ var knownSkills = []string{"todos", "build", "fetch", "virtual_terminal"}
 // ones (-lsp, -web-allow, -web-deny, -disable-tools) and their settings
 // are applied by hostcfg.Tools.
 type features struct {
-	toolCalling   string
 	maxIterations int
 	skills        string
 	subagents     bool
@@ -34,7 +33,6 @@ type features struct {
 }
 
 func (f *features) flags(fs *flag.FlagSet) {
-	fs.StringVar(&f.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, 6 rounds by default); empty picks from the model")
 	fs.IntVar(&f.maxIterations, "max-iterations", 0, "model calls per prompt (default 25, 10 in read-only modes, 6 with -tool-calling envelope)")
 	fs.StringVar(&f.skills, "skills", "", "comma-separated skills to offer: "+strings.Join(knownSkills, ", ")+" (fetch needs -web-allow)")
 	fs.BoolVar(&f.subagents, "subagents", false, "let the model hand a sub-task to a read-only helper agent")
@@ -44,11 +42,6 @@ func (f *features) flags(fs *flag.FlagSet) {
 
 // check validates the flags against the settings they complete.
 func (f *features) check(s settings.Settings) error {
-	switch agent.ToolCalling(f.toolCalling) {
-	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
-	default:
-		return fmt.Errorf("-tool-calling %q: want native, text or envelope", f.toolCalling)
-	}
 	if f.maxIterations < 0 {
 		return fmt.Errorf("-max-iterations %d: must not be negative", f.maxIterations)
 	}
@@ -67,7 +60,7 @@ func (f *features) check(s settings.Settings) error {
 // releases what it started (language and MCP servers).
 func (f *features) apply(ctx context.Context, s settings.Settings, ws *safety.Workspace, reg *tools.Registry, cfg *agent.Config, logger *slog.Logger) (func(), error) {
 	cleanup := func() {}
-	cfg.ToolCalling = agent.ToolCalling(f.toolCalling)
+	cfg.ToolCalling = agent.ToolCalling(s.ToolCalling)
 	cfg.MaxIterations = f.maxIterations // 0: the library's default, agent.DefaultEnvelopeRounds in envelope mode
 	if err := reg.Register(pdftools.NewRead(ws)); err != nil {
 		return cleanup, err

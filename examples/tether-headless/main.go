@@ -113,7 +113,6 @@ type options struct {
 	checkpointDB string
 	staging      bool
 	logLevel     slog.Level
-	wireLog      string
 	folders      folders.Flag
 	features     features
 }
@@ -129,7 +128,6 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.checkpointDB, "db", "", "SQLite file for checkpoints, so undo survives a restart (default: in memory)")
 	fs.BoolVar(&o.staging, "staging", false, "file tools only stage changes; the host applies them with apply requests")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
-	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	o.features.flags(fs)
 	if err := flagparse.Parse(fs, args); err != nil {
 		return o, err
@@ -183,14 +181,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // newGateway opens the workspace, the model, the tools and the executor.
 func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.Logger) (*gateway, error) {
 	mopts := []modelstr.Option{modelstr.WithLogger(logger)}
-	var wire *os.File
-	if o.wireLog != "" {
-		f, err := os.OpenFile(o.wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("wire log: %w", err)
-		}
-		wire = f
-		mopts = append(mopts, modelstr.WithWireLog(f))
+	wire, err := hostcfg.OpenWireLog(o.shared.WireLog)
+	if err != nil {
+		return nil, err
+	}
+	if wire != nil {
+		mopts = append(mopts, modelstr.WithWireLog(wire))
 	}
 	model, err := hostcfg.OpenModel(o.set, mopts...)
 	if err != nil {
@@ -283,6 +279,7 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 		Tools:        reg,
 		Workspace:    ws,
 		CommandRules: rules,
+		Safety:       hostcfg.Safety(o.set),
 		Checkpoints:  cps,
 		Sink:         g.sink(g.out),
 		Logger:       logger,

@@ -22,9 +22,18 @@ const maxBody = 4 << 20
 // decode reads a JSON body into v, refusing unknown fields so a page (or
 // a person with curl) that misspells a field hears about it.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	return decodeUpTo(w, r, v, maxBody)
+}
+
+// decodeUpTo is decode with a body of up to limit bytes.
+func decodeUpTo(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body over %s; attach fewer or smaller files", mib(int(limit))))
+			return false
+		}
 		writeError(w, http.StatusBadRequest, fmt.Errorf("request body: want one JSON object with the fields this endpoint takes: %w", err))
 		return false
 	}
@@ -51,6 +60,8 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case errors.Is(err, errBadAnswer), errors.Is(err, errBadRequest), errors.Is(err, checkpoint.ErrInvalidPath):
 		return http.StatusBadRequest
+	case errors.Is(err, errTooLarge):
+		return http.StatusRequestEntityTooLarge
 	case errors.Is(err, errClosing):
 		return http.StatusServiceUnavailable
 	default:
@@ -137,20 +148,31 @@ type promptRequest struct {
 	Session string `json:"session"`
 	Text    string `json:"text"`
 	Mode    string `json:"mode,omitempty"` // agent (default), explore, plan or review
+	// Attachments are files the person attached (see readAttachments).
+	Attachments []attachment `json:"attachments,omitempty"`
 }
 
 func (s *server) prompt(w http.ResponseWriter, r *http.Request) {
 	var req promptRequest
-	if !decode(w, r, &req) {
+	if !decodeUpTo(w, r, &req, maxPromptBody) {
 		return
 	}
 	if req.Mode != "" && !slices.Contains(s.modes, req.Mode) {
 		writeError(w, http.StatusBadRequest, fmt.Errorf("mode %q: want %s", req.Mode, strings.Join(s.modes, ", ")))
 		return
 	}
-	if strings.TrimSpace(req.Text) == "" {
+	if strings.TrimSpace(req.Text) == "" && len(req.Attachments) == 0 {
 		writeError(w, http.StatusBadRequest, errors.New(`"text" is empty: type a prompt`))
 		return
+	}
+	texts, images, err := s.readAttachments(r.Context(), req.Attachments)
+	if err != nil {
+		writeError(w, statusOf(err), err)
+		return
+	}
+	if strings.TrimSpace(req.Text) == "" {
+		// Only files, as a person may send: the model is told to look.
+		req.Text = "See the attached files."
 	}
 	sess, err := s.openSession(r.Context(), req.Session)
 	if err != nil {
@@ -158,7 +180,7 @@ func (s *server) prompt(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.titleAfterFirstPrompt(r.Context(), sess, req.Text)
-	if err := s.startTurn(sess, agent.Input{Prompt: req.Text, Mode: agent.Mode(req.Mode)}); err != nil {
+	if err := s.startTurn(sess, agent.Input{Prompt: req.Text, Mode: agent.Mode(req.Mode), Context: texts, Images: images}); err != nil {
 		writeError(w, statusOf(err), err)
 		return
 	}

@@ -26,7 +26,7 @@ func TestEnvelopeModeAndWireLog(t *testing.T) {
 	t.Setenv("OLLAMA_HOST", model.URL)
 	wireFile := filepath.Join(t.TempDir(), "wire.jsonl")
 	ts := startServer(t, "", nil, func(o *options) {
-		o.model, o.toolCalling, o.wireLog = "ollama:fake", "envelope", wireFile
+		o.model, o.set.ToolCalling, o.wireLog = "ollama:fake", "envelope", wireFile
 	})
 	sess := ts.newSession(t)
 	ts.runTurn(t, sess, "write notes")

@@ -16,6 +16,7 @@ func TestGuardRefuses(t *testing.T) {
 	session := ts.newSession(t)
 	cookie := &http.Cookie{Name: ts.guard.cookieName(), Value: ts.guard.token}
 	prompt := `{"session":"` + session + `","text":"hi"}`
+	withFile := `{"session":"` + session + `","text":"hi","attachments":[{"name":"a.txt","type":"text/plain","data":"aGkK"}]}`
 	tests := []struct {
 		name        string
 		method      string
@@ -52,6 +53,11 @@ func TestGuardRefuses(t *testing.T) {
 		{name: "cookie alone: event stream", method: "GET", path: "/api/events?session=" + session, cookie: cookie, secret: "-", want: http.StatusUnauthorized},
 		{name: "cookie alone: answer an approval card", method: "POST", path: "/api/approve", cookie: cookie, secret: "-", origin: ts.url, contentType: "application/json", body: `{"id":"req_1","choice":"allow"}`, want: http.StatusUnauthorized},
 		{name: "cookie alone: prompt", method: "POST", path: "/api/prompt", cookie: cookie, secret: "-", origin: ts.url, contentType: "application/json", body: prompt, want: http.StatusUnauthorized},
+		// Attachments ride the same guarded JSON POST: no multipart
+		// upload, no cookie-only or cross-origin one.
+		{name: "attachment: cookie alone", method: "POST", path: "/api/prompt", cookie: cookie, secret: "-", origin: ts.url, contentType: "application/json", body: withFile, want: http.StatusUnauthorized},
+		{name: "attachment: foreign Origin", method: "POST", path: "/api/prompt", cookie: cookie, origin: "http://evil.example", contentType: "application/json", body: withFile, want: http.StatusForbidden},
+		{name: "attachment: multipart upload", method: "POST", path: "/api/prompt", cookie: cookie, origin: ts.url, contentType: "multipart/form-data; boundary=x", body: "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\nhi\r\n--x--\r\n", want: http.StatusUnsupportedMediaType},
 		{name: "cookie and a guessed secret", method: "GET", path: "/api/sessions", cookie: cookie, secret: "guess", want: http.StatusUnauthorized},
 		{name: "cookie and the token as the secret", method: "GET", path: "/api/sessions", cookie: cookie, secret: ts.guard.token, want: http.StatusUnauthorized},
 		{name: "allowed: page", method: "GET", path: "/", cookie: cookie, want: http.StatusOK},

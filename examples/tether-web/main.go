@@ -53,7 +53,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tetherdev/tether/agent"
 	"github.com/tetherdev/tether/examples/internal/flagparse"
 	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/examples/internal/hostcfg"
@@ -80,8 +79,7 @@ type options struct {
 	logLevel        slog.Level
 	mcpConfig       string
 	folders         folders.Flag
-	toolCalling     string
-	wireLog         string
+	wireLog         string            // -wire-log
 	bodyTimeout     time.Duration     // 0: defaultBodyTimeout
 	set             settings.Settings // the settings files with the flags applied
 	untrusted       string            // what the settings left out, to log at start
@@ -104,6 +102,9 @@ loopback only unless -addr says otherwise). The page streams the answer and
 the tool actions, asks on approval cards (a command no rule allows, a write
 to a sensitive file; unanswered ones are denied after -approval-timeout),
 and shows each checkpoint's changes to keep or undo, per file and per hunk.
+Files can go with a prompt (picked, dropped or pasted): a text file as
+context under its name (up to 256 KiB), an image (PNG, JPEG, GIF, WebP, up
+to 5 MiB) to a model that takes images; at most 20 files, 20 MiB in all.
 
 MODEL is ollama:NAME (OLLAMA_HOST), openai:NAME (OPENAI_BASE_URL,
 OPENAI_API_KEY) or script:FILE, a scripted model for offline runs: JSON
@@ -132,8 +133,6 @@ flags:
 	fs.StringVar(&o.db, "db", "", "where sessions and checkpoints persist, so both survive a restart: a SQLite file, or a PostgreSQL URL\n(postgres://user:pass@host/db) that several web processes share, each showing and answering the others' turns and approval cards (default: in memory)")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "stderr log level: debug, info, warn, error")
 	fs.StringVar(&o.mcpConfig, "mcp-config", "", mcpmount.Usage)
-	fs.StringVar(&o.toolCalling, "tool-calling", "", "how tool calls travel: native, text or envelope (one fenced JSON action block per reply, writes staged then applied by token, 6 rounds); empty picks from the model")
-	fs.StringVar(&o.wireLog, "wire-log", "", "append every HTTP request and response to the model server to `FILE` as JSON lines (keys redacted), for debugging")
 	if err := flagparse.Parse(fs, args); err != nil {
 		return o, err
 	}
@@ -144,7 +143,7 @@ flags:
 	if err != nil {
 		return o, err
 	}
-	o.set, o.untrusted = l.Settings, hostcfg.Untrusted(l, "web")
+	o.set, o.untrusted, o.wireLog = l.Settings, hostcfg.Untrusted(l, "web"), shared.WireLog
 	o.workspace, o.model, o.approvalTimeout = shared.Workspace, o.set.Model, hostcfg.ApprovalTimeout(o.set)
 	if o.model == "" {
 		return o, fmt.Errorf("-model is required (or \"model\" in %s): ollama:NAME, openai:NAME or script:FILE", settings.ProjectFile)
@@ -154,11 +153,6 @@ flags:
 	} else if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		// The Host check needs the one name the page is opened by.
 		return o, fmt.Errorf("-addr %q listens on every interface; name one address, e.g. 127.0.0.1:8080 or this machine's LAN address", o.addr)
-	}
-	switch agent.ToolCalling(o.toolCalling) {
-	case agent.ToolCallingAuto, agent.ToolCallingNative, agent.ToolCallingText, agent.ToolCallingEnvelope:
-	default:
-		return o, fmt.Errorf("-tool-calling %q: want native, text or envelope", o.toolCalling)
 	}
 	return o, nil
 }

@@ -11,7 +11,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"os"
 	"slices"
 	"sync"
 
@@ -23,6 +22,7 @@ import (
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
+	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/modelstr"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/settings"
@@ -49,13 +49,15 @@ type server struct {
 	baseCtx   context.Context
 	closeOnce sync.Once
 
-	mu      sync.Mutex
-	logs    map[string]*liveLog           // by session id, once opened
-	runs    map[string]context.CancelFunc // by session id, while a turn runs
-	wg      sync.WaitGroup                // running turns; Add only under mu and before closing
-	closing bool                          // set by stopRuns: no new turns
-	modes   []string                      // the modes a prompt may ask for: built-in and the settings'
-	saved   []string                      // allow rules saved from cards since start, for sessions opened next
+	mu        sync.Mutex
+	logs      map[string]*liveLog           // by session id, once opened
+	runs      map[string]context.CancelFunc // by session id, while a turn runs
+	wg        sync.WaitGroup                // running turns; Add only under mu and before closing
+	closing   bool                          // set by stopRuns: no new turns
+	modes     []string                      // the modes a prompt may ask for: built-in and the settings'
+	saved     []string                      // allow rules saved from cards since start, for sessions opened next
+	model     llm.Model                     // asked whether it takes images
+	modelName string                        // as the user named it, for errors
 
 }
 
@@ -66,14 +68,12 @@ type sessionKey struct{}
 
 func newServer(ctx context.Context, o options, addr string, logger *slog.Logger) (*server, error) {
 	mopts := []modelstr.Option{modelstr.WithLogger(logger)}
-	var wire *os.File
-	if o.wireLog != "" {
-		f, err := os.OpenFile(o.wireLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("-wire-log: %w", err)
-		}
-		wire = f
-		mopts = append(mopts, modelstr.WithWireLog(f))
+	wire, err := hostcfg.OpenWireLog(o.wireLog)
+	if err != nil {
+		return nil, err
+	}
+	if wire != nil {
+		mopts = append(mopts, modelstr.WithWireLog(wire))
 	}
 	set := o.set
 	set.Model = o.model
@@ -88,7 +88,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	s := &server{addr: addr, ws: ws, logger: logger, baseCtx: ctx,
+	s := &server{addr: addr, ws: ws, logger: logger, baseCtx: ctx, model: model, modelName: set.Model,
 		modes: append(slices.Clone(settings.BuiltinModes), slices.Sorted(maps.Keys(o.set.Modes))...),
 		logs:  map[string]*liveLog{}, runs: map[string]context.CancelFunc{}}
 	s.closers = append(s.closers, ws.Close)
@@ -165,13 +165,14 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 		Workspace:       ws,
 		CommandDir:      shell.Cwd,
 		CommandRules:    rules,
+		Safety:          hostcfg.Safety(o.set),
 		Policy:          approval.Interactive(),
 		Approver:        s.approvals.approver,
 		ApprovalTimeout: -1, // the Manager's own timeout applies
 		Checkpoints:     cps,
 		Sink:            event.SinkFunc(s.emit),
 		Logger:          logger,
-		ToolCalling:     agent.ToolCalling(o.toolCalling),
+		ToolCalling:     agent.ToolCalling(o.set.ToolCalling),
 		Modes:           hostcfg.Modes(o.set),
 		Mode:            agent.Mode(o.set.Mode),
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"maps"
 	"slices"
@@ -56,7 +57,11 @@ func Untrusted(l *settings.Loaded, program string) string {
 		program, program, strings.Join(l.Untrusted, "; "))
 }
 
-// OpenModel opens s.Model with the settings' model options.
+// OpenModel opens s.Model with every one of the settings' model
+// options: numCtx is the backend's context window (see
+// modelstr.WithNumCtx), and temperature goes with every request that
+// does not carry its own (a mode with a temperature of its own keeps
+// it).
 func OpenModel(s settings.Settings, opts ...modelstr.Option) (llm.Model, error) {
 	if s.Model == "" {
 		return nil, fmt.Errorf("no model: give -model (ollama:NAME, openai:NAME or script:FILE) or set \"model\" in %s", settings.ProjectFile)
@@ -64,7 +69,44 @@ func OpenModel(s settings.Settings, opts ...modelstr.Option) (llm.Model, error) 
 	if s.ModelOptions.NumCtx > 0 {
 		opts = append(opts, modelstr.WithNumCtx(s.ModelOptions.NumCtx))
 	}
-	return modelstr.Open(s.Model, opts...)
+	m, err := modelstr.Open(s.Model, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if t := s.ModelOptions.Temperature; t != nil {
+		if *t < 0 || *t > 2 {
+			return nil, fmt.Errorf("modelOptions.temperature %v: want 0 to 2", *t)
+		}
+		d := requestDefaults{Model: m, temperature: *t}
+		if r, ok := m.(llm.CapabilityReporter); ok {
+			// Keep the optional upgrade: a wrapper that hid it would
+			// make every model look toolless and blind.
+			return reportingDefaults{d, r}, nil
+		}
+		return d, nil
+	}
+	return m, nil
+}
+
+// requestDefaults fills in what the settings say of every request.
+type requestDefaults struct {
+	llm.Model
+	temperature float64
+}
+
+func (d requestDefaults) Chat(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+	if req.Temperature == nil {
+		t := d.temperature
+		req.Temperature = &t
+	}
+	return d.Model.Chat(ctx, req)
+}
+
+// reportingDefaults is requestDefaults for a model that reports its
+// capabilities.
+type reportingDefaults struct {
+	requestDefaults
+	llm.CapabilityReporter
 }
 
 // WorkspaceOptions are the settings' sensitive and secret files.
@@ -73,6 +115,19 @@ func WorkspaceOptions(s settings.Settings) []safety.WorkspaceOption {
 		return []safety.WorkspaceOption{safety.WithSensitivityRules(r...)}
 	}
 	return nil
+}
+
+// Safety is the safety policy the settings ask for, for
+// agent.Config.Safety: nil, the executor's default, unless
+// autoApproveSensitiveEdits is on, when file tools change sensitive
+// files without asking (reading secrets, hard-linked files and commands
+// still ask). Load has already left that field out of project files the
+// user has not trusted, since the model itself may have written them.
+func Safety(s settings.Settings) *safety.Policy {
+	if s.AutoApproveSensitiveEdits == nil || !*s.AutoApproveSensitiveEdits {
+		return nil
+	}
+	return &safety.Policy{AutoApproveSensitiveEdits: true}
 }
 
 // ApprovalTimeout is the settings' approval timeout, or the default.

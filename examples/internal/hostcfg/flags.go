@@ -9,6 +9,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +49,24 @@ var table = []entry{
 			s.ModelOptions.NumCtx = n
 			return nil
 		}},
+	{name: "temperature", arg: "T", usage: "sampling temperature T, 0 to 2, sent with every model request (settings: modelOptions.temperature)",
+		set: func(s *settings.Settings, v string) error {
+			t, err := strconv.ParseFloat(v, 64)
+			if err != nil || t < 0 || t > 2 {
+				return fmt.Errorf("want a number from 0 to 2, e.g. 0.2")
+			}
+			s.ModelOptions.Temperature = &t
+			return nil
+		}},
+	{name: "tool-calling", arg: "HOW", usage: "HOW tool calls travel: native (the server's tool API), text (written in the reply) or envelope (one fenced JSON action block per reply, writes staged then applied by token, 6 rounds, for small models); unset picks from the model (settings: toolCalling)",
+		set: func(s *settings.Settings, v string) error {
+			if !slices.Contains(toolCallings, v) {
+				return fmt.Errorf("want %s", strings.Join(toolCallings, ", "))
+			}
+			s.ToolCalling = v
+			return nil
+		}},
+	{name: "wire-log", arg: "FILE", usage: "append every HTTP request and response to the model server to FILE as JSON lines (keys redacted), for debugging"},
 	{name: "allow", arg: "RULES", usage: "comma-separated command RULES that run without asking, e.g. 'go test,npm run test' (settings: permissions.allow; both apply)",
 		set: rules("allow", func(s *settings.Settings) *[]string { return &s.Permissions.Allow })},
 	{name: "ask", arg: "RULES", usage: "comma-separated command RULES that always ask (settings: permissions.ask)",
@@ -96,6 +116,9 @@ var table = []entry{
 	{name: "trust", boolean: true, usage: "trust this workspace's .tether/settings.json and settings.local.json as they are now, so their allow rules, MCP and language servers apply (remembered until a file changes)"},
 }
 
+// toolCallings are the values of -tool-calling, as the settings' enum.
+var toolCallings = []string{"native", "text", "envelope"}
+
 func rules(list string, field func(*settings.Settings) *[]string) func(*settings.Settings, string) error {
 	return func(s *settings.Settings, v string) error {
 		for _, r := range split(v) {
@@ -140,6 +163,9 @@ type Flags struct {
 	Workspace string
 	// Trust is -trust.
 	Trust bool
+	// WireLog is -wire-log: the file to log the model's HTTP traffic to,
+	// or "" (see OpenWireLog).
+	WireLog string
 	// Over are the settings the flags given make, applied last.
 	Over settings.Settings
 	// Set names the flags given.
@@ -166,6 +192,14 @@ func Register(fs *flag.FlagSet, names ...string) *Flags {
 		switch {
 		case n == "workspace":
 			fs.Func(n, usage, func(v string) error { f.Workspace, f.Set[n] = v, true; return nil })
+		case n == "wire-log":
+			fs.Func(n, usage, func(v string) error {
+				if v == "" {
+					return fmt.Errorf("want a file name")
+				}
+				f.WireLog, f.Set[n] = v, true
+				return nil
+			})
 		case n == "trust":
 			fs.BoolFunc(n, usage, func(v string) error {
 				b, err := strconv.ParseBool(v)
@@ -200,7 +234,7 @@ https://github.com/tetherdev/tether/raw/main/settings/settings.schema.json
 `
 
 // Common are the shared flags the agent examples all take.
-var Common = []string{"workspace", "model", "mode", "num-ctx", "allow", "ask", "deny", "allow-read-only",
+var Common = []string{"workspace", "model", "mode", "num-ctx", "temperature", "tool-calling", "wire-log", "allow", "ask", "deny", "allow-read-only",
 	"sandbox", "approval-timeout", "lsp", "web-allow", "web-deny", "disable-tools", "trust"}
 
 // WriteTable writes the shared flags as a Markdown table, for the docs.
@@ -214,4 +248,18 @@ func WriteTable(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| `%s` | %s |\n", name, strings.ReplaceAll(e.usage, "|", `\|`))
 	}
+}
+
+// OpenWireLog opens path (-wire-log) for appending, readable by its
+// owner only since it will hold prompts and file contents; nil when path
+// is "". The caller closes it.
+func OpenWireLog(path string) (*os.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	w, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("-wire-log: %w", err)
+	}
+	return w, nil
 }

@@ -52,10 +52,50 @@ func TestFlagErrors(t *testing.T) {
 		{"-approval-timeout", "0s"},
 		{"-num-ctx", "big"},
 		{"-web-allow", "https://go.dev"},
+		{"-tool-calling", "xml"},
+		{"-temperature", "3"},
+		{"-temperature", "warm"},
+		{"-wire-log", ""},
 	} {
 		if _, err := parse(t, args...); err == nil {
 			t.Errorf("%q: no error", args)
 		}
+	}
+}
+
+// TestToolCallingAndTemperature: the settings' toolCalling and
+// modelOptions.temperature apply, and the flags override them.
+func TestToolCallingAndTemperature(t *testing.T) {
+	env := settings.Env{ConfigDir: t.TempDir()}
+	ws := t.TempDir()
+	file := filepath.Join(ws, settings.ProjectFile)
+	os.MkdirAll(filepath.Dir(file), 0o755)
+	os.WriteFile(file, []byte(`{"toolCalling": "text", "modelOptions": {"temperature": 0.5}}`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		how  string
+		temp float64
+		wire string
+	}{
+		{nil, "text", 0.5, ""},
+		{[]string{"-tool-calling", "envelope", "-temperature", "0", "-wire-log", "w.jsonl"}, "envelope", 0, "w.jsonl"},
+	} {
+		f, err := parse(t, append([]string{"-workspace", ws}, tc.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := f.Load(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.ToolCalling != tc.how || l.ModelOptions.Temperature == nil || *l.ModelOptions.Temperature != tc.temp || f.WireLog != tc.wire {
+			t.Errorf("%q: toolCalling %q, temperature %v, wire log %q", tc.args, l.ToolCalling, l.ModelOptions.Temperature, f.WireLog)
+		}
+	}
+	os.WriteFile(file, []byte(`{"toolCalling": "xml"}`), 0o644)
+	f, _ := parse(t, "-workspace", ws)
+	if _, err := f.Load(env); err == nil || !strings.Contains(err.Error(), "toolCalling") || !strings.Contains(err.Error(), `"envelope"`) {
+		t.Errorf("toolCalling xml: %v", err)
 	}
 }
 

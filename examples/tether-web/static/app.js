@@ -3,6 +3,7 @@
 import { get, post, pageSecret } from "./api.js";
 import { Transcript } from "./transcript.js";
 import { Changes } from "./changes.js";
+import { Attachments } from "./attach.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,6 +17,7 @@ const state = {
 
 const transcript = new Transcript($("transcript"), answer);
 const changes = new Changes($("checkpoints"), showError);
+const attachments = new Attachments($("attachments"), (m) => showError(`Attach: ${m}`));
 
 function showError(message) {
   transcript.apply({ type: "host_error", error: message });
@@ -124,14 +126,17 @@ async function loadSessions(select) {
 async function send(e) {
   e.preventDefault();
   const text = $("prompt").value;
-  if (!text.trim() || state.running) return;
+  if ((!text.trim() && !attachments.files.length) || state.running) return;
   // The run_started event marks the turn running; until the server has
   // answered, only the button is held, so a double click sends once.
   $("send").disabled = true;
   try {
-    const res = await post("/api/prompt", { session: state.session, text, mode: $("mode").value });
+    const req = { session: state.session, text, mode: $("mode").value };
+    if (attachments.files.length) req.attachments = attachments.payload();
+    const res = await post("/api/prompt", req);
     if (res.status === 409) throw new Error(res.body.error);
     $("prompt").value = "";
+    attachments.clear();
   } catch (err) {
     showError(`Prompt: ${err.message}`);
   } finally {
@@ -142,6 +147,29 @@ async function send(e) {
 $("prompt-form").addEventListener("submit", send);
 $("prompt").addEventListener("keydown", (e) => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) send(e);
+});
+$("attach").addEventListener("change", async (e) => {
+  await attachments.add([...e.target.files]);
+  e.target.value = ""; // the same file can be picked again
+});
+const form = $("prompt-form");
+form.addEventListener("dragover", (e) => {
+  if (!e.dataTransfer?.types.includes("Files")) return;
+  e.preventDefault();
+  form.classList.add("dropping");
+});
+form.addEventListener("dragleave", () => form.classList.remove("dropping"));
+form.addEventListener("drop", (e) => {
+  form.classList.remove("dropping");
+  if (!e.dataTransfer?.files.length) return;
+  e.preventDefault();
+  attachments.add([...e.dataTransfer.files]);
+});
+$("prompt").addEventListener("paste", (e) => {
+  const files = [...(e.clipboardData?.files || [])];
+  if (!files.length) return;
+  e.preventDefault();
+  attachments.add(files);
 });
 $("stop").addEventListener("click", async () => {
   try { await post("/api/cancel", { session: state.session }); } catch (e) { showError(`Stop: ${e.message}`); }
