@@ -55,6 +55,7 @@ func TestWalkIgnores(t *testing.T) {
 	assert.Equal(t, []string{
 		"a.go", "docs/", "docs/final.md", "keep.log", "link", "notbuild/", "notbuild/build.go",
 		"other/", "other/local.txt", "sub/", "sub/deeper/", "sub/deeper/keep.log", "sub/top.txt", "vendor/",
+		"vendor/.gitignore", // hidden, but re-included by "!.gitignore": ripgrep lists it too
 	}, got)
 
 	// Starting below the root, the ancestors' ignore files still apply.

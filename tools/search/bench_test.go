@@ -1,0 +1,184 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tetherdev/tether/safety"
+)
+
+// The benchmarks compare Search, run as search_workspace runs it (through
+// a safety.Workspace, opening files relative to directory handles), with
+// ripgrep on the same tree, in the same run. Each iteration runs both,
+// one after the other, so that the ratio (x-rg) is measured under the
+// same load even on a shared machine; tether-ms and rg-ms are the two
+// times per iteration.
+//
+// Trees: goroot is $(go env GOROOT)/src as installed. repo is a large
+// repository with ignore files, made at benchmark time from the module
+// cache's github.com modules (hard links into a temporary directory,
+// nothing written to the cache), with a root .gitignore added beside the
+// modules' own.
+
+// rootGitignore is the repo tree's added .gitignore: fixtures and
+// generated code, as a project would list them.
+const rootGitignore = "# fixtures and generated code\ntestdata/\n*.pb.go\n*_string.go\n*.golden\n/*/*/*/docs/\n"
+
+var benchRepo struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// repoTree returns the repo tree, making it on first use.
+func repoTree(b *testing.B) string {
+	b.Helper()
+	benchRepo.once.Do(func() {
+		out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+		if err != nil {
+			benchRepo.err = err
+			return
+		}
+		src := filepath.Join(string(trimNL(out)), "github.com")
+		if _, err := os.Stat(src); err != nil {
+			benchRepo.err = err
+			return
+		}
+		dir, err := os.MkdirTemp("", "tether-search-bench-")
+		if err != nil {
+			benchRepo.err = err
+			return
+		}
+		benchRepo.dir = dir
+		benchRepo.err = linkTree(src, dir)
+		if benchRepo.err == nil {
+			benchRepo.err = os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(rootGitignore), 0o644)
+		}
+	})
+	if benchRepo.err != nil {
+		b.Skip("cannot make the repo tree from the module cache:", benchRepo.err)
+	}
+	return benchRepo.dir
+}
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// linkTree recreates src's directories under dst (writable) and hard-links
+// its regular files; falls back to copying when linking fails.
+func linkTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case d.Type().IsRegular():
+			if os.Link(p, target) == nil {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(target, data, 0o644)
+		}
+		return nil
+	})
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchRepo.dir != "" {
+		os.RemoveAll(benchRepo.dir)
+	}
+	os.Exit(code)
+}
+
+func BenchmarkVsRipgrep(b *testing.B) {
+	rg := ripgrep(b)
+	trees := []struct {
+		name string
+		dir  func(*testing.B) string
+	}{
+		{"goroot", func(b *testing.B) string { return goroot(b) }},
+		{"repo", repoTree},
+	}
+	for _, tr := range trees {
+		b.Run(tr.name, func(b *testing.B) {
+			dir := tr.dir(b)
+			ws, err := safety.OpenWorkspace(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ws.Close()
+			fsys := ws.FS()
+			for _, q := range rgQueries {
+				b.Run(q.name, func(b *testing.B) {
+					var ours, theirs time.Duration
+					for b.Loop() {
+						t0 := time.Now()
+						if _, err := Search(context.Background(), fsys, Query{Pattern: q.pattern, Regex: q.regex, Context: 1, OpenDir: ws.Open}); err != nil {
+							b.Fatal(err)
+						}
+						t1 := time.Now()
+						cmd := exec.Command(rg, rgArgs(q.pattern, q.regex)...)
+						cmd.Dir = dir
+						if err := cmd.Run(); err != nil {
+							if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+								b.Fatal(err)
+							}
+						}
+						ours += t1.Sub(t0)
+						theirs += time.Since(t1)
+					}
+					n := float64(b.N)
+					b.ReportMetric(ours.Seconds()*1e3/n, "tether-ms")
+					b.ReportMetric(theirs.Seconds()*1e3/n, "rg-ms")
+					b.ReportMetric(ours.Seconds()/theirs.Seconds(), "x-rg")
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkSearch measures Search alone (for profiles: -cpuprofile).
+func BenchmarkSearch(b *testing.B) {
+	for _, tree := range []string{"goroot", "repo"} {
+		b.Run(tree, func(b *testing.B) {
+			var dir string
+			if tree == "goroot" {
+				dir = goroot(b)
+			} else {
+				dir = repoTree(b)
+			}
+			ws, err := safety.OpenWorkspace(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ws.Close()
+			for _, q := range rgQueries {
+				b.Run(q.name, func(b *testing.B) {
+					for b.Loop() {
+						if _, err := Search(context.Background(), ws.FS(), Query{Pattern: q.pattern, Regex: q.regex, Context: 1, OpenDir: ws.Open}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
