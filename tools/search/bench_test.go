@@ -1,12 +1,17 @@
+//go:build unix
+
 package search
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,9 +21,11 @@ import (
 // The benchmarks compare Search, run as search_workspace runs it (through
 // a safety.Workspace, opening files relative to directory handles), with
 // ripgrep on the same tree, in the same run. Each iteration runs both,
-// one after the other, so that the ratio (x-rg) is measured under the
-// same load even on a shared machine; tether-ms and rg-ms are the two
-// times per iteration.
+// one after the other (which goes first alternates), so that the ratios
+// are measured under the same load even on a shared machine: x-rg is the
+// ratio of wall times (tether-ms, rg-ms), x-rg-cpu that of CPU times, user
+// and system (tether-cpu-ms, rg-cpu-ms), which other processes' load
+// disturbs much less.
 //
 // Trees: goroot is $(go env GOROOT)/src as installed. repo is a large
 // repository with ignore files, made at benchmark time from the module
@@ -100,6 +107,15 @@ func linkTree(src, dst string) error {
 	})
 }
 
+// cpuTime is the user and system time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if benchRepo.dir != "" {
@@ -128,13 +144,17 @@ func BenchmarkVsRipgrep(b *testing.B) {
 			fsys := ws.FS()
 			for _, q := range rgQueries {
 				b.Run(q.name, func(b *testing.B) {
-					var ours, theirs time.Duration
-					for b.Loop() {
-						t0 := time.Now()
+					var ours, theirs, oursCPU, theirsCPU time.Duration
+					tether := func() {
+						t0, c0 := time.Now(), cpuTime()
 						if _, err := Search(context.Background(), fsys, Query{Pattern: q.pattern, Regex: q.regex, Context: 1, OpenDir: ws.Open}); err != nil {
 							b.Fatal(err)
 						}
-						t1 := time.Now()
+						ours += time.Since(t0)
+						oursCPU += cpuTime() - c0
+					}
+					ripgrep := func() {
+						t0 := time.Now()
 						cmd := exec.Command(rg, rgArgs(q.pattern, q.regex)...)
 						cmd.Dir = dir
 						if err := cmd.Run(); err != nil {
@@ -142,13 +162,27 @@ func BenchmarkVsRipgrep(b *testing.B) {
 								b.Fatal(err)
 							}
 						}
-						ours += t1.Sub(t0)
-						theirs += time.Since(t1)
+						theirs += time.Since(t0)
+						theirsCPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+					}
+					i := 0
+					for b.Loop() {
+						if i%2 == 0 {
+							tether()
+							ripgrep()
+						} else {
+							ripgrep()
+							tether()
+						}
+						i++
 					}
 					n := float64(b.N)
 					b.ReportMetric(ours.Seconds()*1e3/n, "tether-ms")
 					b.ReportMetric(theirs.Seconds()*1e3/n, "rg-ms")
 					b.ReportMetric(ours.Seconds()/theirs.Seconds(), "x-rg")
+					b.ReportMetric(oursCPU.Seconds()*1e3/n, "tether-cpu-ms")
+					b.ReportMetric(theirsCPU.Seconds()*1e3/n, "rg-cpu-ms")
+					b.ReportMetric(oursCPU.Seconds()/theirsCPU.Seconds(), "x-rg-cpu")
 				})
 			}
 		})
@@ -180,5 +214,40 @@ func BenchmarkSearch(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// BenchmarkOneLongLine searches a file that is one line of n bytes,
+// dense with near-misses for each query: MB/s flat across sizes means the
+// cost is linear in the input.
+func BenchmarkOneLongLine(b *testing.B) {
+	queries := []struct {
+		name, pattern string
+		regex         bool
+		unit          string // repeated to fill the line
+	}{
+		{"literal-absent", "needle", false, "needl neede "},
+		{"literal-dense", "needle", false, "needle "},
+		{"regex-guarded-miss", `[0-9]{4}-[0-9]{2}x`, true, "2024-01-02 "},
+		{"regex-literal-miss", `needle\d`, true, "needle "},
+		{"regex-fold-miss", `(?i)needlex`, true, "NeEdLe "},
+		{"regex-no-literal", `[0-9]{3}[a-f]{3}z`, true, "123abc "},
+	}
+	for _, size := range []int{1 << 20, 4 << 20, 16 << 20} {
+		for _, q := range queries {
+			b.Run(fmt.Sprintf("%s/%dMiB", q.name, size>>20), func(b *testing.B) {
+				line := bytes.Repeat([]byte(q.unit), size/len(q.unit))
+				newFinder, err := compile(Query{Pattern: q.pattern, Regex: q.regex})
+				if err != nil {
+					b.Fatal(err)
+				}
+				fd := newFinder()
+				b.SetBytes(int64(len(line)))
+				for b.Loop() {
+					fd.reset(line)
+					searchBuf(line, fd, Query{MaxPerFile: DefaultMaxPerFile, MaxLineLen: DefaultMaxLineLen, Context: 1})
+				}
+			})
+		}
 	}
 }

@@ -43,13 +43,23 @@ type regexFinder struct {
 	rx    *regexp.Regexp
 	lits  []litScanner // any match contains one of these; nil: no prefilter
 	kfold bool         // folded literals hold 'k' or 's', which fold to non-ASCII runes
+	// width, when positive, bounds the bytes a match spans, and the
+	// regexp has no assertions (^ $ \b): on a long line, the regexp runs
+	// on the window around each candidate instead of the whole line.
+	width int
 
 	b      []byte
 	usePre bool
+	// The line [ls, le) holding the last candidate, kept so that the
+	// candidates of one long line do not each scan it for its ends.
+	ls, le int
 }
 
 func newRegexFinder(rx *regexp.Regexp, re *syntax.Regexp) *regexFinder {
 	f := &regexFinder{rx: rx}
+	if w := maxWidth(re); w > 0 && w <= maxWindow {
+		f.width = w
+	}
 	n, ok := required(re)
 	if !ok || len(n.lits) == 0 || len(n.lits) > 8 {
 		return f
@@ -80,6 +90,7 @@ func newRegexFinder(rx *regexp.Regexp, re *syntax.Regexp) *regexFinder {
 
 func (f *regexFinder) reset(b []byte) {
 	f.b = b
+	f.ls, f.le = 0, -1
 	f.usePre = f.lits != nil
 	// U+212A KELVIN SIGN folds to k, U+017F LONG S to s: a file holding
 	// them is searched with the regexp alone.
@@ -103,16 +114,17 @@ func (f *regexFinder) find(pos int) int {
 		}
 		return lineStart(b, pos+loc[0])
 	}
+	from := pos // where the literals are looked for; pos stays a line start
 	for {
-		// The earliest occurrence of any literal at or after pos.
+		// The earliest occurrence of any literal at or after from.
 		best := -1
 		for k := range f.lits {
 			s := &f.lits[k]
 			if s.next == -1 {
 				continue
 			}
-			if s.next < pos {
-				s.next = s.scan(b, pos)
+			if s.next < from {
+				s.next = s.scan(b, from)
 				if s.next < 0 {
 					continue
 				}
@@ -124,21 +136,98 @@ func (f *regexFinder) find(pos int) int {
 		if best < 0 {
 			return -1
 		}
-		start := lineStart(b, best)
-		end := bytes.IndexByte(b[best:], '\n')
-		if end < 0 {
-			end = len(b)
-		} else {
-			end += best
+		if best < f.ls || best >= f.le {
+			f.ls = lineStart(b, best)
+			f.le = bytes.IndexByte(b[best:], '\n')
+			if f.le < 0 {
+				f.le = len(b)
+			} else {
+				f.le += best
+			}
+		}
+		start, end := f.ls, f.le
+		if f.width > 0 && end-start > longLine {
+			// A match holding this occurrence lies within width bytes of
+			// it; the next occurrence on the line gets its own window. The
+			// cost stays linear however long the line is.
+			if f.rx.Match(b[max(start, best-f.width):min(end, best+f.width)]) {
+				return start
+			}
+			from = best + 1
+			continue
 		}
 		if f.rx.Match(b[start:end]) {
 			return start
 		}
-		pos = end + 1
-		if pos > len(b) {
+		from = end + 1
+		if from > len(b) {
 			return -1
 		}
 	}
+}
+
+// Lines longer than longLine are searched in windows when the regexp's
+// matches are at most maxWindow bytes wide.
+const (
+	longLine  = 4 << 10
+	maxWindow = 256
+)
+
+// maxWidth returns the most bytes a match of re can span, or -1 when that
+// is unbounded or re holds an assertion, whose meaning a window's edges
+// would change.
+func maxWidth(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpNoMatch, syntax.OpEmptyMatch:
+		return 0
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return utf8.UTFMax * len(re.Rune)
+		}
+		n := 0
+		for _, r := range re.Rune {
+			n += utf8.RuneLen(r)
+		}
+		return n
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 {
+			return 0
+		}
+		switch hi := re.Rune[len(re.Rune)-1]; {
+		case hi >= 0x10000:
+			return 4
+		case hi >= 0x800:
+			return 3
+		case hi >= utf8.RuneSelf:
+			return 2
+		}
+		return 1
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		return utf8.UTFMax
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxWidth(re.Sub[0])
+	case syntax.OpRepeat:
+		w := maxWidth(re.Sub[0])
+		if w < 0 || re.Max < 0 {
+			return -1
+		}
+		return w * re.Max
+	case syntax.OpConcat, syntax.OpAlternate:
+		n := 0
+		for _, sub := range re.Sub {
+			w := maxWidth(sub)
+			if w < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				n += w
+			} else {
+				n = max(n, w)
+			}
+		}
+		return n
+	}
+	return -1 // star, plus, assertions
 }
 
 // litScanner finds the occurrences of one required literal whose

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -120,4 +121,48 @@ func newFinderReset(newFinder func() finder, b []byte) finder {
 	fd := newFinder()
 	fd.reset(b)
 	return fd
+}
+
+// On lines longer than longLine, bounded regexps run on windows around
+// each candidate; the lines found are those the regexp finds.
+func TestLongLineWindows(t *testing.T) {
+	pad := strings.Repeat("2024-01-0 x-y needle ", longLine/10)
+	lines := []string{
+		pad + "2024-01-02x" + pad,    // a match past many near-misses
+		pad + "needle7" + pad,        // guarded literal
+		pad,                          // near-misses only
+		"short 1999-12-31x",          // a short line, searched whole
+		pad + "NEEDLEX" + pad,        // folded
+		pad + "é-ü" + pad,            // non-ASCII class
+		pad + "abc" + pad + "needle", // assertion: whole line
+	}
+	data := []byte(strings.Join(lines, "\n") + "\n")
+	for _, pat := range []string{`[0-9]{4}-[0-9]{2}-?[0-9]{1,2}x`, `needle\d`, `(?i)needlex`, `é-[à-ü]`, `needle$`, `\bneedle7`} {
+		newFinder, err := compile(Query{Pattern: pat, Regex: true})
+		require.NoError(t, err)
+		fd := newFinder()
+		fd.reset(data)
+		fm := searchBuf(data, fd, Query{MaxPerFile: 100, MaxLineLen: 10})
+		var got []int
+		for _, l := range fm.Lines {
+			got = append(got, l.N)
+		}
+		var want []int
+		rx := regexp.MustCompile(unicodePerlClasses(pat))
+		for i, l := range lines {
+			if rx.MatchString(l) {
+				want = append(want, i+1)
+			}
+		}
+		assert.Equal(t, want, got, pat)
+	}
+	assert.Positive(t, maxWidth(mustSimplify(t, `[0-9]{4}-[0-9]{2}`)))
+	assert.Negative(t, maxWidth(mustSimplify(t, `\bx`)))
+	assert.Negative(t, maxWidth(mustSimplify(t, `a+`)))
+}
+
+func mustSimplify(t *testing.T, pat string) *syntax.Regexp {
+	re, err := syntax.Parse(pat, syntax.Perl)
+	require.NoError(t, err)
+	return re.Simplify()
 }
