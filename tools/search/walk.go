@@ -252,6 +252,9 @@ func readPatterns(fsys fs.FS, h *dirHandle, file string, domain []string, patter
 // what is inside dir but not dir itself, as in git; go-git's matcher
 // lets the trailing ** match nothing.
 func parsePattern(line string, domain []string) gitignore.Pattern {
+	if n, ok := parseNamePattern(line, domain); ok {
+		return n
+	}
 	p := gitignore.ParsePattern(line, domain)
 	neg, body := "", line
 	if strings.HasPrefix(body, "!") {
@@ -277,6 +280,60 @@ func (p insideOnly) Match(path []string, isDir bool) gitignore.MatchResult {
 		return gitignore.NoMatch
 	}
 	return p.all.Match(path, isDir)
+}
+
+// namePattern is a pattern without a slash (but a trailing one), which
+// git matches against the last element of a path only. go-git's matcher
+// tries every element, so a slow filepath.Match runs once per pattern,
+// path element and entry, and a parent directory re-included by a later
+// "!dir" wrongly re-includes a file an earlier pattern excludes by name.
+// A walk never enters an excluded directory, so the last element is all
+// that needs matching.
+type namePattern struct {
+	glob      string
+	literal   bool // glob has no metacharacters: compare
+	neg, dir  bool // "!" in front; "/" at the end: directories only
+	domainLen int
+}
+
+// parseNamePattern reads line as a namePattern if it is one; lines with
+// escapes or slashes are left to go-git.
+func parseNamePattern(line string, domain []string) (namePattern, bool) {
+	p := namePattern{domainLen: len(domain)}
+	line = strings.TrimRight(line, " ")
+	if strings.HasPrefix(line, "!") {
+		p.neg, line = true, line[1:]
+	}
+	if strings.HasSuffix(line, "/") {
+		p.dir, line = true, line[:len(line)-1]
+	}
+	if line == "" || strings.ContainsAny(line, "/\\") {
+		return p, false
+	}
+	if _, err := path.Match(line, ""); err != nil {
+		return p, false
+	}
+	p.glob = line
+	p.literal = !strings.ContainsAny(line, "*?[")
+	return p, true
+}
+
+func (p namePattern) Match(elems []string, isDir bool) gitignore.MatchResult {
+	if len(elems) <= p.domainLen || (p.dir && !isDir) {
+		return gitignore.NoMatch
+	}
+	base := elems[len(elems)-1]
+	if p.literal {
+		if base != p.glob {
+			return gitignore.NoMatch
+		}
+	} else if ok, _ := path.Match(p.glob, base); !ok {
+		return gitignore.NoMatch
+	}
+	if p.neg {
+		return gitignore.Include
+	}
+	return gitignore.Exclude
 }
 
 func splitPath(p string) []string {

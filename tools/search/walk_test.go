@@ -86,3 +86,14 @@ func TestWalkCancelled(t *testing.T) {
 	err := Walk(ctx, os.DirFS(root), ".", WalkOptions{}, func(string, fs.DirEntry, int) error { return nil })
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+// A directory re-included by name does not re-include the files inside it
+// that an earlier pattern excludes by theirs (git and ripgrep agree).
+func TestWalkReincludedDirKeepsNameExclusions(t *testing.T) {
+	root := tree(t, map[string]string{
+		".gitignore": "*.txt\n!dir\n",
+		"dir/a.txt":  "",
+		"dir/b.md":   "",
+	})
+	assert.Equal(t, []string{"dir/", "dir/b.md"}, walkAll(t, root, ".", WalkOptions{}))
+}
