@@ -44,7 +44,7 @@ var benchRepo struct {
 }
 
 // repoTree returns the repo tree, making it on first use.
-func repoTree(b *testing.B) string {
+func repoTree(b testing.TB) string {
 	b.Helper()
 	benchRepo.once.Do(func() {
 		out, err := exec.Command("go", "env", "GOMODCACHE").Output()
@@ -107,6 +107,16 @@ func linkTree(src, dst string) error {
 	})
 }
 
+// TestRipgrepParityRepo does the same on the module cache's github.com
+// modules, a large tree with many ignore files of its own, and a root
+// .gitignore added.
+func TestRipgrepParityRepo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches a copy of the module cache; skipped in -short")
+	}
+	parity(t, repoTree(t))
+}
+
 // cpuTime is the user and system time this process has used.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -131,7 +141,7 @@ func BenchmarkVsRipgrep(b *testing.B) {
 		dir  func(*testing.B) string
 	}{
 		{"goroot", func(b *testing.B) string { return goroot(b) }},
-		{"repo", repoTree},
+		{"repo", func(b *testing.B) string { return repoTree(b) }},
 	}
 	for _, tr := range trees {
 		b.Run(tr.name, func(b *testing.B) {

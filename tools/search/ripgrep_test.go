@@ -63,7 +63,11 @@ func TestRipgrepParity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("searches GOROOT/src; skipped in -short")
 	}
-	src, rg := goroot(t), ripgrep(t)
+	parity(t, goroot(t))
+}
+
+func parity(t *testing.T, src string) {
+	rg := ripgrep(t)
 	for _, q := range rgQueries {
 		t.Run(q.name, func(t *testing.T) {
 			cmd := exec.Command(rg, rgArgs(q.pattern, q.regex)...)
