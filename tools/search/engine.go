@@ -70,7 +70,7 @@ type Results struct {
 	Files         []FileMatches
 	Matches       int // matching lines in all files
 	Searched      int // files searched
-	SkippedBinary int // files with a NUL byte, not searched
+	SkippedBinary int // files with a NUL byte: not searched, or only before its block (see Search)
 	SkippedLarge  int // files over MaxFileSize, not searched
 	SkippedSecret int // files Query.Skip excluded
 }
@@ -182,7 +182,9 @@ func includeFilter(globs []string) (func(p string) bool, error) {
 }
 
 // Search runs q over fsys. It reads each file whole (up to MaxFileSize),
-// in parallel, and skips files holding a NUL byte as binary.
+// in parallel. A file with a NUL byte is binary: with the NUL in its first
+// 64 KiB it is not searched; otherwise the lines ripgrep would have
+// searched before reaching the NUL are (see textBeforeNUL).
 func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 	if q.Pattern == "" {
 		return Results{}, fmt.Errorf("%w: empty query", ErrBadPattern)
