@@ -44,7 +44,7 @@ func Example() {
 	//   1: buy milk
 	// → 2: fix the parser bug
 	//
-	// [1 matches in 1 files]
+	// [1 match in 1 file]
 	// 2
 	// [exit code: 0]
 }

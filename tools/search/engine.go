@@ -70,7 +70,7 @@ type Results struct {
 	Files         []FileMatches
 	Matches       int // matching lines in all files
 	Searched      int // files searched
-	SkippedBinary int // files with a NUL byte, not searched
+	SkippedBinary int // files with a NUL byte: not searched, or only before its block (see Search)
 	SkippedLarge  int // files over MaxFileSize, not searched
 	SkippedSecret int // files Query.Skip excluded
 }
@@ -82,7 +82,11 @@ func compile(q Query) (func() finder, error) {
 		lit := []byte(q.Pattern)
 		return func() finder { return &literalFinder{lit: lit} }, nil
 	}
+	// The pattern as written is parsed first so that an error quotes it.
 	re, err := syntax.Parse(q.Pattern, syntax.Perl)
+	if err == nil {
+		re, err = syntax.Parse(unicodePerlClasses(q.Pattern), syntax.Perl)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v (escape special characters with \\, or search with isRegex=false)", ErrBadPattern, err)
 	}
@@ -178,7 +182,9 @@ func includeFilter(globs []string) (func(p string) bool, error) {
 }
 
 // Search runs q over fsys. It reads each file whole (up to MaxFileSize),
-// in parallel, and skips files holding a NUL byte as binary.
+// in parallel. A file with a NUL byte is binary: with the NUL in its first
+// 64 KiB it is not searched; otherwise the lines ripgrep would have
+// searched before reaching the NUL are (see textBeforeNUL).
 func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 	if q.Pattern == "" {
 		return Results{}, fmt.Errorf("%w: empty query", ErrBadPattern)
@@ -210,11 +216,6 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 		dir  *dirHandle // nil: open through the FS
 	}
 	paths := make(chan job, 256)
-	var handles *dirHandles
-	if q.OpenDir != nil && haveOpenAt {
-		handles = &dirHandles{open: q.OpenDir, m: map[string]*dirHandle{}}
-		q.Walk.leave = handles.leave
-	}
 	var (
 		mu  sync.Mutex
 		res Results
@@ -226,10 +227,14 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 			var local Results
 			fd := newFinder()
 			for j := range paths {
-				p := j.path
-				var fm FileMatches
 				var kind fileKind
-				buf, kind = readFile(fsys, j.path, j.dir, q.MaxFileSize, buf)
+				if j.dir != nil {
+					buf, kind = readAt(j.dir, path.Base(j.path), q.MaxFileSize, buf)
+					j.dir.release()
+				} else {
+					buf, kind = readFile(fsys, j.path, q.MaxFileSize, buf)
+				}
+				text := buf
 				switch kind {
 				case kindBinary:
 					local.SkippedBinary++
@@ -240,11 +245,20 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 				case kindUnreadable:
 					continue
 				}
-				local.Searched++
-				fd.reset(buf)
-				fm = searchBuf(buf, fd, q)
+				if z := bytes.IndexByte(buf[min(len(buf), firstBlock):], 0); z >= 0 {
+					// Binary past the first block: what ripgrep searched
+					// before it saw the NUL byte is searched.
+					local.SkippedBinary++
+					text = buf[:textBeforeNUL(buf, firstBlock+z)]
+				} else {
+					local.Searched++
+				}
+				// A UTF-8 byte order mark is not text, as in ripgrep.
+				text = bytes.TrimPrefix(text, utf8BOM)
+				fd.reset(text)
+				fm := searchBuf(text, fd, q)
 				if fm.Matches > 0 {
-					fm.Path = p
+					fm.Path = j.path
 					local.Matches += fm.Matches
 					local.Files = append(local.Files, fm)
 				}
@@ -272,7 +286,7 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 	} else if err != nil {
 		walkErr = err
 	} else {
-		walkErr = Walk(ctx, fsys, dir, q.Walk, func(p string, d fs.DirEntry, _ int) error {
+		w := walker{ctx: ctx, fsys: fsys, opt: q.Walk, fn: func(p string, d fs.DirEntry, _ int, h *dirHandle) error {
 			if !d.Type().IsRegular() || !include(p) {
 				return nil
 			}
@@ -280,20 +294,19 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 				skipped++
 				return nil
 			}
-			j := job{path: p}
-			if handles != nil {
-				j.dir = handles.acquire(path.Dir(p))
-			}
+			j := job{path: p, dir: h.acquire()}
 			select {
 			case paths <- j:
 			case <-ctx.Done():
-				if j.dir != nil {
-					j.dir.release()
-				}
+				j.dir.release()
 				return ctx.Err()
 			}
 			return nil
-		})
+		}}
+		if q.OpenDir != nil {
+			w.open = q.OpenDir
+		}
+		walkErr = w.walk(dir)
 	}
 	close(paths)
 	wg.Wait()
@@ -305,6 +318,8 @@ func Search(ctx context.Context, fsys fs.FS, q Query) (Results, error) {
 	return res, nil
 }
 
+var utf8BOM = []byte("\uFEFF")
+
 type fileKind uint8
 
 const (
@@ -314,33 +329,40 @@ const (
 	kindUnreadable
 )
 
-// readFile reads p into buf (reusing its memory) and classifies it. With
-// a directory handle, p is opened relative to it, and the handle released.
-func readFile(fsys fs.FS, p string, dir *dirHandle, limit int64, buf []byte) ([]byte, fileKind) {
-	var f fs.File
-	var err error
-	if dir != nil {
-		f, err = openAt(dir.f, path.Base(p))
-		dir.release()
-	} else {
-		f, err = fsys.Open(p)
-	}
+// firstBlock is the size of the first read of a file, and of ripgrep's
+// first: a NUL byte in it makes the file binary, with nothing searched.
+const firstBlock = 64 << 10
+
+// readFile reads p through fsys into buf (reusing its memory) and
+// classifies it.
+func readFile(fsys fs.FS, p string, limit int64, buf []byte) ([]byte, fileKind) {
+	f, err := fsys.Open(p)
 	if err != nil {
-		return buf, kindUnreadable
+		return buf[:0], kindUnreadable
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
-		return buf, kindUnreadable
+		return buf[:0], kindUnreadable
 	}
-	if st.Size() > limit {
-		return buf, kindLarge
+	return readAll(f.Read, st.Size(), limit, buf)
+}
+
+// readAll reads a file whose size was size when opened into buf, reusing
+// its memory. It reads the first block alone, and stops there as binary
+// if the block holds a NUL byte; otherwise it reads to the end. Reading
+// stops at size bytes, as one more read would only confirm the end, so a
+// file growing meanwhile is read as it was. kindText files may still hold
+// a NUL byte past the first block.
+func readAll(read func([]byte) (int, error), size, limit int64, buf []byte) ([]byte, fileKind) {
+	if size > limit {
+		return buf[:0], kindLarge
 	}
-	n := int(st.Size()) + 1 // +1 to see EOF in one read, and files that grew
-	if cap(buf) < n {
-		buf = make([]byte, 0, max(n, 64<<10))
+	if c := int(size) + 1; cap(buf) < c {
+		buf = make([]byte, 0, max(c, firstBlock))
 	}
 	buf = buf[:0]
+	checked := false // the first block was checked for NUL bytes
 	for {
 		if len(buf) == cap(buf) {
 			if int64(len(buf)) > limit {
@@ -348,19 +370,57 @@ func readFile(fsys fs.FS, p string, dir *dirHandle, limit int64, buf []byte) ([]
 			}
 			buf = slices.Grow(buf, len(buf))
 		}
-		m, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+m]
-		if err == io.EOF {
-			break
+		end := cap(buf)
+		if !checked {
+			end = min(end, firstBlock)
 		}
-		if err != nil {
+		n, err := read(buf[len(buf):end])
+		if n > 0 {
+			buf = buf[:len(buf)+n]
+		}
+		if err != nil && err != io.EOF {
 			return buf[:0], kindUnreadable
 		}
+		eof := err == io.EOF || n <= 0 || (size > 0 && int64(len(buf)) >= size)
+		if !checked && (eof || len(buf) >= firstBlock) {
+			checked = true
+			if bytes.IndexByte(buf, 0) >= 0 {
+				return buf[:0], kindBinary
+			}
+		}
+		if eof {
+			break
+		}
 	}
-	if bytes.IndexByte(buf, 0) >= 0 {
-		return buf, kindBinary
+	if int64(len(buf)) > limit {
+		return buf[:0], kindLarge
 	}
 	return buf, kindText
+}
+
+// textBeforeNUL returns how much of b ripgrep searches when walking a
+// directory and the first NUL byte of b is at nul: it reads a file in
+// blocks (64 KiB, tripled when one line does not fit), searches each
+// block's complete lines once it has read the block, and stops silently
+// at the block holding the NUL byte. The lines it had searched before
+// stay searched.
+func textBeforeNUL(b []byte, nul int) int {
+	size := firstBlock
+	start, end := 0, 0 // b[:start] was searched; the buffer holds b[start:end]
+	for {
+		if end-start == size {
+			size *= 3
+		}
+		next := min(start+size, len(b))
+		if nul < next || next == end {
+			return start
+		}
+		old := end
+		end = next
+		if i := bytes.LastIndexByte(b[old:end], '\n'); i >= 0 {
+			start = old + i + 1
+		}
+	}
 }
 
 // searchBuf finds every matching line of b, keeping the first MaxPerFile

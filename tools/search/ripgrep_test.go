@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tetherdev/tether/safety"
 )
 
 // The queries compared with ripgrep on $(go env GOROOT)/src.
@@ -65,7 +63,11 @@ func TestRipgrepParity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("searches GOROOT/src; skipped in -short")
 	}
-	src, rg := goroot(t), ripgrep(t)
+	parity(t, goroot(t))
+}
+
+func parity(t *testing.T, src string) {
+	rg := ripgrep(t)
 	for _, q := range rgQueries {
 		t.Run(q.name, func(t *testing.T) {
 			cmd := exec.Command(rg, rgArgs(q.pattern, q.regex)...)
@@ -123,59 +125,6 @@ func TestRipgrepParity(t *testing.T) {
 				t.Errorf("Matches = %d, rg found %d", res.Matches, len(want))
 			}
 			t.Logf("%d matching lines in %d files (%d searched, %d binary skipped)", res.Matches, len(res.Files), res.Searched, res.SkippedBinary)
-		})
-	}
-}
-
-func BenchmarkSearchGOROOT(b *testing.B) {
-	src := goroot(b)
-	fsys := os.DirFS(src)
-	for _, q := range rgQueries {
-		b.Run(q.name, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := Search(context.Background(), fsys, Query{Pattern: q.pattern, Regex: q.regex, Context: 1}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkSearchWorkspaceGOROOT searches as the tool does: through a
-// safety.Workspace, listing directories through its os.Root-backed FS and
-// opening each file relative to a directory handle from Workspace.Open.
-func BenchmarkSearchWorkspaceGOROOT(b *testing.B) {
-	ws, err := safety.OpenWorkspace(goroot(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ws.Close()
-	fsys := ws.FS()
-	for _, q := range rgQueries {
-		b.Run(q.name, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := Search(context.Background(), fsys, Query{Pattern: q.pattern, Regex: q.regex, Context: 1, OpenDir: ws.Open}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-func BenchmarkRipgrepGOROOT(b *testing.B) {
-	src, rg := goroot(b), ripgrep(b)
-	for _, q := range rgQueries {
-		b.Run(q.name, func(b *testing.B) {
-			for b.Loop() {
-				cmd := exec.Command(rg, rgArgs(q.pattern, q.regex)...)
-				cmd.Dir = src
-				cmd.Stdout = nil // /dev/null
-				if err := cmd.Run(); err != nil {
-					if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-						b.Fatal(err)
-					}
-				}
-			}
 		})
 	}
 }

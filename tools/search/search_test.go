@@ -85,19 +85,19 @@ func TestSearchQueries(t *testing.T) {
 			want: []string{"→ 6:", "→ 8:", "[5 matches in 4 files]"}},
 		{name: "alternatives", args: `{"query":"Service|literal","isRegex":"true","contextLines":0}`,
 			want: []string{"── notes.txt ──\n→ 1: a|b literal", "→ 3: // Service does things."}},
-		{name: "literal keeps regex chars", args: `{"query":"a|b","contextLines":0}`, want: []string{"→ 1: a|b literal", "[1 matches in 1 files]"}},
-		{name: "wildcard within a line", args: `{"query":"foo.*bar","isRegex":true,"contextLines":0}`, want: []string{"→ 2: foo bar", "[1 matches"}},
-		{name: "\\s does not cross lines", args: `{"query":"foo\\sbar","isRegex":true,"contextLines":0}`, want: []string{"→ 2: foo bar", "[1 matches"}},
-		{name: "negated class does not cross lines", args: `{"query":"foo[^x]bar","isRegex":true}`, want: []string{"[1 matches"}},
-		{name: "anchors are per line", args: `{"query":"^bar$","isRegex":true,"contextLines":0}`, want: []string{"→ 4: bar", "[1 matches"}},
+		{name: "literal keeps regex chars", args: `{"query":"a|b","contextLines":0}`, want: []string{"→ 1: a|b literal", "[1 match in 1 file]"}},
+		{name: "wildcard within a line", args: `{"query":"foo.*bar","isRegex":true,"contextLines":0}`, want: []string{"→ 2: foo bar", "[1 match in 1 file]"}},
+		{name: "\\s does not cross lines", args: `{"query":"foo\\sbar","isRegex":true,"contextLines":0}`, want: []string{"→ 2: foo bar", "[1 match in 1 file]"}},
+		{name: "negated class does not cross lines", args: `{"query":"foo[^x]bar","isRegex":true}`, want: []string{"[1 match in 1 file]"}},
+		{name: "anchors are per line", args: `{"query":"^bar$","isRegex":true,"contextLines":0}`, want: []string{"→ 4: bar", "[1 match in 1 file]"}},
 		{name: "dollar before CR does not match", args: `{"query":"end$","isRegex":true,"path":"crlf.txt"}`, want: []string{"No matches"}},
-		{name: "path narrows", args: `{"query":"GetUserName","path":"sub"}`, want: []string{"── sub/deep/z.go ──", "[1 matches in 1 files]"}},
+		{name: "path narrows", args: `{"query":"GetUserName","path":"sub"}`, want: []string{"── sub/deep/z.go ──", "[1 match in 1 file]"}},
 		{name: "include glob", args: `{"query":"GetUserName","include":"*.txt"}`, want: []string{"latin1.txt", "noeol.txt"}, not: []string{"svc.go"}},
 		{name: "comma-separated globs", args: `{"query":"GetUserName","include":"*.txt, sub/**/*.go"}`, want: []string{"latin1.txt", "sub/deep/z.go"}, not: []string{"svc.go"}},
 		{name: "brace glob", args: `{"query":"GetUserName","include":["**/*.{go,txt}"]}`, want: []string{"latin1.txt", "svc.go"}},
 		{name: "no match hint", args: `{"query":"foo|nothing"}`, want: []string{`No matches for "foo|nothing"`, "set isRegex=true"}},
 		{name: "binary counted", args: `{"query":"zzzz"}`, want: []string{"1 binary skipped"}},
-		{name: "empty regex matches every line once", args: `{"query":"x*","isRegex":true,"path":"notes.txt","contextLines":0}`, want: []string{"[4 matches in 1 files]"}},
+		{name: "empty regex matches every line once", args: `{"query":"x*","isRegex":true,"path":"notes.txt","contextLines":0}`, want: []string{"[4 matches in 1 file]"}},
 		{name: "bad regex", args: `{"query":"(unclosed","isRegex":true}`, err: "missing closing )"},
 		{name: "newline regex", args: `{"query":"foo\\nbar","isRegex":true}`, err: "one line at a time"},
 		{name: "missing query", args: `{}`, err: `missing required "query"`},
@@ -147,11 +147,22 @@ func TestSearchCaps(t *testing.T) {
 	assert.Less(t, len(res.Text), 500)
 }
 
+func TestSearchSingularCounts(t *testing.T) {
+	tool, _ := searchTool(t, map[string]string{"a.txt": strings.Repeat("hit\n", DefaultMaxPerFile+1)})
+	res, err := call(t, tool, `{"query":"hit","contextLines":0}`)
+	require.NoError(t, err)
+	assert.Contains(t, res.Text, "[+1 more match in this file]")
+	assert.Contains(t, res.Text, "[Showing 20 of 21 matches in 1 of 1 file.")
+	res, err = call(t, tool, `{"query":"miss"}`)
+	require.NoError(t, err)
+	assert.Contains(t, res.Text, "(1 file searched)")
+}
+
 func TestSearchContextMerging(t *testing.T) {
 	tool, _ := searchTool(t, map[string]string{"a.txt": "1\nx\nx\n4\n5\n6\nx\n"})
 	res, err := call(t, tool, `{"query":"x","contextLines":2}`)
 	require.NoError(t, err)
-	assert.Equal(t, "── a.txt ──\n  1: 1\n→ 2: x\n→ 3: x\n  4: 4\n  5: 5\n  6: 6\n→ 7: x\n\n[3 matches in 1 files]", res.Text)
+	assert.Equal(t, "── a.txt ──\n  1: 1\n→ 2: x\n→ 3: x\n  4: 4\n  5: 5\n  6: 6\n→ 7: x\n\n[3 matches in 1 file]", res.Text)
 }
 
 func TestSearchLargeFileSkipped(t *testing.T) {

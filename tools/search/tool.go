@@ -106,7 +106,7 @@ func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, e
 	meta := tools.Meta{Path: dir, Matches: res.Matches, Files: len(res.Files)}
 	if res.Matches == 0 {
 		var b strings.Builder
-		fmt.Fprintf(&b, "No matches for %q in %s (%d files searched", a.Query, where(dir), res.Searched)
+		fmt.Fprintf(&b, "No matches for %q in %s (%s searched", a.Query, where(dir), plural(res.Searched, "file"))
 		if res.SkippedBinary > 0 {
 			fmt.Fprintf(&b, ", %d binary skipped", res.SkippedBinary)
 		}
@@ -121,10 +121,10 @@ func runSearch(ctx context.Context, ws Workspace, a SearchArgs) (tools.Result, e
 	if shown < res.Matches {
 		meta.Truncated = true
 		meta.OmittedItems = res.Matches - shown
-		text += fmt.Sprintf("\n\n[Showing %d of %d matches in %d of %d files. Narrow the search with path or include, or raise maxResults.]",
-			shown, res.Matches, shownFiles, len(res.Files))
+		text += fmt.Sprintf("\n\n[Showing %d of %s in %d of %s. Narrow the search with path or include, or raise maxResults.]",
+			shown, pluralES(res.Matches, "match"), shownFiles, plural(len(res.Files), "file"))
 	} else {
-		text += fmt.Sprintf("\n\n[%d matches in %d files]", res.Matches, len(res.Files))
+		text += fmt.Sprintf("\n\n[%s in %s]", pluralES(res.Matches, "match"), plural(len(res.Files), "file"))
 	}
 	return tools.Result{Text: text + secrets, Meta: meta}, nil
 }
@@ -148,6 +148,18 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// pluralES is plural for a noun whose plural ends in "es".
+func pluralES(n int, word string) string {
+	return fmt.Sprintf("%d %s", n, nounES(n, word))
+}
+
+func nounES(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "es"
 }
 
 func where(dir string) string {
@@ -195,7 +207,7 @@ func Format(res Results, limit int) (string, int, int) {
 			}
 		}
 		if more := f.Matches - keptMatches; more > 0 {
-			fmt.Fprintf(&b, "[+%d more matches in this file]\n", more)
+			fmt.Fprintf(&b, "[+%d more %s in this file]\n", more, nounES(more, "match"))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n"), shown, files

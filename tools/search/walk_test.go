@@ -55,6 +55,7 @@ func TestWalkIgnores(t *testing.T) {
 	assert.Equal(t, []string{
 		"a.go", "docs/", "docs/final.md", "keep.log", "link", "notbuild/", "notbuild/build.go",
 		"other/", "other/local.txt", "sub/", "sub/deeper/", "sub/deeper/keep.log", "sub/top.txt", "vendor/",
+		"vendor/.gitignore", // hidden, but re-included by "!.gitignore": ripgrep lists it too
 	}, got)
 
 	// Starting below the root, the ancestors' ignore files still apply.
@@ -84,4 +85,15 @@ func TestWalkCancelled(t *testing.T) {
 	cancel()
 	err := Walk(ctx, os.DirFS(root), ".", WalkOptions{}, func(string, fs.DirEntry, int) error { return nil })
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// A directory re-included by name does not re-include the files inside it
+// that an earlier pattern excludes by theirs (git and ripgrep agree).
+func TestWalkReincludedDirKeepsNameExclusions(t *testing.T) {
+	root := tree(t, map[string]string{
+		".gitignore": "*.txt\n!dir\n",
+		"dir/a.txt":  "",
+		"dir/b.md":   "",
+	})
+	assert.Equal(t, []string{"dir/", "dir/b.md"}, walkAll(t, root, ".", WalkOptions{}))
 }

@@ -72,7 +72,7 @@ func TestSearchMultiRoot(t *testing.T) {
 	for _, tc := range []struct{ args, want string }{
 		{`{"query":"TOKEN","contextLines":0}`, "── lib/pkg/util.go ──\n→ 1: TOKEN in lib\n\n── main.go ──\n→ 1: TOKEN in app\n\n[2 matches in 2 files]\n" +
 			"[1 file that may hold secrets (.env, keys, credentials) not searched; read one with read_file if you need it, which asks the user.]"},
-		{`{"query":"TOKEN","path":"lib","contextLines":0}`, "── lib/pkg/util.go ──\n→ 1: TOKEN in lib\n\n[1 matches in 1 files]\n" +
+		{`{"query":"TOKEN","path":"lib","contextLines":0}`, "── lib/pkg/util.go ──\n→ 1: TOKEN in lib\n\n[1 match in 1 file]\n" +
 			"[1 file that may hold secrets (.env, keys, credentials) not searched; read one with read_file if you need it, which asks the user.]"},
 	} {
 		res, err := call(t, NewSearch(ws), tc.args)
