@@ -13,6 +13,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/internal/edit"
+	"github.com/tetherdev/tether/internal/faultpoint"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
@@ -79,6 +80,7 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		// that must not run.
 		return failed(event.StatusError, "Not run: the approved command differs from the prepared one.")
 	}
+	faultpoint.Reached(faultpoint.CommandApproved)
 	var snaps []snapped
 	var uncovered []string
 	if a.Command != nil {
@@ -92,7 +94,9 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 			return failed(event.StatusError, "Not run: "+refuse+". Nothing was changed.")
 		}
 	}
+	faultpoint.Reached(faultpoint.CommandSnapshotted)
 	o := h.run(ctx, c, c.Effects, false)
+	faultpoint.Reached(faultpoint.CommandExited)
 	o.AutoApproved = approved.By() != approval.ByUser
 	h.record(ctx, c, snaps, &o)
 	if len(uncovered) > 0 {

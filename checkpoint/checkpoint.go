@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/tetherdev/tether/internal/faultpoint"
 )
 
 // Checkpoint records every file an agent mutates through it, so that the
@@ -148,6 +150,7 @@ func (c *Checkpoint) mutation(ctx context.Context, b Batch, do func() error) err
 	}
 	ch := b.Changes[0]
 	c.nextSeq = ch.Seq + 1
+	faultpoint.Reached(faultpoint.ChangeLogged)
 	// The later commits use a context without cancellation: the caller's
 	// may be what made do fail, and the store must not be left describing
 	// an operation that did not happen.
@@ -158,6 +161,7 @@ func (c *Checkpoint) mutation(ctx context.Context, b Batch, do func() error) err
 		}
 		return &PathError{Op: string(ch.Op), Path: ch.Path, Err: err}
 	}
+	faultpoint.Reached(faultpoint.ChangeApplied)
 	ch.Pending = false
 	if err := c.commit(context.WithoutCancel(ctx), Batch{Changes: []Change{ch}}); err != nil {
 		// The file and the records agree (Post was written ahead); only the

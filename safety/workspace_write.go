@@ -8,6 +8,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/faultpoint"
 )
 
 // WriteFile replaces the file at path with data, atomically: readers see the
@@ -66,6 +68,7 @@ func (w *Workspace) WriteFile(path string, data []byte, perm fs.FileMode) error 
 	if err != nil {
 		return &PathError{Op: "write", Path: path, Err: err, Detail: "writing the temporary file failed; the original is unchanged"}
 	}
+	faultpoint.Reached(faultpoint.WriteRenaming)
 	if err := dir.Rename(tmp, base); err != nil {
 		dir.Remove(tmp)
 		return &PathError{Op: "write", Path: path, Err: err, Detail: "replacing the file failed; the original is unchanged"}
