@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tetherdev/tether/internal/faultpoint"
+	"github.com/tetherdev/tether/internal/procid"
 )
 
 // WriteFile replaces the file at path with data, atomically: readers see the
@@ -93,7 +94,10 @@ func writeTemp(dir *os.Root, data []byte, createPerm, mode fs.FileMode) (string,
 	for range 10 {
 		var rnd [8]byte
 		rand.Read(rnd[:])
-		name = ".tether-" + hex.EncodeToString(rnd[:]) + ".tmp"
+		// The writer's pid and start time in the name let a later
+		// process tell the temporary file of a write whose process died
+		// (and remove it) from one still being written.
+		name = ".tether-" + procid.Self() + "-" + hex.EncodeToString(rnd[:]) + ".tmp"
 		var err error
 		f, err = dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, createPerm)
 		if err == nil {
