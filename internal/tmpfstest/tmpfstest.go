@@ -93,4 +93,3 @@ func Free(t testing.TB, dir string) int64 {
 	}
 	return int64(st.Bavail) * int64(st.Bsize)
 }
-
