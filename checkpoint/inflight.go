@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Calls in flight. A shell command changes files by means the checkpoint
@@ -179,7 +180,9 @@ func (c *Checkpoint) settleDir(rel string, call Call, b *Batch) bool {
 		}
 	}
 	nf, nc := len(b.Files), len(b.Changes)
-	if err := c.recordTree(rel, call, b); err != nil {
+	// No bound on the command's end here: the process that ran it died
+	// at an unknown time, so a change since cannot be told apart.
+	if err := c.recordTree(rel, call, b, time.Time{}); err != nil {
 		// Too many files, or unreadable: the pending records beneath it
 		// still take what they hold.
 		b.Files, b.Changes = b.Files[:nf], b.Changes[:nc]
