@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -155,6 +157,12 @@ func (h *terminalHandler) snapshot(ctx context.Context, c *ToolCall, a safety.Co
 	call := checkpoint.Call{ID: c.ID, Tool: c.Tool}
 	seen := map[string]bool{}
 	for _, t := range targets {
+		if link := h.linkName(t.name); link != "" && !seen["link:"+link] {
+			// The checkpoint holds what a link points to, never the link:
+			// a command that removes or replaces it is not undone.
+			seen["link:"+link] = true
+			uncovered = append(uncovered, link+" (a symbolic link: undo restores what it points to, never the link itself)")
+		}
 		for _, pc := range h.expandGlob(t.name) {
 			if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." || seen[pc.Rel] {
 				continue
@@ -182,6 +190,23 @@ func (h *terminalHandler) snapshot(ctx context.Context, c *ToolCall, a safety.Co
 		}
 	}
 	return out, uncovered, ""
+}
+
+// linkName returns the workspace-relative name of name when name (not a
+// glob) is itself a symbolic link inside the workspace, else "".
+func (h *terminalHandler) linkName(name string) string {
+	if strings.ContainsAny(name, "*?[") || !filepath.IsAbs(name) {
+		return ""
+	}
+	dir := h.check(filepath.Dir(name), safety.OpRead)
+	if dir.Decision == safety.Deny || dir.Rel == "" || dir.Resolved == "" {
+		return ""
+	}
+	fi, err := os.Lstat(filepath.Join(dir.Resolved, filepath.Base(name)))
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return ""
+	}
+	return path.Join(dir.Rel, filepath.Base(name))
 }
 
 // inherentlyUncovered reports a snapshot refused for what the path is

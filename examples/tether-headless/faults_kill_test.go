@@ -375,8 +375,15 @@ func TestKilledAtEachPointIsUndoneAfterRestart(t *testing.T) {
 					t.Fatalf("the undo was not killed at %s (%v); stderr:\n%s", tc.point, undo.state, undo.stderr)
 				}
 			}
+			// The command's processes die with the agent, but the kernel
+			// delivers that death to them asynchronously: wait for it,
+			// generously.
+			gone := func() bool { return len(processesWith(t, token)) == 0 }
+			for deadline := time.Now().Add(time.Minute); !gone() && time.Now().Before(deadline); {
+				time.Sleep(50 * time.Millisecond)
+			}
 			if left := processesWith(t, token); len(left) > 0 {
-				t.Errorf("processes of the killed run survive it: %v", left)
+				t.Errorf("processes of the killed run survive it by a minute: %v", left)
 			}
 
 			undo := drive(t, bin, nil, flags, fmt.Sprintf(`{"type":"undo","checkpoint":%q}`, id), nil)
@@ -388,5 +395,23 @@ func TestKilledAtEachPointIsUndoneAfterRestart(t *testing.T) {
 				t.Errorf("workspace after undo differs from before the run:\n%s\nundo: %v", d, u[0])
 			}
 		})
+	}
+}
+
+// A command that removes symbolic links: the checkpoint holds what a link
+// points to, never the link, so the model is told that undo will not put
+// the links back (rather than an undo that reports success without them).
+func TestRemovedLinksAreNamedNotCovered(t *testing.T) {
+	ws := faultWorkspace(t)
+	script := turnsScript(t, []any{call("run_terminal_command", map[string]any{"command": "rm dangling link.go"})})
+	run := drive(t, binary, nil, []string{"-workspace", ws, "-model", "script:" + script, "-approvals", "stdin"}, `{"type":"prompt","text":"tidy"}`, nil)
+	outs := outputs(run.evs)
+	if len(outs) != 1 {
+		t.Fatalf("want one tool result, got %q\nstderr:\n%s", outs, run.stderr)
+	}
+	for _, link := range []string{"dangling", "link.go"} {
+		if !strings.Contains(outs[0], link+" (a symbolic link: undo restores what it points to, never the link itself)") {
+			t.Errorf("the model is not told that %s will not come back: %q", link, outs[0])
+		}
 	}
 }
