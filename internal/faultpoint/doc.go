@@ -29,14 +29,15 @@ const (
 	// CommandExited: the command and its children ended; what it changed
 	// is not recorded yet.
 	CommandExited = "command.exited"
-	// ChangeLogged: a file tool's change is saved as pending (pre-image and
-	// intended content); the file is not written yet.
+	// ChangeLogged: a file change's pre-image is saved with its in-flight
+	// mark (a file tool's) or as a pending change with the intended
+	// content (Checkpoint.WriteFile); the file is not written yet.
 	ChangeLogged = "change.logged"
 	// WriteRenaming: an atomic write's temporary file is complete and
 	// synced beside its target; the rename has not happened.
 	WriteRenaming = "write.renaming"
-	// ChangeApplied: a file tool's change is on disk; its confirmation is
-	// not saved yet.
+	// ChangeApplied: a file change is on disk; its record or confirmation
+	// is not saved yet.
 	ChangeApplied = "change.applied"
 	// UndoRestored: undo put one file back; the records saying so are not
 	// saved yet.
