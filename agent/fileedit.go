@@ -15,6 +15,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/internal/edit"
+	"github.com/tetherdev/tether/internal/faultpoint"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
@@ -143,22 +144,41 @@ func (h *fileEditHandler) handle(ctx context.Context, c *ToolCall) outcome {
 	// A directory is snapshotted through the files under it, and one the
 	// call creates is recorded so that undo removes it again.
 	for i := range ts {
-		if o, ok := h.snapshot(ctx, cs, c.Tool, &ts[i]); !ok {
+		if o, ok := h.snapshot(ctx, cs, checkpoint.Call{ID: c.ID, Tool: c.Tool}, &ts[i]); !ok {
+			// Not run: the paths already taken are recorded unchanged,
+			// which ends their in-flight marks.
+			for _, t := range ts[:i] {
+				if t.snap {
+					cs.Record(context.WithoutCancel(ctx), checkpoint.Call{ID: c.ID, Tool: c.Tool}, t.pc.Rel)
+				}
+			}
 			return o
 		}
 	}
 
+	faultpoint.Reached(faultpoint.ChangeLogged)
 	res := h.execute(tools.WithApproved(ctx, e), tools.Call{ID: c.ID, Name: c.Tool, Arguments: c.Args})
+	faultpoint.Reached(faultpoint.ChangeApplied)
 	o := fromToolResult(res)
 	o.Path = primary.pc.Rel
 	o.AutoApproved = decision == safety.Confirm && approved.By() != approval.ByUser
+	call := checkpoint.Call{ID: c.ID, Tool: c.Tool}
 	if res.IsError {
+		// A failed write leaves the file as it was (writes are atomic),
+		// but whatever the tool did is recorded all the same, which also
+		// ends the call's in-flight marks.
+		for _, t := range ts {
+			if t.snap {
+				if err := cs.Record(context.WithoutCancel(ctx), call, t.pc.Rel); err != nil {
+					h.logger.Warn("agent: a failed call's paths not recorded; the checkpoint will take them from the disk", "path", t.pc.Rel, "err", err)
+				}
+			}
+		}
 		if ctx.Err() != nil {
 			o.Status = event.StatusSkipped
 		}
 		return o
 	}
-	call := checkpoint.Call{ID: c.ID, Tool: c.Tool}
 	partial := slices.ContainsFunc(ts, func(t target) bool { return t.uncovered != "" })
 	for i := range ts {
 		if !ts[i].snap {
@@ -275,8 +295,12 @@ func inDir(dir, p string) string {
 // snapshot takes a target's pre-image. A directory (a renamed or a
 // created folder) has no content to snapshot and goes ahead
 // without; a path inside .git is refused.
-func (h *fileEditHandler) snapshot(ctx context.Context, cs changeSet, canonical string, t *target) (outcome, bool) {
-	err := cs.Snapshot(ctx, t.pc.Rel)
+func (h *fileEditHandler) snapshot(ctx context.Context, cs changeSet, call checkpoint.Call, t *target) (outcome, bool) {
+	canonical := call.Tool
+	// Taken for the call: if the process dies between the write and
+	// Record, the checkpoint takes what the disk holds as the call's work
+	// (see checkpoint.SnapshotFor), so the change stays undoable.
+	err := cs.SnapshotFor(ctx, call, t.pc.Rel)
 	switch {
 	case err == nil:
 		t.snap = true

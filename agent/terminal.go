@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/tetherdev/tether/approval"
 	"github.com/tetherdev/tether/checkpoint"
 	"github.com/tetherdev/tether/internal/edit"
+	"github.com/tetherdev/tether/internal/faultpoint"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
 )
@@ -79,6 +82,7 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 		// that must not run.
 		return failed(event.StatusError, "Not run: the approved command differs from the prepared one.")
 	}
+	faultpoint.Reached(faultpoint.CommandApproved)
 	var snaps []snapped
 	var uncovered []string
 	if a.Command != nil {
@@ -92,7 +96,9 @@ func (h *terminalHandler) handle(ctx context.Context, c *ToolCall) outcome {
 			return failed(event.StatusError, "Not run: "+refuse+". Nothing was changed.")
 		}
 	}
+	faultpoint.Reached(faultpoint.CommandSnapshotted)
 	o := h.run(ctx, c, c.Effects, false)
+	faultpoint.Reached(faultpoint.CommandExited)
 	o.AutoApproved = approved.By() != approval.ByUser
 	h.record(ctx, c, snaps, &o)
 	if len(uncovered) > 0 {
@@ -151,6 +157,12 @@ func (h *terminalHandler) snapshot(ctx context.Context, c *ToolCall, a safety.Co
 	call := checkpoint.Call{ID: c.ID, Tool: c.Tool}
 	seen := map[string]bool{}
 	for _, t := range targets {
+		if link := h.linkName(t.name); link != "" && !seen["link:"+link] {
+			// The checkpoint holds what a link points to, never the link:
+			// a command that removes or replaces it is not undone.
+			seen["link:"+link] = true
+			uncovered = append(uncovered, link+" (a symbolic link: undo restores what it points to, never the link itself)")
+		}
 		for _, pc := range h.expandGlob(t.name) {
 			if pc.Decision == safety.Deny || pc.Rel == "" || pc.Rel == "." || seen[pc.Rel] {
 				continue
@@ -178,6 +190,23 @@ func (h *terminalHandler) snapshot(ctx context.Context, c *ToolCall, a safety.Co
 		}
 	}
 	return out, uncovered, ""
+}
+
+// linkName returns the workspace-relative name of name when name (not a
+// glob) is itself a symbolic link inside the workspace, else "".
+func (h *terminalHandler) linkName(name string) string {
+	if strings.ContainsAny(name, "*?[") || !filepath.IsAbs(name) {
+		return ""
+	}
+	dir := h.check(filepath.Dir(name), safety.OpRead)
+	if dir.Decision == safety.Deny || dir.Rel == "" || dir.Resolved == "" {
+		return ""
+	}
+	fi, err := os.Lstat(filepath.Join(dir.Resolved, filepath.Base(name)))
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return ""
+	}
+	return path.Join(dir.Rel, filepath.Base(name))
 }
 
 // inherentlyUncovered reports a snapshot refused for what the path is

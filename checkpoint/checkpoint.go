@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/tetherdev/tether/internal/faultpoint"
 )
 
 // Checkpoint records every file an agent mutates through it, so that the
@@ -148,6 +151,7 @@ func (c *Checkpoint) mutation(ctx context.Context, b Batch, do func() error) err
 	}
 	ch := b.Changes[0]
 	c.nextSeq = ch.Seq + 1
+	faultpoint.Reached(faultpoint.ChangeLogged)
 	// The later commits use a context without cancellation: the caller's
 	// may be what made do fail, and the store must not be left describing
 	// an operation that did not happen.
@@ -158,6 +162,7 @@ func (c *Checkpoint) mutation(ctx context.Context, b Batch, do func() error) err
 		}
 		return &PathError{Op: string(ch.Op), Path: ch.Path, Err: err}
 	}
+	faultpoint.Reached(faultpoint.ChangeApplied)
 	ch.Pending = false
 	if err := c.commit(context.WithoutCancel(ctx), Batch{Changes: []Change{ch}}); err != nil {
 		// The file and the records agree (Post was written ahead); only the
@@ -365,6 +370,7 @@ func (c *Checkpoint) snapshot(ctx context.Context, name string, call *Call) erro
 // did not exist and is now a directory is recorded as a directory the
 // agent created, which Undo removes once empty.
 func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
+	since := time.Now() // the command has ended: see changedSince
 	rel, err := key(c.m.files, name)
 	if err != nil {
 		return err
@@ -385,10 +391,14 @@ func (c *Checkpoint) Record(ctx context.Context, call Call, name string) error {
 		return &PathError{Op: "record", Path: rel, Err: fmt.Errorf("%w: no snapshot of this file in the checkpoint; call Snapshot before changing it", ErrNotFound)}
 	}
 	if c.m.isDir(rel) || c.trees[rel] != nil || c.pendingUnder(rel) {
-		return c.recordDir(ctx, call, rel)
+		return c.recordDir(ctx, call, rel, since)
 	}
 	defer c.m.lockPaths(rel)()
 	rec := c.files[rel]
+	if c.changedSince(rel, since) {
+		c.dropMarker(ctx, rel)
+		return nil
+	}
 	cur, data, err := c.m.captureAfter(rel)
 	if err != nil {
 		c.recorded(rel, err)

@@ -2,7 +2,9 @@ package checkpoint
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"time"
 )
 
 // Calls in flight. A shell command changes files by means the checkpoint
@@ -139,22 +141,8 @@ func (c *Checkpoint) settleFailed(ctx context.Context) {
 			continue
 		}
 		b := Batch{Blobs: map[string][]byte{}, DropChanges: []int64{m.ch.Seq}}
-		for p, rec := range c.files {
-			if rec.Status != FilePending || (p != rel && !strings.HasPrefix(p, rel+"/")) || isDirRecord(rec) {
-				continue
-			}
-			cur, data, err := c.m.captureAfter(p)
-			if err != nil || cur.Identical(rec.Post) {
-				continue
-			}
-			if cur.Exists {
-				b.Blobs[cur.Hash] = data
-			}
-			b.Changes = append(b.Changes, Change{Checkpoint: c.info.ID, Seq: c.nextSeq, Path: p, Op: OpRecord,
-				Call: m.ch.Call, Before: rec.Post, After: cur, Time: c.m.now()})
-			c.nextSeq++
-			rec.Post = cur
-			b.Files = append(b.Files, rec)
+		if !c.settleDir(rel, m.ch.Call, &b) {
+			c.settleFiles(rel, m.ch.Call, &b)
 		}
 		if err := c.commit(context.WithoutCancel(ctx), b); err != nil {
 			for _, f := range b.Files {
@@ -168,6 +156,61 @@ func (c *Checkpoint) settleFailed(ctx context.Context) {
 		delete(c.inflight, rel)
 		c.m.log.Info("checkpoint: took the disk as an interrupted command's work", "checkpoint", c.info.ID,
 			"path", rel, "call", m.ch.Call.ID, "files", len(b.Files))
+	}
+}
+
+// settleDir adds to b what a call whose marker is on rel did to rel as a
+// directory, as Record would: a directory it created is recorded as one
+// (undo removes it once empty), with every file that appeared beneath it,
+// and the pending files beneath it take what they hold now. It reports
+// false when rel is not a directory, or is one that replaced a file
+// (which undo does not take back). c.mu must be held.
+func (c *Checkpoint) settleDir(rel string, call Call, b *Batch) bool {
+	if !c.m.isDir(rel) {
+		return false
+	}
+	if rec, ok := c.files[rel]; ok && rec.Status == FilePending {
+		if rec.Pre.Exists {
+			return false
+		}
+		if !slices.Contains(rec.CreatedDirs, rel) {
+			rec.CreatedDirs = append(slices.Clone(rec.CreatedDirs), rel)
+			rec.Post = Image{}
+			b.Files = append(b.Files, rec)
+		}
+	}
+	nf, nc := len(b.Files), len(b.Changes)
+	// No bound on the command's end here: the process that ran it died
+	// at an unknown time, so a change since cannot be told apart.
+	if err := c.recordTree(rel, call, b, time.Time{}); err != nil {
+		// Too many files, or unreadable: the pending records beneath it
+		// still take what they hold.
+		b.Files, b.Changes = b.Files[:nf], b.Changes[:nc]
+		c.m.log.Warn("checkpoint: an interrupted command's directory could not be read whole", "checkpoint", c.info.ID, "path", rel, "err", err)
+		c.settleFiles(rel, call, b)
+	}
+	return true
+}
+
+// settleFiles adds to b the current content of rel and of the pending
+// records beneath it, as the work of call. c.mu must be held.
+func (c *Checkpoint) settleFiles(rel string, call Call, b *Batch) {
+	for p, rec := range c.files {
+		if rec.Status != FilePending || (p != rel && !strings.HasPrefix(p, rel+"/")) || isDirRecord(rec) {
+			continue
+		}
+		cur, data, err := c.m.captureAfter(p)
+		if err != nil || cur.Identical(rec.Post) {
+			continue
+		}
+		if cur.Exists {
+			b.Blobs[cur.Hash] = data
+		}
+		b.Changes = append(b.Changes, Change{Checkpoint: c.info.ID, Seq: c.nextSeq, Path: p, Op: OpRecord,
+			Call: call, Before: rec.Post, After: cur, Time: c.m.now()})
+		c.nextSeq++
+		rec.Post = cur
+		b.Files = append(b.Files, rec)
 	}
 }
 

@@ -330,6 +330,7 @@ func (c *Checkpoint) recover(ctx context.Context, changes []Change) error {
 		c.m.log.Info("checkpoint: settled interrupted change", "checkpoint", c.info.ID, "path", ch.Path,
 			"op", ch.Op, "rolled_back", len(b.DropChanges) > 0)
 	}
+	c.removeDeadTemps()
 	c.settleFailed(ctx)
 	return nil
 }

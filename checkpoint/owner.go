@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/procid"
 )
 
 // The process that took an in-flight marker is named in the marker
@@ -40,24 +42,5 @@ func ownerGone(owner string) bool {
 	return start == "" || start != parts[2]
 }
 
-// procStart returns the start time of process pid in clock ticks since
-// boot (field 22 of /proc/PID/stat), which tells a reused pid from the
-// original; "" when the process does not exist or /proc cannot say.
-func procStart(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	// The command name (field 2) may hold spaces and parentheses; the
-	// fields after it start after its last ')'.
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return ""
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19]
-}
+// procStart returns the start time of process pid (procid.Start).
+func procStart(pid int) string { return procid.Start(pid) }

@@ -5,12 +5,60 @@ import (
 	"context"
 	"path"
 	"regexp"
+	"strconv"
+
+	"github.com/tetherdev/tether/internal/procid"
 )
 
 // tornTemp matches the temporary file an atomic write makes beside its
 // target before renaming it into place (safety.Workspace.WriteFile names
-// them so). A process killed between the two leaves it behind.
-var tornTemp = regexp.MustCompile(`^\.tether-[0-9a-f]{16}\.tmp$`)
+// them so). A process killed between the two leaves it behind. The
+// current form names the writing process ("PID.START-", procid.Self);
+// the older form does not.
+var tornTemp = regexp.MustCompile(`^\.tether-(?:([0-9]+)\.([0-9]+)-)?[0-9a-f]{16}\.tmp$`)
+
+// removeDeadTemps deletes, in the directories of c's pending records and
+// in-flight paths, the temporary files of writes whose process is gone:
+// an agent's file tool, a checkpoint write or an undo killed between its
+// temporary file and the rename. A temporary file of a live process (a
+// write in progress elsewhere), and one whose writer cannot be told,
+// stays. c.mu must be held or c not yet shared.
+func (c *Checkpoint) removeDeadTemps() {
+	l, ok := c.m.files.(dirLister)
+	if !ok {
+		return
+	}
+	dirs := map[string]bool{}
+	for p, rec := range c.files {
+		if rec.Status == FilePending {
+			dirs[path.Dir(p)] = true
+		}
+	}
+	for p := range c.inflight {
+		dirs[path.Dir(p)] = true
+		dirs[p] = true // a directory the call was writing in
+	}
+	for dir := range dirs {
+		ents, err := l.ReadDir(native(dir))
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			m := tornTemp.FindStringSubmatch(e.Name())
+			if m == nil || m[1] == "" || !e.Type().IsRegular() {
+				continue
+			}
+			pid, err := strconv.Atoi(m[1])
+			if err != nil || !procid.Gone(pid, m[2]) {
+				continue
+			}
+			p := path.Join(dir, e.Name())
+			if err := c.m.files.Remove(native(p)); err == nil {
+				c.m.log.Info("checkpoint: removed the temporary file of a write whose process died", "checkpoint", c.info.ID, "path", p)
+			}
+		}
+	}
+}
 
 // removeTornTemps deletes what an interrupted write left beside its
 // target: temporary files in the target's directory whose content is a

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Directories. A checkpoint restores regular files; a directory is covered
@@ -142,7 +143,11 @@ func (c *Checkpoint) snapshotTree(ctx context.Context, rel string, b Batch) erro
 // pending files beneath it (changed or removed) and, when rel is a
 // directory now, every file that appeared in it. It returns the batch to
 // commit; rel's own record, if any, is the caller's. c.mu must be held.
-func (c *Checkpoint) recordTree(rel string, call Call, b *Batch) error {
+//
+// since, when set, is when the recording began, after the command ended:
+// a file whose inode changed after it is someone else's work (see
+// changedSince) and is left out.
+func (c *Checkpoint) recordTree(rel string, call Call, b *Batch, since time.Time) error {
 	var under []string
 	for p, rec := range c.files {
 		if rec.Status == FilePending && strings.HasPrefix(p, rel+"/") {
@@ -179,6 +184,9 @@ func (c *Checkpoint) recordTree(rel string, call Call, b *Batch) error {
 	slices.Sort(under)
 	defer c.m.lockPaths(under...)()
 	for _, p := range under {
+		if c.changedSince(p, since) {
+			continue
+		}
 		rec, ok := c.files[p]
 		if !ok || rec.Status != FilePending {
 			rec = FileRecord{Checkpoint: c.info.ID, Path: p, Order: c.nextSeq, Status: FilePending}
@@ -231,7 +239,7 @@ func (c *Checkpoint) pendingUnder(rel string) bool {
 
 // recordDir is Record for a path that is, or was at Snapshot, a
 // directory. c.mu must be held.
-func (c *Checkpoint) recordDir(ctx context.Context, call Call, rel string) error {
+func (c *Checkpoint) recordDir(ctx context.Context, call Call, rel string, since time.Time) error {
 	b := Batch{Blobs: map[string][]byte{}}
 	if rec, ok := c.files[rel]; ok && rec.Status == FilePending && c.m.isDir(rel) {
 		if rec.Pre.Exists {
@@ -247,7 +255,7 @@ func (c *Checkpoint) recordDir(ctx context.Context, call Call, rel string) error
 			b.Files = append(b.Files, rec)
 		}
 	}
-	if err := c.recordTree(rel, call, &b); err != nil {
+	if err := c.recordTree(rel, call, &b, since); err != nil {
 		c.recorded(rel, err)
 		return err
 	}
@@ -259,4 +267,37 @@ func (c *Checkpoint) recordDir(ctx context.Context, call Call, rel string) error
 	err := c.commit(ctx, b)
 	c.recorded(rel, err)
 	return err
+}
+
+// changedSince reports a path whose inode changed after since, the moment
+// a Record began. Record is called once the command ended and its
+// processes are gone, so such a change is not the command's: a file
+// someone saved into a directory the command made, or an edit made just
+// after it. The path is then left out of the record: a new file stays
+// out of undo's reach (undo never removes it, nor the directory holding
+// it), and a tracked file keeps its recorded content, so undo reports the
+// later change as a conflict instead of discarding it.
+//
+// The kernel stamps the change time from a clock that lags the real time
+// by at most a tick, never leads it, so a change time after since is a
+// change after since. A change time in the future (a network file
+// system's clock ahead of this one) proves nothing and is ignored. A file
+// someone else creates while the command runs cannot be told from the
+// command's own by any property Linux keeps (no creator is recorded), so
+// it is still taken for the command's. c.mu must be held.
+func (c *Checkpoint) changedSince(rel string, since time.Time) bool {
+	if since.IsZero() {
+		return false
+	}
+	fi, err := c.m.files.Lstat(native(rel))
+	if err != nil {
+		return false
+	}
+	ct, ok := changeTime(fi)
+	if !ok || !ct.After(since) || ct.After(time.Now()) {
+		return false
+	}
+	c.m.log.Warn("checkpoint: a file changed after the command ended is left out of its record; undo will not touch it",
+		"checkpoint", c.info.ID, "path", rel, "changed", ct, "record_began", since)
+	return true
 }

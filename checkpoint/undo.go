@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/faultpoint"
 )
 
 // UndoOptions controls Undo and UndoFile. The zero value is the safe
@@ -87,6 +89,7 @@ func (c *Checkpoint) undo(ctx context.Context, opts UndoOptions, only func(strin
 			var undone bool
 			if rec, undone, err = c.undoFile(ctx, rec, opts, &rep); undone {
 				done = append(done, rec)
+				faultpoint.Reached(faultpoint.UndoRestored)
 			}
 		}
 		if err != nil {

@@ -8,6 +8,9 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/faultpoint"
+	"github.com/tetherdev/tether/internal/procid"
 )
 
 // WriteFile replaces the file at path with data, atomically: readers see the
@@ -40,9 +43,19 @@ func (w *Workspace) WriteFile(path string, data []byte, perm fs.FileMode) error 
 		return err
 	}
 	dirRel, base := splitRel(pc.Rel)
+	made := w.missingDirs(dirRel)
 	if err := w.osRoot.MkdirAll(native(dirRel), 0o755); err != nil {
+		w.removeMade(made)
 		return w.ioErr("write", path, OpWrite, true, pc, err)
 	}
+	// A write that fails leaves no trace: not even the directories it
+	// made for the file.
+	ok := false
+	defer func() {
+		if !ok {
+			w.removeMade(made)
+		}
+	}()
 	dir, err := w.pinParent("write", path, OpWrite, true, pc)
 	if err != nil {
 		w.log.Warn("safety: write refused at write time", "path", path, "err", err.Error())
@@ -66,6 +79,7 @@ func (w *Workspace) WriteFile(path string, data []byte, perm fs.FileMode) error 
 	if err != nil {
 		return &PathError{Op: "write", Path: path, Err: err, Detail: "writing the temporary file failed; the original is unchanged"}
 	}
+	faultpoint.Reached(faultpoint.WriteRenaming)
 	if err := dir.Rename(tmp, base); err != nil {
 		dir.Remove(tmp)
 		return &PathError{Op: "write", Path: path, Err: err, Detail: "replacing the file failed; the original is unchanged"}
@@ -76,10 +90,36 @@ func (w *Workspace) WriteFile(path string, data []byte, perm fs.FileMode) error 
 		err = d.Sync()
 		d.Close()
 		if err != nil && !errors.Is(err, errors.ErrUnsupported) {
+			ok = true // the file is in place: its directories stay
 			return &PathError{Op: "write", Path: path, Err: err, Detail: "written, but syncing the directory failed"}
 		}
 	}
+	ok = true
 	return nil
+}
+
+// missingDirs returns the directories of the workspace-relative dirRel
+// that do not exist yet, innermost first.
+func (w *Workspace) missingDirs(dirRel string) []string {
+	var out []string
+	for d := dirRel; d != "." && d != "" && d != "/"; d = path.Dir(d) {
+		if _, err := w.osRoot.Lstat(native(d)); err == nil {
+			break
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// removeMade removes the directories a failed write made, innermost
+// first, each only if still empty (someone may have put a file there
+// meanwhile; Remove then fails and the directory stays).
+func (w *Workspace) removeMade(dirs []string) {
+	for _, d := range dirs {
+		if w.osRoot.Remove(native(d)) != nil {
+			return
+		}
+	}
 }
 
 // writeTemp writes data to a new uniquely named file in dir, sets its mode
@@ -90,7 +130,10 @@ func writeTemp(dir *os.Root, data []byte, createPerm, mode fs.FileMode) (string,
 	for range 10 {
 		var rnd [8]byte
 		rand.Read(rnd[:])
-		name = ".tether-" + hex.EncodeToString(rnd[:]) + ".tmp"
+		// The writer's pid and start time in the name let a later
+		// process tell the temporary file of a write whose process died
+		// (and remove it) from one still being written.
+		name = ".tether-" + procid.Self() + "-" + hex.EncodeToString(rnd[:]) + ".tmp"
 		var err error
 		f, err = dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, createPerm)
 		if err == nil {

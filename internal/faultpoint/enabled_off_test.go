@@ -1,0 +1,5 @@
+//go:build !tetherfault || !unix
+
+package faultpoint
+
+const enabled = false
