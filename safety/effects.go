@@ -24,6 +24,24 @@ import (
 //	prints-credentials  prints a token, password or key (gh auth token,
 //	                    kubectl config view --raw, aws configure export-credentials)
 //	system              changes the state of the machine beyond the workspace
+//	loosens-permissions makes files writable by everyone, setuid or owned by
+//	                    root, or changes users and privileges
+//	sends-data          sends local data to a server (request bodies, uploads,
+//	                    form fields, headers read from files)
+//	changes-remote      changes state held elsewhere: publishes packages or
+//	                    images, changes a forge's repository, deletes or
+//	                    changes cloud resources, clusters or infrastructure
+//	hidden              does something the line does not show: a name or
+//	                    script known only at run time, a spelling another
+//	                    shell reads differently, a definition that shadows
+//	                    commands
+//	inert               known, and does nothing the other effects name
+//	                    (creates a temporary file, starts a command detached)
+//
+// Every concern carries one effect. An allow rule approves a high
+// concern only when the command its own words spell has that effect
+// (see CommandRules): "chmod" has writes but not loosens-permissions,
+// so it does not approve `chmod 777 x`; "chmod 777" does.
 //
 // An effect sets the least severity of the concern that carries it
 // (Effect.Severity); the scope can raise it (rm -rf ~ deletes, and is
@@ -31,30 +49,40 @@ import (
 type Effect string
 
 const (
-	EffectReads             Effect = "reads"
-	EffectWrites            Effect = "writes"
-	EffectDeletes           Effect = "deletes"
-	EffectExecutes          Effect = "executes"
-	EffectNetwork           Effect = "network"
-	EffectExposesPort       Effect = "exposes-port"
-	EffectRewritesRemote    Effect = "rewrites-remote"
-	EffectDiscardsWork      Effect = "discards-work"
-	EffectPrintsCredentials Effect = "prints-credentials"
-	EffectSystem            Effect = "system"
+	EffectReads              Effect = "reads"
+	EffectWrites             Effect = "writes"
+	EffectDeletes            Effect = "deletes"
+	EffectExecutes           Effect = "executes"
+	EffectNetwork            Effect = "network"
+	EffectExposesPort        Effect = "exposes-port"
+	EffectRewritesRemote     Effect = "rewrites-remote"
+	EffectDiscardsWork       Effect = "discards-work"
+	EffectPrintsCredentials  Effect = "prints-credentials"
+	EffectSystem             Effect = "system"
+	EffectLoosensPermissions Effect = "loosens-permissions"
+	EffectSendsData          Effect = "sends-data"
+	EffectChangesRemote      Effect = "changes-remote"
+	EffectHidden             Effect = "hidden"
+	EffectInert              Effect = "inert"
 )
 
 // effectSeverity is the least severity of each effect.
 var effectSeverity = map[Effect]Severity{
-	EffectReads:             SeverityNone,
-	EffectWrites:            SeverityMedium,
-	EffectDeletes:           SeverityMedium,
-	EffectExecutes:          SeverityMedium,
-	EffectNetwork:           SeverityMedium,
-	EffectExposesPort:       SeverityHigh,
-	EffectRewritesRemote:    SeverityHigh,
-	EffectDiscardsWork:      SeverityHigh,
-	EffectPrintsCredentials: SeverityHigh,
-	EffectSystem:            SeverityHigh,
+	EffectReads:              SeverityNone,
+	EffectWrites:             SeverityMedium,
+	EffectDeletes:            SeverityMedium,
+	EffectExecutes:           SeverityMedium,
+	EffectNetwork:            SeverityMedium,
+	EffectExposesPort:        SeverityHigh,
+	EffectRewritesRemote:     SeverityHigh,
+	EffectDiscardsWork:       SeverityHigh,
+	EffectPrintsCredentials:  SeverityHigh,
+	EffectSystem:             SeverityHigh,
+	EffectLoosensPermissions: SeverityHigh,
+	EffectSendsData:          SeverityHigh,
+	EffectChangesRemote:      SeverityHigh,
+	EffectHidden:             SeverityNone,
+	EffectInert:              SeverityNone,
 }
 
 // effectAliases are other spellings rules may use.
@@ -84,17 +112,7 @@ func ParseEffect(name string) (Effect, error) {
 // effect records that c has effect e, with a concern whose severity is
 // the effect's own.
 func (c *call) effect(e Effect, noAuto bool, reason string) {
-	c.effectAt(e, e.Severity(), noAuto, reason)
-}
-
-// effectAt records effect e with a concern of severity sev, which the
-// scope may raise above the effect's own (never below it).
-func (c *call) effectAt(e Effect, sev Severity, noAuto bool, reason string) {
-	sev = max(sev, e.Severity())
-	c.a.res.Concerns = append(c.a.res.Concerns, Concern{Command: c.idx, Severity: sev, NoAutoApprove: noAuto, Reason: reason, Effect: e})
-	cmd := &c.a.res.Commands[c.idx]
-	cmd.Severity = max(cmd.Severity, sev)
-	cmd.addEffect(e)
+	c.concern(e, e.Severity(), noAuto, reason)
 }
 
 // addEffect lists e once.

@@ -23,7 +23,7 @@ func inlineShell(c *call, code word) bool {
 	if code.dynamic || !shellCall.MatchString(code.s) {
 		return false
 	}
-	c.effectAt(EffectExecutes, SeverityHigh, false, c.base+" inline code runs a shell or another program")
+	c.concern(EffectExecutes, SeverityHigh, false, c.base+" inline code runs a shell or another program")
 	// Each string literal may be the command it runs: one whose reading
 	// is critical (os.system("rm -rf ~")) makes the line critical.
 	for _, m := range codeLiteral.FindAllStringSubmatch(code.s, 16) {
@@ -44,7 +44,7 @@ func outsideScript(c *call, f word) bool {
 	if f.dynamic || !outsideWorkspace(c.a.resolve(f.s)) {
 		return false
 	}
-	c.effectAt(EffectExecutes, SeverityHigh, false, c.base+" runs "+f.s+", a script from outside the workspace")
+	c.concern(EffectExecutes, SeverityHigh, false, c.base+" runs "+f.s+", a script from outside the workspace")
 	return true
 }
 
@@ -53,11 +53,11 @@ func outsideScript(c *call, f word) bool {
 func historyReplay(c *call) {
 	for _, w := range c.args {
 		if w.s == "-l" || strings.HasPrefix(w.s, "-l") && !strings.ContainsAny(w.s, "se") {
-			c.concern(SeverityNone, false, "fc -l lists history")
+			c.concern(EffectReads, SeverityNone, false, "fc -l lists history")
 			return
 		}
 	}
-	c.effectAt(EffectExecutes, SeverityHigh, true, "fc re-runs commands from the shell's history, which the line does not show")
+	c.concern(EffectExecutes, SeverityHigh, true, "fc re-runs commands from the shell's history, which the line does not show")
 }
 
 // tunnels are commands that publish a local port on a public address:
@@ -169,7 +169,7 @@ func massTruncate(c *call) {
 		n++
 	}
 	if n > 1 {
-		c.effectAt(EffectDeletes, SeverityHigh, false, "truncate changes the size of many files at once")
+		c.concern(EffectDeletes, SeverityHigh, false, "truncate changes the size of many files at once")
 	}
 }
 
@@ -180,7 +180,7 @@ func helperPrograms(c *call) {
 	case "go":
 		for _, v := range valuesOf(goFlagArgs(c.args), "--ldflags", "--gccgoflags") {
 			if strings.Contains(v.s, "-extld") {
-				c.effectAt(EffectExecutes, SeverityHigh, false, "go -ldflags "+v.s+" names the external linker, a program go runs")
+				c.concern(EffectExecutes, SeverityHigh, false, "go -ldflags "+v.s+" names the external linker, a program go runs")
 				c.unvetted("-ldflags="+v.s, "names a linker program")
 			}
 		}
