@@ -152,7 +152,7 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 		if a.wasDownloaded(name) {
 			c.concern(EffectExecutes, SeverityCritical, true, "runs "+name.s+", downloaded earlier in this command")
 		}
-		c.concern(EffectExecutes, SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
+		c.concern(EffectRunsProject, SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
 	}
 	if full, complete := canonicalArgs(c); full != nil {
 		// Classifiers see abbreviated options spelt in full. Option

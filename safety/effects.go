@@ -35,6 +35,10 @@ import (
 //	                    script known only at run time, a spelling another
 //	                    shell reads differently, a definition that shadows
 //	                    commands
+//	runs-project        runs the project's own code through its tools: builds,
+//	                    tests, package scripts, a script or program in the
+//	                    workspace
+//	unknown             runs a program the analysis has no model of
 //	inert               known, and does nothing the other effects name
 //	                    (creates a temporary file, starts a command detached)
 //
@@ -64,6 +68,8 @@ const (
 	EffectChangesRemote      Effect = "changes-remote"
 	EffectHidden             Effect = "hidden"
 	EffectInert              Effect = "inert"
+	EffectRunsProject        Effect = "runs-project"
+	EffectUnknown            Effect = "unknown"
 )
 
 // effectSeverity is the least severity of each effect.
@@ -83,6 +89,8 @@ var effectSeverity = map[Effect]Severity{
 	EffectChangesRemote:      SeverityHigh,
 	EffectHidden:             SeverityNone,
 	EffectInert:              SeverityNone,
+	EffectRunsProject:        SeverityMedium,
+	EffectUnknown:            SeverityMedium,
 }
 
 // effectAliases are other spellings rules may use.

@@ -35,6 +35,7 @@ var hatchOptionNames = map[string][]string{
 		"prefix", "requirement", "root", "src", "target"},
 	"rsync":    {"rsh", "rsync-path"},
 	"man":      {"html", "pager"},
+	"rpm":      {"eval", "pipe"},
 	"git log":  {"ext-diff", "output", "text", "textconv"},
 	"git diff": {"ext-diff", "output", "text", "textconv"},
 	"git show": {"ext-diff", "output", "text", "textconv"},

@@ -99,7 +99,7 @@ func awk(c *call) {
 	}
 	for _, f := range files {
 		c.path(f, OpRead)
-		c.concern(EffectExecutes, SeverityMedium, false, "awk runs a program file")
+		c.concern(EffectRunsProject, SeverityMedium, false, "awk runs a program file")
 	}
 	for _, l := range loads {
 		c.concern(EffectExecutes, SeverityHigh, true, "awk -l loads a shared library ("+l.s+")")

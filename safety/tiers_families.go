@@ -88,6 +88,14 @@ func tunnel(c *call) bool {
 		if first != "funnel" && first != "serve" {
 			return false
 		}
+	case "kubectl":
+		// kubectl proxy listens on 127.0.0.1 unless --address says
+		// otherwise; --www serves a directory beside the API.
+		addr := valueOf(c.args, "--address")
+		local := addr == "" || addr == "127.0.0.1" || addr == "localhost" || addr == "::1"
+		if first != "proxy" || local && valueOf(c.args, "--www", "-w") == "" {
+			return false
+		}
 	case "ssh", "autossh":
 		if !hasAnyOption(c.args, []string{"-R"}) && !strings.Contains(strings.Join(ops, " "), "-R") {
 			return false
@@ -265,4 +273,28 @@ func families(c *call) {
 	servesRoot(c)
 	massTruncate(c)
 	helperPrograms(c)
+	programOptions(c)
+}
+
+// programOptionTable lists options whose value is a program or code the
+// command runs, for commands no other classifier reads options of:
+// rpm(8) --eval expands macros, and %(…) runs a shell; --pipe sends the
+// output through a command; pip's --editor (pip config edit) names the
+// editor pip starts.
+var programOptionTable = map[string][]string{
+	"rpm":  {"-E", "--eval", "--pipe"},
+	"pip":  {"--editor"},
+	"pip3": {"--editor"},
+}
+
+// programOptions judges the options of programOptionTable.
+func programOptions(c *call) {
+	names := programOptionTable[c.base]
+	if names == nil {
+		return
+	}
+	flags, _ := opts(c.args, strings.Join(names, " "), false)
+	if f, ok := hasPrefixFlag(flags, names...); ok {
+		c.concern(EffectExecutes, SeverityHigh, false, c.base+" "+f+" runs a program or code it is given")
+	}
 }

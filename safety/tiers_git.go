@@ -188,9 +188,14 @@ func git(c *call) {
 		if sub.s == "rm" && has(flags, "rf", "--force") {
 			sev = SeverityHigh
 		}
+		if sub.s == "apply" && has(flags, "", "--unsafe-paths") {
+			// git-apply(1): patches may then name paths outside the
+			// working tree, and --directory may put them anywhere.
+			c.concern(EffectWrites, SeverityHigh, true, "git apply --unsafe-paths writes outside the repository")
+		}
 		c.concern(EffectWrites, sev, false, "git "+sub.s+" changes the repository")
 	default:
-		c.concern(EffectExecutes, SeverityMedium, false, "git "+sub.s+" is not a known read-only subcommand (it may be an alias)")
+		c.concern(EffectUnknown, SeverityMedium, false, "git "+sub.s+" is not a known read-only subcommand (it may be an alias)")
 	}
 }
 

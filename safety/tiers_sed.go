@@ -24,7 +24,7 @@ func sed(c *call) {
 	scriptFile := func(w word) {
 		explicit = true
 		c.path(w, OpRead)
-		c.concern(EffectExecutes, SeverityMedium, false, "sed runs a script file")
+		c.concern(EffectRunsProject, SeverityMedium, false, "sed runs a script file")
 	}
 	args := c.args
 	for i := 0; i < len(args); i++ {

@@ -110,7 +110,7 @@ func packages(c *call) bool {
 	}
 	if runsCommand(b, sub) && len(ops) > 1 {
 		// npm exec, uv run, bundle exec …: the rest is a command.
-		c.concern(EffectExecutes, SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
+		c.concern(EffectRunsProject, SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
 		for i, w := range c.args {
 			if w.s == sub && !w.dynamic {
 				_, inner := opts(c.args[i+1:], "-n --name -p --prefix --with --python --package", true)
@@ -164,7 +164,7 @@ func packages(c *call) bool {
 		if sub == "install" || sub == "add" || sub == "i" || sub == "ci" || sub == "get" || sub == "sync" {
 			what = "installs packages (which can run their install scripts)"
 		}
-		c.concern(EffectExecutes, SeverityMedium, false, strings.TrimSpace(b+" "+sub)+" "+what)
+		c.concern(EffectRunsProject, SeverityMedium, false, strings.TrimSpace(b+" "+sub)+" "+what)
 	}
 	return true
 }
@@ -280,7 +280,7 @@ func interpreter(c *call) bool {
 		default:
 			c.path(ops[0], OpRead)
 			outsideScript(c, ops[0])
-			c.concern(EffectExecutes, SeverityMedium, false, b+" runs the script "+ops[0].s)
+			c.concern(EffectRunsProject, SeverityMedium, false, b+" runs the script "+ops[0].s)
 		}
 		return true
 	}

@@ -56,7 +56,7 @@ func tools(c *call) {
 	case interpreter(c):
 	case system(c):
 	default:
-		c.concern(EffectExecutes, SeverityMedium, false, c.base+" is not a known read-only command")
+		c.concern(EffectUnknown, SeverityMedium, false, c.base+" is not a known read-only command")
 		unknownOperands(c)
 	}
 }

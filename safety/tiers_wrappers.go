@@ -197,7 +197,7 @@ func wrapper(c *call) {
 		default:
 			c.path(f, OpRead)
 			outsideScript(c, f)
-			c.concern(EffectExecutes, SeverityMedium, false, c.base+" runs the script "+f.s+" in the current shell")
+			c.concern(EffectRunsProject, SeverityMedium, false, c.base+" runs the script "+f.s+" in the current shell")
 		}
 	case "npx", "pnpx", "bunx", "uvx", "pipx":
 		c.concern(EffectExecutes, SeverityMedium, false, c.base+" downloads and runs a package")
@@ -338,7 +338,7 @@ func shell(c *call) {
 		default:
 			c.path(f, OpRead)
 			outsideScript(c, f)
-			c.concern(EffectExecutes, SeverityMedium, false, c.base+" runs the script "+f.s)
+			c.concern(EffectRunsProject, SeverityMedium, false, c.base+" runs the script "+f.s)
 		}
 	default:
 		stdinScript(c)
