@@ -23,6 +23,13 @@ package safety
 // --html and --pager name programs); rsync's popt (rsync(1)
 // -e/--rsh, --rsync-path), where an unknown prefix is judged as the
 // program option it could be.
+//
+// Tools left out take no abbreviations, checked against the tools
+// themselves: docker and kubectl parse with spf13/pflag ("unknown flag:
+// --privi"), find's primaries are whole words ("unknown predicate
+// `-maxdep'"), and ssh has no long options. timeout, nice and stdbuf do
+// abbreviate (getopt_long), but none of their options runs a program:
+// the command they run is their operand, judged as a command.
 var hatchOptionNames = map[string][]string{
 	"make":  {"directory", "eval", "file", "include-dir", "makefile"},
 	"sed":   {"expression", "file", "in-place"},
