@@ -164,7 +164,7 @@ func stdinScript(c *call) {
 		}
 		c.unanalyzable(c.base + " runs a program read from a pipe")
 	default:
-		c.concern(EffectExecutes, SeverityMedium, false, "starts an interactive "+c.base)
+		c.concern(EffectHidden, SeverityMedium, false, "starts an interactive "+c.base) // what it runs is typed later
 	}
 }
 
