@@ -104,6 +104,7 @@ const errInternal = "internal error in the command analyser"
 // finish computes the line's severity from its concerns.
 func (a *analyzer) finish() CommandAnalysis {
 	a.pathEffects()
+	a.listEffects()
 	a.res.Severity = SeverityNone
 	for _, c := range a.res.Concerns {
 		a.res.Severity = max(a.res.Severity, c.Severity)
@@ -171,6 +172,9 @@ func nestingDepth(s string) int {
 type analyzer struct {
 	input string
 	res   CommandAnalysis
+	// effects lists each command's effects in the order found (see
+	// addEffect).
+	effects []effectRec
 
 	// secrets lists the variables with secret names expanded so far; a
 	// simple command owns those expanded in its words.
@@ -389,7 +393,7 @@ func (a *analyzer) concern(idx int, e Effect, sev Severity, noAuto bool, reason 
 	if idx >= 0 && idx < len(a.res.Commands) {
 		cmd := &a.res.Commands[idx]
 		cmd.Severity = max(cmd.Severity, sev)
-		cmd.addEffect(e)
+		a.addEffect(idx, e)
 	}
 }
 

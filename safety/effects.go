@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -123,10 +124,81 @@ func (c *call) effect(e Effect, noAuto bool, reason string) {
 	c.concern(e, e.Severity(), noAuto, reason)
 }
 
-// addEffect lists e once.
-func (c *Command) addEffect(e Effect) {
-	if !slices.Contains(c.Effects, e) {
-		c.Effects = append(c.Effects, e)
+// bit numbers e for Command.effectSet (a switch, so that nothing is
+// built when the package loads).
+func (e Effect) bit() uint32 {
+	switch e {
+	case EffectReads:
+		return 1 << 0
+	case EffectWrites:
+		return 1 << 1
+	case EffectDeletes:
+		return 1 << 2
+	case EffectExecutes:
+		return 1 << 3
+	case EffectNetwork:
+		return 1 << 4
+	case EffectExposesPort:
+		return 1 << 5
+	case EffectRewritesRemote:
+		return 1 << 6
+	case EffectDiscardsWork:
+		return 1 << 7
+	case EffectPrintsCredentials:
+		return 1 << 8
+	case EffectSystem:
+		return 1 << 9
+	case EffectLoosensPermissions:
+		return 1 << 10
+	case EffectSendsData:
+		return 1 << 11
+	case EffectChangesRemote:
+		return 1 << 12
+	case EffectHidden:
+		return 1 << 13
+	case EffectInert:
+		return 1 << 14
+	case EffectRunsProject:
+		return 1 << 15
+	case EffectUnknown:
+		return 1 << 16
+	}
+	panic("safety: effect outside the vocabulary: " + string(e))
+}
+
+// effectRec is one effect of one command, in the order found.
+type effectRec struct {
+	cmd int
+	e   Effect
+}
+
+// addEffect lists effect e on command idx once. The lists are built in
+// listEffects, from one array: a command per effect costs no allocation,
+// which matters on lines of thousands of commands.
+func (a *analyzer) addEffect(idx int, e Effect) {
+	cmd := &a.res.Commands[idx]
+	if bit := e.bit(); cmd.effectSet&bit == 0 {
+		cmd.effectSet |= bit
+		a.effects = append(a.effects, effectRec{idx, e})
+	}
+}
+
+// listEffects fills each Command.Effects from the effects recorded.
+func (a *analyzer) listEffects() {
+	if len(a.effects) == 0 {
+		return
+	}
+	all := make([]Effect, len(a.effects))
+	off := 0
+	for i := range a.res.Commands {
+		c := &a.res.Commands[i]
+		n := bits.OnesCount32(c.effectSet)
+		c.Effects = all[off : off : off+n]
+		off += n
+	}
+	for _, r := range a.effects {
+		c := &a.res.Commands[r.cmd]
+		c.Effects = append(c.Effects, r.e)
 	}
 }
 
@@ -138,9 +210,9 @@ func (a *analyzer) pathEffects() {
 		}
 		switch p.Op {
 		case OpRead:
-			a.res.Commands[p.Command].addEffect(EffectReads)
+			a.addEffect(p.Command, EffectReads)
 		case OpWrite:
-			a.res.Commands[p.Command].addEffect(EffectWrites)
+			a.addEffect(p.Command, EffectWrites)
 		}
 	}
 }

@@ -69,7 +69,10 @@ func (a *analyzer) appendFields(dst []word, w *syntax.Word) []word {
 	// tree is walked again later (printedWords, worst readings): it gets
 	// a copy, so the tree keeps the parser's nodes.
 	text := a.src(w)
-	if cp := (&syntax.Word{Parts: slices.Clone(w.Parts)}); hasBraceLit(w) && syntax.SplitBraces(cp) {
+	if !hasBraceLit(w) {
+		return append(dst, a.join(w.Parts, text))
+	}
+	if cp := (&syntax.Word{Parts: slices.Clone(w.Parts)}); syntax.SplitBraces(cp) {
 		alts, ok := braceAlternatives(cp.Parts, 0)
 		if !ok {
 			a.unanalyzable(-1, "brace expansion of "+short(text)+" produces too many words")
