@@ -82,7 +82,7 @@ func (a *analyzer) top(cmd string) {
 		a.res.Concerns = make([]Concern, 0, n/2)
 	}
 	if r, off, ok := deceptiveRune(cmd); ok {
-		a.concern(-1, SeverityHigh, true, fmt.Sprintf("contains %U at byte %d, an invisible, bidirectional or terminal control character that can make the command shown for approval differ from the one that runs", r, off))
+		a.concern(-1, EffectHidden, SeverityHigh, true, fmt.Sprintf("contains %U at byte %d, an invisible, bidirectional or terminal control character that can make the command shown for approval differ from the one that runs", r, off))
 	}
 	a.analyzeScript(cmd, -1, 0)
 	if strings.Contains(cmd, "IFS") {
@@ -104,6 +104,7 @@ const errInternal = "internal error in the command analyser"
 // finish computes the line's severity from its concerns.
 func (a *analyzer) finish() CommandAnalysis {
 	a.pathEffects()
+	a.listEffects()
 	a.res.Severity = SeverityNone
 	for _, c := range a.res.Concerns {
 		a.res.Severity = max(a.res.Severity, c.Severity)
@@ -171,6 +172,9 @@ func nestingDepth(s string) int {
 type analyzer struct {
 	input string
 	res   CommandAnalysis
+	// effects lists each command's effects in the order found (see
+	// addEffect).
+	effects []effectRec
 
 	// secrets lists the variables with secret names expanded so far; a
 	// simple command owns those expanded in its words.
@@ -379,11 +383,17 @@ func short(s string) string {
 	return s[:cut] + "…"
 }
 
-// concern records a finding about command idx (-1: the whole line).
-func (a *analyzer) concern(idx int, sev Severity, noAuto bool, reason string) {
-	a.res.Concerns = append(a.res.Concerns, Concern{Command: idx, Severity: sev, NoAutoApprove: noAuto, Reason: reason})
-	if idx >= 0 && idx < len(a.res.Commands) && a.res.Commands[idx].Severity < sev {
-		a.res.Commands[idx].Severity = sev
+// concern records a finding about command idx (-1: the whole line): what
+// it does, in the vocabulary of Effect, and how severe it is here. The
+// effect's own severity is a floor the scope may raise (rm -r of a
+// directory deletes, and is high), never lower.
+func (a *analyzer) concern(idx int, e Effect, sev Severity, noAuto bool, reason string) {
+	sev = max(sev, e.Severity())
+	a.res.Concerns = append(a.res.Concerns, Concern{Command: idx, Severity: sev, NoAutoApprove: noAuto, Reason: reason, Effect: e})
+	if idx >= 0 && idx < len(a.res.Commands) {
+		cmd := &a.res.Commands[idx]
+		cmd.Severity = max(cmd.Severity, sev)
+		a.addEffect(idx, e)
 	}
 }
 
@@ -391,7 +401,7 @@ func (a *analyzer) concern(idx int, sev Severity, noAuto bool, reason string) {
 // auto-approved.
 func (a *analyzer) unanalyzable(idx int, reason string) {
 	a.res.Unanalyzable = true
-	a.concern(idx, SeverityHigh, true, reason)
+	a.concern(idx, EffectHidden, SeverityHigh, true, reason)
 }
 
 // path records a file access.

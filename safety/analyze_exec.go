@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -26,7 +27,7 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, parent int, heredoc *syntax.Red
 	idx := a.run(ws, parent, heredoc)
 	for _, name := range a.secrets[secrets:] {
 		// echo $AWS_SECRET_ACCESS_KEY shows a secret as printenv would.
-		a.concern(idx, SeverityMedium, false, "expands $"+name+", whose name says it holds a secret")
+		a.concern(idx, EffectReads, SeverityMedium, false, "expands $"+name+", whose name says it holds a secret")
 	}
 	for _, as := range ce.Assigns {
 		a.assign(as, idx, false)
@@ -55,11 +56,11 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 		a.fetchers++
 	}
 	if a.inFunc[c.Name] > 0 {
-		a.concern(idx, SeverityCritical, true, "function "+c.Name+" calls itself (fork bomb)")
+		a.concern(idx, EffectSystem, SeverityCritical, true, "function "+c.Name+" calls itself (fork bomb)")
 	}
 	for _, w := range ws {
 		if w.ansiC {
-			a.concern(idx, SeverityNone, true, "uses an ANSI-C quoted word $'…', which can spell any byte")
+			a.concern(idx, EffectHidden, SeverityNone, true, "uses an ANSI-C quoted word $'…', which can spell any byte")
 			break
 		}
 	}
@@ -67,7 +68,7 @@ func (a *analyzer) emit(ws []word, parent int, kind WrapperKind) int {
 		if w.extGlob {
 			// zsh reads *(…) as a glob qualifier, and *(e:'cmd':) runs cmd;
 			// PowerShell reads @(…) as an array: fail closed.
-			a.concern(idx, SeverityMedium, true, "uses an extended glob "+short(w.s)+", which zsh reads as a glob qualifier that can run commands")
+			a.concern(idx, EffectHidden, SeverityMedium, true, "uses an extended glob "+short(w.s)+", which zsh reads as a glob qualifier that can run commands")
 			break
 		}
 	}
@@ -145,32 +146,65 @@ func (a *analyzer) run(ws []word, parent int, heredoc *syntax.Redirect) int {
 	if !strings.Contains(name.s, "/") && strings.ToLower(name.s) != name.s {
 		// LS is ls on a case-insensitive file system and an unknown
 		// program elsewhere: judged as both, approved as neither.
-		c.concern(SeverityMedium, true, name.s+" is spelt in capitals: it runs "+c.base+" on a case-insensitive file system and an unknown program elsewhere")
+		c.concern(EffectHidden, SeverityMedium, true, name.s+" is spelt in capitals: it runs "+c.base+" on a case-insensitive file system and an unknown program elsewhere")
 	}
 	if strings.Contains(name.s, "/") && !systemBinary(name.s) {
 		if a.wasDownloaded(name) {
-			c.concern(SeverityCritical, true, "runs "+name.s+", downloaded earlier in this command")
+			c.concern(EffectExecutes, SeverityCritical, true, "runs "+name.s+", downloaded earlier in this command")
 		}
-		c.concern(SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
+		c.concern(EffectRunsProject, SeverityMedium, false, "runs the program at "+name.s+" rather than the system "+c.base)
 	}
-	if full := canonicalArgs(c); full != nil {
+	if full, complete := canonicalArgs(c); full != nil {
 		// Classifiers see abbreviated options spelt in full. Option
 		// models index the words as written, so they see the full
 		// spellings only when no abbreviation was ambiguous (which
-		// keeps the count of words).
+		// keeps the count of words) and the spelling came from a full
+		// option list (a model resolves other prefixes itself).
 		written := c.args
 		c.args = full
 		classify(c)
-		if len(full) != len(written) {
+		if len(full) != len(written) || !complete {
 			c.args = written
 		}
 		vetOptions(c)
+		if !complete && len(full) == len(written) {
+			// A partial list spelt only the hatches: the model judges
+			// them in full too, and an option it does not know as
+			// written stays unvetted.
+			c.args = full
+			c.vetAgain()
+		}
 		c.args = written
 	} else {
 		classify(c)
 		vetOptions(c)
 	}
 	return idx
+}
+
+// vetAgain applies c's option model once more, to other spellings of
+// its options, keeping only the concerns and unvetted options the first
+// pass did not find.
+func (c *call) vetAgain() {
+	res := &c.a.res
+	n, cmd := len(res.Concerns), &res.Commands[c.idx]
+	u := len(cmd.Unvetted)
+	vetOptions(c)
+	cmd = &res.Commands[c.idx]
+	kept := res.Concerns[:n]
+	for _, k := range res.Concerns[n:] {
+		if !slices.ContainsFunc(kept, func(o Concern) bool { return o.Command == k.Command && o.Reason == k.Reason }) {
+			kept = append(kept, k)
+		}
+	}
+	res.Concerns = kept
+	uk := cmd.Unvetted[:u]
+	for _, o := range cmd.Unvetted[u:] {
+		if !slices.ContainsFunc(uk, func(p UnvettedOption) bool { return p.Option == o.Option }) {
+			uk = append(uk, o)
+		}
+	}
+	cmd.Unvetted = uk
 }
 
 // substitute replaces words that are exactly a variable the script gave a
@@ -220,8 +254,10 @@ type call struct {
 	heredoc *syntax.Redirect
 }
 
-func (c *call) concern(sev Severity, noAuto bool, reason string) {
-	c.a.concern(c.idx, sev, noAuto, reason)
+// concern records a finding about c: its effect and severity (see
+// analyzer.concern).
+func (c *call) concern(e Effect, sev Severity, noAuto bool, reason string) {
+	c.a.concern(c.idx, e, sev, noAuto, reason)
 }
 
 func (c *call) unanalyzable(reason string) { c.a.unanalyzable(c.idx, reason) }
@@ -236,10 +272,10 @@ func (c *call) path(p word, op Op) {
 	if p.dynamic {
 		switch op {
 		case OpWrite:
-			c.concern(SeverityMedium, true, "writes to a path known only at run time ("+p.s+")")
+			c.concern(EffectWrites, SeverityMedium, true, "writes to a path known only at run time ("+p.s+")")
 		case OpRead:
 			if !p.pipe {
-				c.concern(SeverityMedium, true, "reads a path known only at run time ("+p.s+"), so its sensitivity cannot be checked")
+				c.concern(EffectReads, SeverityMedium, true, "reads a path known only at run time ("+p.s+"), so its sensitivity cannot be checked")
 			}
 		}
 		return
@@ -265,7 +301,7 @@ func (c *call) script(kind WrapperKind, s word) {
 	case s.dynamic && s.printed:
 		c.a.analyzeScript(s.payload, c.idx, c.a.depth+1) // eval "$(printf 'x')"
 	case s.dynamic && s.fetched:
-		c.concern(SeverityCritical, true, "runs downloaded or decoded content that cannot be read before it runs: "+s.s)
+		c.concern(EffectExecutes, SeverityCritical, true, "runs downloaded or decoded content that cannot be read before it runs: "+s.s)
 	case s.dynamic:
 		c.unanalyzable("runs a script known only at run time: " + s.s)
 		c.a.worstReading(c.idx, c.a.worstOf(s))
@@ -337,7 +373,7 @@ func (a *analyzer) assign(as *syntax.Assign, idx int, shell bool) {
 		return
 	}
 	if why, ok := dangerousEnv(name); ok && !harmlessAssignment(name, value) {
-		a.concern(idx, SeverityHigh, true, "sets "+name+", which "+why)
+		a.concern(idx, EffectExecutes, SeverityHigh, true, "sets "+name+", which "+why)
 	}
 }
 
@@ -392,7 +428,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, idx int) {
 	}
 	a.path(idx, t.s, OpWrite, true)
 	a.judgeWrite(idx, t.s, "")
-	a.concern(idx, SeverityMedium, true, "redirects output into "+t.s)
+	a.concern(idx, EffectWrites, SeverityMedium, true, "redirects output into "+t.s)
 }
 
 func isDigits(s string) bool {

@@ -124,7 +124,7 @@ func (a *analyzer) command(c syntax.Command, parent int, heredoc *syntax.Redirec
 			a.stmt(c.Stmt, idx)
 		}
 	case *syntax.CoprocClause:
-		a.concern(parent, SeverityMedium, false, "starts a coprocess")
+		a.concern(parent, EffectExecutes, SeverityMedium, false, "starts a coprocess")
 		a.stmt(c.Stmt, parent)
 	default:
 		a.unanalyzable(parent, "uses shell syntax this analyser does not know")
@@ -181,7 +181,7 @@ func (a *analyzer) funcDecl(f *syntax.FuncDecl, parent int) {
 		a.unanalyzable(parent, "function "+name+" has no body")
 		return
 	}
-	a.concern(parent, SeverityMedium, true, "defines shell function "+name+", which can shadow any command")
+	a.concern(parent, EffectHidden, SeverityMedium, true, "defines shell function "+name+", which can shadow any command")
 	if a.inFunc == nil {
 		a.inFunc = make(map[string]int)
 	}
@@ -226,7 +226,7 @@ func (a *analyzer) declClause(d *syntax.DeclClause, parent int) {
 	}
 	args := len(a.res.Commands[idx].words) - 1
 	if dumpsVariables(d.Variant.Value, args, flags, args-len(flags)) {
-		a.concern(idx, SeverityMedium, false, printsEnvironmentReason(d.Variant.Value))
+		a.concern(idx, EffectReads, SeverityMedium, false, printsEnvironmentReason(d.Variant.Value))
 	}
 }
 

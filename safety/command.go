@@ -81,6 +81,8 @@ type Command struct {
 	// assigns are the command's own NAME=value prefix assignments, as
 	// written; a value known only at run time is never equal to a rule's.
 	assigns []string
+	// effectSet has a bit (Effect.bit) for each effect in Effects.
+	effectSet uint32
 }
 
 // UnvettedOption is one option that keeps rules from covering a command.

@@ -69,18 +69,17 @@ func checkInvariants(t *testing.T, cmd string, a CommandAnalysis) {
 		if c.Reason == "" {
 			t.Fatalf("%q: empty reason", cmd)
 		}
-		if c.Effect != "" {
-			// An effect sets the least severity of its concern, and is
-			// listed on the command the concern is about.
-			if _, err := ParseEffect(string(c.Effect)); err != nil {
-				t.Fatalf("%q: concern effect %q is not in the vocabulary", cmd, c.Effect)
-			}
-			if c.Severity < c.Effect.Severity() {
-				t.Fatalf("%q: concern %q rated %s, below its effect %s (%s)", cmd, c.Reason, c.Severity, c.Effect, c.Effect.Severity())
-			}
-			if c.Command < 0 || !slices.Contains(a.Commands[c.Command].Effects, c.Effect) {
-				t.Fatalf("%q: effect %s of concern %q not listed on its command", cmd, c.Effect, c.Reason)
-			}
+		// Every concern names its effect; the effect sets the least
+		// severity of the concern, and is listed on the command the
+		// concern is about (a concern about the whole line has none).
+		if _, err := ParseEffect(string(c.Effect)); err != nil {
+			t.Fatalf("%q: concern %q has effect %q, not one of the vocabulary", cmd, c.Reason, c.Effect)
+		}
+		if c.Severity < c.Effect.Severity() {
+			t.Fatalf("%q: concern %q rated %s, below its effect %s (%s)", cmd, c.Reason, c.Severity, c.Effect, c.Effect.Severity())
+		}
+		if c.Command >= 0 && !slices.Contains(a.Commands[c.Command].Effects, c.Effect) {
+			t.Fatalf("%q: effect %s of concern %q not listed on its command", cmd, c.Effect, c.Reason)
 		}
 	}
 	if a.Unanalyzable {

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -24,6 +25,28 @@ import (
 //	prints-credentials  prints a token, password or key (gh auth token,
 //	                    kubectl config view --raw, aws configure export-credentials)
 //	system              changes the state of the machine beyond the workspace
+//	loosens-permissions makes files writable by everyone, setuid or owned by
+//	                    root, or changes users and privileges
+//	sends-data          sends local data to a server (request bodies, uploads,
+//	                    form fields, headers read from files)
+//	changes-remote      changes state held elsewhere: publishes packages or
+//	                    images, changes a forge's repository, deletes or
+//	                    changes cloud resources, clusters or infrastructure
+//	hidden              does something the line does not show: a name or
+//	                    script known only at run time, a spelling another
+//	                    shell reads differently, a definition that shadows
+//	                    commands
+//	runs-project        runs the project's own code through its tools: builds,
+//	                    tests, package scripts, a script or program in the
+//	                    workspace
+//	unknown             runs a program the analysis has no model of
+//	inert               known, and does nothing the other effects name
+//	                    (creates a temporary file, starts a command detached)
+//
+// Every concern carries one effect. An allow rule approves a high
+// concern only when the command its own words spell has that effect
+// (see CommandRules): "chmod" has writes but not loosens-permissions,
+// so it does not approve `chmod 777 x`; "chmod 777" does.
 //
 // An effect sets the least severity of the concern that carries it
 // (Effect.Severity); the scope can raise it (rm -rf ~ deletes, and is
@@ -31,30 +54,44 @@ import (
 type Effect string
 
 const (
-	EffectReads             Effect = "reads"
-	EffectWrites            Effect = "writes"
-	EffectDeletes           Effect = "deletes"
-	EffectExecutes          Effect = "executes"
-	EffectNetwork           Effect = "network"
-	EffectExposesPort       Effect = "exposes-port"
-	EffectRewritesRemote    Effect = "rewrites-remote"
-	EffectDiscardsWork      Effect = "discards-work"
-	EffectPrintsCredentials Effect = "prints-credentials"
-	EffectSystem            Effect = "system"
+	EffectReads              Effect = "reads"
+	EffectWrites             Effect = "writes"
+	EffectDeletes            Effect = "deletes"
+	EffectExecutes           Effect = "executes"
+	EffectNetwork            Effect = "network"
+	EffectExposesPort        Effect = "exposes-port"
+	EffectRewritesRemote     Effect = "rewrites-remote"
+	EffectDiscardsWork       Effect = "discards-work"
+	EffectPrintsCredentials  Effect = "prints-credentials"
+	EffectSystem             Effect = "system"
+	EffectLoosensPermissions Effect = "loosens-permissions"
+	EffectSendsData          Effect = "sends-data"
+	EffectChangesRemote      Effect = "changes-remote"
+	EffectHidden             Effect = "hidden"
+	EffectInert              Effect = "inert"
+	EffectRunsProject        Effect = "runs-project"
+	EffectUnknown            Effect = "unknown"
 )
 
 // effectSeverity is the least severity of each effect.
 var effectSeverity = map[Effect]Severity{
-	EffectReads:             SeverityNone,
-	EffectWrites:            SeverityMedium,
-	EffectDeletes:           SeverityMedium,
-	EffectExecutes:          SeverityMedium,
-	EffectNetwork:           SeverityMedium,
-	EffectExposesPort:       SeverityHigh,
-	EffectRewritesRemote:    SeverityHigh,
-	EffectDiscardsWork:      SeverityHigh,
-	EffectPrintsCredentials: SeverityHigh,
-	EffectSystem:            SeverityHigh,
+	EffectReads:              SeverityNone,
+	EffectWrites:             SeverityMedium,
+	EffectDeletes:            SeverityMedium,
+	EffectExecutes:           SeverityMedium,
+	EffectNetwork:            SeverityMedium,
+	EffectExposesPort:        SeverityHigh,
+	EffectRewritesRemote:     SeverityHigh,
+	EffectDiscardsWork:       SeverityHigh,
+	EffectPrintsCredentials:  SeverityHigh,
+	EffectSystem:             SeverityHigh,
+	EffectLoosensPermissions: SeverityHigh,
+	EffectSendsData:          SeverityHigh,
+	EffectChangesRemote:      SeverityHigh,
+	EffectHidden:             SeverityNone,
+	EffectInert:              SeverityNone,
+	EffectRunsProject:        SeverityMedium,
+	EffectUnknown:            SeverityMedium,
 }
 
 // effectAliases are other spellings rules may use.
@@ -84,23 +121,84 @@ func ParseEffect(name string) (Effect, error) {
 // effect records that c has effect e, with a concern whose severity is
 // the effect's own.
 func (c *call) effect(e Effect, noAuto bool, reason string) {
-	c.effectAt(e, e.Severity(), noAuto, reason)
+	c.concern(e, e.Severity(), noAuto, reason)
 }
 
-// effectAt records effect e with a concern of severity sev, which the
-// scope may raise above the effect's own (never below it).
-func (c *call) effectAt(e Effect, sev Severity, noAuto bool, reason string) {
-	sev = max(sev, e.Severity())
-	c.a.res.Concerns = append(c.a.res.Concerns, Concern{Command: c.idx, Severity: sev, NoAutoApprove: noAuto, Reason: reason, Effect: e})
-	cmd := &c.a.res.Commands[c.idx]
-	cmd.Severity = max(cmd.Severity, sev)
-	cmd.addEffect(e)
+// bit numbers e for Command.effectSet (a switch, so that nothing is
+// built when the package loads).
+func (e Effect) bit() uint32 {
+	switch e {
+	case EffectReads:
+		return 1 << 0
+	case EffectWrites:
+		return 1 << 1
+	case EffectDeletes:
+		return 1 << 2
+	case EffectExecutes:
+		return 1 << 3
+	case EffectNetwork:
+		return 1 << 4
+	case EffectExposesPort:
+		return 1 << 5
+	case EffectRewritesRemote:
+		return 1 << 6
+	case EffectDiscardsWork:
+		return 1 << 7
+	case EffectPrintsCredentials:
+		return 1 << 8
+	case EffectSystem:
+		return 1 << 9
+	case EffectLoosensPermissions:
+		return 1 << 10
+	case EffectSendsData:
+		return 1 << 11
+	case EffectChangesRemote:
+		return 1 << 12
+	case EffectHidden:
+		return 1 << 13
+	case EffectInert:
+		return 1 << 14
+	case EffectRunsProject:
+		return 1 << 15
+	case EffectUnknown:
+		return 1 << 16
+	}
+	panic("safety: effect outside the vocabulary: " + string(e))
 }
 
-// addEffect lists e once.
-func (c *Command) addEffect(e Effect) {
-	if !slices.Contains(c.Effects, e) {
-		c.Effects = append(c.Effects, e)
+// effectRec is one effect of one command, in the order found.
+type effectRec struct {
+	cmd int
+	e   Effect
+}
+
+// addEffect lists effect e on command idx once. The lists are built in
+// listEffects, from one array: a command per effect costs no allocation,
+// which matters on lines of thousands of commands.
+func (a *analyzer) addEffect(idx int, e Effect) {
+	cmd := &a.res.Commands[idx]
+	if bit := e.bit(); cmd.effectSet&bit == 0 {
+		cmd.effectSet |= bit
+		a.effects = append(a.effects, effectRec{idx, e})
+	}
+}
+
+// listEffects fills each Command.Effects from the effects recorded.
+func (a *analyzer) listEffects() {
+	if len(a.effects) == 0 {
+		return
+	}
+	all := make([]Effect, len(a.effects))
+	off := 0
+	for i := range a.res.Commands {
+		c := &a.res.Commands[i]
+		n := bits.OnesCount32(c.effectSet)
+		c.Effects = all[off : off : off+n]
+		off += n
+	}
+	for _, r := range a.effects {
+		c := &a.res.Commands[r.cmd]
+		c.Effects = append(c.Effects, r.e)
 	}
 }
 
@@ -112,9 +210,9 @@ func (a *analyzer) pathEffects() {
 		}
 		switch p.Op {
 		case OpRead:
-			a.res.Commands[p.Command].addEffect(EffectReads)
+			a.addEffect(p.Command, EffectReads)
 		case OpWrite:
-			a.res.Commands[p.Command].addEffect(EffectWrites)
+			a.addEffect(p.Command, EffectWrites)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func (a *analyzer) judgeAssignment(idx int, name string, value word) {
 		return
 	}
 	if why, bad := dangerousEnv(name); bad {
-		a.concern(idx, SeverityHigh, true, "sets "+name+", which "+why)
+		a.concern(idx, EffectExecutes, SeverityHigh, true, "sets "+name+", which "+why)
 		return
 	}
 	if idx >= 0 && idx < len(a.res.Commands) {
@@ -274,7 +274,7 @@ func envRuns(c *call, kind WrapperKind, inner []word) {
 // printsEnvironment judges env and printenv printing variables: the
 // host's secrets go to the model, so no read-only approval covers it.
 func printsEnvironment(c *call) {
-	c.concern(SeverityMedium, false, printsEnvironmentReason(c.base))
+	c.concern(EffectReads, SeverityMedium, false, printsEnvironmentReason(c.base))
 }
 
 // programReadsEnvironment judges a jq or awk program that reads the

@@ -353,9 +353,9 @@ func (m *optionModel) judge(c *call, u optionUse) {
 		}
 		c.path(u.value, OpWrite)
 		if !u.value.dynamic && outsideWorkspace(c.a.resolve(u.value.s)) {
-			c.concern(SeverityHigh, true, c.base+" "+u.name+" writes outside the workspace ("+u.value.s+")")
+			c.concern(EffectWrites, SeverityHigh, true, c.base+" "+u.name+" writes outside the workspace ("+u.value.s+")")
 		} else {
-			c.concern(SeverityMedium, false, c.base+" "+u.name+" writes "+u.value.s)
+			c.concern(EffectWrites, SeverityMedium, false, c.base+" "+u.name+" writes "+u.value.s)
 		}
 	case optConfig:
 		if u.has {
@@ -363,7 +363,7 @@ func (m *optionModel) judge(c *call, u optionUse) {
 		}
 		c.unvetted(u.text, "reads a configuration file, which can change what "+c.base+" runs")
 	case optProgram:
-		c.concern(SeverityHigh, true, c.base+" "+u.name+" runs another program ("+u.value.s+")")
+		c.concern(EffectExecutes, SeverityHigh, true, c.base+" "+u.name+" runs another program ("+u.value.s+")")
 		if u.has {
 			c.script(Opaque, u.value)
 		}
@@ -371,14 +371,14 @@ func (m *optionModel) judge(c *call, u optionUse) {
 		if m == pytestModel && u.has && !u.value.dynamic && strings.HasPrefix(u.value.s, "no:") {
 			return // pytest -p no:NAME disables a plugin: it loads nothing
 		}
-		c.concern(SeverityMedium, false, c.base+" "+u.name+" runs inline code")
+		c.concern(EffectExecutes, SeverityMedium, false, c.base+" "+u.name+" runs inline code")
 		c.unvetted(u.text, "runs inline code, which no rule for "+c.base+" alone covers")
 	case optUnsafe:
 		why := m.why[u.name]
 		if why == "" {
 			why = "runs code, writes files or changes the system"
 		}
-		c.concern(SeverityHigh, false, c.base+" "+u.name+" "+why)
+		c.concern(EffectExecutes, SeverityHigh, false, c.base+" "+u.name+" "+why)
 		c.unvetted(u.text, why)
 	}
 }

@@ -45,12 +45,22 @@ func canonicalKey(c *call) (string, int) {
 
 // canonicalArgs returns c.args with every abbreviated long option of a
 // command in longOptionNames spelt in full (an ambiguous one as each of
-// its readings, in a row), or nil when nothing is abbreviated.
-func canonicalArgs(c *call) []word {
+// its readings, in a row), or nil when nothing is abbreviated. For a
+// command in hatchOptionNames only abbreviations of its hatches are
+// spelt in full, and complete is false: the list does not say what the
+// other options are.
+func canonicalArgs(c *call) (full []word, complete bool) {
 	key, start := canonicalKey(c)
-	names := longOptionNames[key]
+	names, complete := longOptionNames[key], true
+	if names == nil && key != "" {
+		names, complete = hatchOptionNames[key], false // git log, git diff, git show
+	}
 	if names == nil {
-		return nil
+		key, start = hatchKey(c)
+		names, complete = hatchOptionNames[key], false
+	}
+	if names == nil {
+		return nil, false
 	}
 	var out []word
 	done := 0 // c.args[:done] are in out
@@ -85,9 +95,9 @@ func canonicalArgs(c *call) []word {
 		}
 	}
 	if out == nil {
-		return nil
+		return nil, false
 	}
-	return append(out, c.args[done:]...)
+	return append(out, c.args[done:]...), complete
 }
 
 // expandLong returns the long options of names that name abbreviates: the

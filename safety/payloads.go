@@ -149,12 +149,12 @@ func stdinScript(c *call) {
 			c.a.analyzeScript(w.s, c.idx, c.a.depth+1)
 			return
 		}
-		c.concern(SeverityMedium, true, c.base+" runs a program from a here-document, which no rule for "+c.base+" covers")
+		c.concern(EffectExecutes, SeverityMedium, true, c.base+" runs a program from a here-document, which no rule for "+c.base+" covers")
 		return
 	}
 	switch c.a.pipe {
 	case stdinFetched:
-		c.concern(SeverityCritical, true, "pipes downloaded or decoded content into "+c.base)
+		c.concern(EffectExecutes, SeverityCritical, true, "pipes downloaded or decoded content into "+c.base)
 	case stdinPipe:
 		if c.a.pipeText != nil && runsStdinAsScript(c.base) {
 			// echo 'ls -la' | bash: the script is what echo printed.
@@ -164,7 +164,7 @@ func stdinScript(c *call) {
 		}
 		c.unanalyzable(c.base + " runs a program read from a pipe")
 	default:
-		c.concern(SeverityMedium, false, "starts an interactive "+c.base)
+		c.concern(EffectHidden, SeverityMedium, false, "starts an interactive "+c.base) // what it runs is typed later
 	}
 }
 

@@ -184,7 +184,7 @@ func (a *analyzer) worstReading(idx int, text string) {
 			break
 		}
 	}
-	a.concern(idx, SeverityCritical, true, "may run "+short(strings.ReplaceAll(text, "\n", "; "))+", text known only at run time, which would be critical: "+why)
+	a.concern(idx, EffectExecutes, SeverityCritical, true, "may run "+short(strings.ReplaceAll(text, "\n", "; "))+", text known only at run time, which would be critical: "+why)
 }
 
 // worstOf returns the worst text a dynamic word (a command name, a

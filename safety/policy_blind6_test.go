@@ -22,11 +22,11 @@ type blindCase struct {
 	everyday bool
 }
 
-// loadBlindRound6 reads the blind batch: rule lines accumulate until
-// "---", every other line is a case (see the file's header).
-func loadBlindRound6(t *testing.T) []blindCase {
+// loadBlind reads a blind batch: rule lines accumulate until "---",
+// every other line is a case (see blind_round6.txt's header).
+func loadBlind(t *testing.T, name string) []blindCase {
 	t.Helper()
-	f, err := os.Open("testdata/commands/blind_round6.txt")
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,14 @@ func loadBlindRound6(t *testing.T) []blindCase {
 // the bypass cases (expected confirm or deny) and the everyday cases
 // (expected allow) separately.
 func TestBlindRound6(t *testing.T) {
-	cases := loadBlindRound6(t)
+	runBlind(t, "testdata/commands/blind_round6.txt", 80, 40)
+}
+
+// runBlind runs the cases of a blind batch through the policy and logs
+// its score; it fails on any case that does not hold and when the batch
+// has fewer than minBypass bypass or minEveryday everyday cases.
+func runBlind(t *testing.T, name string, minBypass, minEveryday int) {
+	cases := loadBlind(t, name)
 	w, root, outside := policyWorkspace(t)
 	writeFile(t, filepath.Join(root, ".git/config"), "[core]\n\thooksPath = .githooks\n")
 	if err := os.Link(filepath.Join(outside, "secret"), filepath.Join(root, "linked.txt")); err != nil {
@@ -125,11 +132,11 @@ func TestBlindRound6(t *testing.T) {
 		case ok:
 			bypassOK++
 		default:
-			t.Errorf("blind_round6.txt:%d: %q: got %v, want %v (severity ≥ %v)\n  %s", c.line, c.cmd, got, c.want, c.minSev, why)
+			t.Errorf("%s:%d: %q: got %v, want %v (severity ≥ %v)\n  %s", filepath.Base(name), c.line, c.cmd, got, c.want, c.minSev, why)
 		}
 	}
-	if bypass < 80 || everyday < 40 {
-		t.Errorf("blind batch has %d bypass and %d everyday cases, want at least 80 and 40", bypass, everyday)
+	if bypass < minBypass || everyday < minEveryday {
+		t.Errorf("blind batch has %d bypass and %d everyday cases, want at least %d and %d", bypass, everyday, minBypass, minEveryday)
 	}
-	t.Logf("blind round 6: bypass %d/%d held, everyday %d/%d allowed", bypassOK, bypass, everydayOK, everyday)
+	t.Logf("%s: bypass %d/%d held, everyday %d/%d allowed", filepath.Base(name), bypassOK, bypass, everydayOK, everyday)
 }

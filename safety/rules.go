@@ -59,8 +59,11 @@ import (
 // or nice are exempt, opaque ones such as sudo or xargs need their own
 // rule), and the line must have nothing critical and no concern that
 // forbids auto-approval (see Concern.NoAutoApprove). An allow rule may
-// approve a high command (`chmod` allows `chmod 777 script.sh`); critical
-// commands are never approved by any rule.
+// approve a high command only when the command its own words spell has
+// each high effect: "rm" approves `rm -r dist` (deleting is what rm
+// does), "chmod" does not approve `chmod 777 script.sh` (loosening
+// permissions is not), "chmod 777" does; critical commands are never
+// approved by any rule.
 //
 // The zero value approves nothing: every command needs a human.
 type CommandRules struct {

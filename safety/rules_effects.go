@@ -23,6 +23,12 @@ import (
 //     or critical effects is one its own words have (or its effect: words
 //     name): "git push" does not approve `git push origin +main`, "gh
 //     auth" does not approve `gh auth token`, "gh auth token" does.
+//     Every concern carries an effect, so this holds for every high
+//     finding: "chmod" does not approve `chmod 777 x` (loosens
+//     permissions), "curl" does not approve `curl -T notes.txt URL`
+//     (sends data), "kubectl" does not approve `kubectl delete ns prod`
+//     (changes remote state), while "rm" approves `rm -r dist`, whose high
+//     effect, deleting, is what "rm" itself does.
 //   - "effect:NAME" in a rule names an effect outright: "deny:
 //     effect:rewrites-remote" denies any force push; "ask: git
 //     effect:discards-work" asks before any git command that discards

@@ -87,7 +87,7 @@ func awk(c *call) {
 			loads = append(loads, v)
 		case "--dump-variables", "--pretty-print", "--profile", "--debug":
 			c.path(v, OpWrite)
-			c.concern(SeverityMedium, false, "awk "+opt+" writes a file")
+			c.concern(EffectWrites, SeverityMedium, false, "awk "+opt+" writes a file")
 		}
 		if opt == "--exec" {
 			ops = append(ops, args[i+1:]...)
@@ -99,10 +99,10 @@ func awk(c *call) {
 	}
 	for _, f := range files {
 		c.path(f, OpRead)
-		c.concern(SeverityMedium, false, "awk runs a program file")
+		c.concern(EffectRunsProject, SeverityMedium, false, "awk runs a program file")
 	}
 	for _, l := range loads {
-		c.concern(SeverityHigh, true, "awk -l loads a shared library ("+l.s+")")
+		c.concern(EffectExecutes, SeverityHigh, true, "awk -l loads a shared library ("+l.s+")")
 	}
 	inPlace := false
 	for _, l := range libs {
@@ -111,7 +111,7 @@ func awk(c *call) {
 			continue
 		}
 		c.path(l, OpRead)
-		c.concern(SeverityMedium, false, "awk -i includes a program file")
+		c.concern(EffectExecutes, SeverityMedium, false, "awk -i includes a program file")
 	}
 	for _, p := range progs {
 		switch {
@@ -119,7 +119,7 @@ func awk(c *call) {
 			c.unanalyzable("awk program known only at run time")
 		default:
 			if why := awkProgramRisk(p.s); why != "" {
-				c.concern(SeverityHigh, true, "awk program "+why+", which can run commands, load code or write files")
+				c.concern(EffectExecutes, SeverityHigh, true, "awk program "+why+", which can run commands, load code or write files")
 			}
 			if containsIdent(p.s, "ENVIRON") {
 				programReadsEnvironment(c, "ENVIRON")
@@ -129,7 +129,7 @@ func awk(c *call) {
 	op := OpRead
 	if inPlace {
 		op = OpWrite
-		c.concern(SeverityMedium, false, "awk -i inplace edits files in place")
+		c.concern(EffectWrites, SeverityMedium, false, "awk -i inplace edits files in place")
 	}
 	for _, w := range ops {
 		if !strings.Contains(w.s, "=") {

@@ -18,7 +18,7 @@ func buildHatches(c *call, b string) {
 		// download-then-execute chain in one command.
 		for _, w := range c.args {
 			if u := strings.ToLower(w.s); !w.dynamic && (strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) {
-				c.concern(SeverityCritical, true, b+" runs code downloaded from "+w.s)
+				c.concern(EffectExecutes, SeverityCritical, true, b+" runs code downloaded from "+w.s)
 				break
 			}
 		}
@@ -27,7 +27,7 @@ func buildHatches(c *call, b string) {
 	case "cargo":
 		for _, w := range c.args {
 			if w.s == "--config" || strings.HasPrefix(w.s, "--config=") || w.s == "-Z" || strings.HasPrefix(w.s, "-Zunstable-options") {
-				c.concern(SeverityHigh, true, "cargo "+w.s+" overrides configuration, which can run programs (target runners, rustc wrappers)")
+				c.concern(EffectExecutes, SeverityHigh, true, "cargo "+w.s+" overrides configuration, which can run programs (target runners, rustc wrappers)")
 			}
 		}
 	}

@@ -24,14 +24,14 @@ func jvmBuildHatches(c *call, b string) {
 		case maven && strings.HasPrefix(w.s, "-Dexec.executable="):
 			v := word{s: strings.TrimPrefix(w.s, "-Dexec.executable="), dynamic: w.dynamic}
 			exe = &v
-			c.concern(SeverityHigh, false, "mvn "+w.s+" names the program exec:exec runs")
+			c.concern(EffectExecutes, SeverityHigh, false, "mvn "+w.s+" names the program exec:exec runs")
 			c.unvetted(w.s, "names a program Maven runs")
 		case maven && strings.HasPrefix(w.s, "-Dexec.args="):
 			v := word{s: strings.TrimPrefix(w.s, "-Dexec.args="), dynamic: w.dynamic}
 			args = &v
 			c.unvetted(w.s, "gives the arguments of the program Maven runs")
 		case maven && (strings.HasPrefix(w.s, "-Dmaven.ext.class.path=") || strings.HasPrefix(w.s, "-Dmaven.ext.classpath=")):
-			c.concern(SeverityHigh, false, "mvn "+w.s+" loads extensions into Maven itself")
+			c.concern(EffectExecutes, SeverityHigh, false, "mvn "+w.s+" loads extensions into Maven itself")
 			c.unvetted(w.s, "loads code into Maven")
 		case !maven && (w.s == "-I" || w.s == "--init-script") && i+1 < len(c.args):
 			i++
@@ -46,7 +46,7 @@ func jvmBuildHatches(c *call, b string) {
 	case exe == nil && args != nil:
 		// The program comes from the project's pom: a shell there makes
 		// the arguments code.
-		c.concern(SeverityHigh, false, "mvn -Dexec.args gives arguments to the program the project's exec plugin runs")
+		c.concern(EffectExecutes, SeverityHigh, false, "mvn -Dexec.args gives arguments to the program the project's exec plugin runs")
 	case exe == nil:
 	case exe.dynamic || args != nil && args.dynamic:
 		c.unanalyzable("mvn runs a program known only at run time: " + exe.s)
@@ -62,7 +62,7 @@ func jvmBuildHatches(c *call, b string) {
 
 // gradleInitScript judges one Gradle init script given by option opt.
 func gradleInitScript(c *call, opt string, file word) {
-	c.concern(SeverityHigh, false, "gradle "+opt+" runs the init script "+file.s+" before the build")
+	c.concern(EffectExecutes, SeverityHigh, false, "gradle "+opt+" runs the init script "+file.s+" before the build")
 	c.unvetted(opt, "runs an init script, code no build rule has seen")
 	c.path(file, OpRead)
 }

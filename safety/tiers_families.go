@@ -23,7 +23,7 @@ func inlineShell(c *call, code word) bool {
 	if code.dynamic || !shellCall.MatchString(code.s) {
 		return false
 	}
-	c.effectAt(EffectExecutes, SeverityHigh, false, c.base+" inline code runs a shell or another program")
+	c.concern(EffectExecutes, SeverityHigh, false, c.base+" inline code runs a shell or another program")
 	// Each string literal may be the command it runs: one whose reading
 	// is critical (os.system("rm -rf ~")) makes the line critical.
 	for _, m := range codeLiteral.FindAllStringSubmatch(code.s, 16) {
@@ -44,7 +44,7 @@ func outsideScript(c *call, f word) bool {
 	if f.dynamic || !outsideWorkspace(c.a.resolve(f.s)) {
 		return false
 	}
-	c.effectAt(EffectExecutes, SeverityHigh, false, c.base+" runs "+f.s+", a script from outside the workspace")
+	c.concern(EffectExecutes, SeverityHigh, false, c.base+" runs "+f.s+", a script from outside the workspace")
 	return true
 }
 
@@ -53,11 +53,11 @@ func outsideScript(c *call, f word) bool {
 func historyReplay(c *call) {
 	for _, w := range c.args {
 		if w.s == "-l" || strings.HasPrefix(w.s, "-l") && !strings.ContainsAny(w.s, "se") {
-			c.concern(SeverityNone, false, "fc -l lists history")
+			c.concern(EffectReads, SeverityNone, false, "fc -l lists history")
 			return
 		}
 	}
-	c.effectAt(EffectExecutes, SeverityHigh, true, "fc re-runs commands from the shell's history, which the line does not show")
+	c.concern(EffectExecutes, SeverityHigh, true, "fc re-runs commands from the shell's history, which the line does not show")
 }
 
 // tunnels are commands that publish a local port on a public address:
@@ -86,6 +86,14 @@ func tunnel(c *call) bool {
 	case "lt", "localtunnel", "bore", "pinggy", "zrok", "loophole", "localxpose":
 	case "tailscale":
 		if first != "funnel" && first != "serve" {
+			return false
+		}
+	case "kubectl":
+		// kubectl proxy listens on 127.0.0.1 unless --address says
+		// otherwise; --www serves a directory beside the API.
+		addr := valueOf(c.args, "--address")
+		local := addr == "" || addr == "127.0.0.1" || addr == "localhost" || addr == "::1"
+		if first != "proxy" || local && valueOf(c.args, "--www", "-w") == "" {
 			return false
 		}
 	case "ssh", "autossh":
@@ -169,7 +177,7 @@ func massTruncate(c *call) {
 		n++
 	}
 	if n > 1 {
-		c.effectAt(EffectDeletes, SeverityHigh, false, "truncate changes the size of many files at once")
+		c.concern(EffectDeletes, SeverityHigh, false, "truncate changes the size of many files at once")
 	}
 }
 
@@ -180,7 +188,7 @@ func helperPrograms(c *call) {
 	case "go":
 		for _, v := range valuesOf(goFlagArgs(c.args), "--ldflags", "--gccgoflags") {
 			if strings.Contains(v.s, "-extld") {
-				c.effectAt(EffectExecutes, SeverityHigh, false, "go -ldflags "+v.s+" names the external linker, a program go runs")
+				c.concern(EffectExecutes, SeverityHigh, false, "go -ldflags "+v.s+" names the external linker, a program go runs")
 				c.unvetted("-ldflags="+v.s, "names a linker program")
 			}
 		}
@@ -265,4 +273,28 @@ func families(c *call) {
 	servesRoot(c)
 	massTruncate(c)
 	helperPrograms(c)
+	programOptions(c)
+}
+
+// programOptionTable lists options whose value is a program or code the
+// command runs, for commands no other classifier reads options of:
+// rpm(8) --eval expands macros, and %(…) runs a shell; --pipe sends the
+// output through a command; pip's --editor (pip config edit) names the
+// editor pip starts.
+var programOptionTable = map[string][]string{
+	"rpm":  {"-E", "--eval", "--pipe"},
+	"pip":  {"--editor"},
+	"pip3": {"--editor"},
+}
+
+// programOptions judges the options of programOptionTable.
+func programOptions(c *call) {
+	names := programOptionTable[c.base]
+	if names == nil {
+		return
+	}
+	flags, _ := opts(c.args, strings.Join(names, " "), false)
+	if f, ok := hasPrefixFlag(flags, names...); ok {
+		c.concern(EffectExecutes, SeverityHigh, false, c.base+" "+f+" runs a program or code it is given")
+	}
 }

@@ -10,15 +10,15 @@ import (
 func remove(c *call) {
 	flags, targets := opts(c.args, "", false)
 	if c.base == "shred" || c.base == "wipe" || c.base == "srm" {
-		c.concern(SeverityCritical, true, c.base+" destroys file contents beyond recovery")
+		c.concern(EffectDeletes, SeverityCritical, true, c.base+" destroys file contents beyond recovery")
 	}
 	recursive := has(flags, "rR", "--recursive")
 	force := has(flags, "f", "--force")
 	if has(flags, "", "--no-preserve-root") {
-		c.concern(SeverityCritical, true, "disables rm's protection of /")
+		c.concern(EffectDeletes, SeverityCritical, true, "disables rm's protection of /")
 	}
 	if len(targets) == 0 {
-		c.concern(SeverityMedium, false, "deletes files")
+		c.concern(EffectDeletes, SeverityMedium, false, "deletes files")
 	}
 	for _, t := range targets {
 		c.path(t, OpWrite)
@@ -27,15 +27,15 @@ func remove(c *call) {
 			c.unanalyzable("deletes " + t.s + ", known only at run time")
 		case recursive || force:
 			if what, ok := criticalDelete(c.a.resolve(t.s)); ok {
-				c.concern(SeverityCritical, true, "recursive or forced delete of "+what+" ("+t.s+")")
+				c.concern(EffectDeletes, SeverityCritical, true, "recursive or forced delete of "+what+" ("+t.s+")")
 			} else {
-				c.concern(SeverityHigh, false, "recursive or forced delete of "+t.s)
+				c.concern(EffectDeletes, SeverityHigh, false, "recursive or forced delete of "+t.s)
 			}
 		default:
 			if what, ok := criticalDelete(c.a.resolve(t.s)); ok && (systemPath(c.a.resolve(t.s)) || cleanPath(c.a.resolve(t.s)) == "~") {
-				c.concern(SeverityCritical, true, "deletes "+what+" ("+t.s+")")
+				c.concern(EffectDeletes, SeverityCritical, true, "deletes "+what+" ("+t.s+")")
 			} else {
-				c.concern(SeverityMedium, false, "deletes "+t.s)
+				c.concern(EffectDeletes, SeverityMedium, false, "deletes "+t.s)
 			}
 		}
 	}
@@ -66,27 +66,27 @@ func permissions(c *call) {
 	ops = append(mode, ops...)
 	recursive := has(flags, "R", "--recursive")
 	if len(ops) == 0 {
-		c.concern(SeverityMedium, false, c.base+" changes file metadata")
+		c.concern(EffectWrites, SeverityMedium, false, c.base+" changes file metadata")
 		return
 	}
 	spec, targets := ops[0], ops[1:]
 	switch c.base {
 	case "chmod":
 		if !spec.dynamic && (worldWritable.MatchString(spec.s) || spec.s == "777" || spec.s == "a+rwx") {
-			c.concern(SeverityHigh, false, "chmod "+spec.s+" makes files writable by everyone or setuid")
+			c.concern(EffectLoosensPermissions, SeverityHigh, false, "chmod "+spec.s+" makes files writable by everyone or setuid")
 		}
 	case "chown", "chgrp":
 		owner, _, _ := strings.Cut(spec.s, ":")
 		if owner == "root" || owner == "0" || strings.HasSuffix(spec.s, ":root") || c.base == "chgrp" && spec.s == "root" {
-			c.concern(SeverityHigh, false, c.base+" gives files to root")
+			c.concern(EffectLoosensPermissions, SeverityHigh, false, c.base+" gives files to root")
 		}
 	}
-	c.concern(SeverityMedium, false, c.base+" changes file metadata")
+	c.concern(EffectWrites, SeverityMedium, false, c.base+" changes file metadata")
 	for _, t := range targets {
 		c.path(t, OpWrite)
 		if recursive && !t.dynamic {
 			if what, ok := criticalDelete(c.a.resolve(t.s)); ok {
-				c.concern(SeverityCritical, true, "recursive "+c.base+" of "+what+" ("+t.s+")")
+				c.concern(EffectWrites, SeverityCritical, true, "recursive "+c.base+" of "+what+" ("+t.s+")")
 			}
 		}
 		if t.dynamic && recursive {
@@ -115,16 +115,16 @@ var copyValued = map[string]string{
 func copyMove(c *call) {
 	switch c.base {
 	case "scp", "sftp":
-		c.concern(SeverityHigh, false, c.base+" copies files to or from another host")
+		c.concern(EffectNetwork, SeverityHigh, false, c.base+" copies files to or from another host")
 	case "rsync":
 		for _, w := range c.args {
 			if remoteSpec(w.s) {
-				c.concern(SeverityHigh, false, "rsync copies files to or from another host ("+w.s+")")
+				c.concern(EffectNetwork, SeverityHigh, false, "rsync copies files to or from another host ("+w.s+")")
 				break
 			}
 		}
 		if f, ok := hasPrefixFlag(words(c.args), "-e", "--rsh", "--rsync-path"); ok {
-			c.concern(SeverityHigh, true, "rsync runs a remote shell command ("+f+")")
+			c.concern(EffectExecutes, SeverityHigh, true, "rsync runs a remote shell command ("+f+")")
 		}
 	}
 	flags, ops := opts(c.args, copyValued[c.base], false)
@@ -163,20 +163,20 @@ func copyMove(c *call) {
 		if f, ok := hasPrefixFlag(flags, "--delete", "--del", "--delete-before", "--delete-during", "--delete-after", "--delete-delay", "--delete-excluded"); ok {
 			dest := ops[len(ops)-1]
 			if what, crit := wholeTree(c.a.resolve(dest.s)); crit && !dest.dynamic {
-				c.concern(SeverityCritical, true, "rsync "+f+" deletes whatever "+what+" ("+dest.s+") holds that the source lacks")
+				c.concern(EffectDeletes, SeverityCritical, true, "rsync "+f+" deletes whatever "+what+" ("+dest.s+") holds that the source lacks")
 			} else {
-				c.concern(SeverityHigh, false, "rsync "+f+" deletes files in "+dest.s)
+				c.concern(EffectDeletes, SeverityHigh, false, "rsync "+f+" deletes files in "+dest.s)
 			}
 		}
 	}
 	if c.base == "mv" {
 		for _, w := range ops[:max(len(ops)-1, 0)] {
 			if what, ok := criticalDelete(w.s); ok && !w.dynamic {
-				c.concern(SeverityCritical, true, "moves away "+what+" ("+w.s+")")
+				c.concern(EffectDeletes, SeverityCritical, true, "moves away "+what+" ("+w.s+")")
 			}
 		}
 	}
-	c.concern(SeverityMedium, false, c.base+" writes files")
+	c.concern(EffectWrites, SeverityMedium, false, c.base+" writes files")
 }
 
 // tarOldStyleExtract reports `tar xf a.tar`: the first word is a cluster
@@ -217,7 +217,7 @@ func writeFiles(c *call) {
 	switch c.base {
 	case "tar", "unzip", "gunzip", "gzip", "zip", "bzip2", "xz", "unxz", "7z":
 		if f, ok := hasPrefixFlag(flags, "--to-command", "--checkpoint-action", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F", "-TT", "--unzip-command", "--rsh-command"); ok && (c.base == "tar" || c.base == "zip") {
-			c.concern(SeverityHigh, true, c.base+" "+f+" runs another program")
+			c.concern(EffectExecutes, SeverityHigh, true, c.base+" "+f+" runs another program")
 		}
 		if c.base == "tar" && !has(flags, "xcruA", "--extract", "--create", "--append", "--update", "--get") && len(flags) > 0 && strings.ContainsAny(flags[0], "t") {
 			return // listing an archive
@@ -225,12 +225,12 @@ func writeFiles(c *call) {
 		if c.base == "unzip" && has(flags, "l", "--list") {
 			return
 		}
-		c.concern(SeverityMedium, false, c.base+" creates or extracts files")
+		c.concern(EffectWrites, SeverityMedium, false, c.base+" creates or extracts files")
 		for _, w := range ops {
 			c.path(w, OpWrite)
 		}
 		if c.base == "tar" && has(flags, "P", "--absolute-names") || c.base == "unzip" && has(flags, ":") {
-			c.concern(SeverityHigh, true, c.base+" extracts members with absolute or parent paths, which can write anywhere")
+			c.concern(EffectWrites, SeverityHigh, true, c.base+" extracts members with absolute or parent paths, which can write anywhere")
 		}
 		if c.base == "unzip" || c.base == "tar" && (has(flags, "x", "--extract", "--get") || tarOldStyleExtract(c.args)) {
 			// The directory extracted into is written: tar -xf x.tar -C /
@@ -241,7 +241,7 @@ func writeFiles(c *call) {
 		}
 		return
 	case "patch":
-		c.concern(SeverityMedium, false, "patch modifies files")
+		c.concern(EffectWrites, SeverityMedium, false, "patch modifies files")
 		for _, w := range ops {
 			c.path(w, OpWrite)
 		}
@@ -257,9 +257,9 @@ func writeFiles(c *call) {
 			c.path(w, OpRead)
 		}
 	case "mknod":
-		c.concern(SeverityHigh, false, "mknod creates a device node")
+		c.concern(EffectSystem, SeverityHigh, false, "mknod creates a device node")
 	}
-	c.concern(SeverityMedium, false, c.base+" writes files")
+	c.concern(EffectWrites, SeverityMedium, false, c.base+" writes files")
 	for _, w := range ops {
 		c.path(w, OpWrite)
 	}
@@ -269,15 +269,15 @@ func dd(c *call) {
 	for _, w := range c.args {
 		switch {
 		case strings.HasPrefix(w.s, "if="):
-			c.concern(SeverityCritical, true, "dd copies raw data ("+w.s+")")
+			c.concern(EffectWrites, SeverityCritical, true, "dd copies raw data ("+w.s+")")
 			c.a.path(c.idx, strings.TrimPrefix(w.s, "if="), OpRead, false)
 		case strings.HasPrefix(w.s, "of="):
 			c.path(word{s: strings.TrimPrefix(w.s, "of="), dynamic: w.dynamic}, OpWrite)
-			c.concern(SeverityMedium, false, "dd writes "+strings.TrimPrefix(w.s, "of="))
+			c.concern(EffectWrites, SeverityMedium, false, "dd writes "+strings.TrimPrefix(w.s, "of="))
 		}
 	}
 	if c.a.res.Commands[c.idx].Severity < SeverityMedium {
-		c.concern(SeverityMedium, false, "dd copies raw data")
+		c.concern(EffectWrites, SeverityMedium, false, "dd copies raw data")
 	}
 }
 
@@ -285,7 +285,7 @@ func find(c *call) {
 	if c.base == "fd" || c.base == "fdfind" {
 		for i, w := range c.args {
 			if w.s == "-x" || w.s == "--exec" || w.s == "-X" || w.s == "--exec-batch" {
-				c.concern(SeverityHigh, true, "fd "+w.s+" runs a command for each match")
+				c.concern(EffectExecutes, SeverityHigh, true, "fd "+w.s+" runs a command for each match")
 				c.wrap(Opaque, c.args[i+1:])
 				return
 			}
@@ -301,7 +301,7 @@ func find(c *call) {
 		w := c.args[i]
 		switch w.s {
 		case "-exec", "-execdir", "-ok", "-okdir":
-			c.concern(SeverityHigh, true, "find "+w.s+" runs a command for each match")
+			c.concern(EffectExecutes, SeverityHigh, true, "find "+w.s+" runs a command for each match")
 			if i+1 < len(c.args) {
 				switch commandBase(c.args[i+1].s) {
 				case "rm", "shred", "unlink", "rimraf", "truncate":
@@ -315,10 +315,10 @@ func find(c *call) {
 			c.wrap(Opaque, c.args[i+1:j]) // {} stands for each match
 			i = j
 		case "-delete":
-			c.concern(SeverityHigh, true, "find -delete removes every match")
+			c.concern(EffectDeletes, SeverityHigh, true, "find -delete removes every match")
 			findWholeTree(c, "-delete")
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
-			c.concern(SeverityHigh, true, "find "+w.s+" writes a file")
+			c.concern(EffectWrites, SeverityHigh, true, "find "+w.s+" writes a file")
 			if i+1 < len(c.args) {
 				c.path(c.args[i+1], OpWrite)
 			}
@@ -376,7 +376,7 @@ func findWholeTree(c *call, how string) {
 		}
 		what, crit := wholeTree(c.a.resolve(s.s))
 		if crit && (!named || cleanPath(s.s) != ".") {
-			c.concern(SeverityCritical, true, "find "+how+" deletes "+what+" ("+s.s+")")
+			c.concern(EffectDeletes, SeverityCritical, true, "find "+how+" deletes "+what+" ("+s.s+")")
 			return
 		}
 	}

@@ -33,14 +33,14 @@ func git(c *call) {
 			if i+1 < len(c.args) {
 				v = c.args[i+1].s
 			}
-			c.concern(SeverityHigh, true, "git "+name+" "+v+" overrides configuration, which can run programs")
+			c.concern(EffectExecutes, SeverityHigh, true, "git "+name+" "+v+" overrides configuration, which can run programs")
 			if k, val, ok := strings.Cut(v, "="); ok && name == "-c" {
 				gitAliasPayload(c, strings.ToLower(k), word{s: val, dynamic: c.args[i+1].dynamic})
 			}
 		case "--git-dir", "--work-tree", "--exec-path", "--namespace", "--super-prefix", "--attr-source":
-			c.concern(SeverityHigh, true, "git "+name+" points git at other configuration or programs")
+			c.concern(EffectExecutes, SeverityHigh, true, "git "+name+" points git at other configuration or programs")
 		case "-p", "--paginate":
-			c.concern(SeverityHigh, true, "git "+name+" forces the configured pager to run")
+			c.concern(EffectExecutes, SeverityHigh, true, "git "+name+" forces the configured pager to run")
 		}
 		if takesValue(name, gitValued) && !strings.Contains(w.s, "=") {
 			i++
@@ -61,7 +61,7 @@ func git(c *call) {
 	gitHatches(c, sub.s, rest, flags, ops)
 	if sub.s == "rebase" {
 		for _, v := range valuesOf(rest, "-x", "--exec") {
-			c.concern(SeverityHigh, true, "git rebase --exec runs a command after each commit")
+			c.concern(EffectExecutes, SeverityHigh, true, "git rebase --exec runs a command after each commit")
 			c.script(Opaque, v)
 		}
 	}
@@ -70,7 +70,7 @@ func git(c *call) {
 		// --output's file (--output-indicator-new is a character).
 		for _, f := range flags {
 			if name, _, _ := strings.Cut(f, "="); name == "--output" {
-				c.concern(SeverityHigh, true, "git "+sub.s+" "+f+" writes a file")
+				c.concern(EffectWrites, SeverityHigh, true, "git "+sub.s+" "+f+" writes a file")
 			}
 		}
 		for _, v := range valuesOf(rest, "--output") {
@@ -88,10 +88,10 @@ func git(c *call) {
 			if has(flags, "DfMC", "--force") {
 				c.effect(EffectDiscardsWork, false, "git branch force-deletes or overwrites a branch")
 			} else {
-				c.concern(SeverityMedium, false, "git branch changes branches")
+				c.concern(EffectWrites, SeverityMedium, false, "git branch changes branches")
 			}
 		} else if len(ops) > 0 && !has(flags, "alr", "--list", "--all", "--remotes", "--contains", "--merged", "--no-merged", "--points-at") {
-			c.concern(SeverityMedium, false, "git branch creates a branch")
+			c.concern(EffectWrites, SeverityMedium, false, "git branch creates a branch")
 		}
 	case "tag":
 		if has(flags, "", "--no-list") {
@@ -102,11 +102,11 @@ func git(c *call) {
 			if has(flags, "df", "--delete", "--force") {
 				sev = SeverityHigh
 			}
-			c.concern(sev, false, "git tag changes tags")
+			c.concern(EffectWrites, sev, false, "git tag changes tags")
 		}
 	case "remote":
 		if len(ops) > 0 && ops[0].s != "show" && ops[0].s != "get-url" {
-			c.concern(SeverityMedium, false, "git remote changes remotes")
+			c.concern(EffectWrites, SeverityMedium, false, "git remote changes remotes")
 		}
 	case "stash":
 		if len(ops) == 0 || ops[0].s != "list" && ops[0].s != "show" {
@@ -115,13 +115,13 @@ func git(c *call) {
 				c.effect(EffectDiscardsWork, false, "git stash "+ops[0].s+" discards stashed work")
 				break
 			}
-			c.concern(sev, false, "git stash changes the working tree or stash")
+			c.concern(EffectWrites, sev, false, "git stash changes the working tree or stash")
 		}
 	case "worktree":
 		if len(ops) > 0 && ops[0].s == "remove" && has(flags, "f", "--force") {
 			c.effect(EffectDiscardsWork, false, "git worktree remove --force discards the worktree's uncommitted changes")
 		} else if len(ops) == 0 || ops[0].s != "list" {
-			c.concern(SeverityMedium, false, "git worktree changes worktrees")
+			c.concern(EffectWrites, SeverityMedium, false, "git worktree changes worktrees")
 		}
 	case "reflog":
 		if len(ops) > 0 && (ops[0].s == "expire" || ops[0].s == "delete") {
@@ -139,13 +139,13 @@ func git(c *call) {
 		if has(flags, "", "--hard", "--merge", "--keep") {
 			c.effect(EffectDiscardsWork, false, "git reset "+strings.Join(flags, " ")+" discards work")
 		} else {
-			c.concern(SeverityMedium, false, "git reset moves the branch or index")
+			c.concern(EffectWrites, SeverityMedium, false, "git reset moves the branch or index")
 		}
 	case "clean":
 		if has(flags, "fxX", "--force") {
 			c.effect(EffectDiscardsWork, false, "git clean deletes untracked files")
 		} else {
-			c.concern(SeverityMedium, false, "git clean")
+			c.concern(EffectDeletes, SeverityMedium, false, "git clean")
 		}
 	case "checkout", "restore", "switch":
 		discard := has(flags, "f", "--force", "--discard-changes", "--worktree", "--ours", "--theirs") || sub.s == "restore" && !has(flags, "S", "--staged") ||
@@ -158,21 +158,21 @@ func git(c *call) {
 		if discard {
 			c.effect(EffectDiscardsWork, false, "git "+sub.s+" discards uncommitted changes or resets a branch")
 		} else {
-			c.concern(SeverityMedium, false, "git "+sub.s+" changes the working tree")
+			c.concern(EffectWrites, SeverityMedium, false, "git "+sub.s+" changes the working tree")
 		}
 	case "credential", "credential-store", "credential-cache", "credential-osxkeychain", "credential-libsecret", "credential-manager":
 		// git credential fill prints the stored password for a URL.
-		c.concern(SeverityMedium, true, "git "+sub.s+" reads or stores credentials")
+		c.concern(EffectReads, SeverityMedium, true, "git "+sub.s+" reads or stores credentials")
 	case "filter-branch", "filter-repo", "replace", "update-ref", "gc", "prune", "rerere":
 		sev := SeverityMedium
 		if sub.s != "rerere" && (sub.s != "gc" || has(flags, "", "--prune", "--aggressive")) {
 			sev = SeverityHigh
 		}
-		c.concern(sev, false, "git "+sub.s+" rewrites repository data")
+		c.concern(EffectWrites, sev, false, "git "+sub.s+" rewrites repository data")
 	case "submodule", "bisect":
 		for k, w := range ops {
 			if w.s == "foreach" || w.s == "run" {
-				c.concern(SeverityMedium, false, "git "+sub.s+" "+w.s+" runs a command")
+				c.concern(EffectExecutes, SeverityMedium, false, "git "+sub.s+" "+w.s+" runs a command")
 				if w.s == "foreach" {
 					c.script(Opaque, joinWords(ops[k+1:]))
 				} else {
@@ -181,16 +181,21 @@ func git(c *call) {
 				return
 			}
 		}
-		c.concern(SeverityMedium, false, "git "+sub.s+" changes the repository")
+		c.concern(EffectWrites, SeverityMedium, false, "git "+sub.s+" changes the repository")
 	case "clone", "fetch", "pull", "add", "commit", "merge", "rebase", "cherry-pick", "revert",
 		"am", "apply", "mv", "rm", "init", "notes", "sparse-checkout", "lfs", "format-patch", "archive", "bundle", "maintenance":
 		sev := SeverityMedium
 		if sub.s == "rm" && has(flags, "rf", "--force") {
 			sev = SeverityHigh
 		}
-		c.concern(sev, false, "git "+sub.s+" changes the repository")
+		if sub.s == "apply" && has(flags, "", "--unsafe-paths") {
+			// git-apply(1): patches may then name paths outside the
+			// working tree, and --directory may put them anywhere.
+			c.concern(EffectWrites, SeverityHigh, true, "git apply --unsafe-paths writes outside the repository")
+		}
+		c.concern(EffectWrites, sev, false, "git "+sub.s+" changes the repository")
 	default:
-		c.concern(SeverityMedium, false, "git "+sub.s+" is not a known read-only subcommand (it may be an alias)")
+		c.concern(EffectUnknown, SeverityMedium, false, "git "+sub.s+" is not a known read-only subcommand (it may be an alias)")
 	}
 }
 
@@ -206,9 +211,9 @@ func escapeHatch(c *call, flags []string) {
 			if name == "-u" {
 				continue // -u is patch output for diff/log; upload-pack for fetch uses --upload-pack
 			}
-			c.concern(SeverityHigh, true, "git option "+f+" runs another program")
+			c.concern(EffectExecutes, SeverityHigh, true, "git option "+f+" runs another program")
 		case "--textconv":
-			c.concern(SeverityMedium, true, "git option --textconv runs configured filters")
+			c.concern(EffectExecutes, SeverityMedium, true, "git option --textconv runs configured filters")
 		}
 	}
 }
@@ -261,15 +266,15 @@ func gitConfig(c *call, flags []string, ops []word) {
 		}
 	}
 	if dangerousGitKey(key) {
-		c.concern(SeverityHigh, true, "git config "+key+" makes git run a program (persistence)")
+		c.concern(EffectExecutes, SeverityHigh, true, "git config "+key+" makes git run a program (persistence)")
 		gitAliasPayload(c, key, value)
 		return
 	}
-	c.concern(SeverityMedium, false, "git config changes configuration")
+	c.concern(EffectWrites, SeverityMedium, false, "git config changes configuration")
 	if has(flags, "", "--global", "--system") {
 		// Every repository of the user reads it, so a rule for git config
 		// in this workspace does not cover it.
-		c.concern(SeverityHigh, true, "git config changes configuration outside the repository")
+		c.concern(EffectSystem, SeverityHigh, true, "git config changes configuration outside the repository")
 	}
 }
 

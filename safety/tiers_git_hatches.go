@@ -14,19 +14,19 @@ func gitHatches(c *call, sub string, rest []word, flags []string, ops []word) {
 		short := len(f) > 2 && f[0] == '-' && f[1] != '-'
 		switch {
 		case sub == "grep" && short && strings.Contains(f, "O"):
-			c.concern(SeverityHigh, true, "git grep "+f+" opens the matches with another program")
+			c.concern(EffectExecutes, SeverityHigh, true, "git grep "+f+" opens the matches with another program")
 		case (sub == "ls-remote" || sub == "clone") && short && strings.Contains(f, "u"):
-			c.concern(SeverityHigh, true, "git "+sub+" "+f+" runs another program as the upload pack")
+			c.concern(EffectExecutes, SeverityHigh, true, "git "+sub+" "+f+" runs another program as the upload pack")
 		}
 	}
 	switch sub {
 	case "clone", "init":
 		if _, ok := hasPrefixFlag(flags, "--template"); ok {
-			c.concern(SeverityHigh, true, "git "+sub+" --template copies hooks from a template directory (persistence)")
+			c.concern(EffectExecutes, SeverityHigh, true, "git "+sub+" --template copies hooks from a template directory (persistence)")
 		}
 		if sub == "clone" {
 			for _, v := range valuesOf(rest, "-c", "--config") {
-				c.concern(SeverityHigh, true, "git clone -c "+v.s+" sets configuration, which can run programs")
+				c.concern(EffectExecutes, SeverityHigh, true, "git clone -c "+v.s+" sets configuration, which can run programs")
 			}
 		}
 	case "mv", "rm", "restore", "checkout":
@@ -52,11 +52,11 @@ func gitHatches(c *call, sub string, rest []word, flags []string, ops []word) {
 	switch sub {
 	case "ls-remote", "clone":
 		if has(flags, "u") {
-			c.concern(SeverityHigh, true, "git "+sub+" -u runs another program as the upload pack")
+			c.concern(EffectExecutes, SeverityHigh, true, "git "+sub+" -u runs another program as the upload pack")
 		}
 	case "difftool", "mergetool":
 		if _, ok := hasPrefixFlag(flags, "-x", "--extcmd", "-t", "--tool"); ok {
-			c.concern(SeverityHigh, true, "git "+sub+" runs the diff or merge program given")
+			c.concern(EffectExecutes, SeverityHigh, true, "git "+sub+" runs the diff or merge program given")
 		}
 	case "blame", "annotate":
 		for _, v := range valuesOf(rest, "--contents") {
@@ -67,7 +67,7 @@ func gitHatches(c *call, sub string, rest []word, flags []string, ops []word) {
 			c.path(v, OpWrite)
 		}
 		if _, ok := hasPrefixFlag(flags, "--exec", "--remote"); ok {
-			c.concern(SeverityHigh, true, "git archive --remote/--exec runs another program")
+			c.concern(EffectExecutes, SeverityHigh, true, "git archive --remote/--exec runs another program")
 		}
 	case "format-patch":
 		for _, v := range valuesOf(rest, "-o", "--output-directory") {
@@ -80,7 +80,7 @@ func gitHatches(c *call, sub string, rest []word, flags []string, ops []word) {
 	}
 	for _, w := range ops {
 		if strings.HasPrefix(w.s, "ext::") || strings.HasPrefix(w.s, "fd::") {
-			c.concern(SeverityHigh, true, "git remote "+w.s+" runs a command as the transport")
+			c.concern(EffectExecutes, SeverityHigh, true, "git remote "+w.s+" runs a command as the transport")
 		}
 	}
 }
@@ -112,12 +112,12 @@ func withoutList(flags []string) []string {
 // file tools judge reading .git/config the same way.
 func gitCredentialRead(c *call, flags []string, ops []word) {
 	if has(flags, "", "--get-urlmatch") || len(ops) > 0 && ops[0].s == "get-urlmatch" {
-		c.concern(SeverityMedium, true, "git config --get-urlmatch prints the settings for a URL, where credentials and auth headers live")
+		c.concern(EffectReads, SeverityMedium, true, "git config --get-urlmatch prints the settings for a URL, where credentials and auth headers live")
 		return
 	}
 	for _, w := range ops {
 		if k := strings.ToLower(w.s); credentialKey(k) {
-			c.concern(SeverityMedium, true, "git config reads "+w.s+", which holds credentials")
+			c.concern(EffectReads, SeverityMedium, true, "git config reads "+w.s+", which holds credentials")
 			return
 		}
 	}

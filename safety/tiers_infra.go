@@ -23,7 +23,7 @@ func infra(c *call) bool {
 	b := c.base
 	switch b {
 	case "insmod", "rmmod", "modprobe", "kextload", "kextunload", "kmutil", "depmod":
-		c.concern(SeverityCritical, true, b+" loads or unloads kernel modules")
+		c.concern(EffectSystem, SeverityCritical, true, b+" loads or unloads kernel modules")
 	case "useradd", "usermod", "adduser":
 		for i, w := range c.args {
 			uid := ""
@@ -36,26 +36,26 @@ func infra(c *call) bool {
 				uid = "duplicate"
 			}
 			if uid == "0" || uid == "duplicate" {
-				c.concern(SeverityCritical, true, b+" creates an account with user id 0 (root) or a duplicate id")
+				c.concern(EffectLoosensPermissions, SeverityCritical, true, b+" creates an account with user id 0 (root) or a duplicate id")
 				return true
 			}
 		}
-		c.concern(SeverityHigh, false, b+" changes users or privileges")
+		c.concern(EffectLoosensPermissions, SeverityHigh, false, b+" changes users or privileges")
 	case "timedatectl":
 		if len(c.args) > 0 && strings.HasPrefix(c.args[0].s, "set-") {
-			c.concern(SeverityHigh, false, "timedatectl "+c.args[0].s+" changes the system clock")
+			c.concern(EffectSystem, SeverityHigh, false, "timedatectl "+c.args[0].s+" changes the system clock")
 		} else {
-			c.concern(SeverityNone, false, "timedatectl shows the clock")
+			c.concern(EffectReads, SeverityNone, false, "timedatectl shows the clock")
 		}
 	case "hwclock":
 		for _, w := range c.args {
 			switch w.s {
 			case "--set", "-w", "--systohc", "-s", "--hctosys", "--adjust", "-a":
-				c.concern(SeverityHigh, false, "hwclock "+w.s+" changes the clock")
+				c.concern(EffectSystem, SeverityHigh, false, "hwclock "+w.s+" changes the clock")
 				return true
 			}
 		}
-		c.concern(SeverityNone, false, "hwclock reads the hardware clock")
+		c.concern(EffectReads, SeverityNone, false, "hwclock reads the hardware clock")
 	case "aws", "gcloud", "az", "doctl", "hcloud", "linode-cli", "oci", "ibmcloud", "aliyun", "gsutil", "s3cmd", "flyctl", "heroku", "vercel", "netlify":
 		for _, w := range c.args {
 			if w.dynamic {
@@ -64,11 +64,11 @@ func infra(c *call) bool {
 			s := strings.ToLower(w.s)
 			if s == "delete" || s == "rm" || s == "rb" || s == "remove" || s == "destroy" || s == "purge" ||
 				strings.HasPrefix(s, "delete-") || strings.HasPrefix(s, "terminate") || strings.HasPrefix(s, "deregister") {
-				c.concern(SeverityHigh, false, b+" "+w.s+" deletes cloud resources")
+				c.concern(EffectChangesRemote, SeverityHigh, false, b+" "+w.s+" deletes cloud resources")
 				return true
 			}
 		}
-		c.concern(SeverityMedium, false, b+" talks to a cloud account")
+		c.concern(EffectNetwork, SeverityMedium, false, b+" talks to a cloud account")
 	case "pulumi", "tofu", "terragrunt", "cdk", "cdktf", "serverless", "sls":
 		iac(c)
 	default:
@@ -96,13 +96,13 @@ func iac(c *call) {
 	}
 	switch {
 	case (sub == "destroy" || sub == "remove" || destroy) && autoApprove:
-		c.concern(SeverityCritical, true, b+" "+sub+" destroys infrastructure without asking for confirmation")
+		c.concern(EffectChangesRemote, SeverityCritical, true, b+" "+sub+" destroys infrastructure without asking for confirmation")
 	case sub == "destroy" || sub == "remove" || destroy:
-		c.concern(SeverityHigh, false, b+" "+sub+" destroys infrastructure")
+		c.concern(EffectChangesRemote, SeverityHigh, false, b+" "+sub+" destroys infrastructure")
 	case sub == "apply" || sub == "up" || sub == "deploy" || sub == "import" || sub == "taint" || sub == "state":
-		c.concern(SeverityHigh, false, b+" "+sub+" changes infrastructure")
+		c.concern(EffectChangesRemote, SeverityHigh, false, b+" "+sub+" changes infrastructure")
 	default:
-		c.concern(SeverityMedium, false, b+" "+sub+" reads infrastructure state and credentials")
+		c.concern(EffectReads, SeverityMedium, false, b+" "+sub+" reads infrastructure state and credentials")
 	}
 }
 

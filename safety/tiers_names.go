@@ -26,7 +26,7 @@ func nameArgs(c *call) {
 	switch c.base {
 	case "read", "mapfile", "readarray", "getopts", "printf", "wait":
 		if name, why := assignsDangerous(names); name != "" {
-			c.concern(SeverityHigh, true, c.base+" assigns "+name+", which "+why)
+			c.concern(EffectExecutes, SeverityHigh, true, c.base+" assigns "+name+", which "+why)
 		}
 	}
 	for _, w := range names {

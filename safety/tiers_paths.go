@@ -206,16 +206,16 @@ func (a *analyzer) judgeWrite(idx int, p, by string) {
 	case harmlessDevice(c):
 		// tee /dev/null, cp x /dev/stderr: sinks, not system files.
 	case strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/"):
-		a.concern(idx, SeverityCritical, true, "opens a network connection through "+p+" (reverse shell pattern)")
+		a.concern(idx, EffectNetwork, SeverityCritical, true, "opens a network connection through "+p+" (reverse shell pattern)")
 	case strings.HasPrefix(c, "/dev/") && !harmlessDevice(c):
-		a.concern(idx, SeverityCritical, true, "writes to the device "+p)
+		a.concern(idx, EffectSystem, SeverityCritical, true, "writes to the device "+p)
 	case systemPath(c):
-		a.concern(idx, SeverityCritical, true, "writes into the system path "+p)
+		a.concern(idx, EffectSystem, SeverityCritical, true, "writes into the system path "+p)
 	case inPathDir(c):
-		a.concern(idx, SeverityHigh, true, "installs "+p+" into a directory on PATH, where it shadows commands everywhere")
+		a.concern(idx, EffectExecutes, SeverityHigh, true, "installs "+p+" into a directory on PATH, where it shadows commands everywhere")
 	default:
 		if what, ok := persistence(c); ok {
-			a.concern(idx, SeverityHigh, true, "writes "+what+" ("+p+")")
+			a.concern(idx, EffectWrites, SeverityHigh, true, "writes "+what+" ("+p+")")
 		}
 	}
 }
@@ -224,7 +224,7 @@ func (a *analyzer) judgeWrite(idx int, p, by string) {
 func (a *analyzer) judgeRead(idx int, p string) {
 	c := cleanPath(p)
 	if strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/") {
-		a.concern(idx, SeverityCritical, true, "reads from a network connection through "+p+" (reverse shell pattern)")
+		a.concern(idx, EffectNetwork, SeverityCritical, true, "reads from a network connection through "+p+" (reverse shell pattern)")
 	}
 }
 

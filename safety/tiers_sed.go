@@ -24,7 +24,7 @@ func sed(c *call) {
 	scriptFile := func(w word) {
 		explicit = true
 		c.path(w, OpRead)
-		c.concern(SeverityMedium, false, "sed runs a script file")
+		c.concern(EffectRunsProject, SeverityMedium, false, "sed runs a script file")
 	}
 	args := c.args
 	for i := 0; i < len(args); i++ {
@@ -113,7 +113,7 @@ func sed(c *call) {
 		}
 		runs, reads, writes := sedScript(s.s)
 		if runs || len(writes) > 0 {
-			c.concern(SeverityHigh, true, "sed script can write files or run commands (e/w): "+short(s.s))
+			c.concern(EffectExecutes, SeverityHigh, true, "sed script can write files or run commands (e/w): "+short(s.s))
 		}
 		for _, r := range reads {
 			c.path(word{s: r}, OpRead)
@@ -125,7 +125,7 @@ func sed(c *call) {
 	op := OpRead
 	if inPlace {
 		op = OpWrite
-		c.concern(SeverityMedium, false, "sed -i edits files in place")
+		c.concern(EffectWrites, SeverityMedium, false, "sed -i edits files in place")
 	}
 	for _, f := range files {
 		c.path(f, op)

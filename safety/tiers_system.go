@@ -9,35 +9,35 @@ func critical(c *call) bool {
 	switch {
 	case makesFilesystem(b) || b == "wipefs" || b == "fdisk" || b == "sfdisk" || b == "gdisk" ||
 		b == "parted" || b == "mkswap" || b == "blkdiscard" || b == "badblocks" || b == "cryptsetup" || b == "diskutil" && len(c.args) > 0 && strings.HasPrefix(c.args[0].s, "erase"):
-		c.concern(SeverityCritical, true, b+" formats or erases a disk")
+		c.concern(EffectSystem, SeverityCritical, true, b+" formats or erases a disk")
 	case b == "shutdown" || b == "reboot" || b == "halt" || b == "poweroff":
-		c.concern(SeverityCritical, true, b+" stops the machine")
+		c.concern(EffectSystem, SeverityCritical, true, b+" stops the machine")
 	case b == "init" || b == "telinit":
-		c.concern(SeverityCritical, true, b+" changes the run level")
+		c.concern(EffectSystem, SeverityCritical, true, b+" changes the run level")
 	case b == "iptables" || b == "ip6tables" || b == "nft" || b == "ufw" || b == "pfctl" || b == "firewall-cmd":
 		for _, w := range c.args {
 			switch w.s {
 			case "-F", "--flush", "flush", "disable", "-X", "--delete-chain", "-d", "--panic-on":
-				c.concern(SeverityCritical, true, b+" "+w.s+" removes firewall rules")
+				c.concern(EffectSystem, SeverityCritical, true, b+" "+w.s+" removes firewall rules")
 				return true
 			}
 		}
-		c.concern(SeverityHigh, false, b+" changes firewall rules")
+		c.concern(EffectSystem, SeverityHigh, false, b+" changes firewall rules")
 	case b == "systemctl" || b == "service" || b == "launchctl":
 		for _, w := range c.args {
 			switch w.s {
 			case "poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "isolate", "suspend", "hibernate":
-				c.concern(SeverityCritical, true, b+" "+w.s+" stops or switches the machine")
+				c.concern(EffectSystem, SeverityCritical, true, b+" "+w.s+" stops or switches the machine")
 				return true
 			case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "show", "cat", "list", "print":
 				return true
 			}
 		}
-		c.concern(SeverityHigh, false, b+" manages system services (persistence)")
+		c.concern(EffectSystem, SeverityHigh, false, b+" manages system services (persistence)")
 	case b == "sysctl" && has(words(c.args), "w", "--write") || b == "swapoff" || b == "umount" || b == "mount":
-		c.concern(SeverityHigh, false, b+" changes the running system")
+		c.concern(EffectSystem, SeverityHigh, false, b+" changes the running system")
 	case b == "visudo" || b == "passwd" || b == "userdel" || b == "groupadd" || b == "chpasswd" || b == "deluser":
-		c.concern(SeverityHigh, false, b+" changes users or privileges")
+		c.concern(EffectLoosensPermissions, SeverityHigh, false, b+" changes users or privileges")
 	default:
 		return false
 	}
@@ -110,7 +110,7 @@ func packages(c *call) bool {
 	}
 	if runsCommand(b, sub) && len(ops) > 1 {
 		// npm exec, uv run, bundle exec …: the rest is a command.
-		c.concern(SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
+		c.concern(EffectRunsProject, SeverityMedium, false, b+" "+sub+" runs a command in the project environment")
 		for i, w := range c.args {
 			if w.s == sub && !w.dynamic {
 				_, inner := opts(c.args[i+1:], "-n --name -p --prefix --with --python --package", true)
@@ -123,11 +123,11 @@ func packages(c *call) bool {
 	publish := map[string]bool{"publish": true, "upload": true, "push": true, "release": true, "deploy": true, "unpublish": true, "yank": true, "owner": true}
 	switch {
 	case publish[sub] && b != "git":
-		c.concern(SeverityHigh, false, b+" "+sub+" publishes to a registry or remote")
+		c.concern(EffectChangesRemote, SeverityHigh, false, b+" "+sub+" publishes to a registry or remote")
 	case b == "gh" && len(ops) > 1 && (ops[1].s == "create" || ops[1].s == "delete" || ops[1].s == "upload" || ops[1].s == "merge" || ops[1].s == "edit" || sub == "api"):
-		c.concern(SeverityHigh, false, "gh "+sub+" "+ops[1].s+" changes a remote repository")
+		c.concern(EffectChangesRemote, SeverityHigh, false, "gh "+sub+" "+ops[1].s+" changes a remote repository")
 	case b == "gh" && sub == "api":
-		c.concern(SeverityHigh, false, "gh api can change a remote repository")
+		c.concern(EffectChangesRemote, SeverityHigh, false, "gh api can change a remote repository")
 	case b == "docker" || b == "podman" || b == "kubectl" || b == "helm" || b == "terraform":
 		sev := SeverityMedium
 		switch sub {
@@ -140,12 +140,23 @@ func packages(c *call) bool {
 			iac(c)
 			return true
 		}
-		if flags, _ := opts(c.args, "", false); has(flags, "", "--privileged") || mountsOutside(c.args) || hasValue(c.args, "--pid", "host") {
-			sev = SeverityHigh
+		// What runs in a container executes; what a high sub-command
+		// changes is the cluster or infrastructure (kubectl, helm,
+		// terraform) or the machine's own containers (docker, podman).
+		eff := EffectExecutes
+		if sev == SeverityNone {
+			eff = EffectReads
+		} else if sev == SeverityHigh && (b == "docker" || b == "podman") {
+			eff = EffectSystem
+		} else if sev == SeverityHigh {
+			eff = EffectChangesRemote
 		}
-		c.concern(sev, false, b+" "+sub)
+		if flags, _ := opts(c.args, "", false); has(flags, "", "--privileged") || mountsOutside(c.args) || hasValue(c.args, "--pid", "host") {
+			sev, eff = SeverityHigh, EffectSystem
+		}
+		c.concern(eff, sev, false, b+" "+sub)
 	case b == "apt" || b == "apt-get" || b == "yum" || b == "dnf" || b == "pacman" || b == "apk" || b == "zypper" || b == "snap" || b == "port":
-		c.concern(SeverityHigh, false, b+" changes system packages")
+		c.concern(EffectSystem, SeverityHigh, false, b+" changes system packages")
 	case isNoneSub(b, sub), settingsQuery(b, sub, flags, ops):
 		// --version, list, outdated…, go env GOPATH: inspection.
 	default:
@@ -153,7 +164,7 @@ func packages(c *call) bool {
 		if sub == "install" || sub == "add" || sub == "i" || sub == "ci" || sub == "get" || sub == "sync" {
 			what = "installs packages (which can run their install scripts)"
 		}
-		c.concern(SeverityMedium, false, strings.TrimSpace(b+" "+sub)+" "+what)
+		c.concern(EffectRunsProject, SeverityMedium, false, strings.TrimSpace(b+" "+sub)+" "+what)
 	}
 	return true
 }
@@ -246,30 +257,30 @@ func interpreter(c *call) bool {
 					break
 				}
 			}
-			c.concern(SeverityMedium, false, b+" "+f+" runs inline code")
+			c.concern(EffectExecutes, SeverityMedium, false, b+" "+f+" runs inline code")
 			c.unvetted(f, "runs inline code, which no rule for "+b+" alone covers")
 			return true
 		}
 	}
 	if _, ok := hasPrefixFlag(flags, "-m"); ok {
-		c.concern(SeverityMedium, false, b+" -m runs a module")
+		c.concern(EffectExecutes, SeverityMedium, false, b+" -m runs a module")
 		return true
 	}
 	if len(ops) > 0 {
 		switch {
 		case ops[0].fetched:
-			c.concern(SeverityCritical, true, b+" runs code downloaded from the network")
+			c.concern(EffectExecutes, SeverityCritical, true, b+" runs code downloaded from the network")
 		case ops[0].dynamic:
 			c.unanalyzable(b + " runs a script known only at run time (" + ops[0].s + ")")
 		case ops[0].s == "-" && !ops[0].quoted:
 			stdinScript(c) // python3 - <<< 'code': the program is stdin
 		case c.a.wasDownloaded(ops[0]):
 			c.path(ops[0], OpRead)
-			c.concern(SeverityCritical, true, b+" runs "+ops[0].s+", downloaded earlier in this command")
+			c.concern(EffectExecutes, SeverityCritical, true, b+" runs "+ops[0].s+", downloaded earlier in this command")
 		default:
 			c.path(ops[0], OpRead)
 			outsideScript(c, ops[0])
-			c.concern(SeverityMedium, false, b+" runs the script "+ops[0].s)
+			c.concern(EffectRunsProject, SeverityMedium, false, b+" runs the script "+ops[0].s)
 		}
 		return true
 	}
@@ -334,7 +345,7 @@ func versionFlag(b, f string) bool {
 func system(c *call) bool {
 	switch c.base {
 	case "ldconfig", "update-alternatives", "update-rc.d", "chkconfig", "at", "batch", "anacron", "defaults", "csrutil", "spctl", "xattr", "dscl", "security":
-		c.concern(SeverityHigh, false, c.base+" changes system configuration or schedules commands")
+		c.concern(EffectSystem, SeverityHigh, false, c.base+" changes system configuration or schedules commands")
 		if (c.base == "at" || c.base == "batch") && (c.heredoc != nil || c.a.pipe >= stdinPipe) {
 			stdinScript(c) // at now <<< 'rm -rf ~' runs the text later with sh
 		}
@@ -342,11 +353,11 @@ func system(c *call) bool {
 	case "vi", "vim", "nvim", "view", "ex", "emacs", "nano", "micro", "hx", "kak":
 		for _, w := range c.args {
 			if strings.HasPrefix(w.s, "+") || w.s == "-c" || w.s == "--cmd" || w.s == "-S" || w.s == "--eval" || w.s == "-l" || w.s == "--load" || w.s == "-x" {
-				c.concern(SeverityHigh, true, c.base+" "+w.s+" runs editor or shell commands")
+				c.concern(EffectExecutes, SeverityHigh, true, c.base+" "+w.s+" runs editor or shell commands")
 				return true
 			}
 		}
-		c.concern(SeverityMedium, false, c.base+" opens an interactive editor")
+		c.concern(EffectWrites, SeverityMedium, false, c.base+" opens an interactive editor")
 		for _, w := range c.args {
 			if !strings.HasPrefix(w.s, "-") {
 				c.path(w, OpWrite) // an editor shows and may save what it opens
@@ -354,7 +365,7 @@ func system(c *call) bool {
 		}
 		return true
 	case "open", "xdg-open", "start":
-		c.concern(SeverityMedium, false, c.base+" opens a file or URL with another program")
+		c.concern(EffectExecutes, SeverityMedium, false, c.base+" opens a file or URL with another program")
 		return true
 	}
 	return false

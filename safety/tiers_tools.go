@@ -56,7 +56,7 @@ func tools(c *call) {
 	case interpreter(c):
 	case system(c):
 	default:
-		c.concern(SeverityMedium, false, c.base+" is not a known read-only command")
+		c.concern(EffectUnknown, SeverityMedium, false, c.base+" is not a known read-only command")
 		unknownOperands(c)
 	}
 }
@@ -136,13 +136,13 @@ func readOnlyCmd(c *call, spec string) {
 					c.path(word{s: strings.TrimPrefix(w.s, "--output=")}, OpWrite)
 				}
 			}
-			c.concern(SeverityMedium, false, "sort "+f+" writes a file")
+			c.concern(EffectWrites, SeverityMedium, false, "sort "+f+" writes a file")
 		}
 	case "less", "more", "man":
-		c.concern(SeverityNone, false, c.base+" is interactive")
+		c.concern(EffectReads, SeverityNone, false, c.base+" is interactive")
 		for _, w := range c.args {
-			if strings.HasPrefix(w.s, "+") || c.base == "man" && (w.s == "-P" || w.s == "-H" || strings.HasPrefix(w.s, "--pager") || strings.HasPrefix(w.s, "--html") || strings.HasPrefix(w.s, "-P")) {
-				c.concern(SeverityHigh, true, c.base+" "+w.s+" can run shell commands")
+			if strings.HasPrefix(w.s, "+") || c.base == "man" && (strings.HasPrefix(w.s, "-H") || strings.HasPrefix(w.s, "--pager") || strings.HasPrefix(w.s, "--html") || strings.HasPrefix(w.s, "-P")) {
+				c.concern(EffectExecutes, SeverityHigh, true, c.base+" "+w.s+" can run shell commands")
 				break
 			}
 		}
@@ -151,7 +151,7 @@ func readOnlyCmd(c *call, spec string) {
 		if len(ops) > 1 {
 			c.path(ops[0], OpRead)
 			c.path(ops[1], OpWrite)
-			c.concern(SeverityMedium, false, c.base+" writes its output to "+ops[1].s)
+			c.concern(EffectWrites, SeverityMedium, false, c.base+" writes its output to "+ops[1].s)
 			return
 		}
 	case "info":
@@ -162,7 +162,7 @@ func readOnlyCmd(c *call, spec string) {
 			for _, w := range ops {
 				c.path(w, OpWrite)
 			}
-			c.concern(SeverityMedium, false, "history writes a file")
+			c.concern(EffectWrites, SeverityMedium, false, "history writes a file")
 			return
 		}
 	case "dc":
@@ -174,12 +174,12 @@ func readOnlyCmd(c *call, spec string) {
 			safe = safe && !v.dynamic && !strings.Contains(v.s, "!")
 		}
 		if !safe {
-			c.concern(SeverityHigh, true, "dc runs a program from a file, its input or an expression, and its ! command runs shell commands")
+			c.concern(EffectExecutes, SeverityHigh, true, "dc runs a program from a file, its input or an expression, and its ! command runs shell commands")
 		}
 		return
 	case "yq":
 		if _, ok := hasPrefixFlag(flags, "-i", "--inplace"); ok {
-			c.concern(SeverityMedium, false, "yq -i edits files in place")
+			c.concern(EffectWrites, SeverityMedium, false, "yq -i edits files in place")
 			if len(ops) > 1 {
 				for _, w := range ops[1:] {
 					c.path(w, OpWrite)
@@ -199,9 +199,9 @@ func readOnlyCmd(c *call, spec string) {
 	case "alias":
 		for _, w := range ops {
 			if name, v, ok := strings.Cut(w.s, "="); ok {
-				c.concern(SeverityMedium, true, "defines an alias, which can shadow any command")
+				c.concern(EffectHidden, SeverityMedium, true, "defines an alias, which can shadow any command")
 				if knownCommand(name) {
-					c.concern(SeverityHigh, true, "alias "+name+" redefines the command "+name)
+					c.concern(EffectHidden, SeverityHigh, true, "alias "+name+" redefines the command "+name)
 				}
 				c.a.res.Commands[c.idx].Wrapper = Opaque
 				c.a.analyzeScript(v, c.idx, c.a.depth+1)
@@ -210,12 +210,12 @@ func readOnlyCmd(c *call, spec string) {
 		return
 	case "hash":
 		if has(flags, "p") {
-			c.concern(SeverityHigh, true, "hash -p changes which program a name runs")
+			c.concern(EffectHidden, SeverityHigh, true, "hash -p changes which program a name runs")
 		}
 		return
 	case "enable":
 		if has(flags, "f") {
-			c.concern(SeverityHigh, true, "enable -f loads a builtin from a shared library")
+			c.concern(EffectExecutes, SeverityHigh, true, "enable -f loads a builtin from a shared library")
 		}
 		return
 	case "set", "declare", "typeset", "export", "readonly":
@@ -230,11 +230,11 @@ func readOnlyCmd(c *call, spec string) {
 		return
 	case "crontab":
 		if !has(flags, "l") || has(flags, "er") || len(ops) > 0 {
-			c.concern(SeverityHigh, false, "crontab installs scheduled commands (persistence)")
+			c.concern(EffectSystem, SeverityHigh, false, "crontab installs scheduled commands (persistence)")
 		}
 		return
 	case "mktemp", "tempfile":
-		c.concern(SeverityNone, false, c.base+" creates a temporary file")
+		c.concern(EffectInert, SeverityNone, false, c.base+" creates a temporary file")
 		return
 	case "printenv":
 		printsEnvironment(c)
@@ -250,12 +250,12 @@ func readOnlyCmd(c *call, spec string) {
 		return
 	case "umask":
 		if len(ops) > 0 {
-			c.concern(SeverityMedium, false, "umask changes the permissions of every file the session creates later")
+			c.concern(EffectWrites, SeverityMedium, false, "umask changes the permissions of every file the session creates later")
 		}
 		return
 	case "ip", "ifconfig":
 		if len(ops) > 1 && (ops[1].s == "add" || ops[1].s == "del" || ops[1].s == "set" || ops[1].s == "flush") || c.base == "ifconfig" && len(ops) > 1 {
-			c.concern(SeverityHigh, false, c.base+" changes network configuration")
+			c.concern(EffectSystem, SeverityHigh, false, c.base+" changes network configuration")
 		}
 		return
 	}
@@ -278,20 +278,20 @@ func readOnlyCmd(c *call, spec string) {
 func kill(c *call, flags []string, ops []word) {
 	for _, w := range append(append([]word(nil), ops...), argsAfter(c.args, "--")...) {
 		if w.s == "-1" {
-			c.concern(SeverityCritical, true, c.base+" -1 signals every process")
+			c.concern(EffectSystem, SeverityCritical, true, c.base+" -1 signals every process")
 			return
 		}
 	}
 	for _, f := range flags {
 		if f == "-1" {
-			c.concern(SeverityCritical, true, c.base+" -1 signals every process")
+			c.concern(EffectSystem, SeverityCritical, true, c.base+" -1 signals every process")
 			return
 		}
 	}
 	if c.base == "kill" && len(ops) == 0 && (has(flags, "l", "--list") || has(flags, "L", "--table")) {
 		return
 	}
-	c.concern(SeverityHigh, false, c.base+" terminates processes")
+	c.concern(EffectSystem, SeverityHigh, false, c.base+" terminates processes")
 }
 
 func argsAfter(ws []word, sep string) []word {
@@ -336,7 +336,7 @@ func isFetcherOrDecoder(cmd Command) bool {
 func outputOptions(c *call) {
 	for _, v := range valuesOf(c.args, "-o", "--output") {
 		c.path(v, OpWrite)
-		c.concern(SeverityMedium, false, c.base+" writes a file ("+v.s+")")
+		c.concern(EffectWrites, SeverityMedium, false, c.base+" writes a file ("+v.s+")")
 	}
 }
 

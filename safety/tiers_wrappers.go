@@ -9,10 +9,10 @@ import "strings"
 func wrapper(c *call) {
 	switch c.base {
 	case "sudo", "doas", "pkexec", "run0":
-		c.concern(SeverityHigh, false, c.base+" runs a command with elevated privileges")
+		c.concern(EffectSystem, SeverityHigh, false, c.base+" runs a command with elevated privileges")
 		flags, inner := opts(c.args, "-u --user -g --group -C --close-from -D --chdir -h --host -p --prompt -r --role -t --type -U --other-user -T --command-timeout -a", true)
 		if has(flags, "sie", "--shell", "--login", "--edit") && len(inner) == 0 {
-			c.concern(SeverityHigh, true, c.base+" opens a root shell or editor")
+			c.concern(EffectSystem, SeverityHigh, true, c.base+" opens a root shell or editor")
 		}
 		saved := c.a.cwd
 		for _, d := range valuesOf(c.args[:len(c.args)-len(inner)], "-D", "--chdir") {
@@ -21,7 +21,7 @@ func wrapper(c *call) {
 		c.wrap(Opaque, envPrefix(c, inner))
 		c.a.cwd = saved
 	case "su":
-		c.concern(SeverityHigh, false, "su switches user")
+		c.concern(EffectSystem, SeverityHigh, false, "su switches user")
 		c.a.res.Commands[c.idx].Wrapper = Opaque
 		for i, w := range c.args {
 			if (w.s == "-c" || w.s == "--command") && i+1 < len(c.args) {
@@ -68,7 +68,7 @@ func wrapper(c *call) {
 		for i, w := range c.args {
 			if (w.s == "-o" || w.s == "--output") && i+1 < len(c.args) {
 				c.path(c.args[i+1], OpWrite)
-				c.concern(SeverityMedium, true, "time writes its report to a file")
+				c.concern(EffectWrites, SeverityMedium, true, "time writes its report to a file")
 			}
 		}
 		c.wrap(Transparent, inner)
@@ -90,9 +90,9 @@ func wrapper(c *call) {
 		}
 		switch c.base {
 		case "chroot", "nsenter", "unshare", "systemd-run":
-			c.concern(SeverityHigh, false, c.base+" runs a command in another system context")
+			c.concern(EffectSystem, SeverityHigh, false, c.base+" runs a command in another system context")
 		default:
-			c.concern(SeverityNone, false, c.base+" runs a command detached or constrained")
+			c.concern(EffectInert, SeverityNone, false, c.base+" runs a command detached or constrained")
 		}
 		c.wrap(Opaque, inner)
 	case "xargs", "parallel":
@@ -182,7 +182,7 @@ func wrapper(c *call) {
 		f := c.args[0]
 		switch {
 		case f.fetched:
-			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
+			c.concern(EffectExecutes, SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic && f.printed:
 			c.a.analyzeScript(f.payload, c.idx, c.a.depth+1) // source <(echo '…')
 		case f.dynamic:
@@ -193,14 +193,14 @@ func wrapper(c *call) {
 		case descriptorScript(c, f):
 		case c.a.wasDownloaded(f):
 			c.path(f, OpRead)
-			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
+			c.concern(EffectExecutes, SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
 			outsideScript(c, f)
-			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s+" in the current shell")
+			c.concern(EffectRunsProject, SeverityMedium, false, c.base+" runs the script "+f.s+" in the current shell")
 		}
 	case "npx", "pnpx", "bunx", "uvx", "pipx":
-		c.concern(SeverityMedium, false, c.base+" downloads and runs a package")
+		c.concern(EffectExecutes, SeverityMedium, false, c.base+" downloads and runs a package")
 		for i, w := range c.args {
 			if (w.s == "-c" || w.s == "--call") && i+1 < len(c.args) {
 				c.script(Opaque, c.args[i+1])
@@ -223,7 +223,7 @@ func wrapper(c *call) {
 			c.script(Opaque, v)
 			return
 		}
-		c.concern(SeverityMedium, false, "script records a shell session")
+		c.concern(EffectWrites, SeverityMedium, false, "script records a shell session")
 	}
 }
 
@@ -312,7 +312,7 @@ func shell(c *call) {
 	switch {
 	case hasC && len(args) > 0:
 		if args[0].fetched {
-			c.concern(SeverityCritical, true, c.base+" -c runs code downloaded from the network")
+			c.concern(EffectExecutes, SeverityCritical, true, c.base+" -c runs code downloaded from the network")
 			return
 		}
 		c.script(Transparent, args[0])
@@ -323,7 +323,7 @@ func shell(c *call) {
 		c.a.res.Commands[c.idx].Wrapper = Opaque
 		switch {
 		case f.fetched:
-			c.concern(SeverityCritical, true, c.base+" runs code downloaded from the network")
+			c.concern(EffectExecutes, SeverityCritical, true, c.base+" runs code downloaded from the network")
 		case f.dynamic && f.printed:
 			c.a.analyzeScript(f.payload, c.idx, c.a.depth+1) // bash <(echo '…')
 		case f.dynamic:
@@ -334,11 +334,11 @@ func shell(c *call) {
 		case descriptorScript(c, f):
 		case c.a.wasDownloaded(f):
 			c.path(f, OpRead)
-			c.concern(SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
+			c.concern(EffectExecutes, SeverityCritical, true, c.base+" runs "+f.s+", downloaded earlier in this command")
 		default:
 			c.path(f, OpRead)
 			outsideScript(c, f)
-			c.concern(SeverityMedium, false, c.base+" runs the script "+f.s)
+			c.concern(EffectRunsProject, SeverityMedium, false, c.base+" runs the script "+f.s)
 		}
 	default:
 		stdinScript(c)

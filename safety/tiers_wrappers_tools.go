@@ -57,10 +57,10 @@ func gdb(c *call) {
 			return
 		case w.s == "-ex" || w.s == "--ex" || w.s == "-x" || w.s == "--command" || w.s == "-eval-command" || w.s == "--eval-command" ||
 			strings.HasPrefix(w.s, "--eval-command=") || strings.HasPrefix(w.s, "--command="):
-			c.concern(SeverityHigh, true, "gdb "+w.s+" runs debugger commands, which can run shell commands")
+			c.concern(EffectExecutes, SeverityHigh, true, "gdb "+w.s+" runs debugger commands, which can run shell commands")
 		}
 	}
-	c.concern(SeverityMedium, false, "gdb runs and inspects a program")
+	c.concern(EffectExecutes, SeverityMedium, false, "gdb runs and inspects a program")
 	unknownOperands(c)
 }
 
@@ -74,7 +74,7 @@ func tool(c *call) {
 		}
 	}
 	if c.base == "runuser" {
-		c.concern(SeverityHigh, false, "runuser runs a command as another user")
+		c.concern(EffectSystem, SeverityHigh, false, "runuser runs a command as another user")
 		for _, v := range valuesOf(c.args, "-c", "--command") {
 			c.script(Opaque, v)
 			return

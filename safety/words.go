@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -63,11 +64,16 @@ func (a *analyzer) fields(w *syntax.Word) []word {
 // appendFields is fields appending to dst.
 func (a *analyzer) appendFields(dst []word, w *syntax.Word) []word {
 	a.scanWord(w)
-	// The source text is taken before SplitBraces rewrites the word: the
-	// rewritten nodes no longer map to positions.
+	// SplitBraces rewrites the word it is given, and the rewritten nodes
+	// (BraceExp) neither map to positions nor can be walked, while the
+	// tree is walked again later (printedWords, worst readings): it gets
+	// a copy, so the tree keeps the parser's nodes.
 	text := a.src(w)
-	if hasBraceLit(w) && syntax.SplitBraces(w) {
-		alts, ok := braceAlternatives(w.Parts, 0)
+	if !hasBraceLit(w) {
+		return append(dst, a.join(w.Parts, text))
+	}
+	if cp := (&syntax.Word{Parts: slices.Clone(w.Parts)}); syntax.SplitBraces(cp) {
+		alts, ok := braceAlternatives(cp.Parts, 0)
 		if !ok {
 			a.unanalyzable(-1, "brace expansion of "+short(text)+" produces too many words")
 			return append(dst, word{s: short(text), dynamic: true})
