@@ -16,6 +16,16 @@ type opener struct {
 	keyed  bool         // holds [{"NAME": {arguments}}, …] (apertus.go)
 }
 
+// openersBySecond lists, for each byte, the indices of the tagOpeners
+// whose tag has it as its second byte, in table order: the byte after a
+// '<' rules out every other opener at once.
+var openersBySecond = func() (t [256][]uint8) {
+	for i, o := range tagOpeners {
+		t[o.tag[1]] = append(t[o.tag[1]], uint8(i))
+	}
+	return t
+}()
+
 var tagOpeners = []opener{
 	{tag: "<tool_call>", close: "</tool_call>", format: FormatTag, wrap: true},
 	{tag: "<function_call>", close: "</function_call>", format: FormatTag, wrap: true},

@@ -182,7 +182,7 @@ func missingCloseAt(d *xmlDialect, b []byte, q, which int, eof bool) (ends, need
 
 // trimLeakedClose removes a garbled close tag from the end of val.
 func trimLeakedClose(val []byte, close string) []byte {
-	t := bytes.TrimRight(val, " \t\r\n")
+	t := trimBlankRight(val)
 	stem := close[:len(close)-1] // without '>'
 	k := bytes.LastIndex(t, []byte(stem))
 	if k < 0 || len(t)-k-len(stem) > 3 || bytes.ContainsAny(t[k+len(stem):], "<\n") {
