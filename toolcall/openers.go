@@ -53,6 +53,9 @@ var tagOpeners = []opener{
 	// InternLM2 (<|action_start|><|plugin|>{…}<|action_end|>).
 	{tag: "<|tool_call|>", close: "<|/tool_call|>", format: FormatTag},
 	{tag: "<|START_ACTION|>", close: "<|END_ACTION|>", format: FormatTag},
+	// GigaChat 3.1: <|function_call|>{"name", "arguments"}, no close
+	// token (llama.cpp's GigaChat3.1 template, vLLM gigachat3 parser).
+	{tag: "<|function_call|>", format: FormatTag, soft: true},
 	{tag: "<|action_start|><|plugin|>", close: "<|action_end|>", format: FormatTag},
 	{tag: "<｜tool▁calls▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems},
 	{tag: "<|tool_calls_section_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems},
