@@ -180,7 +180,7 @@ func (s *Stream) recognize(b []byte, p int, eof bool) rec {
 			return rec{v: vCandidate, end: p}
 		}
 	case '`':
-		if atLineStart(b, p) {
+		if atLineStart(b, p) || afterLabel(b, p) {
 			return s.recognizeFence(b, p, eof)
 		}
 	case '>':
