@@ -103,7 +103,9 @@
 //     ends the prompt with ">>>", so with WithTools a message starting
 //     "name\n{…}" for a listed name is a call and a leading "all\n" is
 //     dropped.
-//   - ```json (or plain ```, ```xml) fences around a tag or a call object.
+//   - ```json (or plain ```, ```xml) fences around a tag or a call object,
+//     also opened after a one-word label on its line, as Command-R writes
+//     "Action: ```json" around its [{"tool_name", "parameters"}] list.
 //   - Special-token wrappers of other families: <|tool_call|>[…] (Granite,
 //     Phi-4-mini, optionally closed by <|/tool_call|>), Command R7B
 //     <|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>,
