@@ -189,6 +189,19 @@ func (s *Stream) blockItems() (more, done bool) {
 	}
 	if canTake && k.paramsAllowed() {
 		d := k.dialect()
+		if d == qwenXML {
+			// The first parameter's spelling sets the item's dialect.
+			for _, alt := range [...]*xmlDialect{qwenNamedXML, qwenParamXML} {
+				full, partial := hasPrefixOrPartial(b[i:], alt.parOpen)
+				if partial && !s.eof {
+					return false, false
+				}
+				if full {
+					k.xml, d = alt, alt
+					break
+				}
+			}
+		}
 		fullP, partP := hasPrefixOrPartial(b[i:], d.parOpen)
 		fullF, partF := hasPrefixOrPartial(b[i:], d.fnClose)
 		if (partP || partF) && !s.eof {
@@ -210,7 +223,7 @@ func (s *Stream) blockItems() (more, done bool) {
 		full, partial := hasPrefixOrPartial(b[i:], ct)
 		if full {
 			s.pos = i + len(ct)
-			if k.items == 0 {
+			if k.items == 0 && k.failedItems == 0 {
 				s.failBlock(s.pos, ErrNotACall, "empty "+k.describe()+" block: put a JSON object with the tool name and arguments inside")
 				s.skip.end = s.pos
 				return false, true

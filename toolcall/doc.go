@@ -56,8 +56,11 @@
 //     </function>, whose raw-text values become JSON strings (a value
 //     whose </parameter> is missing ends at the next <parameter= line or
 //     at a </function> that ends the item, a garbled close tag is
-//     dropped, and the call is marked Repaired); also
-//     <function name="NAME">. GLM-4.5's <tool_call>NAME
+//     dropped, and the call is marked Repaired; an item whose
+//     </function> is missing ends at the wrapper's close tag, also
+//     Repaired); also <function name="NAME">, whose parameters may be
+//     spelled <parameter name="KEY"> or, as MiniCPM5 writes them,
+//     <param name="KEY">…</param>. GLM-4.5's <tool_call>NAME
 //     <arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call> (values
 //     that are JSON other than strings stay JSON). MiniMax-M2's
 //     <minimax:tool_call><invoke name="NAME"><parameter name="KEY">value
@@ -100,10 +103,13 @@
 //     ends the prompt with ">>>", so with WithTools a message starting
 //     "name\n{…}" for a listed name is a call and a leading "all\n" is
 //     dropped.
-//   - ```json (or plain ```, ```xml) fences around a tag or a call object.
+//   - ```json (or plain ```, ```xml) fences around a tag or a call object,
+//     also opened after a one-word label on its line, as Command-R writes
+//     "Action: ```json" around its [{"tool_name", "parameters"}] list.
 //   - Special-token wrappers of other families: <|tool_call|>[…] (Granite,
 //     Phi-4-mini, optionally closed by <|/tool_call|>), Command R7B
 //     <|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>,
+//     GigaChat 3.1 <|function_call|>{…} (markup only when JSON follows),
 //     InternLM2 <|action_start|><|plugin|>{…}<|action_end|>, and Jamba
 //     <tool_calls>[…]</tool_calls> (only when JSON follows).
 //   - gpt-oss harmony messages with their tokens: a header with

@@ -77,7 +77,7 @@ func introducedAsExample(b []byte, at int) bool {
 		return true
 	}
 	// Only the paragraph that introduces it counts.
-	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
+	before := trimBlankRight(b[max(0, at-cueWindow):at])
 	if i := bytes.LastIndex(before, []byte(fenceMark)); i >= 0 {
 		before = before[i+len(fenceMark):]
 	}
@@ -137,12 +137,12 @@ var callingVerbs = []string{"call", "run", "use", "execute", "invoke", "send", "
 // non-blank line before it) says that the call is hypothetical or
 // refused.
 func hypotheticalIntro(b []byte, at int) bool {
-	before := bytes.TrimRight(b[max(0, at-cueWindow):at], " \t\r\n")
+	before := trimBlankRight(b[max(0, at-cueWindow):at])
 	nl := bytes.LastIndexByte(before, '\n')
 	line := before[nl+1:]
 	if bytes.HasPrefix(line, []byte(fenceMark)) && nl >= 0 {
 		// at is inside a fence: the line before the fence introduces it.
-		before = bytes.TrimRight(before[:nl], " \t\r\n")
+		before = trimBlankRight(before[:nl])
 		line = before[bytes.LastIndexByte(before, '\n')+1:]
 	}
 	if len(line) == 0 || line[len(line)-1] != ':' {
@@ -187,4 +187,13 @@ func (s *Stream) noteExample(fence int) {
 	if !hypotheticalIntro(s.buf, fence) {
 		s.examples++
 	}
+}
+
+// trimBlankRight drops the spaces, tabs and line ends that end b.
+func trimBlankRight(b []byte) []byte {
+	i := len(b)
+	for i > 0 && (b[i-1] == ' ' || b[i-1] == '\t' || b[i-1] == '\r' || b[i-1] == '\n') {
+		i--
+	}
+	return b[:i]
 }

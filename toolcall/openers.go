@@ -16,6 +16,16 @@ type opener struct {
 	keyed  bool         // holds [{"NAME": {arguments}}, …] (apertus.go)
 }
 
+// openersBySecond lists, for each byte, the indices of the tagOpeners
+// whose tag has it as its second byte, in table order: the byte after a
+// '<' rules out every other opener at once.
+var openersBySecond = func() (t [256][]uint8) {
+	for i, o := range tagOpeners {
+		t[o.tag[1]] = append(t[o.tag[1]], uint8(i))
+	}
+	return t
+}()
+
 var tagOpeners = []opener{
 	{tag: "<tool_call>", close: "</tool_call>", format: FormatTag, wrap: true},
 	{tag: "<function_call>", close: "</function_call>", format: FormatTag, wrap: true},
@@ -43,6 +53,9 @@ var tagOpeners = []opener{
 	// InternLM2 (<|action_start|><|plugin|>{…}<|action_end|>).
 	{tag: "<|tool_call|>", close: "<|/tool_call|>", format: FormatTag},
 	{tag: "<|START_ACTION|>", close: "<|END_ACTION|>", format: FormatTag},
+	// GigaChat 3.1: <|function_call|>{"name", "arguments"}, no close
+	// token (llama.cpp's GigaChat3.1 template, vLLM gigachat3 parser).
+	{tag: "<|function_call|>", format: FormatTag, soft: true},
 	{tag: "<|action_start|><|plugin|>", close: "<|action_end|>", format: FormatTag},
 	{tag: "<｜tool▁calls▁begin｜>", close: "<｜tool▁calls▁end｜>", format: FormatTag, items: deepseekItems},
 	{tag: "<|tool_calls_section_begin|>", close: "<|tool_calls_section_end|>", format: FormatTag, items: kimiItems},

@@ -59,7 +59,12 @@ var (
 	minimaxXML = &xmlDialect{fnOpen: "<invoke name=", fnClose: "</invoke>", parOpen: "<parameter name=", parClose: "</parameter>", quoted: true}
 	dsmlXML    = &xmlDialect{fnOpen: "<｜DSML｜invoke name=", fnClose: "</｜DSML｜invoke>", parOpen: "<｜DSML｜parameter name=",
 		parClose: "</｜DSML｜parameter>", quoted: true, typed: true}
-	step3XML = &xmlDialect{fnOpen: "<steptml:invoke name=", fnClose: "</steptml:invoke>", parOpen: "<steptml:parameter name=",
+	// A function tag's parameters in quoted-attribute spelling:
+	// <parameter name="KEY"> (distilled and harness-prompted models) and
+	// MiniCPM5's <param name="KEY">…</param> (SGLang minicpm5 detector).
+	qwenNamedXML = &xmlDialect{fnOpen: functionOpen, fnClose: functionClose, parOpen: "<parameter name=", parClose: "</parameter>", quoted: true}
+	qwenParamXML = &xmlDialect{fnOpen: functionOpen, fnClose: functionClose, parOpen: "<param name=", parClose: "</param>", quoted: true}
+	step3XML     = &xmlDialect{fnOpen: "<steptml:invoke name=", fnClose: "</steptml:invoke>", parOpen: "<steptml:parameter name=",
 		parClose: "</steptml:parameter>", quoted: true, frame: []string{"<｜tool_call_begin｜>function<｜tool_sep｜>", "<｜tool_call_end｜>"}}
 )
 
@@ -182,7 +187,7 @@ func missingCloseAt(d *xmlDialect, b []byte, q, which int, eof bool) (ends, need
 
 // trimLeakedClose removes a garbled close tag from the end of val.
 func trimLeakedClose(val []byte, close string) []byte {
-	t := bytes.TrimRight(val, " \t\r\n")
+	t := trimBlankRight(val)
 	stem := close[:len(close)-1] // without '>'
 	k := bytes.LastIndex(t, []byte(stem))
 	if k < 0 || len(t)-k-len(stem) > 3 || bytes.ContainsAny(t[k+len(stem):], "<\n") {
@@ -251,6 +256,18 @@ func (s *Stream) paramsStep() bool {
 			k.itemEnd = s.pos
 			s.pos = len(b)
 			return s.finishParams(true)
+		}
+		if c := k.closeTag(); k.open != nil && c != d.fnClose {
+			// The wrapper closes where </function> was left out: the
+			// item ends there (vLLM's Qwen3 XML parser reads it so).
+			full, partial := hasPrefixOrPartial(b[i:], c)
+			if partial && !s.eof {
+				return false
+			}
+			if full {
+				k.itemEnd, s.pos, k.repaired = i, i, true
+				return s.finishParams(false)
+			}
 		}
 		full, partial := hasPrefixOrPartial(b[i:], d.parOpen)
 		if partial && !s.eof {

@@ -180,7 +180,7 @@ func (s *Stream) recognize(b []byte, p int, eof bool) rec {
 			return rec{v: vCandidate, end: p}
 		}
 	case '`':
-		if atLineStart(b, p) {
+		if atLineStart(b, p) || afterLabel(b, p) {
 			return s.recognizeFence(b, p, eof)
 		}
 	case '>':
@@ -196,8 +196,12 @@ func (s *Stream) recognize(b []byte, p int, eof bool) rec {
 func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 	f := s.cfg.formats
 	need := false
-	if f&FormatTag != 0 {
-		for i := range tagOpeners {
+	if f&FormatTag != 0 && p+1 >= len(b) {
+		need = true // "<" alone may start any opener
+	} else if f&FormatTag != 0 {
+		// Only the openers whose second byte is the one after '<' can
+		// match: the others are not even partial matches.
+		for _, i := range openersBySecond[b[p+1]] {
 			o := &tagOpeners[i]
 			full, partial := hasPrefixOrPartial(b[p:], o.tag)
 			if partial {

@@ -180,6 +180,25 @@ func atLineStart(b []byte, i int) bool {
 	return false
 }
 
+// afterLabel reports a fence opened after a one-word label that starts
+// its line, as Command-R's template writes its actions ("Action:
+// ```json"); the bytes before p decide it, so a stream agrees with Parse.
+func afterLabel(b []byte, p int) bool {
+	i := p
+	for i > 0 && p-i < 4 && (b[i-1] == ' ' || b[i-1] == '\t') {
+		i--
+	}
+	if i == p || i == 0 || b[i-1] != ':' {
+		return false
+	}
+	i--
+	j := i
+	for j > 0 && i-j < 32 && isLetter(b[j-1]) {
+		j--
+	}
+	return j < i && atLineStart(b, j)
+}
+
 // isNameByte reports a byte that may be part of a tool name: an ASCII
 // name character or any byte of a multi-byte rune, which validName then
 // checks whole (names.go).
