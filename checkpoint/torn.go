@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"path"
-	"regexp"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // tornTemp matches the temporary file an atomic write makes beside its
 // target before renaming it into place (safety.Workspace.WriteFile names
 // them so). A process killed between the two leaves it behind.
-var tornTemp = regexp.MustCompile(`^\.tether-[0-9a-f]{16}\.tmp$`)
+var tornTemp = lazyregexp.New(`^\.tether-[0-9a-f]{16}\.tmp$`)
 
 // removeTornTemps deletes what an interrupted write left beside its
 // target: temporary files in the target's directory whose content is a
