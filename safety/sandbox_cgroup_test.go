@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // needCgroup skips when the machine gives no cgroup of a command's own;
@@ -34,7 +35,8 @@ func TestCommandCgroupEndsWhatLeftTheTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("/bin/sh", "-c", `env -i setsid -f /bin/sh -c 'echo $$; exec sleep 5301.5' </dev/null 2>/dev/null`)
+	cmd := exec.Command("/bin/sh", "-c", `env -i setsid -f /bin/sh -c 'echo $$; exec sleep 5301.5 >/dev/null' </dev/null 2>/dev/null`)
+	cmd.WaitDelay = 10 * time.Second // should the daemon keep the pipe after all
 	cg.Place(cmd)
 	out, err := cmd.Output()
 	if err != nil {
