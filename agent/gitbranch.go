@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // GitBranch creates a git branch for each session, so the
@@ -125,7 +126,7 @@ func (b *branchCreator) create(ctx context.Context, dir, prompt string) (name, b
 	return name, base, nil
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var nonSlug = lazyregexp.New(`[^a-z0-9]+`)
 
 // slug makes a short branch-safe name from the first words of a prompt.
 func slug(s string) string {

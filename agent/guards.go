@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 
 	"github.com/tetherdev/tether/agent/event"
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // Loop guards: write validation (a task that asks for a change is not
@@ -14,7 +14,7 @@ import (
 // guidance after rounds in which everything failed.
 
 // changeVerbs are the words that make a prompt a request for changes.
-var changeVerbs = regexp.MustCompile(`(?i)\b(renam(e|es|ed|ing)|modif(y|ies|ied|ying)|creat(e|es|ed|ing)|fix(es|ed|ing)?|add(s|ed|ing)?|updat(e|es|ed|ing)|chang(e|es|ed|ing)|edit(s|ed|ing)?|writ(e|es|ing)|implement(s|ed|ing)?|refactor(s|ed|ing)?|delet(e|es|ed|ing)|remov(e|es|ed|ing)|replac(e|es|ed|ing)|insert(s|ed|ing)?|append(s|ed|ing)?|mov(e|es|ed|ing)|convert(s|ed|ing)?|rewrit(e|es|ing)|generat(e|es|ed|ing)|patch(es|ed|ing)?)\b`)
+var changeVerbs = lazyregexp.New(`(?i)\b(renam(e|es|ed|ing)|modif(y|ies|ied|ying)|creat(e|es|ed|ing)|fix(es|ed|ing)?|add(s|ed|ing)?|updat(e|es|ed|ing)|chang(e|es|ed|ing)|edit(s|ed|ing)?|writ(e|es|ing)|implement(s|ed|ing)?|refactor(s|ed|ing)?|delet(e|es|ed|ing)|remov(e|es|ed|ing)|replac(e|es|ed|ing)|insert(s|ed|ing)?|append(s|ed|ing)?|mov(e|es|ed|ing)|convert(s|ed|ing)?|rewrit(e|es|ing)|generat(e|es|ed|ing)|patch(es|ed|ing)?)\b`)
 
 // wantsWrites guesses whether a prompt asks for file changes.
 func wantsWrites(prompt string) bool { return changeVerbs.MatchString(prompt) }

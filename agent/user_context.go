@@ -3,10 +3,10 @@ package agent
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/lazyregexp"
 	"github.com/tetherdev/tether/internal/textcut"
 	"github.com/tetherdev/tether/safety"
 )
@@ -42,7 +42,7 @@ type Attachment struct {
 // attachment; the label then says where the provided part ends.
 const MaxAttachmentBytes = 32 << 10
 
-var refPattern = regexp.MustCompile(`^(.*?):L(\d+)(?:-L?(\d+))?$`)
+var refPattern = lazyregexp.New(`^(.*?):L(\d+)(?:-L?(\d+))?$`)
 
 // ParseAttachment reads an editor reference: "path/file.go" for a whole
 // file, "path/file.go:L10-L50" or "path/file.go:L10" for a selection.

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"path"
-	"regexp"
 	"strconv"
 
+	"github.com/tetherdev/tether/internal/lazyregexp"
 	"github.com/tetherdev/tether/internal/procid"
 )
 
@@ -15,7 +15,7 @@ import (
 // them so). A process killed between the two leaves it behind. The
 // current form names the writing process ("PID.START-", procid.Self);
 // the older form does not.
-var tornTemp = regexp.MustCompile(`^\.tether-(?:([0-9]+)\.([0-9]+)-)?[0-9a-f]{16}\.tmp$`)
+var tornTemp = lazyregexp.New(`^\.tether-(?:([0-9]+)\.([0-9]+)-)?[0-9a-f]{16}\.tmp$`)
 
 // removeDeadTemps deletes, in the directories of c's pending records and
 // in-flight paths, the temporary files of writes whose process is gone:

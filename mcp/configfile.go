@@ -8,10 +8,11 @@ import (
 	"maps"
 	"net/http"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // The config file: the JSON format MCP hosts share. Claude Desktop and
@@ -190,7 +191,7 @@ func jsonKind(k string) string {
 	return "a " + k
 }
 
-var varRE = regexp.MustCompile(`\$\{([^}]*)\}`)
+var varRE = lazyregexp.New(`\$\{([^}]*)\}`)
 
 // expander expands variables, keeping the first error and its field.
 type expander struct {

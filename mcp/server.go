@@ -82,7 +82,7 @@ func NewServer(reg *tools.Registry, opts ServeOptions) (*sdk.Server, error) {
 			Description:  spec.Description,
 			InputSchema:  params,
 			Annotations:  annotationsOf(spec),
-			OutputSchema: metaSchema,
+			OutputSchema: metaSchema(),
 		}
 		g := &guard{tool: t, spec: spec, opts: &opts}
 		if err := guarded.Register(tools.Func{Spec: spec, Run: g.run}); err != nil {

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tetherdev/tether/approval"
+	"github.com/tetherdev/tether/internal/lazyregexp"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/tools"
@@ -128,7 +128,7 @@ type ServerConfig struct {
 	OnMedia func(context.Context, Media)
 }
 
-var serverNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,40}$`)
+var serverNameRE = lazyregexp.New(`^[a-zA-Z0-9_-]{1,40}$`)
 
 func (c *ServerConfig) validate() error {
 	if !serverNameRE.MatchString(c.Name) || strings.Contains(c.Name, tools.NamespaceSep) {

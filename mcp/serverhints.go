@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,14 +15,14 @@ import (
 // of its structured result.
 
 // metaSchema is the output schema of every served tool: its structured
-// content is the call's tools.Meta.
-var metaSchema = func() *jsonschema.Schema {
+// content is the call's tools.Meta. Built on first use, not at start-up.
+var metaSchema = sync.OnceValue(func() *jsonschema.Schema {
 	s, err := jsonschema.For[tools.Meta](nil)
 	if err != nil {
 		panic("mcp: tools.Meta has no JSON Schema: " + err.Error()) // a programming error, caught by every test
 	}
 	return s
-}()
+})
 
 // titleOf makes a title for people from a tool name: "read_file" → "Read file".
 func titleOf(name string) string {

@@ -3,11 +3,11 @@ package safety
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/tetherdev/tether/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -96,7 +96,7 @@ func (a *analyzer) top(cmd string) {
 
 // ifsSpaces matches the expansions of $IFS that obfuscation uses for a
 // word break: $IFS, ${IFS} and slices of it such as ${IFS:0:1}.
-var ifsSpaces = regexp.MustCompile(`\$\{IFS(:[^}]*)?\}|\$IFS\b`)
+var ifsSpaces = lazyregexp.New(`\$\{IFS(:[^}]*)?\}|\$IFS\b`)
 
 // errInternal prefixes the concern recorded when the analyser panics.
 const errInternal = "internal error in the command analyser"

@@ -1,9 +1,9 @@
 package safety
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -68,7 +68,7 @@ func harmlessAssignment(name string, value word) bool {
 // toolchainName matches a toolchain named by channel or version:
 // stable, nightly-2024-05-01, 1.78.0, go1.22.3, local, auto,
 // go1.22.3+auto.
-var toolchainName = regexp.MustCompile(`^(stable|beta|nightly|local|auto|path|default|(go)?[0-9][0-9.]*(rc[0-9]+)?)(-[0-9]{4}-[0-9]{2}-[0-9]{2})?(\+(auto|path))?$`)
+var toolchainName = lazyregexp.New(`^(stable|beta|nightly|local|auto|path|default|(go)?[0-9][0-9.]*(rc[0-9]+)?)(-[0-9]{4}-[0-9]{2}-[0-9]{2})?(\+(auto|path))?$`)
 
 // workspacePathList reports a ":"-separated list of relative paths that
 // stay in the workspace (src, ./lib:tests), none empty (an empty entry
@@ -89,7 +89,7 @@ func workspacePathList(v string) bool {
 // harmlessGoFlags reports GOFLAGS whose every flag the go test model
 // knows as harmless: -count=1 -race pass, -toolexec=… and -exec=… do not.
 func harmlessGoFlags(v string) bool {
-	m := goModels["test"]
+	m := goModels["test"].ready()
 	for _, f := range strings.Fields(v) {
 		name, _, _ := strings.Cut(f, "=")
 		k, ok := m.opts["-"+strings.TrimLeft(name, "-")]

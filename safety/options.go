@@ -1,6 +1,9 @@
 package safety
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // An allow rule such as "go test" or "less", or the read-only
 // auto-approval, is a promise about a command its author knows; an option
@@ -32,8 +35,16 @@ const (
 func (k optKind) takesValue() bool { return k != optFlag && k != optUnsafe }
 
 // optionModel is the option grammar of one command (or sub-command).
+// The tables are written as groups (model's arguments) and turned into
+// lookup maps on first use (ready), so that a program linking the
+// analyser pays nothing for them until it analyses a command.
 type optionModel struct {
-	opts map[string]optKind // by spelling: "-n", "--lines"
+	groups []optGroup
+	// derive adds to the tables once they are built from groups.
+	derive func(m *optionModel)
+	once   sync.Once
+
+	opts map[string]optKind // by spelling: "-n", "--lines"; built by ready
 	// goStyle: options are Go flag-package style, one or two dashes before
 	// a whole name (-run, --count=3), never clustered.
 	goStyle bool
@@ -59,19 +70,34 @@ type optionModel struct {
 
 // model builds an optionModel from groups of options of one kind each.
 func model(groups ...optGroup) *optionModel {
-	m := &optionModel{opts: map[string]optKind{}}
-	for _, g := range groups {
-		for _, n := range g.names {
-			m.opts[n] = g.kind
-			if g.optional {
-				if m.optional == nil {
-					m.optional = map[string]bool{}
+	return &optionModel{groups: groups}
+}
+
+// ready builds m's lookup tables from its groups, once, and returns m.
+// Every method that reads opts, optional or risky calls it first.
+func (m *optionModel) ready() *optionModel {
+	m.once.Do(func() {
+		n := 0
+		for _, g := range m.groups {
+			n += len(g.names)
+		}
+		m.opts = make(map[string]optKind, n)
+		for _, g := range m.groups {
+			for _, n := range g.names {
+				m.opts[n] = g.kind
+				if g.optional {
+					if m.optional == nil {
+						m.optional = map[string]bool{}
+					}
+					m.optional[n] = true
 				}
-				m.optional[n] = true
 			}
 		}
-	}
-	m.computeRisky()
+		if m.derive != nil {
+			m.derive(m)
+		}
+		m.computeRisky()
+	})
 	return m
 }
 
@@ -133,6 +159,7 @@ func (m *optionModel) computeRisky() {
 // option to take a harmless value whatever it turns out to be. Any other
 // run-time word may still be any option.
 func (m *optionModel) literalOption(w word) (string, bool) {
+	m.ready()
 	if !w.dynamic {
 		return "", false
 	}
@@ -173,6 +200,7 @@ func mayBeOption(w word) bool {
 // are skipped: the command's classifier judges its operands. (A callback
 // rather than a slice: scan runs for every modelled command.)
 func (m *optionModel) scan(args []word, found func(optionUse)) (rest []word) {
+	m.ready()
 	for i := 0; i < len(args); i++ {
 		w, start := args[i], i
 		use := func(u optionUse) {
@@ -260,6 +288,7 @@ func (m *optionModel) scan(args []word, found func(optionUse)) (rest []word) {
 // split separates args into options and operands as the command reads
 // them, skipping option values, like opts does from a list of names.
 func (m *optionModel) split(args []word) (flags []string, operands []word) {
+	m.ready()
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		if w.s == "--" && !w.dynamic {

@@ -133,13 +133,14 @@ func goTest() *optionModel {
 	m.stop = "-args"
 	bin := model()
 	bin.goStyle = true
-	for _, g := range goTestFlags {
-		for _, n := range g.names {
-			bin.opts["-test."+strings.TrimPrefix(n, "-")] = g.kind
+	bin.derive = func(bin *optionModel) {
+		for _, g := range goTestFlags {
+			for _, n := range g.names {
+				bin.opts["-test."+strings.TrimPrefix(n, "-")] = g.kind
+			}
 		}
+		bin.opts["-test.v"] = optFlag
 	}
-	bin.opts["-test.v"] = optFlag
-	bin.computeRisky()
 	m.passOn = bin
 	return m
 }

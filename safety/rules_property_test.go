@@ -92,7 +92,7 @@ func TestAddedOptionsNeedVetting(t *testing.T) {
 			for _, opt := range unknown {
 				try(opt, false)
 			}
-			for spelling, kind := range m.opts {
+			for spelling, kind := range m.ready().opts {
 				switch kind {
 				case optFlag:
 					try([]string{spelling}, true)
@@ -155,7 +155,7 @@ func TestOptionsBeforeRuleWords(t *testing.T) {
 			m = gitModels[words[1]]
 		}
 		var opts [][]string
-		for spelling, kind := range m.opts {
+		for spelling, kind := range m.ready().opts {
 			if kind.takesValue() {
 				opts = append(opts, withValue(spelling, "3", m))
 			} else {

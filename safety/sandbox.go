@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ErrSandboxUnavailable: the operating system cannot confine commands
@@ -91,8 +92,10 @@ type Sandbox struct {
 	// arguments, for helpers that parse flags before calling SandboxMain
 	// (a test binary needs "-test.run=…"). Usually empty.
 	HelperArgs []string
-	// Logger receives warnings about degraded confinement; nil means no
-	// logging (Available and Missing report the same to the caller).
+	// Logger receives warnings about degraded confinement, once per
+	// process for each logger and reason (repeats are logged at Debug);
+	// nil means no logging (Available and Missing report the same to the
+	// caller).
 	Logger *slog.Logger
 
 	// probe replaces the kernel probe in tests, abi the ABI it reports.
@@ -228,10 +231,10 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 			return err
 		}
 		if runtime.GOOS != "linux" {
-			s.logger().Warn("safety: running command WITHOUT a sandbox", "command", cmd.Path, "reason", err.Error())
+			s.warnOnce("safety: running commands WITHOUT a sandbox", "reason", err.Error())
 			return nil
 		}
-		s.logger().Warn("safety: running command WITHOUT a sandbox (its processes are still kept in its tree)", "command", cmd.Path, "reason", err.Error())
+		s.warnOnce("safety: running commands WITHOUT a sandbox (their processes are still kept in their tree)", "reason", err.Error())
 		unconfined = true
 	}
 	if s.DenyNetwork && !unconfined {
@@ -239,14 +242,12 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 			if !s.BestEffort {
 				return err
 			}
-			s.logger().Warn("safety: running command with file confinement but WITHOUT network restriction",
-				"command", cmd.Path, "reason", err.Error())
+			s.warnOnce("safety: running commands with file confinement but WITHOUT network restriction", "reason", err.Error())
 		}
 	}
 	if s.BestEffort && !unconfined {
 		if missing := s.Missing(); len(missing) > 0 {
-			s.logger().Warn("safety: sandbox running with protections missing on this kernel",
-				"command", cmd.Path, "missing", missing)
+			s.warnOnce("safety: sandbox running with protections missing on this kernel", "missing", missing)
 		}
 	}
 	helper := s.Helper
@@ -278,6 +279,23 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	cmd.Path = helper
 	cmd.Args = slices.Concat([]string{helper}, s.HelperArgs, argv)
 	return nil
+}
+
+// warned holds the warnings already logged by this process, by logger,
+// message and details: a degraded sandbox is the same for every command,
+// so it is said once (later repeats go to Debug), not on every command.
+var warned sync.Map
+
+func (s *Sandbox) warnOnce(msg string, args ...any) {
+	type key struct {
+		l   *slog.Logger
+		msg string
+	}
+	if _, again := warned.LoadOrStore(key{s.Logger, msg + fmt.Sprint(args...)}, true); again {
+		s.logger().Debug(msg, args...)
+		return
+	}
+	s.logger().Warn(msg, args...)
 }
 
 func (s *Sandbox) logger() *slog.Logger {

@@ -41,8 +41,11 @@ import (
 // # Limits
 //
 // A process below the helper can kill the helper (same user) and then
-// outlive the command; a delegated cgroup v2 would close that (Missing
-// says when one is unavailable; it is not used yet).
+// outlive the command. A CommandCgroup closes that: a host that also
+// starts the wrapped command in one (the terminal does wherever
+// CgroupAvailable) ends everything in it after the helper, whatever
+// became of the helper. Missing names the cgroup when this process
+// cannot make one, and then the helper is the guard.
 type KillDomain struct {
 	// Sandbox, when set, confines commands too; its Helper and
 	// HelperArgs are used.
@@ -158,7 +161,9 @@ func (s *Sandbox) helperPath() string {
 }
 
 // Missing lists, in words, the protections of a kill domain this system
-// lacks (and, with Sandbox, what the sandbox lacks). Empty means none.
+// lacks (and, with Sandbox, what the sandbox lacks). Empty means none:
+// commands can also be placed in a CommandCgroup, which is then the guard
+// in force; otherwise the first entry says the helper's subreaper is.
 func (d *KillDomain) Missing() []string {
 	out := domainMissing()
 	if d.Sandbox != nil {

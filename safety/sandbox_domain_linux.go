@@ -4,7 +4,6 @@ package safety
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -30,19 +29,13 @@ func setDeathSignal(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
 }
 
-// domainMissing says whether a delegated cgroup v2 is available: one this
-// process may create children in (its own cgroup directory, writable).
-// The helper does not need one; it is what would also hold a command that
-// killed its helper.
+// domainMissing says which guard holds a command that kills its own
+// helper: a CommandCgroup where this process may make one, else nothing.
 func domainMissing() []string {
-	dir, err := ownCgroup()
-	if err != nil {
-		return []string{"a cgroup v2 kill domain: " + err.Error() + "; a command that kills its own helper process can leave processes running"}
+	if err := CgroupAvailable(); err != nil {
+		return []string{"a cgroup v2 kill domain (" + err.Error() + "): the helper's subreaper is the guard, and a command that kills its own helper can leave processes running"}
 	}
-	if err := syscall.Access(dir, 2 /* W_OK */); err != nil {
-		return []string{"a cgroup v2 kill domain: this process's cgroup " + dir + " is not writable (not delegated); a command that kills its own helper process can leave processes running"}
-	}
-	return []string{"a cgroup v2 kill domain: " + dir + " is writable but not used yet; a command that kills its own helper process can leave processes running"}
+	return nil
 }
 
 // ownCgroup finds this process's cgroup v2 directory.
@@ -201,17 +194,13 @@ func readStopped(pid int) (string, []byte) {
 // sweepBelow kills every process below this one and reaps them, until it
 // has no children left, and says how many it killed. As the child
 // subreaper, every orphan of the command is its child, so killing the
-// tree level by level ends it all.
+// tree level by level ends it all; and when it has no child at all (the
+// usual case, checked first) nothing is below it and /proc is not read.
 func sweepBelow() int {
 	self := os.Getpid()
 	deadline := time.Now().Add(2 * time.Second)
 	killed := map[int]bool{}
 	for {
-		for _, pid := range descendantsOf(self) {
-			if syscall.Kill(pid, syscall.SIGKILL) == nil {
-				killed[pid] = true
-			}
-		}
 		for {
 			wpid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
 			if err == syscall.ECHILD {
@@ -221,6 +210,11 @@ func sweepBelow() int {
 				break
 			}
 		}
+		for _, pid := range descendantsOf(self) {
+			if syscall.Kill(pid, syscall.SIGKILL) == nil {
+				killed[pid] = true
+			}
+		}
 		if time.Now().After(deadline) {
 			return len(killed)
 		}
@@ -228,43 +222,40 @@ func sweepBelow() int {
 	}
 }
 
-// descendantsOf lists the processes below pid, by the parent links in
-// /proc.
+// descendantsOf lists the processes below pid, by the kernel's lists of
+// each process's children (/proc/PID/task/TID/children), so only the
+// subtree is read, not every process on the system.
 func descendantsOf(pid int) []int {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	children := map[int][]int{}
-	for _, de := range ents {
-		p, err := strconv.Atoi(de.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + de.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 2 {
-			continue
-		}
-		if pp, err := strconv.Atoi(f[1]); err == nil {
-			children[pp] = append(children[pp], p)
-		}
-	}
 	var out []int
 	queue := []int{pid}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		for _, c := range children[p] {
+		for _, c := range childrenOf(p) {
 			out = append(out, c)
 			queue = append(queue, c)
+		}
+	}
+	return out
+}
+
+// childrenOf reads the children of every thread of pid.
+func childrenOf(pid int) []int {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for f := range strings.FieldsSeq(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+			}
 		}
 	}
 	return out

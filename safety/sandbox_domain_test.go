@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 func testDomain() *KillDomain {
@@ -53,16 +54,17 @@ func TestKillDomainRefusesTwoExtraFiles(t *testing.T) {
 	if err := testDomain().Wrap(cmd); err == nil {
 		t.Fatal("two extra files accepted")
 	}
-	if len((&KillDomain{}).Missing()) == 0 {
-		t.Error("Missing must name the cgroup kill domain, which is not used")
-	}
 }
 
 // BenchmarkKillDomain measures what the helper adds to starting a program
-// (here the test binary as helper, heavier than a host's main).
+// (here the test binary as helper, heavier than a host's main). Beside
+// wall time it reports cpu-ns/op, the CPU the started process and what it
+// waited for used (user and system), which a loaded machine inflates far
+// less than wall time.
 func BenchmarkKillDomain(b *testing.B) {
 	for _, mode := range []string{"direct", "domain"} {
 		b.Run(mode, func(b *testing.B) {
+			var cpu time.Duration
 			for b.Loop() {
 				cmd := exec.Command("/bin/true")
 				if mode == "domain" {
@@ -73,7 +75,9 @@ func BenchmarkKillDomain(b *testing.B) {
 				if err := cmd.Run(); err != nil {
 					b.Fatal(err)
 				}
+				cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -3,7 +3,8 @@ package safety
 import (
 	"context"
 	"fmt"
-	"regexp"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // Names are a floor, not a proof: a private key saved as notes.txt is as
@@ -21,19 +22,19 @@ const SecretScanBytes = 64 << 10
 // named for the reason shown to the user.
 var secretPatterns = []struct {
 	what string
-	re   *regexp.Regexp
+	re   *lazyregexp.Regexp
 }{
-	{"a private key", regexp.MustCompile(`-----BEGIN ((RSA|DSA|EC|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----`)},
-	{"an AWS access key", regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"a GitHub token", regexp.MustCompile(`\b(gh[pousr]_[0-9A-Za-z]{36}|github_pat_[0-9A-Za-z_]{82})\b`)},
-	{"a GitLab token", regexp.MustCompile(`\bglpat-[0-9A-Za-z_-]{20}\b`)},
-	{"a Slack token", regexp.MustCompile(`\bxox[baprs]-[0-9A-Za-z-]{10,}`)},
-	{"a Stripe secret key", regexp.MustCompile(`\b[sr]k_live_[0-9A-Za-z]{24,}`)},
-	{"a Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{"an OpenAI or Anthropic API key", regexp.MustCompile(`\bsk-(ant-|proj-)?[0-9A-Za-z_-]{32,}`)},
-	{"an npm token", regexp.MustCompile(`\bnpm_[0-9A-Za-z]{36}\b`)},
-	{"a PyPI token", regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[0-9A-Za-z_-]{50,}`)},
-	{"a Hugging Face token", regexp.MustCompile(`\bhf_[0-9A-Za-z]{34}\b`)},
+	{"a private key", lazyregexp.New(`-----BEGIN ((RSA|DSA|EC|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----`)},
+	{"an AWS access key", lazyregexp.New(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{"a GitHub token", lazyregexp.New(`\b(gh[pousr]_[0-9A-Za-z]{36}|github_pat_[0-9A-Za-z_]{82})\b`)},
+	{"a GitLab token", lazyregexp.New(`\bglpat-[0-9A-Za-z_-]{20}\b`)},
+	{"a Slack token", lazyregexp.New(`\bxox[baprs]-[0-9A-Za-z-]{10,}`)},
+	{"a Stripe secret key", lazyregexp.New(`\b[sr]k_live_[0-9A-Za-z]{24,}`)},
+	{"a Google API key", lazyregexp.New(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+	{"an OpenAI or Anthropic API key", lazyregexp.New(`\bsk-(ant-|proj-)?[0-9A-Za-z_-]{32,}`)},
+	{"an npm token", lazyregexp.New(`\bnpm_[0-9A-Za-z]{36}\b`)},
+	{"a PyPI token", lazyregexp.New(`\bpypi-AgEIcHlwaS5vcmc[0-9A-Za-z_-]{50,}`)},
+	{"a Hugging Face token", lazyregexp.New(`\bhf_[0-9A-Za-z]{34}\b`)},
 }
 
 // SecretInContent reports what credential the first SecretScanBytes of

@@ -101,8 +101,9 @@ func (s *Sensitivity) Match(p string) SensitivityMatch {
 	for _, sp := range sensitivitySpellings(p) {
 		comps := strings.Split(sp, "/")
 		if floor.Pattern == "" || !floor.Secret {
-			for i := range builtinRules {
-				r := &builtinRules[i]
+			rules := builtinRules()
+			for i := range rules {
+				r := &rules[i]
 				if (floor.Pattern == "" || r.secret) && r.matches(sp, comps) {
 					secret := r.secret && !publishedCopy(r, sp, comps)
 					if !secret && floor.Pattern != "" {

@@ -1,6 +1,9 @@
 package safety
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // builtinSecrets are files whose content should not reach a model without a
 // human saying so: reading them needs approval, and so does changing them.
@@ -109,8 +112,8 @@ var builtinSensitive = []string{
 }
 
 // builtinRules is the compiled floor, secrets first so that Match can stop
-// at the first secret.
-var builtinRules = compileBuiltins()
+// at the first secret; compiled on first use, not at start-up.
+var builtinRules = sync.OnceValue(compileBuiltins)
 
 func compileBuiltins() []compiledRule {
 	var out []compiledRule

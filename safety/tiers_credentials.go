@@ -1,8 +1,9 @@
 package safety
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // Sub-commands of cloud, cluster and developer CLIs that print a token,
@@ -147,7 +148,7 @@ func secretSetting(key string) bool {
 	return secretKey.MatchString(key)
 }
 
-var secretKey = regexp.MustCompile(`(?i)(secret|token|passw|_auth|credential|private|access_key|session)`)
+var secretKey = lazyregexp.New(`(?i)(secret|token|passw|_auth|credential|private|access_key|session)`)
 
 // yqReads judges what a yq expression reads besides its files: env(),
 // strenv() and envsubst read the environment (mikefarah yq's "Env Variable
@@ -171,8 +172,8 @@ func yqReads(c *call) {
 }
 
 var (
-	yqLoad        = regexp.MustCompile(`\bload(_str|_xml|_props|_base64|_yaml|_json)?\(\s*"([^"]*)"\s*\)`)
-	yqLoadDynamic = regexp.MustCompile(`\bload(_str|_xml|_props|_base64|_yaml|_json)?\(`)
+	yqLoad        = lazyregexp.New(`\bload(_str|_xml|_props|_base64|_yaml|_json)?\(\s*"([^"]*)"\s*\)`)
+	yqLoadDynamic = lazyregexp.New(`\bload(_str|_xml|_props|_base64|_yaml|_json)?\(`)
 )
 
 // namesOnly reports a kubectl output format that prints resource names

@@ -1,8 +1,9 @@
 package safety
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // Families of commands whose severity the tables by name missed (issue
@@ -15,7 +16,7 @@ import (
 // shellCall matches the calls by which inline Python, Node, Perl, Ruby,
 // PHP and JVM code starts another program (GTFOBins' "Shell" entries for
 // each interpreter).
-var shellCall = regexp.MustCompile(`\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|pty\.spawn|commands\.getoutput|child_process|execSync|execFileSync|spawnSync|Deno\.run|Deno\.Command|Bun\.spawn|IO\.popen|Open3|Kernel\.system|shell_exec|passthru|proc_open|pcntl_exec|popen|Runtime\.getRuntime|ProcessBuilder)\b|\b(system|exec|spawn)\s*[\( '"]|\bqx\s*[\{\(/|]|%x[\{\(\[]|` + "`")
+var shellCall = lazyregexp.New(`\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|pty\.spawn|commands\.getoutput|child_process|execSync|execFileSync|spawnSync|Deno\.run|Deno\.Command|Bun\.spawn|IO\.popen|Open3|Kernel\.system|shell_exec|passthru|proc_open|pcntl_exec|popen|Runtime\.getRuntime|ProcessBuilder)\b|\b(system|exec|spawn)\s*[\( '"]|\bqx\s*[\{\(/|]|%x[\{\(\[]|` + "`")
 
 // inlineShell raises inline code that starts a program: python3 -c
 // 'import os; os.system(…)' is a shell command in another spelling.
@@ -36,7 +37,7 @@ func inlineShell(c *call, code word) bool {
 
 // codeLiteral matches a simple double- or single-quoted string literal
 // of inline code.
-var codeLiteral = regexp.MustCompile(`"([^"\\]*)"|'([^'\\]*)'`)
+var codeLiteral = lazyregexp.New(`"([^"\\]*)"|'([^'\\]*)'`)
 
 // outsideScript raises a script run from outside the workspace: its
 // content was never shown for approval and may change at any time.

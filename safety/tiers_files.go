@@ -1,8 +1,9 @@
 package safety
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // This file classifies commands that delete, write or change files.
@@ -41,11 +42,11 @@ func remove(c *call) {
 	}
 }
 
-var worldWritable = regexp.MustCompile(`^(0?[0-7]?[0-7][0-7][2367]|[ugoa]*[+=][rwxXst]*w[rwxXst]*|[0-7]*[4-7][0-7]{3}|[ugoa]*[+=][rwxX]*s[rwxXst]*)$`)
+var worldWritable = lazyregexp.New(`^(0?[0-7]?[0-7][0-7][2367]|[ugoa]*[+=][rwxXst]*w[rwxXst]*|[0-7]*[4-7][0-7]{3}|[ugoa]*[+=][rwxX]*s[rwxXst]*)$`)
 
 // minusMode is a symbolic chmod mode that starts with a minus (-x,
 // -rw): chmod takes it for the mode, not for an option.
-var minusMode = regexp.MustCompile(`^-[rwxXst]+$`)
+var minusMode = lazyregexp.New(`^-[rwxXst]+$`)
 
 func permissions(c *call) {
 	args := c.args

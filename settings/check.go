@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/tetherdev/tether/internal/lazyregexp"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -16,10 +16,10 @@ import (
 var BuiltinModes = []string{"agent", "explore", "plan", "review"}
 
 var (
-	modeName   = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
-	serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
-	toolName   = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-	claudeRule = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$`)
+	modeName   = lazyregexp.New(`^[a-z][a-z0-9_-]{0,31}$`)
+	serverName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+	toolName   = lazyregexp.New(`^[A-Za-z0-9_.-]+$`)
+	claudeRule = lazyregexp.New(`^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$`)
 )
 
 // CheckModel reports whether model names a backend Tether can open.

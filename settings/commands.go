@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // CommandsDir is where a project keeps its custom slash commands; the
@@ -38,7 +39,7 @@ type Command struct {
 	Scope        Scope  // ScopeUser or ScopeProject; a project command replaces a user one
 }
 
-var commandName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var commandName = lazyregexp.New(`^[a-z0-9][a-z0-9_-]*$`)
 
 // Commands lists the custom commands of workspace and of the user, by
 // name. A file whose name is not a command name (lower-case letters,
@@ -139,7 +140,7 @@ func firstLine(s string) string {
 	return l
 }
 
-var positional = regexp.MustCompile(`\$([1-9])`)
+var positional = lazyregexp.New(`\$([1-9])`)
 
 // Expand is the command's prompt for the arguments typed after /NAME.
 func (c Command) Expand(args string) string {

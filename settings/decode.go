@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // ErrInvalid is wrapped by every Error: a settings file that cannot be
@@ -71,7 +72,7 @@ func Parse(file string, data []byte) (Settings, error) {
 	return s, nil
 }
 
-var hujsonPos = regexp.MustCompile(`(?s)^hujson: line (\d+), column (\d+): (.*)$`)
+var hujsonPos = lazyregexp.New(`(?s)^hujson: line (\d+), column (\d+): (.*)$`)
 
 // syntaxError turns hujson's error into an Error at its position.
 func syntaxError(file string, data []byte, err error) error {

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"time"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // Option adjusts the Spec of a tool built with New.
@@ -121,7 +122,7 @@ func (t *typed[Args]) decode(call Call) (Args, error) {
 	return args, nil
 }
 
-var nameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var nameRE = lazyregexp.New(`^[a-zA-Z0-9_-]{1,64}$`)
 
 func checkName(name string) error {
 	if !nameRE.MatchString(name) {

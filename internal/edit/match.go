@@ -2,9 +2,10 @@ package edit
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // occurrences returns the byte offsets of every non-overlapping
@@ -29,7 +30,7 @@ func LineOf(s string, off int) int { return strings.Count(s[:off], "\n") + 1 }
 
 // readFilePrefix matches the line-number prefix read_file puts on each
 // line ("   12\t"), which models copy into the text they want replaced.
-var readFilePrefix = regexp.MustCompile(`(?m)^ *\d+\t`)
+var readFilePrefix = lazyregexp.New(`(?m)^ *\d+\t`)
 
 // stripLineNumbers removes read_file prefixes when every line has one.
 func stripLineNumbers(s string) (string, bool) {

@@ -14,11 +14,11 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tetherdev/tether/internal/lazyregexp"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -172,7 +172,7 @@ func findUp(root, target, name string) (string, bool) {
 	}
 }
 
-var goDiag = regexp.MustCompile(`^(?:vet: )?(.+?\.go):(\d+):(?:(\d+):)? (.*)$`)
+var goDiag = lazyregexp.New(`^(?:vet: )?(.+?\.go):(\d+):(?:(\d+):)? (.*)$`)
 
 // goVet runs go vet on the package holding target (or every package of
 // the module for a directory). vet type-checks first, so compile errors
@@ -230,7 +230,7 @@ func findTsc(root, projDir string) string {
 	return ""
 }
 
-var tsDiag = regexp.MustCompile(`^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+: .*)$`)
+var tsDiag = lazyregexp.New(`^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+: .*)$`)
 
 func runTsc(ctx context.Context, root, projDir, tsc string) ([]Diagnostic, string, error) {
 	dir := filepath.Join(root, filepath.FromSlash(projDir))

@@ -3,11 +3,11 @@ package fstools
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/tetherdev/tether/internal/edit"
+	"github.com/tetherdev/tether/internal/lazyregexp"
 	"github.com/tetherdev/tether/tools"
 )
 
@@ -42,7 +42,7 @@ type hunk struct {
 	noEOLNew bool
 }
 
-var hunkHeader = regexp.MustCompile(`^@@+ *(?:-(\d+)(?:,(\d+))? *\+(\d+)(?:,(\d+))?)? *@@+`)
+var hunkHeader = lazyregexp.New(`^@@+ *(?:-(\d+)(?:,(\d+))? *\+(\d+)(?:,(\d+))?)? *@@+`)
 
 // parseDiff reads a one-file unified diff. It accepts what models write:
 // headers or none, "@@ @@" without numbers, context lines that lost their

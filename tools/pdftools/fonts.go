@@ -3,12 +3,13 @@ package pdftools
 import (
 	"bytes"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // Bounds of what one font's tables may hold; a damaged or hostile file
@@ -460,4 +461,4 @@ func builtinEncoding(fontFile pdf.Value, skip map[byte]bool) map[byte]string {
 const maxFontHeader = 1 << 20
 
 // encodingEntry is one entry of a Type 1 font's encoding array.
-var encodingEntry = regexp.MustCompile(`dup\s+(\d+)\s*/([^\s/\[\]{}()<>]+)\s+put`)
+var encodingEntry = lazyregexp.New(`dup\s+(\d+)\s*/([^\s/\[\]{}()<>]+)\s+put`)

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,7 +28,9 @@ import (
 type blindCase struct {
 	name, source string
 	needs        []string
-	pending      string // why the case cannot pass yet (skipped, said in the log)
+	pending      string // why the case needs a cgroup when no helper runs
+	needsCgroup  string // why the case needs a cgroup when no sandbox runs
+	limit        string // why the case is skipped when no helper runs at all
 	host, pass   []string
 	files        [][2]string
 	calls        []blindCall
@@ -39,8 +42,8 @@ type blindCall struct {
 	timeout bool
 }
 
-func readBlind(t *testing.T) []blindCase {
-	f, err := os.Open("testdata/blind_containment.txt")
+func readBlind(t *testing.T, name string) []blindCase {
+	f, err := os.Open(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	defer f.Close()
 	var out []blindCase
@@ -62,6 +65,10 @@ func readBlind(t *testing.T) []blindCase {
 			c.source = rest
 		case "pending":
 			c.pending = rest
+		case "needscgroup":
+			c.needsCgroup = rest
+		case "limit":
+			c.limit = rest
 		case "needs":
 			c.needs = append(c.needs, rest)
 		case "host":
@@ -90,8 +97,37 @@ func readBlind(t *testing.T) []blindCase {
 
 // TestBlindContainment runs the blind batch through run_terminal_command,
 // without the sandbox and with it, and reports the score.
-func TestBlindContainment(t *testing.T) {
-	cases := readBlind(t)
+func TestBlindContainment(t *testing.T) { runBlindFile(t, "blind_containment.txt") }
+
+// TestBlindGuardAttacks runs the blind cases that attack the guard
+// itself: kill the helper, leave the cgroup, fork while being killed.
+func TestBlindGuardAttacks(t *testing.T) { runBlindFile(t, "blind_guard.txt") }
+
+// cgroupSkip skips t when the machine gives no cgroup of a command's own.
+// Under CI it fails instead only when the machine looked able to give one
+// and then could not: a system without delegated cgroups is not a failure.
+func cgroupSkip(t *testing.T, why string) {
+	t.Helper()
+	if scoreWithoutCgroup() {
+		return
+	}
+	err := safety.CgroupAvailable()
+	if err == nil {
+		return
+	}
+	if os.Getenv("CI") == "true" && !errors.Is(err, safety.ErrSandboxUnavailable) {
+		t.Fatalf("%s, and this machine's cgroups failed unexpectedly: %v", why, err)
+	}
+	t.Skipf("%s: %v", why, err)
+}
+
+// scoreWithoutCgroup runs every case without the cgroup guard, skipping
+// none for the lack of it: the score the batch had before the cgroup was
+// used (TETHER_BLIND_NO_CGROUP=1).
+func scoreWithoutCgroup() bool { return os.Getenv("TETHER_BLIND_NO_CGROUP") == "1" }
+
+func runBlindFile(t *testing.T, file string) {
+	cases := readBlind(t, file)
 	// plain: no helper (a host that never calls SandboxMain); domain: the
 	// kill-domain helper; sandbox: Landlock; both: the helper confined.
 	for _, mode := range []string{"plain", "domain", "sandbox", "both"} {
@@ -107,8 +143,14 @@ func TestBlindContainment(t *testing.T) {
 							t.Skipf("needs %s: apt-get install -y %s", p, p)
 						}
 					}
+					if c.limit != "" && mode == "plain" {
+						t.Skipf("limit: %s", c.limit)
+					}
 					if c.pending != "" && mode == "plain" {
-						t.Skipf("pending: %s", c.pending)
+						cgroupSkip(t, c.pending)
+					}
+					if c.needsCgroup != "" && (mode == "plain" || mode == "domain") {
+						cgroupSkip(t, c.needsCgroup)
 					}
 					ran++
 					defer func() {
@@ -119,7 +161,7 @@ func TestBlindContainment(t *testing.T) {
 					runBlind(t, c, i, mode)
 				})
 			}
-			t.Logf("blind containment (%s): %d/%d cases passed", mode, passed, ran)
+			t.Logf("%s (%s): %d/%d cases passed", file, mode, passed, ran)
 		})
 	}
 }
@@ -135,7 +177,7 @@ func runBlind(t *testing.T, c blindCase, i int, mode string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(f[1]), 0o644))
 	}
-	cfg := terminal.Config{Root: root, PassEnv: c.pass}
+	cfg := terminal.Config{Root: root, PassEnv: c.pass, NoCgroup: scoreWithoutCgroup()}
 	var sb *safety.Sandbox
 	if mode == "sandbox" || mode == "both" {
 		sb = &safety.Sandbox{Writable: []string{root, os.TempDir()}}

@@ -30,11 +30,16 @@
 // tree is recorded while the command runs, so background jobs, setsid
 // daemons, double forks, nohup and disown are all killed as soon as the
 // shell exits or times out, and Result.Leftover says when there were any.
-// With Config.Contain (safety.KillDomain) each command also runs under a
+// Wherever this process may make cgroup v2 children, each command also
+// starts in a cgroup of its own (safety.CommandCgroup), killed with
+// cgroup.kill when the command ends: that holds whatever a process does
+// to its tree, session, environment or helper (Shell.CgroupGuard says
+// whether it is in force, Config.NoCgroup turns it off). With
+// Config.Contain (safety.KillDomain) each command also runs under a
 // helper that is its child subreaper, dies with the agent and kills what
-// is left below it before the command is reported done; that also holds a
-// process that clears its environment and detaches at once, which the
-// /proc tracking alone can miss. The marker names the workspace and the
+// is left below it before the command is reported done; without a
+// cgroup, that is what holds a process that clears its environment and
+// detaches at once, which the /proc tracking alone can miss. The marker names the workspace and the
 // agent: New ends, and Shell.Recovered reports, processes an earlier run
 // in the same workspace left when its agent died.
 // The working directory never leaves the workspace: a command that cds out

@@ -42,8 +42,8 @@ const pollEvery = 50 * time.Millisecond
 // a subreaper: that setting is process-wide, and the orphans of every
 // other child the host runs would become zombies os/exec cannot reap.
 // Without the sandbox, a process that both runs `env -i` and detaches
-// within one poll interval can escape; a delegated cgroup would close that
-// too, and is not used yet. A PID namespace would too, but it changes the
+// within one poll interval can escape this tracking; the command's cgroup
+// (Config.NoCgroup) holds it where one is available. A PID namespace would too, but it changes the
 // command's view of process ids: pids read from the host's /proc (pkill,
 // kill $(lsof -t -i :3000)) would name other processes inside it.
 type escapees struct {
@@ -54,6 +54,10 @@ type escapees struct {
 	mu    sync.Mutex
 	seen  map[int]uint64 // pid → start time, to tell a reused pid apart
 	found int            // leftovers killed so far, the shell excluded
+
+	// also, when set, ends what else holds the command (its cgroup) as
+	// soon as the shell has exited, and says how many it ended.
+	also func() int
 
 	stop chan struct{}
 	done chan struct{}
@@ -86,6 +90,9 @@ func (e *escapees) watch(pid int) {
 		for {
 			if !e.record() {
 				e.found += e.sweep()
+				if e.also != nil {
+					e.found += e.also()
+				}
 				return
 			}
 			select {

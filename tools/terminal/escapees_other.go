@@ -4,7 +4,10 @@ package terminal
 
 // escapees, without /proc, tracks the command's process group only: a
 // process that calls setsid can outlive the command here.
-type escapees struct{ root int }
+type escapees struct {
+	root int
+	also func() int
+}
 
 func newEscapees(prefix string) (*escapees, string) { return &escapees{}, prefix + "1" }
 

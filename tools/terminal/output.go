@@ -2,8 +2,9 @@ package terminal
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // Output keeps what a command printed in bounded memory, however much it
@@ -176,7 +177,7 @@ func (o *Output) Omitted() int { return o.lines - len(o.headLines) - o.ringLen }
 
 // escapeless OSC remnants: a ]633; or ]133; mark whose ESC was lost
 // upstream (some terminals' logs), up to its BEL or the end of the line.
-var osclessRE = regexp.MustCompile(`\](?:633|133|1337|7|0|2);[^\x07]*(?:\x07|$)`)
+var osclessRE = lazyregexp.New(`\](?:633|133|1337|7|0|2);[^\x07]*(?:\x07|$)`)
 
 // String renders the kept lines with a "[N lines truncated]" marker where
 // lines were dropped and "[… N bytes cut]" on lines cut short.

@@ -3,9 +3,10 @@ package terminal
 import (
 	"cmp"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // Redactor removes the values of the host's secrets from command output.
@@ -32,10 +33,10 @@ type Redactor struct {
 const minSecret = 8
 
 var (
-	secretName   = regexp.MustCompile(`(?i)(KEY|SECRET|TOKEN|PASSW|CREDENTIAL|AUTH|DSN|PRIVATE|SESSION|COOKIE)`)
-	tokenPrefix  = regexp.MustCompile(`^(gh[pousr]_|github_pat_|glpat-|xox[abprs]-|A(KIA|SIA)[A-Z0-9]{12}|[sr]k_(live|test)_|sk-|AIza|hf_|npm_|SG\.|eyJ[A-Za-z0-9_-]{8,}\.|-----BEGIN)`)
-	kvPassword   = regexp.MustCompile(`(?i)\b(password|passwd|pwd)=([^\s&;]+)`)
-	randomLooker = regexp.MustCompile(`^[A-Za-z0-9_+=.-]{24,}$`)
+	secretName   = lazyregexp.New(`(?i)(KEY|SECRET|TOKEN|PASSW|CREDENTIAL|AUTH|DSN|PRIVATE|SESSION|COOKIE)`)
+	tokenPrefix  = lazyregexp.New(`^(gh[pousr]_|github_pat_|glpat-|xox[abprs]-|A(KIA|SIA)[A-Z0-9]{12}|[sr]k_(live|test)_|sk-|AIza|hf_|npm_|SG\.|eyJ[A-Za-z0-9_-]{8,}\.|-----BEGIN)`)
+	kvPassword   = lazyregexp.New(`(?i)\b(password|passwd|pwd)=([^\s&;]+)`)
+	randomLooker = lazyregexp.New(`^[A-Za-z0-9_+=.-]{24,}$`)
 )
 
 // NewRedactor collects the secret values of env ("NAME=value" entries,

@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/tetherdev/tether/internal/lazyregexp"
 	"github.com/tetherdev/tether/safety"
 )
 
@@ -115,11 +115,11 @@ func readHead(p string) []byte {
 var (
 	// assignment is NAME=value, NAME: value or name = value (env files,
 	// INI, YAML, TOML), after an optional "export ".
-	assignment = regexp.MustCompile(`^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*[=:]\s*(.*)$`)
+	assignment = lazyregexp.New(`^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*[=:]\s*(.*)$`)
 	// jsonPair is "name": "value" anywhere in a line.
-	jsonPair = regexp.MustCompile(`"([^"\\]+)"\s*:\s*"([^"\\]*)"`)
+	jsonPair = lazyregexp.New(`"([^"\\]+)"\s*:\s*"([^"\\]*)"`)
 	// netrcPassword is the word after netrc's "password" (or "passwd").
-	netrcPassword = regexp.MustCompile(`(?:^|\s)(?:password|passwd)\s+(\S+)`)
+	netrcPassword = lazyregexp.New(`(?:^|\s)(?:password|passwd)\s+(\S+)`)
 )
 
 // fileSecretValues adds to c the secret values of a file named name:

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tetherdev/tether/safety"
 )
 
 // Defaults for a zero Config.
@@ -89,6 +91,14 @@ type Config struct {
 	// keep it away from the command. Without it, the shell itself is
 	// killed when the agent dies but what it started is not.
 	Contain func(cmd *exec.Cmd) error
+	// NoCgroup keeps commands out of cgroups of their own. By default,
+	// wherever this process may make cgroup v2 children
+	// (safety.CgroupAvailable), each command starts in a
+	// safety.CommandCgroup, which is killed when the command ends: the
+	// strongest of the guards, which holds a process that kills its
+	// helper, leaves its session and clears its environment, with or
+	// without Contain.
+	NoCgroup bool
 	// Logger records commands, timeouts and killed leftovers; nil means none.
 	Logger *slog.Logger
 }
@@ -114,6 +124,9 @@ type Shell struct {
 	// left running, which New ended.
 	recovered []string
 	redact    *fileRedactor // host and file secrets kept out of output
+	// noCgroup says why commands are not placed in cgroups of their
+	// own; nil when they are.
+	noCgroup error
 
 	mu  sync.Mutex // serialises commands; guards cwd and env
 	cwd string
@@ -162,13 +175,22 @@ func New(cfg Config) (*Shell, error) {
 	host := hostEnv(cfg)
 	base, layers := newEnvLayers(cfg, host)
 	killPath, _ := exec.LookPath("kill")
+	noCgroup := errors.New("Config.NoCgroup is set")
+	if !cfg.NoCgroup {
+		noCgroup = safety.CgroupAvailable()
+	}
 	recovered := recoverLeftovers(root)
+	if noCgroup == nil {
+		if n := safety.EndStaleCgroups(); n > 0 {
+			recovered = append(recovered, fmt.Sprintf("%d processes in the cgroups of commands whose agent had died", n))
+		}
+	}
 	if len(recovered) > 0 && cfg.Logger != nil {
 		cfg.Logger.Warn("terminal: ended processes a previous run of this workspace left running", "processes", recovered)
 	}
 	return &Shell{cfg: cfg, shell: path, root: root, cwd: root, env: base, layers: layers,
 		stopper: stopperFor(killPath, path), marker: markerPrefix(root), recovered: recovered,
-		redact: newFileRedactor(root, host)}, nil
+		redact: newFileRedactor(root, host), noCgroup: noCgroup}, nil
 }
 
 // Command is one command to run.
@@ -210,6 +232,11 @@ func (s *Shell) Cwd() string {
 // this workspace left running after their agent died, which New ended
 // ("pid 123 (sleep)"); nil when there were none.
 func (s *Shell) Recovered() []string { return s.recovered }
+
+// CgroupGuard says whether each command runs in a cgroup of its own
+// (nil), or why not; without one, the kill-domain helper (Config.Contain)
+// or else the terminal's own process tracking is the guard.
+func (s *Shell) CgroupGuard() error { return s.noCgroup }
 
 // Root is the workspace root, symlinks resolved.
 func (s *Shell) Root() string { return s.root }
@@ -293,6 +320,18 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 		tieToAgent(cmd)
 	}
 	newGroup(cmd) // its own group, so a kill reaches every child
+	var cg *safety.CommandCgroup
+	if s.noCgroup == nil {
+		var err error
+		if cg, err = safety.NewCommandCgroup(); err != nil {
+			if reportW != nil {
+				reportW.Close()
+			}
+			return Result{}, fmt.Errorf("terminal: %w", err)
+		}
+		cg.Place(cmd)
+		tracked.also = cg.Kill
+	}
 
 	start := time.Now()
 	err := cmd.Start()
@@ -300,6 +339,9 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 		reportW.Close() // the helper holds its copy
 	}
 	if err != nil {
+		if cg != nil {
+			cg.Kill()
+		}
 		return Result{}, fmt.Errorf("terminal: starting %s: %w", s.shell, err)
 	}
 	pgid := cmd.Process.Pid
@@ -333,6 +375,9 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	// outlive a command; after a timeout or cancellation the group is
 	// already dead, so what is found here escaped it.
 	res.Leftover = tracked.kill() > 0
+	if cg != nil && cg.Kill() > 0 {
+		res.Leftover = true
+	}
 	res.Elapsed = time.Since(start)
 	stopLive() // Wait has returned: no more writes to out
 

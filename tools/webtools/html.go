@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"net/url"
-	"regexp"
 	"strings"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/tetherdev/tether/internal/lazyregexp"
 )
 
 // clutter are elements that carry no readable content for a model:
@@ -26,7 +27,7 @@ var clutter = map[atom.Atom]bool{
 // clutterRoles are ARIA roles of navigation-like regions.
 var clutterRoles = map[string]bool{"navigation": true, "banner": true, "contentinfo": true, "search": true, "complementary": true}
 
-var blankLines = regexp.MustCompile(`\n{3,}`)
+var blankLines = lazyregexp.New(`\n{3,}`)
 
 // HTMLToMarkdown returns the page's title and its readable content as
 // Markdown: clutter removed, the <main> (or sole <article>) element alone
