@@ -47,6 +47,9 @@ type Stream struct {
 	// src is set when buf is the memory of the string given to Parse:
 	// then nothing may hand buf out as []byte (see ownArgs).
 	src string
+	// argCopies holds the copies of arguments ownArgs hands out when
+	// buf is the caller's string.
+	argCopies []byte
 	// silent suppresses events: Parse has no one to report them to.
 	silent bool
 
@@ -252,11 +255,26 @@ func (s *Stream) joinSegments(thinking bool) string {
 // ownArgs returns arguments safe to hand to the caller: a copy when the
 // buffer is the caller's string, else the bytes clipped so that an append
 // by the caller cannot write into the buffer.
+//
+// The copies are carved from a shared block (argCopies) rather than
+// allocated one per call; each is clipped, so an append by the caller
+// reallocates instead of writing into the next call's arguments.
 func (s *Stream) ownArgs(a json.RawMessage) json.RawMessage {
-	if s.src != "" {
-		return bytes.Clone(a)
+	if s.src == "" {
+		return slices.Clip(a)
 	}
-	return slices.Clip(a)
+	if a == nil {
+		return nil
+	}
+	if len(a) > cap(s.argCopies)-len(s.argCopies) {
+		// Double the block, but never past a quarter of the message or
+		// below what this copy needs: arguments are part of the message.
+		c := min(max(2*cap(s.argCopies), 256), max(len(s.src)/4, 256))
+		s.argCopies = make([]byte, 0, max(c, len(a)))
+	}
+	n := len(s.argCopies)
+	s.argCopies = append(s.argCopies, a...)
+	return json.RawMessage(s.argCopies[n:len(s.argCopies):len(s.argCopies)])
 }
 
 // str returns buf[a:b] as a string without copying.
