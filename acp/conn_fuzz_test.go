@@ -48,9 +48,14 @@ func FuzzReceive(f *testing.F) {
 			t.Fatalf("%d answers and %d dispatches for %d lines", len(lines), dispatched, msgs)
 		}
 		for _, l := range lines {
+			// The id is echoed as the client wrote it (JSON-RPC requires
+			// the same value), so numbers are kept as written: 1e700 is
+			// valid JSON though no float64 holds it.
 			var m map[string]any
-			if err := json.Unmarshal(l, &m); err != nil {
-				t.Fatalf("wrote a line that is not JSON: %q", l)
+			d := json.NewDecoder(bytes.NewReader(l))
+			d.UseNumber()
+			if err := d.Decode(&m); err != nil || d.More() {
+				t.Fatalf("wrote a line that is not one JSON value (%v): %q", err, l)
 			}
 			if m["jsonrpc"] != "2.0" || m["error"] == nil {
 				t.Fatalf("wrote %q, want a JSON-RPC error", l)
