@@ -31,6 +31,7 @@ type Client struct {
 	stderr  *tailbuf.Buffer
 	wire    *wire
 	oauth   auth.OAuthHandler
+	refused *refusal // what the origin guard refused during Connect
 	// logLevel is the least severe server log level the Logger records;
 	// empty when no logs are wanted. Set once, before any tool exists.
 	logLevel sdk.LoggingLevel
@@ -56,7 +57,7 @@ func Connect(ctx context.Context, cfg ServerConfig) (*Client, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, progress: &progressRoutes{}, wire: newWire(), rootsAt: newRootsState()}
+	c := &Client{cfg: cfg, progress: &progressRoutes{}, wire: newWire(), rootsAt: newRootsState(), refused: &refusal{}}
 	c.client = sdk.NewClient(&sdk.Implementation{Name: "tether", Version: "v0"}, c.options())
 	c.client.AddReceivingMiddleware(c.answerRoots)
 	if err := c.SetRoots(cfg.Roots...); err != nil {
@@ -68,10 +69,14 @@ func Connect(ctx context.Context, cfg ServerConfig) (*Client, error) {
 	}
 	cerr := &connectError{server: cfg.Name}
 	for _, a := range attempts {
+		c.refused.take() // one attempt's refusal is not the next one's cause
 		s, err := c.client.Connect(ctx, a.t, nil)
 		if err == nil {
 			c.session = s
 			break
+		}
+		if r := c.refused.take(); r != nil {
+			err = r // the cause; what the SDK saw next is its consequence
 		}
 		cerr.tried, cerr.errs = append(cerr.tried, a.name), append(cerr.errs, err)
 		if ctx.Err() != nil {

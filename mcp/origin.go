@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // ErrOtherOrigin: a request of a URL server's session was to go to another
@@ -40,11 +41,40 @@ func origin(u *url.URL) string {
 	return scheme + "://" + host + ":" + port
 }
 
-// originTransport refuses every request whose URL is not on want.
+// originTransport refuses every request whose URL is not on want, and
+// keeps the first refusal in refused.
 type originTransport struct {
-	base   http.RoundTripper
-	server string
-	want   string // origin(configured URL)
+	base    http.RoundTripper
+	server  string
+	want    string // origin(configured URL)
+	refused *refusal
+}
+
+// refusal is the first request an origin guard refused. Whoever made the
+// request may report its failure otherwise (the SDK ends a legacy SSE
+// session and its initialize call sees the session closing); Connect
+// reports this cause instead.
+type refusal struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (r *refusal) set(err error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = err
+	}
+	return err
+}
+
+// take returns the refusal kept since the last take, and forgets it.
+func (r *refusal) take() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := r.err
+	r.err = nil
+	return err
 }
 
 func (t originTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -52,7 +82,7 @@ func (t originTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		if r.Body != nil {
 			r.Body.Close()
 		}
-		return nil, fmt.Errorf("%w: server %q is configured at %s, and a request of its session was to go to %s (a redirect, or an SSE endpoint event naming another origin); its headers and messages stay with the configured origin", ErrOtherOrigin, t.server, t.want, got)
+		return nil, t.refused.set(fmt.Errorf("%w: server %q is configured at %s, and a request of its session was to go to %s (a redirect, or an SSE endpoint event naming another origin); its headers and messages stay with the configured origin", ErrOtherOrigin, t.server, t.want, got))
 	}
 	return t.base.RoundTrip(r)
 }

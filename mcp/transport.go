@@ -83,7 +83,7 @@ func (c *Client) httpClient(ctx context.Context, w *wire) (*http.Client, error) 
 		return nil, fmt.Errorf("%w: server %q: URL %q: %v", ErrConfig, c.cfg.Name, c.cfg.URL, err)
 	}
 	want := origin(u)
-	base = originTransport{base: base, server: c.cfg.Name, want: want}
+	base = originTransport{base: base, server: c.cfg.Name, want: want, refused: c.refused}
 	if c.cfg.OAuth != nil {
 		h, err := newOAuthHandler(ctx, c.cfg.Name, c.cfg.URL, c.cfg.OAuth, hc)
 		if err != nil {
