@@ -34,7 +34,7 @@ func TestStoreOnFullDisk(t *testing.T) {
 		}
 		return b
 	}
-	os.WriteFile(filepath.Join(dir, "big.txt"), noise(1, 128<<10), 0o644)
+	os.WriteFile(filepath.Join(dir, "big.txt"), noise(1, 1<<20), 0o644)
 	os.WriteFile(filepath.Join(dir, "cmd.txt"), []byte("before the command\n"), 0o600)
 	want := tree(t, dir)
 
@@ -60,12 +60,14 @@ func TestStoreOnFullDisk(t *testing.T) {
 	}
 	free := tmpfstest.Fill(t, small, 0)
 
-	// The "command" writes 96 KiB the store has no room to record.
-	os.WriteFile(filepath.Join(dir, "cmd.txt"), noise(2, 96<<10), 0o600)
+	// The "command" writes more than the store's whole disk, so no
+	// space SQLite already holds (free pages, a WAL it reuses) can take
+	// it: the full disk is what refuses it.
+	os.WriteFile(filepath.Join(dir, "cmd.txt"), noise(2, 1<<20), 0o600)
 	if err := c.Record(ctx, cmd, "cmd.txt"); !isFull(err) {
 		t.Fatalf("Record on a full store: %v, want SQLITE_FULL or ENOSPC", err)
 	}
-	// A file tool's write whose pre-image (128 KiB) does not fit.
+	// A file tool's write whose pre-image (1 MiB) does not fit.
 	err = c.WriteFile(ctx, call1, "big.txt", []byte("small\n"), 0)
 	if !isFull(err) {
 		t.Fatalf("WriteFile on a full store: %v, want it refused for want of space", err)

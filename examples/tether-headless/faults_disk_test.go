@@ -187,9 +187,13 @@ func TestWorkspaceDiskFullCommandIsUndone(t *testing.T) {
 // and the run goes on to its end. Once space returns the store works
 // (it was not left broken) and undo takes the run back byte for byte.
 func TestStoreDiskFull(t *testing.T) {
-	store := tmpfstest.Mount(t, 512<<10)
+	store := tmpfstest.Mount(t, 4<<20)
 	ws := project(t)
-	data := bigBody(5, 96<<10)
+	// Larger than all the store held before the disk filled: its
+	// pre-image cannot fit in space SQLite already has (free pages, a WAL
+	// file it reuses), so the full disk is what refuses it, whenever
+	// SQLite checkpoints.
+	data := bigBody(5, 1<<20)
 	must(t, os.WriteFile(filepath.Join(ws, "data.txt"), []byte(data), 0o644))
 	before := treeState(t, ws)
 	script := turnsScript(t,
