@@ -95,9 +95,11 @@ func normalizeLines(s string) string {
 
 // normalizeOld is old text as the tolerant matcher may read it: without
 // trailing line breaks, without read_file's "   12\t" prefixes when every
-// line has one, and normalised as normalizeLines does.
+// line has one, and normalised as normalizeLines does. Prefixes are taken
+// off before trailing whitespace, since an empty line's prefix ("   12\t")
+// ends in the tab that trimming would remove.
 func normalizeOld(old string) string {
-	s := normalizeLines(strings.TrimRight(old, "\r\n"))
+	s := strings.TrimRight(old, "\r\n")
 	lines := strings.Split(s, "\n")
 	stripped := make([]string, len(lines))
 	for i, l := range lines {
@@ -110,7 +112,7 @@ func normalizeOld(old string) string {
 			k++
 		}
 		if k == j || k == len(l) || l[k] != '\t' {
-			return s
+			return normalizeLines(s)
 		}
 		stripped[i] = l[k+1:]
 	}
