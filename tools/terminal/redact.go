@@ -43,12 +43,17 @@ var (
 // usually os.Environ()).
 func NewRedactor(env []string) *Redactor {
 	c := secretValues{}
+	c.judgeEnv(env)
+	return c.redactor()
+}
+
+// judgeEnv judges each "NAME=value" entry of env.
+func (c secretValues) judgeEnv(env []string) {
 	for _, kv := range env {
 		if name, value, ok := strings.Cut(kv, "="); ok {
 			c.judge(name, value)
 		}
 	}
-	return c.redactor()
 }
 
 // secretValues maps each secret value found to the name it is redacted as.

@@ -60,11 +60,7 @@ func (f *fileRedactor) redactor() *Redactor {
 		return f.r
 	}
 	c := secretValues{}
-	for _, kv := range f.env {
-		if name, value, ok := strings.Cut(kv, "="); ok {
-			c.judge(name, value)
-		}
-	}
+	c.judgeEnv(f.env)
 	for _, p := range files {
 		fileSecretValues(c, filepath.Base(p), readHead(p))
 	}
