@@ -51,16 +51,21 @@ func readRules(hidden []string) []landlock.Rule {
 			if touches(p) {
 				continue // on the way to a hidden path, or hidden: below
 			}
+			isDir := e.IsDir()
 			if e.Type()&os.ModeSymlink != 0 {
 				t, err := filepath.EvalSymlinks(p)
 				if err != nil || touches(t) {
 					continue
 				}
-				p = t
+				fi, err := os.Stat(t)
+				if err != nil {
+					continue
+				}
+				p, isDir = t, fi.IsDir()
 			}
-			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			if isDir {
 				dirs = append(dirs, p)
-			} else if err == nil {
+			} else {
 				files = append(files, p)
 			}
 		}
