@@ -92,9 +92,10 @@
 // Static analysis cannot see what a script will do. Sandbox confines
 // executed commands with Linux Landlock: reads anywhere, writes only under
 // the workspace and chosen directories, optionally no network, no
-// connections to Unix sockets elsewhere. Hosts call SandboxMain first
-// thing in main; Sandbox.Wrap then rewrites an *exec.Cmd to run through
-// it, and Sandbox.Missing says what the running kernel cannot enforce.
+// connections to Unix sockets elsewhere. Sandbox.Wrap rewrites an
+// *exec.Cmd to start through a helper, the host's own executable, which
+// confines itself and execs the command; Sandbox.Missing says what the
+// running kernel cannot enforce.
 //
 // # Logging
 //

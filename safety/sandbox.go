@@ -1,7 +1,6 @@
 package safety
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/tetherdev/tether/internal/sandboxhelper"
 )
 
 // ErrSandboxUnavailable: the operating system cannot confine commands
@@ -19,10 +20,9 @@ import (
 // The error text says which, and what would fix it.
 var ErrSandboxUnavailable = errors.New("sandbox unavailable")
 
-// sandboxEnv carries the confinement request from Sandbox.Wrap to
-// SandboxMain in the re-executed helper. It is removed from the environment
-// before the real command runs.
-const sandboxEnv = "TETHER_SANDBOX_V1"
+// sandboxEnv carries the confinement request from Sandbox.Wrap to the
+// re-executed helper (package internal/sandboxhelper).
+const sandboxEnv = sandboxhelper.Env
 
 // Sandbox confines commands an agent runs with Linux Landlock: they may read
 // and execute anything the user can, but write only under Writable, and,
@@ -35,16 +35,19 @@ const sandboxEnv = "TETHER_SANDBOX_V1"
 // Landlock restricts the process that asks for it and everything it starts
 // afterwards, and can never be lifted. A library cannot confine a child
 // between fork and exec in Go, so Wrap rewrites an *exec.Cmd to start a
-// helper first: by default the host's own executable, whose main function
-// must call SandboxMain before anything else. The helper applies the
-// restrictions to itself and then execs the real command, which inherits
-// them. The host process itself is never restricted.
+// helper first: by default the host's own executable, re-executed with a
+// request in its environment. The helper applies the restrictions to
+// itself and then execs the real command, which inherits them. The host
+// process itself is never restricted.
 //
-// The trade-off of re-executing the host binary (rather than shipping a
-// separate helper) is that every host must call SandboxMain at the top of
-// main; in exchange there is nothing extra to install or find on PATH, and
-// the helper is always the same version as the library. Hosts that cannot
-// do that set Helper to any binary whose main calls SandboxMain.
+// Any program that imports safety is a helper: the package that does the
+// helper's work recognises the request while the program initialises,
+// and Go initialises it as soon as the few standard packages it imports
+// are, before the host's own packages and most of their dependencies. A
+// helper therefore costs a command the Go runtime's start and its own
+// work, whatever the host links, and the host calls nothing. There is
+// nothing extra to install or find on PATH, and the helper is always the
+// same version as the library.
 //
 // # Limits
 //
@@ -85,12 +88,12 @@ type Sandbox struct {
 	// through the helper, which makes it a child subreaper: whatever it
 	// starts stays in its process tree, where the terminal kills it.
 	BestEffort bool
-	// Helper is the executable that calls SandboxMain; default: this
-	// program (os.Executable).
+	// Helper is the executable re-executed as the helper, any program
+	// that imports safety; default: this program (os.Executable).
 	Helper string
 	// HelperArgs are passed to the helper before the command's own
-	// arguments, for helpers that parse flags before calling SandboxMain
-	// (a test binary needs "-test.run=…"). Usually empty.
+	// arguments. A helper never parses them (it works before main
+	// runs); they only show in process listings. Usually empty.
 	HelperArgs []string
 	// Logger receives warnings about degraded confinement, once per
 	// process for each logger and reason (repeats are logged at Debug);
@@ -109,24 +112,6 @@ type Sandbox struct {
 func (w *Workspace) NewSandbox(extraWritable ...string) *Sandbox {
 	home, _ := os.UserHomeDir()
 	return &Sandbox{Writable: append([]string{w.root}, extraWritable...), Unreadable: HomeLogins(home)}
-}
-
-// sandboxRequest is what the helper needs: the real program and the rules.
-type sandboxRequest struct {
-	Path        string   `json:"path"`
-	ArgvStart   int      `json:"argv_start"` // the command's argv is os.Args[ArgvStart:]
-	Writable    []string `json:"writable"`
-	Unreadable  []string `json:"unreadable,omitempty"`
-	DenyNetwork bool     `json:"deny_network,omitempty"`
-	BestEffort  bool     `json:"best_effort,omitempty"`
-	// Unconfined: the kernel cannot confine (BestEffort); the helper only
-	// makes the command a child subreaper.
-	Unconfined bool `json:"unconfined,omitempty"`
-	// Domain: the helper stays as the command's parent and kill domain
-	// (KillDomain) instead of exec-ing it; Report: descriptor 3 is the
-	// report descriptor.
-	Domain bool `json:"domain,omitempty"`
-	Report bool `json:"report,omitempty"`
 }
 
 // Available reports whether this system can enforce the sandbox as
@@ -192,64 +177,17 @@ func missingAt(abi int, network bool) []string {
 // ErrSandboxUnavailable, or with BestEffort logs a warning and leaves cmd
 // unchanged.
 func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
-	if cmd.Process != nil {
-		return errors.New("safety: Sandbox.Wrap: command already started")
-	}
-	if cmd.Err != nil {
-		return cmd.Err // exec.Command could not find the program
-	}
-	if cmd.Path == "" {
-		return errors.New("safety: Sandbox.Wrap: command has no Path; build it with exec.Command")
+	req, confine, err := s.rules(cmd, "Wrap")
+	if err != nil {
+		return err
 	}
 	if slices.ContainsFunc(cmd.Env, func(e string) bool { return strings.HasPrefix(e, sandboxEnv+"=") }) {
 		return errors.New("safety: Sandbox.Wrap: command is already wrapped")
 	}
-	if len(s.Writable) == 0 {
-		return errors.New("safety: Sandbox.Wrap: no writable directories; include at least the workspace root")
+	if !confine && runtime.GOOS != "linux" {
+		return nil
 	}
-	writable := make([]string, 0, len(s.Writable))
-	for _, d := range s.Writable {
-		if !filepath.IsAbs(d) {
-			return fmt.Errorf("safety: Sandbox.Wrap: writable directory %q is not absolute", d)
-		}
-		fi, err := os.Stat(d)
-		if err != nil {
-			return fmt.Errorf("safety: Sandbox.Wrap: writable directory: %w", err)
-		}
-		if !fi.IsDir() {
-			return fmt.Errorf("safety: Sandbox.Wrap: writable path %q is not a directory", d)
-		}
-		writable = append(writable, filepath.Clean(d))
-	}
-	unreadable, err := unreadableFor(s.Unreadable, writable)
-	if err != nil {
-		return err
-	}
-	unconfined := false
-	if err := s.supported(false); err != nil {
-		if !s.BestEffort {
-			return err
-		}
-		if runtime.GOOS != "linux" {
-			s.warnOnce("safety: running commands WITHOUT a sandbox", "reason", err.Error())
-			return nil
-		}
-		s.warnOnce("safety: running commands WITHOUT a sandbox (their processes are still kept in their tree)", "reason", err.Error())
-		unconfined = true
-	}
-	if s.DenyNetwork && !unconfined {
-		if err := s.supported(true); err != nil {
-			if !s.BestEffort {
-				return err
-			}
-			s.warnOnce("safety: running commands with file confinement but WITHOUT network restriction", "reason", err.Error())
-		}
-	}
-	if s.BestEffort && !unconfined {
-		if missing := s.Missing(); len(missing) > 0 {
-			s.warnOnce("safety: sandbox running with protections missing on this kernel", "missing", missing)
-		}
-	}
+	req.Unconfined = !confine
 	helper := s.Helper
 	if helper == "" {
 		exe, err := os.Executable()
@@ -262,23 +200,105 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	if len(argv) == 0 {
 		argv = []string{cmd.Path}
 	}
-	req, err := json.Marshal(sandboxRequest{
-		Path: cmd.Path, ArgvStart: 1 + len(s.HelperArgs),
-		Writable: writable, Unreadable: unreadable, DenyNetwork: s.DenyNetwork, BestEffort: s.BestEffort, Unconfined: unconfined,
-	})
-	if err != nil {
-		return err
-	}
+	req.Path, req.ArgvStart = cmd.Path, 1+len(s.HelperArgs)
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(slices.Clip(env), sandboxEnv+"="+string(req))
+	cmd.Env = append(slices.Clip(env), sandboxEnv+"="+req.Encode())
 	// The helper's argv: its name, its own arguments, then the command's
 	// argv unchanged (argv[0] included), so nothing is re-quoted or lost.
 	cmd.Path = helper
 	cmd.Args = slices.Concat([]string{helper}, s.HelperArgs, argv)
 	return nil
+}
+
+// Start starts cmd, which must not have been started, confined as Wrap
+// would, but without a helper process: a thread of this process is set
+// aside, confines itself (Landlock confines one thread, and what the
+// thread starts inherits it), starts cmd and ends with the goroutine
+// that held it. The host's other threads are never restricted. No Go
+// runtime starts for the command, which with a helper costs milliseconds
+// per command.
+//
+// Unlike Wrap, nothing stays between the command and this process: no
+// child subreaper holds what it detaches (give it a CommandCgroup), and a
+// parent-death signal (SysProcAttr.Pdeathsig) would be sent as soon as
+// the starting thread ended, so Start refuses a cmd that sets one. When
+// the system cannot confine, Start fails as Wrap does, or with BestEffort
+// logs a warning and starts cmd unconfined.
+func (s *Sandbox) Start(cmd *exec.Cmd) error {
+	req, confine, err := s.rules(cmd, "Start")
+	if err != nil {
+		return err
+	}
+	if !confine {
+		return cmd.Start()
+	}
+	return startConfined(cmd, req)
+}
+
+// rules checks cmd and the sandbox and returns the confinement rules,
+// and whether the command is to be confined at all (false: BestEffort on
+// a system that cannot, which rules has warned about).
+func (s *Sandbox) rules(cmd *exec.Cmd, op string) (req sandboxhelper.Request, confine bool, err error) {
+	if cmd.Process != nil {
+		return req, false, fmt.Errorf("safety: Sandbox.%s: command already started", op)
+	}
+	if cmd.Err != nil {
+		return req, false, cmd.Err // exec.Command could not find the program
+	}
+	if cmd.Path == "" {
+		return req, false, fmt.Errorf("safety: Sandbox.%s: command has no Path; build it with exec.Command", op)
+	}
+	if len(s.Writable) == 0 {
+		return req, false, fmt.Errorf("safety: Sandbox.%s: no writable directories; include at least the workspace root", op)
+	}
+	writable := make([]string, 0, len(s.Writable))
+	for _, d := range s.Writable {
+		if !filepath.IsAbs(d) {
+			return req, false, fmt.Errorf("safety: Sandbox.%s: writable directory %q is not absolute", op, d)
+		}
+		fi, err := os.Stat(d)
+		if err != nil {
+			return req, false, fmt.Errorf("safety: Sandbox.%s: writable directory: %w", op, err)
+		}
+		if !fi.IsDir() {
+			return req, false, fmt.Errorf("safety: Sandbox.%s: writable path %q is not a directory", op, d)
+		}
+		writable = append(writable, filepath.Clean(d))
+	}
+	unreadable, err := unreadableFor(s.Unreadable, writable)
+	if err != nil {
+		return req, false, err
+	}
+	req = sandboxhelper.Request{Writable: writable, DenyNetwork: s.DenyNetwork, BestEffort: s.BestEffort}
+	if err := s.supported(false); err != nil {
+		if !s.BestEffort {
+			return req, false, err
+		}
+		if runtime.GOOS != "linux" {
+			s.warnOnce("safety: running commands WITHOUT a sandbox", "reason", err.Error())
+		} else {
+			s.warnOnce("safety: running commands WITHOUT a sandbox (their processes are still kept in their tree)", "reason", err.Error())
+		}
+		return req, false, nil
+	}
+	if s.DenyNetwork {
+		if err := s.supported(true); err != nil {
+			if !s.BestEffort {
+				return req, false, err
+			}
+			s.warnOnce("safety: running commands with file confinement but WITHOUT network restriction", "reason", err.Error())
+		}
+	}
+	if s.BestEffort {
+		if missing := s.Missing(); len(missing) > 0 {
+			s.warnOnce("safety: sandbox running with protections missing on this kernel", "missing", missing)
+		}
+	}
+	req.ListDirs, req.ReadDirs, req.ReadFiles = readGrants(unreadable)
+	return req, true, nil
 }
 
 // warned holds the warnings already logged by this process, by logger,
@@ -305,48 +325,10 @@ func (s *Sandbox) logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// SandboxMain turns the current process into the sandbox helper when it was
-// started by a wrapped command, and returns immediately otherwise. Call it
-// first thing in main (and in TestMain for tests that run sandboxed
-// commands):
+// SandboxMain does nothing and returns. The helper that Sandbox and
+// KillDomain re-execute now starts from package initialisation, before
+// the host's own packages are initialised, so no call is needed.
 //
-//	func main() {
-//		safety.SandboxMain()
-//		…
-//	}
-//
-// As the helper it never returns: it confines itself and execs the real
-// command, or prints why it cannot to stderr and exits with status 126
-// (the shell's "found but cannot execute").
-func SandboxMain() {
-	raw, ok := os.LookupEnv(sandboxEnv)
-	if !ok {
-		return
-	}
-	fail := func(format string, args ...any) {
-		fmt.Fprintf(os.Stderr, "tether sandbox: "+format+"\n", args...)
-		os.Exit(126)
-	}
-	var req sandboxRequest
-	if err := json.Unmarshal([]byte(raw), &req); err != nil {
-		fail("malformed request in %s: %v", sandboxEnv, err)
-	}
-	env := slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, sandboxEnv+"=") })
-	if req.Domain {
-		if req.ArgvStart < 1 || req.ArgvStart >= len(os.Args) {
-			fail("helper started with %d arguments, expected the command's after argument %d", len(os.Args), req.ArgvStart)
-		}
-		os.Exit(runDomain(req, os.Args, env))
-	}
-	if !req.Unconfined {
-		if err := confineSelf(req); err != nil {
-			fail("%v", err)
-		}
-	}
-	if req.ArgvStart < 1 || req.ArgvStart >= len(os.Args) {
-		fail("helper started with %d arguments, expected the command's after argument %d", len(os.Args), req.ArgvStart)
-	}
-	if err := execProgram(req.Path, os.Args[req.ArgvStart:], env); err != nil {
-		fail("cannot run %s: %v", req.Path, err)
-	}
-}
+// Deprecated: a program that imports safety is a helper without calling
+// anything; remove the call.
+func SandboxMain() {}

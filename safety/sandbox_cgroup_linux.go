@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/tetherdev/tether/internal/sandboxhelper"
 )
 
 // A CommandCgroup is a cgroup v2 of one command's own: every process the
@@ -91,11 +93,20 @@ func probeCgroups() (string, error) {
 // NewCommandCgroup makes an empty cgroup for one command below this
 // process's own. The error wraps ErrSandboxUnavailable when the system
 // has none to give (CgroupAvailable).
+//
+// The first call also starts this process's cgroup watchdog: the host's
+// executable re-executed (any program that imports safety is one), in a
+// process group of its own, which ends every command cgroup this process
+// made when this process exits, however it exits; a later call starts
+// another if that one has died. Without it (it could not start), the
+// cgroups of a killed agent are ended by EndStaleCgroups when the next
+// one starts.
 func NewCommandCgroup() (*CommandCgroup, error) {
 	parent, err := cgroupParent()
 	if err != nil {
 		return nil, err
 	}
+	watchdog.ensure(parent)
 	var b [6]byte
 	rand.Read(b[:])
 	dir := filepath.Join(parent, cgroupPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(b[:]))
@@ -190,4 +201,51 @@ func EndStaleCgroups() int {
 		n += (&CommandCgroup{dir: dir, fd: fd}).Kill()
 	}
 	return n
+}
+
+// watchdog is this process's cgroup watchdog.
+var watchdog cgroupWatchdog
+
+// cgroupWatchdog keeps one watchdog process running. Its descriptor 3 is
+// the reading end of a pipe whose writing end only this process holds
+// (close-on-exec, so no command inherits it): the pipe reads end of file
+// exactly when this process is gone.
+type cgroupWatchdog struct {
+	mu   sync.Mutex
+	r, w *os.File
+	pid  int // the running watchdog; 0 before the first
+}
+
+// ensure starts a watchdog unless one runs. Whether it still runs is
+// asked of the kernel without blocking (which also reaps one that died),
+// so no goroutine waits on it.
+func (d *cgroupWatchdog) ensure(parent string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.pid != 0 {
+		if wpid, err := syscall.Wait4(d.pid, nil, syscall.WNOHANG, nil); wpid == 0 && err == nil {
+			return
+		}
+		d.pid = 0
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	if d.r == nil {
+		if d.r, d.w, err = os.Pipe(); err != nil {
+			d.r, d.w = nil, nil
+			return
+		}
+	}
+	req := sandboxhelper.Request{Watch: true, CgroupDir: parent, CgroupPrefix: cgroupPrefix + strconv.Itoa(os.Getpid()) + "-"}
+	cmd := exec.Command(exe)
+	cmd.Dir = "/"
+	cmd.Env = []string{sandboxEnv + "=" + req.Encode()}
+	cmd.ExtraFiles = []*os.File{d.r}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return
+	}
+	d.pid = cmd.Process.Pid
 }

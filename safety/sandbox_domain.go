@@ -1,7 +1,6 @@
 package safety
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +8,8 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+
+	"github.com/tetherdev/tether/internal/sandboxhelper"
 )
 
 // KillDomain runs each command under a helper process that is its kill
@@ -22,10 +23,10 @@ import (
 // from the caller (a timeout that signals the process group) is handled
 // alike, after giving the command up to a second to exit on its own.
 //
-// The helper is the host's own executable re-executed, as for Sandbox:
-// main must call SandboxMain first. With Sandbox set the helper also
-// confines itself with it before starting the command, so the command is
-// both confined and contained.
+// The helper is the host's own executable re-executed, as for Sandbox
+// (see there: it works while the program initialises). With Sandbox set
+// the command starts through a second, confining helper below the first,
+// so the command is both confined and contained.
 //
 // # The report descriptor
 //
@@ -33,8 +34,9 @@ import (
 // its descriptor 3) and closes it for the command: the command cannot
 // write to it. If the command stops itself (SIGSTOP) the helper reads the
 // stopped process's working directory and environment from /proc and
-// kills it; as it exits it writes one JSON object (KillDomainReport) with
-// those and the count of leftovers it killed. A shell
+// kills it; as it exits it writes one report (KillDomainReport, read
+// with its UnmarshalText) with those and the count of leftovers it
+// killed. A shell
 // can so hand its final state to the caller through a channel its script
 // cannot reach.
 //
@@ -46,6 +48,17 @@ import (
 // CgroupAvailable) ends everything in it after the helper, whatever
 // became of the helper. Missing names the cgroup when this process
 // cannot make one, and then the helper is the guard.
+//
+// # Without a helper
+//
+// A helper costs a command the start of a Go runtime, a few milliseconds.
+// A command that is both confined and in a CommandCgroup needs none: it
+// cannot leave the cgroup (Landlock keeps /sys/fs/cgroup read-only to
+// it), the cgroup ends all of it after the command, and the cgroup
+// watchdog ends it if this process dies. Such a host starts it with
+// Sandbox.Start instead of Wrap; the terminal does (terminal.Config's
+// Domain). An unconfined command keeps the helper, which still holds it
+// if it moves itself to another cgroup it may write to.
 type KillDomain struct {
 	// Sandbox, when set, confines commands too; its Helper and
 	// HelperArgs are used.
@@ -63,9 +76,20 @@ type KillDomain struct {
 // its environment as /proc/PID/environ held it (NUL-separated); and how
 // many processes it found left below it and killed.
 type KillDomainReport struct {
-	Dir      string `json:"dir,omitempty"`
-	Environ  []byte `json:"environ,omitempty"`
-	Leftover int    `json:"leftover,omitempty"`
+	Dir      string
+	Environ  []byte
+	Leftover int
+}
+
+// UnmarshalText reads a report as the helper wrote it on the report
+// descriptor.
+func (r *KillDomainReport) UnmarshalText(b []byte) error {
+	rep, err := sandboxhelper.DecodeReport(b)
+	if err != nil {
+		return fmt.Errorf("safety: kill-domain report: %w", err)
+	}
+	*r = KillDomainReport(rep)
+	return nil
 }
 
 // Wrap rewrites cmd, which must not have been started, to run under a
@@ -96,16 +120,12 @@ func markDomain(cmd *exec.Cmd, report bool) error {
 		if !ok {
 			continue
 		}
-		var req sandboxRequest
-		if err := json.Unmarshal([]byte(raw), &req); err != nil {
-			return err
-		}
-		req.Domain, req.Report = true, report
-		b, err := json.Marshal(req)
+		req, err := sandboxhelper.DecodeRequest(raw)
 		if err != nil {
 			return err
 		}
-		cmd.Env[i] = sandboxEnv + "=" + string(b)
+		req.Domain, req.Report = true, report
+		cmd.Env[i] = sandboxEnv + "=" + req.Encode()
 		setDeathSignal(cmd)
 		return nil
 	}
@@ -134,15 +154,12 @@ func (s *Sandbox) wrapUnconfined(cmd *exec.Cmd, report bool) error {
 	if len(argv) == 0 {
 		argv = []string{cmd.Path}
 	}
-	req, err := json.Marshal(sandboxRequest{Path: cmd.Path, ArgvStart: 1 + len(s.HelperArgs), Unconfined: true, Domain: true, Report: report})
-	if err != nil {
-		return err
-	}
+	req := sandboxhelper.Request{Path: cmd.Path, ArgvStart: 1 + len(s.HelperArgs), Unconfined: true, Domain: true, Report: report}
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(slices.Clip(env), sandboxEnv+"="+string(req))
+	cmd.Env = append(slices.Clip(env), sandboxEnv+"="+req.Encode())
 	cmd.Path = helper
 	cmd.Args = slices.Concat([]string{helper}, s.HelperArgs, argv)
 	setDeathSignal(cmd)

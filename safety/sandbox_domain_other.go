@@ -16,5 +16,3 @@ func setDeathSignal(*exec.Cmd) {}
 func domainMissing() []string {
 	return []string{"a kill domain: Linux-only; processes a command detaches can outlive it"}
 }
-
-func runDomain(sandboxRequest, []string, []string) int { return 126 }

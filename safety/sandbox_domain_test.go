@@ -3,7 +3,6 @@
 package safety
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,7 +11,7 @@ import (
 )
 
 func testDomain() *KillDomain {
-	return &KillDomain{Helper: os.Args[0], HelperArgs: []string{"-test.run=^TestSandboxHelperProcess$"}}
+	return &KillDomain{Helper: os.Args[0]}
 }
 
 // TestKillDomainSweepsAndReports: the helper keeps the report descriptor
@@ -40,7 +39,7 @@ func TestKillDomainSweepsAndReports(t *testing.T) {
 	var rep KillDomainReport
 	b := make([]byte, 1<<16)
 	n, _ := r.Read(b)
-	if err := json.Unmarshal(b[:n], &rep); err != nil {
+	if err := rep.UnmarshalText(b[:n]); err != nil {
 		t.Fatalf("report %q: %v", b[:n], err)
 	}
 	if rep.Leftover != 1 || rep.Dir != "" {

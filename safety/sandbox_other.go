@@ -4,19 +4,18 @@ package safety
 
 import (
 	"fmt"
+	"os/exec"
 	"runtime"
+
+	"github.com/tetherdev/tether/internal/sandboxhelper"
 )
 
 func sandboxSupported(bool) error {
 	return fmt.Errorf("%w: command confinement uses Linux Landlock; %s has no equivalent here", ErrSandboxUnavailable, runtime.GOOS)
 }
 
-func confineSelf(sandboxRequest) error { return sandboxSupported(false) }
-
-func execProgram(path string, _, _ []string) error {
-	return fmt.Errorf("%w: cannot exec %s", ErrSandboxUnavailable, path)
-}
-
 func sandboxMissing(bool) []string {
 	return []string{"all confinement: Landlock is Linux-only"}
 }
+
+func startConfined(*exec.Cmd, sandboxhelper.Request) error { return sandboxSupported(false) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // homeLogins are the files under a home directory that hold logins:
@@ -78,4 +79,66 @@ func unreadableFor(paths, writable []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// readGrants returns the read rules that leave hidden (clean absolute
+// paths, links resolved) unreadable: Landlock only grants, so they cover
+// the complement. Every directory on the way from / to a hidden path may
+// only be listed (a grant there reaches below it, so it cannot include
+// reading files), and every other entry of those directories is granted
+// whole, as a directory or a file. A hidden path's own names can
+// therefore still be listed; its content cannot be read. A link among
+// those entries is granted as its target, unless the target is hidden,
+// holds something hidden, or lies inside it. Entries made in those
+// directories after the command starts are unreadable to it. No hidden
+// paths means no rules: everything is readable.
+func readGrants(hidden []string) (listOnly, dirs, files []string) {
+	if len(hidden) == 0 {
+		return nil, nil, nil
+	}
+	// touches reports whether p is a hidden path, lies inside one, or
+	// holds one: granting p would then open something hidden.
+	touches := func(p string) bool {
+		return slices.ContainsFunc(hidden, func(h string) bool { return within(h, p) || within(p, h) })
+	}
+	seen := map[string]bool{}
+	for _, h := range hidden {
+		for dir := filepath.Dir(h); !seen[dir]; dir = filepath.Dir(dir) {
+			seen[dir] = true
+			listOnly = append(listOnly, dir)
+			if dir == "/" {
+				break
+			}
+		}
+	}
+	for _, dir := range listOnly {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue // unreadable to the user too: nothing to grant
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if touches(p) {
+				continue // on the way to a hidden path, or hidden: below
+			}
+			isDir := e.IsDir()
+			if e.Type()&os.ModeSymlink != 0 {
+				t, err := filepath.EvalSymlinks(p)
+				if err != nil || touches(t) {
+					continue
+				}
+				fi, err := os.Stat(t)
+				if err != nil {
+					continue
+				}
+				p, isDir = t, fi.IsDir()
+			}
+			if isDir {
+				dirs = append(dirs, p)
+			} else {
+				files = append(files, p)
+			}
+		}
+	}
+	return listOnly, dirs, files
 }

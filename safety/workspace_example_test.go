@@ -141,12 +141,8 @@ func ExamplePolicy_Assess() {
 }
 
 func ExampleSandbox_Wrap() {
-	// In the host program, first thing in main:
-	//
-	//	func main() {
-	//		safety.SandboxMain()
-	//		…
-	//	}
+	// The host's own executable is re-executed as the helper; importing
+	// safety is all it needs for that.
 	ws, err := safety.OpenWorkspace(".")
 	if err != nil {
 		log.Fatal(err)

@@ -49,12 +49,10 @@ import (
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
 	"github.com/tetherdev/tether/llm"
 	"github.com/tetherdev/tether/llm/modelstr"
-	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/settings"
 )
 
 func main() {
-	safety.SandboxMain() // no-op unless this process is a sandboxed command's helper
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

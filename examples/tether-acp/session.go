@@ -80,7 +80,7 @@ func (h *host) open(ctx context.Context, env acp.SessionEnv) (*acp.Setup, error)
 	files := env.Files(ws)
 	reg := &tools.Registry{}
 	// Every command in a kill domain: nothing it starts outlives it or
-	// this process (main calls safety.SandboxMain).
+	// this process.
 	bopts := builtin.Options{Files: files, Contain: true}
 	if sb := h.sandbox(ws, s.Sandbox); sb != nil {
 		bopts.Sandbox = sb

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/tetherdev/tether/safety"
 	"io"
 	"os"
 	"path/filepath"
@@ -22,7 +21,6 @@ import (
 // user settings file is looked up in an empty directory (tests that want
 // one set XDG_CONFIG_HOME themselves), for the agents the tests start too.
 func TestMain(m *testing.M) {
-	safety.SandboxMain() // this test binary is also its commands' kill-domain helper
 	dir, err := os.MkdirTemp("", "acp-config-")
 	if err != nil {
 		panic(err)

@@ -62,12 +62,10 @@ import (
 	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
-	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/settings"
 )
 
 func main() {
-	safety.SandboxMain()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -98,7 +98,6 @@ import (
 )
 
 func main() {
-	safety.SandboxMain() // no-op unless this process is a sandboxed command's helper
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -213,7 +212,7 @@ func newGateway(ctx context.Context, o options, stdout io.Writer, logger *slog.L
 
 	reg := &tools.Registry{}
 	// Every command in a kill domain: nothing it starts outlives it or
-	// this process (main calls safety.SandboxMain).
+	// this process.
 	bopts := builtin.Options{Contain: true}
 	sandbox := cmp.Or(o.set.Sandbox, "auto")
 	switch sandbox {

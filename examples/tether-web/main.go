@@ -57,12 +57,10 @@ import (
 	"github.com/tetherdev/tether/examples/internal/folders"
 	"github.com/tetherdev/tether/examples/internal/hostcfg"
 	"github.com/tetherdev/tether/examples/internal/mcpmount"
-	"github.com/tetherdev/tether/safety"
 	"github.com/tetherdev/tether/settings"
 )
 
 func main() {
-	safety.SandboxMain() // no-op unless this process is a sandboxed command's helper
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))

@@ -103,7 +103,7 @@ func newServer(ctx context.Context, o options, addr string, logger *slog.Logger)
 	}()
 
 	reg := &tools.Registry{}
-	// Every command in a kill domain (main calls safety.SandboxMain).
+	// Every command in a kill domain.
 	bopts := builtin.Options{Contain: true}
 	switch o.set.Sandbox { // off unless asked for, as in coder: a person sees every command
 	case "on":

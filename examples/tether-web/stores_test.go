@@ -13,14 +13,12 @@ import (
 
 	"github.com/tetherdev/tether/examples/internal/mcpmount/mcpmounttest"
 	"github.com/tetherdev/tether/internal/pgtest"
-	"github.com/tetherdev/tether/safety"
 )
 
-// TestMain lets this binary serve as the tests' MCP server and as the
-// commands' kill-domain helper when asked, and otherwise runs the tests
-// with a private PostgreSQL when one can start.
+// TestMain lets this binary serve as the tests' MCP server when asked,
+// and otherwise runs the tests with a private PostgreSQL when one can
+// start.
 func TestMain(m *testing.M) {
-	safety.SandboxMain()
 	mcpmounttest.ServeIfAsked()
 	// The user's own settings stay out of the tests.
 	cfg, err := os.MkdirTemp("", "tether-config")

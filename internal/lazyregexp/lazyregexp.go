@@ -2,8 +2,7 @@
 //
 // A package-level regexp.MustCompile runs when the program starts, in
 // every program that links the package, whether or not the expression is
-// ever used. Tether's executables are also re-executed as short-lived
-// helpers (safety.SandboxMain) that use none of them, so package
+// ever used, and a command-line tool starts often, so package
 // initialisation must stay trivial: a Regexp here costs one small
 // allocation at start-up and compiles when a method is first called. A
 // malformed expression panics then, with regexp.MustCompile's message;

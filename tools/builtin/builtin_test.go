@@ -14,11 +14,6 @@ import (
 	"github.com/tetherdev/tether/tools"
 )
 
-func TestMain(m *testing.M) {
-	safety.SandboxMain() // the sandbox helper re-executes this binary
-	os.Exit(m.Run())
-}
-
 func openWS(t *testing.T) *safety.Workspace {
 	t.Helper()
 	ws, err := safety.OpenWorkspace(t.TempDir())

@@ -4,7 +4,6 @@ package terminal
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -113,7 +112,7 @@ func readDomainReport(r io.Reader) shellState {
 		return shellState{}
 	}
 	var rep safety.KillDomainReport
-	if err := json.Unmarshal(b, &rep); err != nil {
+	if err := rep.UnmarshalText(b); err != nil {
 		return shellState{}
 	}
 	st, err := parseReport(rep.Environ, rep.Dir)
