@@ -30,13 +30,11 @@ type Options struct {
 	// Terminal configures run_terminal_command; Root and ResolveDir are
 	// filled in from the workspace, and Sandbox from Options.Sandbox.
 	Terminal terminal.Config
-	// Sandbox, when set, confines every command with Landlock (the host
-	// must call safety.SandboxMain first thing in main).
+	// Sandbox, when set, confines every command with Landlock.
 	Sandbox *safety.Sandbox
 	// Contain runs every command in a safety.KillDomain: a helper process
 	// that outlives the shell, dies with the agent and kills whatever the
-	// command left running (the host must call safety.SandboxMain first
-	// thing in main). With Sandbox set, the domain confines too.
+	// command left running. With Sandbox set, the domain confines too.
 	Contain bool
 	// NoTerminal leaves run_terminal_command out (read-only hosts, or
 	// hosts that run commands their own way).
@@ -86,7 +84,7 @@ func Tools(ws *safety.Workspace, opts Options) ([]tools.Tool, *terminal.Shell, e
 	}
 	if opts.Contain {
 		cfg.Sandbox = nil
-		cfg.Contain = (&safety.KillDomain{Sandbox: opts.Sandbox}).Wrap
+		cfg.Domain = &safety.KillDomain{Sandbox: opts.Sandbox}
 	}
 	sh, err := terminal.New(cfg)
 	if err != nil {

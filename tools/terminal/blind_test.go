@@ -128,9 +128,11 @@ func scoreWithoutCgroup() bool { return os.Getenv("TETHER_BLIND_NO_CGROUP") == "
 
 func runBlindFile(t *testing.T, file string) {
 	cases := readBlind(t, file)
-	// plain: no helper (a host that never calls SandboxMain); domain: the
-	// kill-domain helper; sandbox: Landlock; both: the helper confined.
-	for _, mode := range []string{"plain", "domain", "sandbox", "both"} {
+	// plain: no helper; domain: the kill-domain helper; sandbox:
+	// Landlock; both: the helper confined; confined: the kill domain a
+	// host gets with Config.Domain and a sandbox, which in a cgroup of
+	// the command's own starts it with no helper.
+	for _, mode := range []string{"plain", "domain", "sandbox", "both", "confined"} {
 		t.Run(mode, func(t *testing.T) {
 			passed, ran := 0, 0
 			for i, c := range cases {
@@ -179,7 +181,7 @@ func runBlind(t *testing.T, c blindCase, i int, mode string) {
 	}
 	cfg := terminal.Config{Root: root, PassEnv: c.pass, NoCgroup: scoreWithoutCgroup()}
 	var sb *safety.Sandbox
-	if mode == "sandbox" || mode == "both" {
+	if mode == "sandbox" || mode == "both" || mode == "confined" {
 		sb = &safety.Sandbox{Writable: []string{root, os.TempDir()}}
 		if err := sb.Available(); err != nil {
 			t.Skipf("no sandbox on this kernel: %v", err)
@@ -190,6 +192,8 @@ func runBlind(t *testing.T, c blindCase, i int, mode string) {
 		cfg.Sandbox = sb.Wrap
 	case "domain", "both":
 		cfg.Contain = (&safety.KillDomain{Sandbox: sb}).Wrap
+	case "confined":
+		cfg.Domain = &safety.KillDomain{Sandbox: sb}
 	}
 	sh, err := terminal.New(cfg)
 	require.NoError(t, err)

@@ -35,13 +35,17 @@
 // cgroup.kill when the command ends: that holds whatever a process does
 // to its tree, session, environment or helper (Shell.CgroupGuard says
 // whether it is in force, Config.NoCgroup turns it off). With
-// Config.Contain (safety.KillDomain) each command also runs under a
-// helper that is its child subreaper, dies with the agent and kills what
-// is left below it before the command is reported done; without a
-// cgroup, that is what holds a process that clears its environment and
-// detaches at once, which the /proc tracking alone can miss. The marker names the workspace and the
-// agent: New ends, and Shell.Recovered reports, processes an earlier run
-// in the same workspace left when its agent died.
+// Config.Domain (safety.KillDomain) each command also has a kill domain
+// that dies with the agent: a confined command in a cgroup needs nothing
+// more (it cannot leave its cgroup, and the cgroup watchdog ends it if
+// the agent dies), so it starts with no helper process; any other runs
+// under a helper that is its child subreaper, dies with the agent and
+// kills what is left below it before the command is reported done.
+// Without a cgroup, that helper is what holds a process that clears its
+// environment and detaches at once, which the /proc tracking alone can
+// miss. The marker names the workspace and the agent: New ends, and
+// Shell.Recovered reports, processes an earlier run in the same
+// workspace left when its agent died.
 // The working directory never leaves the workspace: a command that cds out
 // of it leaves the next one at the root.
 //
@@ -53,7 +57,7 @@
 // (a command printing 1 GiB peaks below 30 MiB of resident memory, as the
 // package's tests measure).
 //
-// Config.Sandbox is the seam for safety.Sandbox.Wrap (Landlock) and
-// Config.Contain for safety.KillDomain.Wrap; package builtin connects
-// them.
+// Config.Sandbox is the seam for safety.Sandbox.Wrap (Landlock),
+// Config.Contain for a kill-domain helper of the host's own, and
+// Config.Domain for safety.KillDomain; package builtin connects them.
 package terminal

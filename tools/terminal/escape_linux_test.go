@@ -49,7 +49,10 @@ if os.fork() == 0:
     os._exit(0)
 os.wait()' ` + quiet, needs: "python3"},
 	}
-	for _, domain := range []bool{false, true} {
+	// plain: no kill domain; kill domain: the helper; confined domain: a
+	// sandboxed kill domain, which in a cgroup starts with no helper.
+	for _, mode := range []string{"plain", "kill domain", "confined domain"} {
+		domain := mode != "plain"
 		for i, tc := range techniques {
 			for _, timeout := range []bool{false, true} {
 				name := tc.name + "/exits"
@@ -57,7 +60,7 @@ os.wait()' ` + quiet, needs: "python3"},
 					name = tc.name + "/times out"
 				}
 				if domain {
-					name = "kill domain/" + name
+					name = mode + "/" + name
 				}
 				t.Run(name, func(t *testing.T) {
 					if tc.helper && !domain {
@@ -79,8 +82,15 @@ os.wait()' ` + quiet, needs: "python3"},
 						cmd += "\nsleep 0.5" // time for the escape to complete
 					}
 					cfg := Config{}
-					if domain {
-						cfg.Contain = (&safety.KillDomain{}).Wrap
+					switch mode {
+					case "kill domain":
+						cfg.Domain = &safety.KillDomain{}
+					case "confined domain":
+						sb := &safety.Sandbox{Writable: []string{t.TempDir(), os.TempDir()}}
+						if err := sb.Available(); err != nil {
+							t.Skipf("no sandbox on this kernel: %v", err)
+						}
+						cfg.Domain = &safety.KillDomain{Sandbox: sb}
 					}
 					s := newShell(t, cfg)
 					r, err := s.Run(context.Background(), Command{Command: cmd, Timeout: limit(timeout)})

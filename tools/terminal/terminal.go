@@ -91,6 +91,16 @@ type Config struct {
 	// keep it away from the command. Without it, the shell itself is
 	// killed when the agent dies but what it started is not.
 	Contain func(cmd *exec.Cmd) error
+	// Domain, when set, keeps each command in a kill domain as Contain
+	// with Domain.Wrap does, by the cheapest means that holds as well:
+	// where commands get cgroups of their own (see NoCgroup) and
+	// Domain.Sandbox can confine on this system, a command starts
+	// confined from a thread of this process (safety.Sandbox.Start), with
+	// no helper process: its cgroup is its kill domain, a confined command
+	// cannot leave it, and the cgroup watchdog ends it if this process
+	// dies. Otherwise the command runs under Domain's helper. Contain and
+	// Sandbox must then be nil.
+	Domain *safety.KillDomain
 	// NoCgroup keeps commands out of cgroups of their own. By default,
 	// wherever this process may make cgroup v2 children
 	// (safety.CgroupAvailable), each command starts in a
@@ -127,6 +137,11 @@ type Shell struct {
 	// noCgroup says why commands are not placed in cgroups of their
 	// own; nil when they are.
 	noCgroup error
+	// contain wraps each command in a kill-domain helper (Contain, or
+	// Domain.Wrap); confine starts it confined without one (Domain's
+	// Sandbox, with a cgroup in force). At most one is set.
+	contain func(cmd *exec.Cmd) error
+	confine *safety.Sandbox
 
 	mu  sync.Mutex // serialises commands; guards cwd and env
 	cwd string
@@ -156,6 +171,9 @@ func New(cfg Config) (*Shell, error) {
 	}
 	if cfg.Contain != nil && cfg.Sandbox != nil {
 		return nil, errors.New("terminal: set Config.Contain or Config.Sandbox, not both: the kill domain applies its own sandbox")
+	}
+	if cfg.Domain != nil && (cfg.Contain != nil || cfg.Sandbox != nil) {
+		return nil, errors.New("terminal: set Config.Domain alone, without Contain or Sandbox: the kill domain applies its own sandbox")
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
@@ -188,9 +206,18 @@ func New(cfg Config) (*Shell, error) {
 	if len(recovered) > 0 && cfg.Logger != nil {
 		cfg.Logger.Warn("terminal: ended processes a previous run of this workspace left running", "processes", recovered)
 	}
-	return &Shell{cfg: cfg, shell: path, root: root, cwd: root, env: base, layers: layers,
+	shell := &Shell{cfg: cfg, shell: path, root: root, cwd: root, env: base, layers: layers,
 		stopper: stopperFor(killPath, path), marker: markerPrefix(root), recovered: recovered,
-		redact: newFileRedactor(root, host), noCgroup: noCgroup}, nil
+		redact: newFileRedactor(root, host), noCgroup: noCgroup}
+	if d := cfg.Domain; d != nil {
+		shell.contain = d.Wrap
+		if noCgroup == nil && d.Sandbox != nil && d.Sandbox.Available() == nil {
+			shell.contain, shell.confine = nil, d.Sandbox
+		}
+	} else {
+		shell.contain = cfg.Contain
+	}
+	return shell, nil
 }
 
 // Command is one command to run.
@@ -299,7 +326,11 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	cmd.WaitDelay = killGrace
 	var reportR, reportW *os.File
 	switch {
-	case s.cfg.Contain != nil:
+	case s.confine != nil:
+		// Started below by the sandbox, in the cgroup; no parent-death
+		// signal (the starting thread ends at once): the cgroup watchdog
+		// ends the command if this process dies.
+	case s.contain != nil:
 		r, w, err := os.Pipe()
 		if err != nil {
 			return Result{}, fmt.Errorf("terminal: %w", err)
@@ -307,7 +338,7 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 		defer r.Close()
 		reportR, reportW = r, w
 		cmd.ExtraFiles = []*os.File{w}
-		if err := s.cfg.Contain(cmd); err != nil {
+		if err := s.contain(cmd); err != nil {
 			w.Close()
 			return Result{}, fmt.Errorf("terminal: the kill domain refused the command: %w", err)
 		}
@@ -334,7 +365,12 @@ func (s *Shell) Run(ctx context.Context, c Command) (Result, error) {
 	}
 
 	start := time.Now()
-	err := cmd.Start()
+	var err error
+	if s.confine != nil {
+		err = s.confine.Start(cmd)
+	} else {
+		err = cmd.Start()
+	}
 	if reportW != nil {
 		reportW.Close() // the helper holds its copy
 	}
