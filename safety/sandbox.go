@@ -62,7 +62,10 @@ const sandboxEnv = sandboxhelper.Env
 // only up to Landlock ABI 9 (UDP from ABI 10; Unix sockets are governed
 // by the file rules from ABI 9). Signals and abstract Unix sockets to
 // processes outside the sandbox are refused from ABI 6, so a confined
-// command cannot kill the agent.
+// command cannot kill the agent. Tracing processes outside, and reading
+// their /proc files (the agent's environment), is refused unless the
+// command has CAP_SYS_PTRACE, as root does: run agents as root and
+// confined commands can read the agent's environment.
 type Sandbox struct {
 	// Writable lists the directories commands may create, change and
 	// delete files in, typically the workspace root plus a private
