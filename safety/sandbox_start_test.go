@@ -97,9 +97,21 @@ func TestSandboxStartConfines(t *testing.T) {
 
 // TestSandboxStartLeavesHostFree: the thread that confined itself ends
 // with its start; the host's own threads, whichever runs the goroutine
-// next, can still write anywhere after many starts.
+// next, can still write anywhere after many starts, and the process does
+// not keep a thread per start.
 func TestSandboxStartLeavesHostFree(t *testing.T) {
 	requireLandlock(t, false)
+	threads := func() int {
+		b, _ := os.ReadFile("/proc/self/status")
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+				n, _ := strconv.Atoi(strings.TrimSpace(v))
+				return n
+			}
+		}
+		return 0
+	}
+	before := threads()
 	ws, outside := t.TempDir(), t.TempDir()
 	sb := &Sandbox{Writable: []string{ws}}
 	var wg sync.WaitGroup
@@ -119,6 +131,9 @@ func TestSandboxStartLeavesHostFree(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	if after := threads(); after > before+20 {
+		t.Errorf("%d threads before 40 starts, %d after: the confined threads were kept", before, after)
+	}
 }
 
 func TestSandboxStartRefusesDeathSignal(t *testing.T) {
