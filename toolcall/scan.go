@@ -16,10 +16,13 @@ const (
 	hi7 = 0x8080808080808080
 )
 
-// zeroBytes has the high bit set in each byte of x that is zero (exact,
-// no false positives from borrows).
+// zeroBytes is nonzero when x has a zero byte, and then its lowest set
+// bit is the high bit of the first (lowest) zero byte. A borrow can set
+// the bit of a byte above a zero byte too, so callers ask only whether a
+// zero byte exists and where the first one is, which makes the classic
+// three-operation test enough.
 func zeroBytes(x uint64) uint64 {
-	return ^(((x & ^uint64(hi7)) + ^uint64(hi7)) | x) & hi7
+	return (x - lo7) &^ x & hi7
 }
 
 // byteFinder finds the next occurrence of one byte with bytes.IndexByte
