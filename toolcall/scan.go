@@ -99,13 +99,14 @@ func hasProseSpecial(b []byte) bool {
 // in b, or -1.
 func indexProseSpecial(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
+	for ; len(b)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(b[i : i+8])
 		// '<' and '>' differ only in bit 1, '[' and '{' only in bit 5:
-		// setting that bit folds each pair into one comparison.
-		if m := zeroBytes((x|0x02*lo7)^('>'*lo7)) | zeroBytes((x|0x20*lo7)^('{'*lo7)) |
-			zeroBytes(x^('`'*lo7)); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+		// setting that bit folds each pair into one comparison. (The
+		// high-bit mask of zeroBytes is applied once, to the union.)
+		a, c, d := (x|0x02*lo7)^('>'*lo7), (x|0x20*lo7)^('{'*lo7), x^('`'*lo7)
+		if m := ((a - lo7) &^ a) | ((c - lo7) &^ c) | ((d - lo7) &^ d); m&hi7 != 0 {
+			return i + bits.TrailingZeros64(m&hi7)>>3
 		}
 	}
 	for ; i < len(b); i++ {
@@ -121,11 +122,12 @@ func indexProseSpecial(b []byte) int {
 // or escapes a JSON string or is a raw control character, or -1.
 func indexStringSpecial(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		m := zeroBytes(x&(0xE0*lo7)) | zeroBytes(x^('"'*lo7)) | zeroBytes(x^('\\'*lo7))
-		if m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+	for ; len(b)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(b[i : i+8])
+		// zeroBytes of each, its high-bit mask applied once to the union.
+		a, c, d := x&(0xE0*lo7), x^('"'*lo7), x^('\\'*lo7)
+		if m := ((a - lo7) &^ a) | ((c - lo7) &^ c) | ((d - lo7) &^ d); m&hi7 != 0 {
+			return i + bits.TrailingZeros64(m&hi7)>>3
 		}
 	}
 	for ; i < len(b); i++ {
@@ -139,9 +141,9 @@ func indexStringSpecial(b []byte) int {
 // indexControl returns the index of the first byte < 0x20 in b, or -1.
 func indexControl(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
+	for ; len(b)-i >= 8; i += 8 {
 		// A byte is < 0x20 when its top three bits are zero.
-		if m := zeroBytes(binary.LittleEndian.Uint64(b[i:]) & (0xE0 * lo7)); m != 0 {
+		if m := zeroBytes(binary.LittleEndian.Uint64(b[i:i+8]) & (0xE0 * lo7)); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
