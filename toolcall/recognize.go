@@ -286,13 +286,13 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 				}
 				partial = partial || more
 				if partial || j == len(b) {
-					if eof {
-						return rec{v: vNone}
+					if !eof {
+						return rec{v: vNeed}
 					}
-					return rec{v: vNeed}
+					continue
 				}
 				if !full {
-					return rec{v: vNone}
+					continue // another reading of the tag may follow (pyWrappers)
 				}
 			}
 			if o.keep {
@@ -331,6 +331,15 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 		for i := range pyWrappers {
 			w := &pyWrappers[i]
 			full, partial := hasPrefixOrPartial(b[p:], w.open)
+			if full && w.lines {
+				// A tag that also names other markup is this wrapper
+				// only when a call follows it.
+				ok, more := pyCallAt(b, skipGap(b, p+len(w.open)), eof)
+				if more {
+					need = true
+				}
+				full = ok
+			}
 			if full {
 				return rec{v: vBlock, end: p + len(w.open), format: FormatPythonic, py: w}
 			}
