@@ -13,10 +13,10 @@ func (s *Stream) startBlock(p int, r rec) {
 	// if the block fails, its text joins the same run.
 	s.showUpTo(p)
 	// Keep the slices' memory from block to block: a message with many
-	// calls then allocates almost nothing per call.
-	stack, members, calls := s.blk.jm.stack[:0], s.blk.jm.members[:0], s.blk.calls[:0]
-	quote, backslash, lt := s.blk.jm.quote, s.blk.jm.backslash, s.blk.par.lt
-	s.blk = block{
+	// calls then allocates almost nothing per call. (Only blockVars is
+	// replaced: the JSON machine, the larger part, is reset in place.)
+	calls, lt := s.blk.calls[:0], s.blk.par.lt
+	s.blk.blockVars = blockVars{
 		seq:    s.blocks,
 		start:  p,
 		format: r.format,
@@ -25,9 +25,9 @@ func (s *Stream) startBlock(p int, r rec) {
 		yips:   r.yips,
 		fenced: r.fenced,
 		calls:  calls,
+		par:    params{lt: lt},
 	}
-	s.blk.jm.stack, s.blk.jm.members = stack, members
-	s.blk.jm.quote, s.blk.jm.backslash, s.blk.par.lt = quote, backslash, lt
+	s.blk.jm.reset(0)
 	s.blocks++
 	switch r.format {
 	case FormatMistral:

@@ -7,6 +7,14 @@ package toolcall
 // at the very end is accepted).
 
 type block struct {
+	blockVars
+	// jm keeps its slices and finders from block to block; startBlock
+	// resets it, and replaces blockVars whole.
+	jm jsonMachine
+}
+
+// blockVars is the state of a block that starts from zero.
+type blockVars struct {
 	seq    int
 	start  int // span start (the fence when a fence wraps the tag)
 	format Format
@@ -16,7 +24,6 @@ type block struct {
 	fenced bool // a call-capable fence opened before the tag
 
 	state    bstate
-	jm       jsonMachine
 	itemName string      // name from a <function=x> inside a wrapper
 	fnClose  bool        // the dialect's </function> may follow the current item
 	xml      *xmlDialect // the spelling of the current XML-like item (params.go)

@@ -95,9 +95,11 @@
 //     line, and ending the message like bare JSON. Llama 4 wraps the list
 //     in <|python_start|>…<|python_end|>, LFM2 in
 //     <|tool_call_start|>…<|tool_call_end|>; the wrapped list needs no
-//     allow-list. Gemma 3's ```tool_code fence of Python calls, one per
-//     line and optionally wrapped in print(…), is a fenced call (see
-//     below) when WithTools names every function in it.
+//     allow-list. Olmo 3 writes the calls one per line in
+//     <function_calls>…</function_calls> (the tag is Olmo's only when a
+//     call, NAME(, follows it). Gemma 3's ```tool_code fence of Python
+//     calls, one per line and optionally wrapped in print(…), is a fenced
+//     call (see below) when WithTools names every function in it.
 //   - Functionary: ">>>name" on its own line followed by a JSON object;
 //     ">>>all" (plain text follows) is dropped as markup. v3.2's template
 //     ends the prompt with ">>>", so with WithTools a message starting

@@ -138,6 +138,12 @@ var callingVerbs = []string{"call", "run", "use", "execute", "invoke", "send", "
 // refused.
 func hypotheticalIntro(b []byte, at int) bool {
 	before := trimBlankRight(b[max(0, at-cueWindow):at])
+	// Only a line ending with ':' introduces, or a fence line, whose
+	// backticks then lie in the window: most calls end the test here,
+	// without the byte-wise search for the line's start.
+	if len(before) == 0 || before[len(before)-1] != ':' && bytes.IndexByte(before, '`') < 0 {
+		return false
+	}
 	nl := bytes.LastIndexByte(before, '\n')
 	line := before[nl+1:]
 	if bytes.HasPrefix(line, []byte(fenceMark)) && nl >= 0 {

@@ -349,6 +349,9 @@ func (s *Stream) progress() {
 	}
 	k := &s.blk
 	ms := k.jm.members
+	if k.pathSent == len(ms) {
+		return // no member completed since the last look (most chunks)
+	}
 	base := 1 // depth of a call object's members
 	if k.jm.start < len(s.buf) && s.buf[k.jm.start] == '[' {
 		base = 2

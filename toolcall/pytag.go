@@ -27,15 +27,22 @@ var codeTools = []string{"python", "code_interpreter", "ipython"}
 type pyWrapper struct {
 	open string
 	ends []string
+	// lines: the calls may also be written one per line, without the
+	// list's brackets and commas.
+	lines bool
 }
 
 var pyWrappers = [...]pyWrapper{
 	// Llama 4: <|python_start|>[f(k=v), …]<|python_end|> (vLLM
 	// llama4_pythonic_tool_parser).
-	{"<|python_start|>", []string{"<|python_end|>", "<|eom|>", "<|eot|>"}},
+	{"<|python_start|>", []string{"<|python_end|>", "<|eom|>", "<|eot|>"}, false},
 	// LFM2: <|tool_call_start|>[f(k=v), …]<|tool_call_end|> (llama.cpp
 	// tests/test-chat.cpp, the model's chat template).
-	{"<|tool_call_start|>", []string{"<|tool_call_end|>", "<|im_end|>"}},
+	{"<|tool_call_start|>", []string{"<|tool_call_end|>", "<|im_end|>"}, false},
+	// Olmo 3: <function_calls>f(k=v)\ng()</function_calls>, one call per
+	// line (vLLM olmo3_tool_parser). The tag is also the wrapper of
+	// <invoke> items; this reading applies only when a call follows it.
+	{"<function_calls>", []string{"</function_calls>"}, true},
 }
 
 func (s *Stream) pyTagStep() bool {
@@ -84,6 +91,9 @@ func (s *Stream) pyTagStep() bool {
 	calls, ok := parsePythonCalls(code, false)
 	if !ok && k.py != nil {
 		calls, ok = parsePythonCalls(code, true)
+		if !ok && k.py.lines {
+			calls, ok = pythonCallLines(code)
+		}
 		if !ok {
 			s.failBlock(term, ErrInvalidJSON, "expected [name(key=value), …] after "+k.py.open)
 			return true
@@ -120,4 +130,35 @@ func (s *Stream) codeTool() string {
 		}
 	}
 	return ""
+}
+
+// pythonCallLines reads one call per non-blank line; every line must be
+// a call.
+func pythonCallLines(code []byte) ([]Call, bool) {
+	var calls []Call
+	for line := range bytes.Lines(code) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		one, ok := parsePythonCalls(line, false)
+		if !ok {
+			return nil, false
+		}
+		calls = append(calls, one...)
+	}
+	return calls, len(calls) > 0
+}
+
+// pyCallAt reports whether b[j:] starts a call, NAME( with NAME a tool
+// name; need when the buffer ends before that is decided.
+func pyCallAt(b []byte, j int, eof bool) (ok, need bool) {
+	i := j
+	for i < len(b) && i-j < maxNameLen && isNameByte(b[i]) && b[i] != ':' {
+		i++
+	}
+	if i == len(b) && i-j < maxNameLen {
+		return false, !eof
+	}
+	return i > j && b[i] == '(' && validName(string(b[j:i])), false
 }

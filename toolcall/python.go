@@ -15,8 +15,9 @@ import (
 //
 // (llama.cpp tests/test-chat.cpp; vLLM tests/tool_parsers
 // test_pythonic_tool_parser.py). Only keyword arguments whose values are
-// Python literals are accepted (strings, numbers, True/False/None, lists,
-// tuples and dicts of them); they are converted to a JSON object. Anything
+// Python literals are accepted (strings, numbers, True/False/None, also
+// spelled true/false/null as models slip into JSON's, lists, tuples and
+// dicts of them); they are converted to a JSON object. Anything
 // else is not a call. A bare list is a call only with an allow-list that
 // names every function in it, and only when it ends the message, like
 // bare JSON: without a list, "[see(a=1)]" in prose is ambiguous.
@@ -163,11 +164,14 @@ func (p *pyParser) value(depth int) bool {
 	default:
 		w, _ := p.ident()
 		switch w {
-		case "True":
+		case "True", "true":
 			p.out = append(p.out, "true"...)
-		case "False":
+		case "False", "false":
 			p.out = append(p.out, "false"...)
-		case "None":
+		case "None", "null":
+			// (JSON's spellings too: models mix them into Python calls,
+			// and a bare name is no Python literal, so none is taken
+			// for anything else.)
 			p.out = append(p.out, "null"...)
 		default:
 			return false

@@ -191,6 +191,43 @@ func (s *Stream) recognize(b []byte, p int, eof bool) rec {
 	return rec{v: vNone}
 }
 
+// laterBySecond lists, by their second byte, the '<' tokens that
+// recognizeTag tries after the openers of tagOpeners. Each of those
+// recognizers answers only when its token matches in full or in part,
+// so when none does, they need not run.
+var laterBySecond = func() (t [256][]string) {
+	toks := []string{harmonyStart, harmonyChannel, functionOpen, functionAttr, pythonTag, eosTag}
+	for _, w := range pyWrappers {
+		toks = append(toks, w.open)
+	}
+	for _, tt := range thinkTags {
+		toks = append(toks, tt.open, tt.close)
+	}
+	toks = append(toks, strayCloses[:]...)
+	toks = append(toks, turnTokens...)
+	for _, tok := range toks {
+		if tok[0] == '<' {
+			t[tok[1]] = append(t[tok[1]], tok)
+		}
+	}
+	return t
+}()
+
+// laterMayMatch reports whether a token of laterBySecond, or thClose,
+// matches b[p:] in full or in part (b[p] is '<', b[p+1] exists).
+func laterMayMatch(b []byte, p int, thClose string) bool {
+	for _, t := range laterBySecond[b[p+1]] {
+		if full, partial := hasPrefixOrPartial(b[p:], t); full || partial {
+			return true
+		}
+	}
+	if thClose != "" {
+		full, partial := hasPrefixOrPartial(b[p:], thClose)
+		return full || partial
+	}
+	return false
+}
+
 // recognizeTag matches the '<' openers. inThink limits it to </think>
 // and the explicit call openers.
 func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
@@ -249,13 +286,13 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 				}
 				partial = partial || more
 				if partial || j == len(b) {
-					if eof {
-						return rec{v: vNone}
+					if !eof {
+						return rec{v: vNeed}
 					}
-					return rec{v: vNeed}
+					continue
 				}
 				if !full {
-					return rec{v: vNone}
+					continue // another reading of the tag may follow (pyWrappers)
 				}
 			}
 			if o.keep {
@@ -263,6 +300,18 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 			}
 			return rec{v: vBlock, end: end, open: o, format: FormatTag}
 		}
+	}
+	// Each recognizer below answers only when its token matches: after
+	// an opener's "<tool_c" none of them can.
+	thClose := ""
+	if inThink {
+		thClose = s.th.close
+	}
+	if p+1 < len(b) && !laterMayMatch(b, p, thClose) {
+		if need && !eof {
+			return rec{v: vNeed}
+		}
+		return rec{v: vNone}
 	}
 	if f&FormatTag != 0 && !inThink {
 		switch r := recognizeHarmony(b, p, eof); r.v {
@@ -282,6 +331,15 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 		for i := range pyWrappers {
 			w := &pyWrappers[i]
 			full, partial := hasPrefixOrPartial(b[p:], w.open)
+			if full && w.lines {
+				// A tag that also names other markup is this wrapper
+				// only when a call follows it.
+				ok, more := pyCallAt(b, skipGap(b, p+len(w.open)), eof)
+				if more {
+					need = true
+				}
+				full = ok
+			}
 			if full {
 				return rec{v: vBlock, end: p + len(w.open), format: FormatPythonic, py: w}
 			}

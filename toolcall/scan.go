@@ -16,10 +16,13 @@ const (
 	hi7 = 0x8080808080808080
 )
 
-// zeroBytes has the high bit set in each byte of x that is zero (exact,
-// no false positives from borrows).
+// zeroBytes is nonzero when x has a zero byte, and then its lowest set
+// bit is the high bit of the first (lowest) zero byte. A borrow can set
+// the bit of a byte above a zero byte too, so callers ask only whether a
+// zero byte exists and where the first one is, which makes the classic
+// three-operation test enough.
 func zeroBytes(x uint64) uint64 {
-	return ^(((x & ^uint64(hi7)) + ^uint64(hi7)) | x) & hi7
+	return (x - lo7) &^ x & hi7
 }
 
 // byteFinder finds the next occurrence of one byte with bytes.IndexByte
@@ -64,7 +67,20 @@ type proseFinder [len(proseSpecials)]byteFinder
 const proseSpecials = "<>[{`"
 
 // next returns the first offset ≥ pos holding a markup byte, or -1.
+//
+// Markup-dense text (calls separated by a line break) has the next
+// markup byte within a few words: one SWAR pass over the next 64 bytes
+// finds it. Past those, each finder's vectorised search takes over and
+// remembers its hits, so prose is still searched once per finder.
 func (f *proseFinder) next(b []byte, pos int) int {
+	w := min(len(b), pos+64)
+	if k := indexProseSpecial(b[pos:w]); k >= 0 {
+		return pos + k
+	}
+	if w == len(b) {
+		return -1
+	}
+	pos = w
 	best := -1
 	for k := range f {
 		if h := f[k].next(b, pos, proseSpecials[k]); h >= 0 && (best < 0 || h < best) {
@@ -76,34 +92,42 @@ func (f *proseFinder) next(b []byte, pos int) int {
 
 // hasProseSpecial reports whether b holds a byte of proseSpecials.
 func hasProseSpecial(b []byte) bool {
+	return indexProseSpecial(b) >= 0
+}
+
+// indexProseSpecial returns the index of the first byte of proseSpecials
+// in b, or -1.
+func indexProseSpecial(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
+	for ; len(b)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(b[i : i+8])
 		// '<' and '>' differ only in bit 1, '[' and '{' only in bit 5:
-		// setting that bit folds each pair into one comparison.
-		if zeroBytes((x|0x02*lo7)^('>'*lo7))|zeroBytes((x|0x20*lo7)^('{'*lo7))|
-			zeroBytes(x^('`'*lo7)) != 0 {
-			return true
+		// setting that bit folds each pair into one comparison. (The
+		// high-bit mask of zeroBytes is applied once, to the union.)
+		a, c, d := (x|0x02*lo7)^('>'*lo7), (x|0x20*lo7)^('{'*lo7), x^('`'*lo7)
+		if m := ((a - lo7) &^ a) | ((c - lo7) &^ c) | ((d - lo7) &^ d); m&hi7 != 0 {
+			return i + bits.TrailingZeros64(m&hi7)>>3
 		}
 	}
 	for ; i < len(b); i++ {
 		switch b[i] {
 		case '<', '>', '[', '{', '`':
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // indexStringSpecial returns the index of the first byte in b that ends
 // or escapes a JSON string or is a raw control character, or -1.
 func indexStringSpecial(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		m := zeroBytes(x&(0xE0*lo7)) | zeroBytes(x^('"'*lo7)) | zeroBytes(x^('\\'*lo7))
-		if m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+	for ; len(b)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(b[i : i+8])
+		// zeroBytes of each, its high-bit mask applied once to the union.
+		a, c, d := x&(0xE0*lo7), x^('"'*lo7), x^('\\'*lo7)
+		if m := ((a - lo7) &^ a) | ((c - lo7) &^ c) | ((d - lo7) &^ d); m&hi7 != 0 {
+			return i + bits.TrailingZeros64(m&hi7)>>3
 		}
 	}
 	for ; i < len(b); i++ {
@@ -117,9 +141,9 @@ func indexStringSpecial(b []byte) int {
 // indexControl returns the index of the first byte < 0x20 in b, or -1.
 func indexControl(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
+	for ; len(b)-i >= 8; i += 8 {
 		// A byte is < 0x20 when its top three bits are zero.
-		if m := zeroBytes(binary.LittleEndian.Uint64(b[i:]) & (0xE0 * lo7)); m != 0 {
+		if m := zeroBytes(binary.LittleEndian.Uint64(b[i:i+8]) & (0xE0 * lo7)); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
@@ -134,16 +158,13 @@ func indexControl(b []byte) int {
 // hasPrefixOrPartial reports whether b starts with lit (full) or b is a
 // proper prefix of lit (partial: more bytes may still complete it).
 func hasPrefixOrPartial(b []byte, lit string) (full, partial bool) {
-	// Byte by byte: the literals are short and most differ from b within
-	// two or three bytes, where a call to the runtime's comparison would
-	// cost more than the comparison.
-	n := min(len(b), len(lit))
-	for i := 0; i < n; i++ {
-		if b[i] != lit[i] {
-			return false, false
-		}
+	// The first byte by hand, the rest with the runtime's comparison:
+	// most literals tried differ from b at once, and the ones that
+	// match (a close tag at every block's end) are a dozen bytes long.
+	if len(b) >= len(lit) {
+		return len(lit) == 0 || b[0] == lit[0] && string(b[1:len(lit)]) == lit[1:], false
 	}
-	return len(b) >= len(lit), len(b) < len(lit)
+	return false, len(b) == 0 || b[0] == lit[0] && string(b[1:]) == lit[1:len(b)]
 }
 
 // skipSpace returns the offset of the first non-space byte at or after i.

@@ -106,9 +106,11 @@ func (s *Stream) configure(c config) {
 // var s Stream works exactly like NewStream().
 func (s *Stream) ready() {
 	if !s.cfg.set {
-		s.configure(newConfig(nil))
+		s.readyDefault() // kept out of line, so that ready inlines into Feed
 	}
 }
+
+func (s *Stream) readyDefault() { s.configure(newConfig(nil)) }
 
 // Parse finds the tool calls in a complete model message.
 func Parse(text string) Result {
