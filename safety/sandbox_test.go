@@ -248,31 +248,46 @@ func TestSandboxKeepsArguments(t *testing.T) {
 
 // BenchmarkSandboxStart measures what confinement adds to starting a
 // command: the helper's start-up, the Landlock calls and one extra exec.
+// BenchmarkSandboxStart measures starting `true`: unconfined, through
+// the helper (Wrap), and from a confined thread (Start), and the logins
+// read floor (HomeLogins of this user's home) on both.
 func BenchmarkSandboxStart(b *testing.B) {
 	truePath, err := exec.LookPath("true")
 	if err != nil {
 		b.Skip("no true(1)")
 	}
 	ws := b.TempDir()
-	exe, _ := os.Executable()
-	for _, confined := range []bool{false, true} {
-		name := "unconfined"
-		if confined {
-			name = "confined"
-			if err := sandboxSupported(false); err != nil {
-				b.Skipf("cannot measure confinement: %v", err)
-			}
-		}
-		b.Run(name, func(b *testing.B) {
-			sb := &Sandbox{Writable: []string{ws}, Helper: exe}
-			for b.Loop() {
-				cmd := exec.Command(truePath)
-				if confined {
-					if err := sb.Wrap(cmd); err != nil {
-						b.Fatal(err)
-					}
+	home, _ := os.UserHomeDir()
+	for _, mode := range []string{"unconfined", "wrap", "start", "wrap+logins", "start+logins"} {
+		b.Run(mode, func(b *testing.B) {
+			if mode != "unconfined" {
+				if err := sandboxSupported(false); err != nil {
+					b.Skipf("cannot measure confinement: %v", err)
 				}
-				if err := cmd.Run(); err != nil {
+			}
+			sb := &Sandbox{Writable: []string{ws}}
+			if strings.HasSuffix(mode, "+logins") {
+				sb.Unreadable = HomeLogins(home)
+			}
+			run := func(cmd *exec.Cmd) error { return cmd.Run() }
+			switch {
+			case strings.HasPrefix(mode, "wrap"):
+				run = func(cmd *exec.Cmd) error {
+					if err := sb.Wrap(cmd); err != nil {
+						return err
+					}
+					return cmd.Run()
+				}
+			case strings.HasPrefix(mode, "start"):
+				run = func(cmd *exec.Cmd) error {
+					if err := sb.Start(cmd); err != nil {
+						return err
+					}
+					return cmd.Wait()
+				}
+			}
+			for b.Loop() {
+				if err := run(exec.Command(truePath)); err != nil {
 					b.Fatal(err)
 				}
 			}
