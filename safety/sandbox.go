@@ -280,11 +280,7 @@ func (s *Sandbox) rules(cmd *exec.Cmd, op string) (req sandboxhelper.Request, co
 		if !s.BestEffort {
 			return req, false, err
 		}
-		if runtime.GOOS != "linux" {
-			s.warnOnce("safety: running commands WITHOUT a sandbox", "reason", err.Error())
-		} else {
-			s.warnOnce("safety: running commands WITHOUT a sandbox (their processes are still kept in their tree)", "reason", err.Error())
-		}
+		s.warnOnce("safety: running commands WITHOUT a sandbox", "reason", err.Error())
 		return req, false, nil
 	}
 	if s.DenyNetwork {
