@@ -104,7 +104,13 @@
 //     ">>>all" (plain text follows) is dropped as markup. v3.2's template
 //     ends the prompt with ">>>", so with WithTools a message starting
 //     "name\n{…}" for a listed name is a call and a leading "all\n" is
-//     dropped.
+//     dropped. Functionary v2 heads each part of a reply with
+//     <|from|>assistant, <|recipient|>NAME and <|content|>, one line
+//     each: recipient all is text (the header is dropped), any other is a
+//     call whose content is a JSON object; several parts may follow one
+//     another, a closing <|stop|> is markup, and since the template's
+//     prompt ends with the recipient token, a message starting
+//     "NAME\n<|content|>" is read the same way.
 //   - ```json (or plain ```, ```xml) fences around a tag or a call object,
 //     also opened after a one-word label on its line, as Command-R writes
 //     "Action: ```json" around its [{"tool_name", "parameters"}] list.
@@ -112,6 +118,11 @@
 //     Phi-4-mini, optionally closed by <|/tool_call|>), Command R7B
 //     <|START_ACTION|>[{"tool_name", "parameters"}]<|END_ACTION|>,
 //     GigaChat 3.1 <|function_call|>{…} (markup only when JSON follows),
+//     GigaChat 3's "function call<|role_sep|>" role header before {…}
+//     (only at the start of a line or after a token, and only when JSON
+//     follows; a <|message_sep|> before it is dropped with the blank
+//     space after it, and prose is held back while it could still
+//     become the header),
 //     InternLM2 <|action_start|><|plugin|>{…}<|action_end|>, and Jamba
 //     <tool_calls>[…]</tool_calls> (only when JSON follows).
 //   - gpt-oss harmony messages with their tokens: a header with

@@ -149,8 +149,12 @@ func functionaryBody(b []byte, p int, eof bool) rec {
 // tests/test-chat.cpp). Only with an allow-list, and only for a listed
 // name, since "word\n{" could start any message.
 func (s *Stream) recognizeFunctionaryStart(b []byte, eof bool) rec {
-	if s.cfg.allow == nil || s.cfg.formats&FormatFunctionary == 0 {
+	if s.cfg.formats&FormatFunctionary == 0 {
 		return rec{v: vNone}
+	}
+	// Functionary v2: "NAME\n<|content|>" (functionary2.go).
+	if r := functionaryV2Body(b, 0, eof); r.v != vNone || s.cfg.allow == nil {
+		return r
 	}
 	r := functionaryBody(b, 0, eof)
 	if r.v == vBlock && !s.cfg.allowed(r.name) {

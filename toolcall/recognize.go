@@ -58,7 +58,7 @@ var thinkTags = [...]struct{ open, close string }{
 var turnTokens = []string{
 	"<|eot_id|>", "<|eom_id|>", "<|im_end|>", "<|end|>", "<|endoftext|>",
 	"<|end_of_text|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>",
-	"<|return|>", "<|eot|>", "<|eom|>", "<｜end▁of▁sentence｜>",
+	"<|return|>", "<|eot|>", "<|eom|>", fv2Stop, "<｜end▁of▁sentence｜>",
 }
 
 // turnTokenInPlace decides whether the turn token at [p,end) is markup:
@@ -72,7 +72,7 @@ func turnTokenInPlace(b []byte, p, end int, eof bool) rec {
 		return rec{v: vMarkup, end: end}
 	}
 	j := skipSpace(b[:min(len(b), end+64)], end)
-	for _, h := range [...]string{harmonyStart, harmonyChannel} {
+	for _, h := range [...]string{harmonyStart, harmonyChannel, fv2From} {
 		full, partial := hasPrefixOrPartial(b[j:], h)
 		if full {
 			return rec{v: vMarkup, end: end}
@@ -299,6 +299,24 @@ func (s *Stream) recognizeTag(b []byte, p int, eof bool, inThink bool) rec {
 				end = p
 			}
 			return rec{v: vBlock, end: end, open: o, format: FormatTag}
+		}
+	}
+	if !inThink && (p+1 == len(b) || b[p+1] == '|') {
+		if f&FormatTag != 0 {
+			switch r := recognizeGigaChat(b, p, eof); r.v {
+			case vNone:
+			default:
+				return r
+			}
+		}
+		if f&FormatFunctionary != 0 {
+			switch r := recognizeFunctionaryV2(b, p, eof); r.v {
+			case vNone:
+			case vNeed:
+				need = true
+			default:
+				return r
+			}
 		}
 	}
 	// Each recognizer below answers only when its token matches: after

@@ -154,7 +154,8 @@ const (
 	// FormatPythonTag: Llama 3.x <|python_tag|>{"name", "parameters"},
 	// name.call(key=value) and plain code for an allow-listed code tool.
 	FormatPythonTag
-	// FormatFunctionary: >>>name followed by a JSON object on the next line.
+	// FormatFunctionary: >>>name followed by a JSON object on the next
+	// line, and Functionary v2's <|recipient|>name … <|content|>{…}.
 	FormatFunctionary
 	// FormatJSON: a bare or ```json-fenced call object (or array of calls)
 	// that is the whole message or ends it.

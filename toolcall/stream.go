@@ -157,8 +157,8 @@ func (s *Stream) Feed(chunk string) []Event {
 		// Nothing was held before this chunk, so only a suffix ending
 		// with its last byte can start "functools[": the table read on
 		// the chunk (not the bytes just copied) skips most chunks.
-		if s.cfg.formats&FormatTag != 0 && functoolsEnds[chunk[len(chunk)-1]][0] != 0 {
-			s.pos -= heldFunctools(s.buf[max(s.textStart, s.pos-len(functoolsWord)):])
+		if s.cfg.formats&FormatTag != 0 && heldEnds[chunk[len(chunk)-1]] {
+			s.pos -= s.heldWords()
 		}
 		if s.pos <= s.shown {
 			return nil
@@ -367,7 +367,7 @@ func (s *Stream) prose() bool {
 		if p < 0 {
 			s.pos = len(b)
 			if !s.eof && s.cfg.formats&FormatTag != 0 {
-				s.pos -= heldFunctools(b[max(s.textStart, s.pos-len(functoolsWord)):])
+				s.pos -= s.heldWords()
 			}
 			return false
 		}
@@ -409,4 +409,16 @@ func (s *Stream) prose() bool {
 		}
 	}
 	return false
+}
+
+// heldWords returns how many bytes before s.pos could still become a
+// word that belongs to markup recognised at a later byte: FireFunction's
+// "functools[" or GigaChat 3's "function call<|role_sep|>".
+func (s *Stream) heldWords() int {
+	b := s.buf[:s.pos]
+	n := heldFunctools(b[max(s.textStart, s.pos-len(functoolsWord)):])
+	if g := heldGigaChat(b, max(s.textStart, s.pos-len(gigaWord))); g > n {
+		n = g
+	}
+	return n
 }
