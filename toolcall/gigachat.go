@@ -14,7 +14,7 @@ package toolcall
 // ends the text message before such a call and is dropped with the blank
 // space after it. Since recognition starts at the token's '<', the role
 // name before it is held back from prose while it could still become
-// this marker (heldGigaChat).
+// this marker (Stream.heldWords).
 
 const (
 	gigaWord       = "function call"
@@ -95,41 +95,14 @@ func recognizeGigaChat(b []byte, p int, eof bool) rec {
 	return rec{v: vNone}
 }
 
-// heldGigaChat returns how many bytes at the end of b[:n] could still
-// become GigaChat 3's role name before <|role_sep|>; lo bounds the look
-// back (bytes before it are decided).
-func heldGigaChat(b []byte, lo int) int {
-	if len(b) == 0 {
-		return 0
-	}
-	for _, n := range gigaEnds[b[len(b)-1]] {
-		k := len(b) - int(n)
-		if n != 0 && k >= lo && b[k] == 'f' && string(b[k:]) == gigaWord[:n] && gigaWordStart(b, k) {
-			return int(n)
+// heldMask has, for each byte, bit n set when a prefix of length n of
+// "functools" or of GigaChat's role name ends with that byte: a chunk
+// ending with a byte whose mask is 0 holds nothing.
+var heldMask = func() (t [256]uint16) {
+	for _, w := range [...]string{functoolsWord, gigaWord} {
+		for n := 1; n <= len(w); n++ {
+			t[w[n-1]] |= 1 << n
 		}
-	}
-	return 0
-}
-
-// gigaEnds maps a byte to the lengths of the prefixes of gigaWord that
-// end with it, longest first; 0 marks no prefix.
-var gigaEnds = func() (t [256][2]uint8) {
-	for n := len(gigaWord); n >= 1; n-- {
-		e := &t[gigaWord[n-1]]
-		if e[0] == 0 {
-			e[0] = uint8(n)
-		} else {
-			e[1] = uint8(n)
-		}
-	}
-	return t
-}()
-
-// heldEnds marks the bytes that may end a held word (functools or
-// GigaChat's role name): a chunk ending with another byte holds nothing.
-var heldEnds = func() (t [256]bool) {
-	for c := range t {
-		t[c] = functoolsEnds[c][0] != 0 || gigaEnds[c][0] != 0
 	}
 	return t
 }()

@@ -5,24 +5,33 @@ import (
 	"testing"
 )
 
-// TestHeldGigaChat checks the table-driven suffix check against the
-// definition: the longest suffix of b that is a prefix of GigaChat 3's
-// role name and starts where the marker may start.
-func TestHeldGigaChat(t *testing.T) {
-	want := func(b string) int {
-		for n := min(len(b), len(gigaWord)); n > 0; n-- {
-			k := len(b) - n
-			if b[k:] == gigaWord[:n] && (k == 0 || b[k-1] == '\n' || b[k-1] == '>') {
-				return n
-			}
+// heldDef is the definition of a held word: the longest suffix of b
+// that is a prefix of w, starting where GigaChat's role name may start
+// when atStart is set.
+func heldDef(b, w string, atStart bool) int {
+	for n := min(len(b), len(w)); n > 0; n-- {
+		k := len(b) - n
+		if b[k:] == w[:n] && (!atStart || k == 0 || b[k-1] == '\n' || b[k-1] == '>') {
+			return n
 		}
-		return 0
 	}
+	return 0
+}
+
+// heldOf runs the stream's check on b.
+func heldOf(b string) int {
+	s := Stream{buf: []byte(b), pos: len(b)}
+	return s.heldWords()
+}
+
+// TestHeldGigaChat checks the stream's held suffix against the
+// definition for GigaChat 3's role name (and "functools").
+func TestHeldGigaChat(t *testing.T) {
 	for _, b := range []string{"", "f", "fu", "function", "function ", "function c", "function call",
 		"function calll", "a function call", "x\nfunction ca", "<|message_sep|>function c", "of", "\nof",
-		"function cal", "\nfunctio", "ll", "\nc", "functionfunc"} {
-		if got := heldGigaChat([]byte(b), 0); got != want(b) {
-			t.Errorf("heldGigaChat(%q) = %d, want %d", b, got, want(b))
+		"function cal", "\nfunctio", "ll", "\nc", "functionfunc", "functoo", "x functools", "\nfunctools"} {
+		if got, want := heldOf(b), max(heldDef(b, functoolsWord, false), heldDef(b, gigaWord, true)); got != want {
+			t.Errorf("heldWords(%q) = %d, want %d", b, got, want)
 		}
 	}
 }

@@ -97,37 +97,3 @@ func functoolsAt(b []byte, p int) bool {
 	q := p - len(functoolsWord)
 	return q >= 0 && string(b[q:p]) == functoolsWord && (q == 0 || isSpace(b[q-1]))
 }
-
-// heldFunctools returns how many bytes at the end of b could still become
-// "functools[": prose must not show them yet.
-func heldFunctools(b []byte) int {
-	// This runs once per chunk of plain prose, so it looks at one byte:
-	// the last byte of b fixes the length of the only prefixes of the
-	// word that can end there (the word's letters are distinct but for
-	// its two 'o's), and one comparison settles each.
-	if len(b) == 0 {
-		return 0
-	}
-	for _, n := range functoolsEnds[b[len(b)-1]] {
-		// The 'f' test rejects almost every word before the comparison.
-		if k := len(b) - int(n); n != 0 && k >= 0 && b[k] == 'f' && string(b[k:]) == functoolsWord[:n] {
-			return int(n)
-		}
-	}
-	return 0
-}
-
-// functoolsEnds maps a byte to the lengths of the prefixes of
-// functoolsWord that end with it, longest first ("functoo" before
-// "functo"); 0 marks no prefix.
-var functoolsEnds = func() (t [256][2]uint8) {
-	for n := len(functoolsWord); n >= 1; n-- {
-		e := &t[functoolsWord[n-1]]
-		if e[0] == 0 {
-			e[0] = uint8(n)
-		} else {
-			e[1] = uint8(n)
-		}
-	}
-	return t
-}()

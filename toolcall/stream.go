@@ -3,6 +3,7 @@ package toolcall
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 	"slices"
 	"strings"
 	"unsafe"
@@ -157,7 +158,7 @@ func (s *Stream) Feed(chunk string) []Event {
 		// Nothing was held before this chunk, so only a suffix ending
 		// with its last byte can start "functools[": the table read on
 		// the chunk (not the bytes just copied) skips most chunks.
-		if s.cfg.formats&FormatTag != 0 && heldEnds[chunk[len(chunk)-1]] {
+		if s.cfg.formats&FormatTag != 0 && heldMask[chunk[len(chunk)-1]] != 0 {
 			s.pos -= s.heldWords()
 		}
 		if s.pos <= s.shown {
@@ -413,12 +414,26 @@ func (s *Stream) prose() bool {
 
 // heldWords returns how many bytes before s.pos could still become a
 // word that belongs to markup recognised at a later byte: FireFunction's
-// "functools[" or GigaChat 3's "function call<|role_sep|>".
+// "functools[" or GigaChat 3's "function call<|role_sep|>". It runs once
+// per chunk of plain prose, so it tries only the prefix lengths that the
+// last byte allows (heldMask), and a byte test rejects almost all of them.
 func (s *Stream) heldWords() int {
 	b := s.buf[:s.pos]
-	n := heldFunctools(b[max(s.textStart, s.pos-len(functoolsWord)):])
-	if g := heldGigaChat(b, max(s.textStart, s.pos-len(gigaWord))); g > n {
-		n = g
+	if len(b) == 0 {
+		return 0
 	}
-	return n
+	held := 0
+	for m := heldMask[b[len(b)-1]]; m != 0; m &= m - 1 {
+		n := bits.TrailingZeros16(m)
+		k := len(b) - n
+		if k < s.textStart || b[k] != 'f' || n <= held {
+			continue
+		}
+		w := string(b[k:])
+		if n <= len(functoolsWord) && w == functoolsWord[:n] ||
+			n <= len(gigaWord) && w == gigaWord[:n] && gigaWordStart(b, k) {
+			held = n
+		}
+	}
+	return held
 }
