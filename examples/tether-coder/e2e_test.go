@@ -62,7 +62,7 @@ func TestTerminal(t *testing.T) {
 	// A task: the command is allowed once, the secret file refused with a
 	// message, and the answer streams in as Markdown.
 	tm.keys("fix the greeting", "Enter")
-	tm.golden("approval_command", tm.waitFor("[y] allow once"))
+	tm.golden("approval_command", tm.waitSettled("[y] allow once"))
 	tm.keys("y")
 	screen := tm.waitFor("write_file wants to change a file")
 	for _, want := range []string{"severity high", "may hold secrets", "+TOKEN=abc", "[s] allow for this session"} {
@@ -73,7 +73,7 @@ func TestTerminal(t *testing.T) {
 	tm.keys("n")
 	tm.waitFor("tell the model:")
 	tm.keys("no secrets in files", "Enter")
-	screen = tm.waitFor("── completed")
+	screen = tm.waitSettled("── completed")
 	tm.golden("answer", screen)
 	if strings.Contains(screen, "**") || !strings.Contains(screen, "Fixed the greeting in") {
 		t.Errorf("the answer is not rendered Markdown:\n%s", screen)
@@ -97,7 +97,7 @@ func TestTerminal(t *testing.T) {
 	tm.keys("/review", "Enter")
 	tm.waitFor("Review · file 1/3")
 	tm.keys("Right", "Right")
-	tm.golden("review", tm.waitFor("file 3/3 list.txt"))
+	tm.golden("review", tm.waitSettled("file 3/3 list.txt"))
 	tm.keys("a")
 	tm.waitFor("hunk 1/1")
 	tm.keys("r")
@@ -111,7 +111,7 @@ func TestTerminal(t *testing.T) {
 
 	// Undo the earlier checkpoint only: the greeting task.
 	tm.keys("/undo", "Enter")
-	tm.golden("undo", tm.waitFor("Undo · checkpoints"))
+	tm.golden("undo", tm.waitSettled("Undo · checkpoints"))
 	tm.keys("Up", "Enter")
 	tm.waitFor("undone cp_")
 	if b, _ := os.ReadFile(filepath.Join(ws, "hello.txt")); string(b) != "Helo, world\n" {
@@ -233,6 +233,27 @@ func (x *tmux) waitFor(s string) string {
 			x.t.Fatalf("the screen never showed %q:\n%s", s, screen)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitSettled is waitFor for a screen compared with a golden file: it
+// returns once the screen shows s and two captures 150 ms apart are the
+// same, so a frame still being drawn (the line that shows s comes before
+// the spinner's line goes) is never what is compared.
+func (x *tmux) waitSettled(s string) string {
+	x.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	prev := ""
+	for {
+		screen := x.capture()
+		if strings.Contains(screen, s) && screen == prev {
+			return screen
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("the screen never settled showing %q:\n%s", s, screen)
+		}
+		prev = screen
+		time.Sleep(150 * time.Millisecond)
 	}
 }
 
