@@ -24,6 +24,11 @@ var ErrSandboxUnavailable = errors.New("sandbox unavailable")
 // re-executed helper (package internal/sandboxhelper).
 const sandboxEnv = sandboxhelper.Env
 
+// hasRequest reports whether env already carries a helper request.
+func hasRequest(env []string) bool {
+	return slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, sandboxEnv+"=") })
+}
+
 // Sandbox confines commands an agent runs with Linux Landlock: they may read
 // and execute anything the user can, but write only under Writable, and,
 // with DenyNetwork, open no TCP connections. Static command analysis cannot
@@ -184,18 +189,23 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	if err != nil {
 		return err
 	}
-	if slices.ContainsFunc(cmd.Env, func(e string) bool { return strings.HasPrefix(e, sandboxEnv+"=") }) {
+	if hasRequest(cmd.Env) {
 		return errors.New("safety: Sandbox.Wrap: command is already wrapped")
 	}
 	if !confine && runtime.GOOS != "linux" {
 		return nil
 	}
 	req.Unconfined = !confine
+	return s.throughHelper(cmd, req, "Sandbox.Wrap")
+}
+
+// throughHelper rewrites cmd to start the helper with req for it.
+func (s *Sandbox) throughHelper(cmd *exec.Cmd, req sandboxhelper.Request, op string) error {
 	helper := s.Helper
 	if helper == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return fmt.Errorf("safety: Sandbox.Wrap: cannot find this executable to use as the helper: %w", err)
+			return fmt.Errorf("safety: %s: cannot find this executable to use as the helper: %w", op, err)
 		}
 		helper = exe
 	}

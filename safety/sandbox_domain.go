@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"os/exec"
-	"slices"
 	"strings"
 
 	"github.com/tetherdev/tether/internal/sandboxhelper"
@@ -103,7 +101,7 @@ func (d *KillDomain) Wrap(cmd *exec.Cmd) error {
 		if err := d.Sandbox.Wrap(cmd); err != nil {
 			return err
 		}
-		if cmd.Path != d.Sandbox.helperPath() {
+		if !hasRequest(cmd.Env) {
 			return nil // BestEffort off Linux: runs unwrapped
 		}
 		return markDomain(cmd, len(cmd.ExtraFiles) == 1)
@@ -146,35 +144,11 @@ func (s *Sandbox) wrapUnconfined(cmd *exec.Cmd, report bool) error {
 	if err := domainSupported(); err != nil {
 		return err
 	}
-	helper := s.helperPath()
-	if helper == "" {
-		return errors.New("safety: KillDomain.Wrap: cannot find this executable to use as the helper")
+	if err := s.throughHelper(cmd, sandboxhelper.Request{Unconfined: true, Domain: true, Report: report}, "KillDomain.Wrap"); err != nil {
+		return err
 	}
-	argv := cmd.Args
-	if len(argv) == 0 {
-		argv = []string{cmd.Path}
-	}
-	req := sandboxhelper.Request{Path: cmd.Path, ArgvStart: 1 + len(s.HelperArgs), Unconfined: true, Domain: true, Report: report}
-	env := cmd.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	cmd.Env = append(slices.Clip(env), sandboxEnv+"="+req.Encode())
-	cmd.Path = helper
-	cmd.Args = slices.Concat([]string{helper}, s.HelperArgs, argv)
 	setDeathSignal(cmd)
 	return nil
-}
-
-func (s *Sandbox) helperPath() string {
-	if s.Helper != "" {
-		return s.Helper
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	return exe
 }
 
 // Missing lists, in words, the protections of a kill domain this system

@@ -3,7 +3,6 @@
 package safety
 
 import (
-	"errors"
 	"net"
 	"os"
 	"os/exec"
@@ -19,20 +18,7 @@ import (
 // status and stderr.
 func startRun(t *testing.T, sb *Sandbox, cmd *exec.Cmd) (int, string) {
 	t.Helper()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := sb.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
-	err := cmd.Wait()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return exit.ExitCode(), stderr.String()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return 0, stderr.String()
+	return runStarted(t, cmd, func() error { return sb.Start(cmd) })
 }
 
 // TestSandboxStartConfines: a command started by Sandbox.Start, from a

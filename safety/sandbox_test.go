@@ -101,9 +101,19 @@ func run(t *testing.T, sb *Sandbox, cmd *exec.Cmd) (int, string) {
 			t.Fatal(err)
 		}
 	}
+	return runStarted(t, cmd, cmd.Start)
+}
+
+// runStarted starts cmd with start, waits for it and reports its exit
+// status and stderr.
+func runStarted(t *testing.T, cmd *exec.Cmd, start func() error) (int, string) {
+	t.Helper()
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	err := cmd.Run()
+	err := start()
+	if err == nil {
+		err = cmd.Wait()
+	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		return exit.ExitCode(), stderr.String()

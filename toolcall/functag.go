@@ -100,29 +100,44 @@ func recognizeFunctionary(b []byte, p int, eof bool) rec {
 // JSON, so that waiting for the JSON costs a bounded rescan.
 const maxFunctionaryGap = 256
 
+// nameLine reads a name that ends its line at b[p:] (Functionary's
+// headers): the name and the offset of the line break, or ok false and
+// the verdict to return (vNeed while the name may still be arriving).
+func nameLine(b []byte, p int, eof bool) (name string, nl int, ok bool, r rec) {
+	i := p
+	for ; i < len(b) && i-p < maxNameLen && b[i] != '\n'; i++ {
+		if !isNameByte(b[i]) {
+			return "", 0, false, rec{v: vNone}
+		}
+	}
+	switch {
+	case i == len(b) && !eof:
+		return "", 0, false, rec{v: vNeed}
+	case i == len(b) || b[i] != '\n' || i == p:
+		return "", 0, false, rec{v: vNone}
+	}
+	return string(b[p:i]), i, true, rec{}
+}
+
+// literalAt reports whether b starts with lit; when it does not, r is
+// the verdict to return: vNeed while b is a proper prefix of lit and more
+// may come, else vNone.
+func literalAt(b []byte, lit string, eof bool) (ok bool, r rec) {
+	full, partial := hasPrefixOrPartial(b, lit)
+	switch {
+	case full:
+		return true, rec{}
+	case partial && !eof:
+		return false, rec{v: vNeed}
+	}
+	return false, rec{v: vNone}
+}
+
 // functionaryBody reads "name\n{" at b[p] (after ">>>").
 func functionaryBody(b []byte, p int, eof bool) rec {
-	i := p
-	for ; i < len(b) && i-p < maxNameLen; i++ {
-		if b[i] == '\n' {
-			break
-		}
-		if !isNameByte(b[i]) {
-			return rec{v: vNone}
-		}
-	}
-	if i == len(b) {
-		if eof {
-			return rec{v: vNone}
-		}
-		return rec{v: vNeed}
-	}
-	if b[i] != '\n' {
-		return rec{v: vNone}
-	}
-	name := string(b[p:i])
-	if name == "" {
-		return rec{v: vNone}
+	name, i, ok, r := nameLine(b, p, eof)
+	if !ok {
+		return r
 	}
 	if name == "all" { // >>>all introduces plain text: the marker is markup
 		return rec{v: vMarkup, end: i + 1}

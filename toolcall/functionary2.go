@@ -30,12 +30,8 @@ const (
 func recognizeFunctionaryV2(b []byte, p int, eof bool) rec {
 	i := p
 	for _, lit := range [...]string{fv2From, fv2Assistant, fv2Recipient} {
-		full, partial := hasPrefixOrPartial(b[i:], lit)
-		if partial && !eof {
-			return rec{v: vNeed}
-		}
-		if !full {
-			return rec{v: vNone}
+		if ok, r := literalAt(b[i:], lit, eof); !ok {
+			return r
 		}
 		i += len(lit)
 	}
@@ -46,35 +42,13 @@ func recognizeFunctionaryV2(b []byte, p int, eof bool) rec {
 // it: the markup of a text message (NAME is all) or the start of a call's
 // JSON arguments.
 func functionaryV2Body(b []byte, p int, eof bool) rec {
-	i := p
-	for ; i < len(b) && i-p < maxNameLen; i++ {
-		if b[i] == '\n' {
-			break
-		}
-		if !isNameByte(b[i]) {
-			return rec{v: vNone}
-		}
+	name, nl, ok, r := nameLine(b, p, eof)
+	if !ok {
+		return r
 	}
-	if i == len(b) {
-		if eof {
-			return rec{v: vNone}
-		}
-		return rec{v: vNeed}
-	}
-	name := string(b[p:i])
-	if b[i] != '\n' || name == "" {
-		return rec{v: vNone}
-	}
-	i++
-	full, partial := hasPrefixOrPartial(b[i:], fv2Content)
-	if partial {
-		if eof {
-			return rec{v: vNone}
-		}
-		return rec{v: vNeed}
-	}
-	if !full {
-		return rec{v: vNone}
+	i := nl + 1
+	if ok, r := literalAt(b[i:], fv2Content, eof); !ok {
+		return r
 	}
 	end := i + len(fv2Content)
 	if name == "all" {

@@ -64,15 +64,8 @@ func recognizeGigaChat(b []byte, p int, eof bool) rec {
 		}
 		return rec{v: vNone}
 	}
-	full, partial := hasPrefixOrPartial(b[p:], gigaMessageSep)
-	if partial {
-		if eof {
-			return rec{v: vNone}
-		}
-		return rec{v: vNeed}
-	}
-	if !full {
-		return rec{v: vNone}
+	if ok, r := literalAt(b[p:], gigaMessageSep, eof); !ok {
+		return r
 	}
 	end := p + len(gigaMessageSep)
 	j := skipGap(b, end)
@@ -85,14 +78,10 @@ func recognizeGigaChat(b []byte, p int, eof bool) rec {
 		}
 		return rec{v: vNone}
 	}
-	full, partial = hasPrefixOrPartial(b[j:], gigaWord+gigaSep)
-	if partial && !eof {
-		return rec{v: vNeed}
+	if ok, r := literalAt(b[j:], gigaWord+gigaSep, eof); !ok {
+		return r
 	}
-	if full {
-		return rec{v: vMarkup, end: j}
-	}
-	return rec{v: vNone}
+	return rec{v: vMarkup, end: j}
 }
 
 // heldMask has, for each byte, bit n set when a prefix of length n of
