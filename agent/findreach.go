@@ -97,6 +97,10 @@ func parseFind(args []string) findPlan {
 		}
 		i++
 	}
+	if i > len(args) { // -D without its debug options: find refuses it
+		p.starts, p.hasAction = []string{"."}, true // unreadable: everything is reached
+		return p
+	}
 	for i < len(args) && !strings.HasPrefix(args[i], "-") && args[i] != "(" && args[i] != "!" {
 		p.starts = append(p.starts, args[i])
 		i++
